@@ -1,0 +1,45 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/out/**', 'node_modules/**', '.cache/**', '**/*.tmp.js', '**/*.d.ts'],
+  },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+      'no-console': 'off',
+    },
+  },
+  {
+    // The language service is pure: no editor API, no transport, no file system or network.
+    files: ['server/src/service/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['vscode', 'vscode-languageserver', 'vscode-languageserver/node', 'fs', 'node:fs', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process'],
+          patterns: [{ group: ['../cli/*', '../cli', '../server', '../startServer', 'vscode-languageserver/*'], message: 'The service is pure: no transport, CLI or I/O.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The server and CLI never import the editor API.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/service/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
+  },
+  {
+    // The client never imports the server's code: it talks to it over LSP.
+    files: ['client/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'Talk to the server over LSP.' }] }] },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,198 @@
+import { parseArgs } from 'node:util';
+import { availableParallelism } from 'node:os';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isSeveritySetting, type SeverityName, type SeveritySetting } from './service';
+import { discover, readBytes, UsageError, InputError } from './cli/files';
+import { loadCatalog, resolveDefinitionSources, isPolicyDefinition } from './cli/definitions';
+import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine';
+import { lintInWorkers } from './cli/pool';
+import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
+
+const USAGE = `Usage: policyset lint <files or folders...> [options]
+
+Validates policy set definitions (documents, version resources, ARM templates holding them).
+Folders are walked for .json and .jsonc files; JSON that is not a policy document is skipped.
+
+Options:
+  -f, --format <text|json|sarif>   Output format (default: text)
+  -o, --output <file>              Write the report to a file instead of standard output
+  -d, --definitions <path>         Known policy definitions: an index file (JSON array, as
+                                   builtin-policy-definitions-index.json) or a folder of policy
+                                   definition files. Repeatable.
+      --cloud <name>               Prefer this cloud's definitions in an index (AzureCloud, AzureUSGovernment)
+      --rule <code|name>=<level>   Severity of a rule: error, warning, info, hint or off. Repeatable.
+      --min-severity <level>       Report only this severity and above (default: info)
+  -j, --jobs <n>                   Worker threads (default: the number of cores)
+      --docs-base-url <url>        Base URL of the rule pages, for SARIF help links
+      --no-color                   Plain text output
+  -h, --help                       Show this help
+  -v, --version                    Show the version
+
+Exit status: 0 no errors, 1 errors found, 2 usage or input problems.
+`;
+
+function version(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+interface LintArgs {
+  inputs: string[];
+  format: Format;
+  output?: string;
+  definitions: string[];
+  cloud?: string;
+  severities: Record<string, SeveritySetting>;
+  minSeverity: SeverityName;
+  jobs: number;
+  docsBaseUrl?: string;
+  color: boolean;
+}
+
+function parseLintArgs(args: string[]): LintArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', short: 'f', default: 'text' },
+      output: { type: 'string', short: 'o' },
+      definitions: { type: 'string', short: 'd', multiple: true, default: [] },
+      cloud: { type: 'string' },
+      rule: { type: 'string', multiple: true, default: [] },
+      'min-severity': { type: 'string', default: 'info' },
+      jobs: { type: 'string', short: 'j' },
+      'docs-base-url': { type: 'string' },
+      'no-color': { type: 'boolean', default: false },
+    },
+  });
+  if (!positionals.length) throw new UsageError('no files or folders to lint');
+  const format = values.format as string;
+  if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`unknown format '${format}': use text, json or sarif`);
+  const severities: Record<string, SeveritySetting> = {};
+  for (const setting of values.rule as string[]) {
+    const [rule, level] = setting.split('=');
+    if (!rule || !isSeveritySetting(level)) throw new UsageError(`--rule takes <code or name>=<error|warning|info|hint|off>, not '${setting}'`);
+    severities[rule] = level;
+  }
+  const minSeverity = values['min-severity'] as string;
+  if (!isSeveritySetting(minSeverity) || minSeverity === 'off') throw new UsageError(`--min-severity takes error, warning, info or hint, not '${minSeverity}'`);
+  let jobs = availableParallelism();
+  if (values.jobs !== undefined) {
+    jobs = Number(values.jobs);
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError(`--jobs takes a whole number from 1 to 64, not '${values.jobs}'`);
+  }
+  return {
+    inputs: positionals,
+    format,
+    output: values.output as string | undefined,
+    definitions: values.definitions as string[],
+    cloud: values.cloud as string | undefined,
+    severities,
+    minSeverity,
+    jobs,
+    docsBaseUrl: values['docs-base-url'] as string | undefined,
+    color: !values['no-color'] && !!process.stdout.isTTY && !values.output && !process.env.NO_COLOR,
+  };
+}
+
+/** Small inputs are faster on one thread than with workers that must start and load the rules. */
+const BYTES_PER_WORKER = 2 * 1024 * 1024;
+
+async function lint(args: LintArgs): Promise<number> {
+  const { files, problems } = await discover(args.inputs);
+  const tasks = await Promise.all(
+    files.map(async (file) => {
+      try {
+        return { file: file.path, bytes: await readBytes(file.path), explicit: file.explicit };
+      } catch (error) {
+        problems.push((error as Error).message);
+        return undefined;
+      }
+    }),
+  );
+  const readable = tasks.filter((t): t is NonNullable<typeof t> => !!t);
+  // Policy definitions among the linted files are known definitions too.
+  const extraDefinitions = readable
+    .filter((t) => Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength).includes('"policyRule"'))
+    .map((t) => ({ file: t.file, text: Buffer.from(t.bytes).toString('utf8') }))
+    .filter((d) => {
+      try {
+        return isPolicyDefinition(JSON.parse(d.text.replace(/^\uFEFF/, '')));
+      } catch {
+        return false;
+      }
+    });
+  const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
+  const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl };
+  const totalBytes = readable.reduce((n, t) => n + t.bytes.length, 0);
+  const workers = Math.min(args.jobs, readable.length, Math.ceil(totalBytes / BYTES_PER_WORKER));
+  let results: FileResult[];
+  if (workers > 1) {
+    results = await lintInWorkers(readable, { sources, extraDefinitions, settings }, workers);
+  } else {
+    const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
+    results = readable.map((t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings));
+  }
+
+  const cwd = process.cwd();
+  const report =
+    args.format === 'json' ? formatJson(results, cwd) : args.format === 'sarif' ? formatSarif(results, cwd, args.severities, version(), args.docsBaseUrl) : formatText(results, cwd, args.color);
+  if (args.output) {
+    try {
+      fs.writeFileSync(args.output, report);
+    } catch (error) {
+      throw new InputError(`cannot write '${args.output}': ${(error as Error).message}`);
+    }
+  } else {
+    process.stdout.write(report);
+  }
+  for (const result of results) {
+    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
+  }
+  for (const problem of problems) process.stderr.write(`policyset: ${problem}\n`);
+  if (problems.length) return 2;
+  return results.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? 1 : 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    if (command === '-v' || command === '--version') {
+      process.stdout.write(version() + '\n');
+      return 0;
+    }
+    if (!command || command === '-h' || command === '--help' || command === 'help') {
+      process.stdout.write(USAGE);
+      return command ? 0 : 2;
+    }
+    if (command === 'lint') {
+      if (rest.includes('-h') || rest.includes('--help')) {
+        process.stdout.write(USAGE);
+        return 0;
+      }
+      return await lint(parseLintArgs(rest));
+    }
+    throw new UsageError(`unknown command '${command}'`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`policyset: ${error.message}\nRun 'policyset --help' for usage.\n`);
+      return 2;
+    }
+    if (error instanceof InputError) {
+      process.stderr.write(`policyset: ${error.message}\n`);
+      return 2;
+    }
+    // parseArgs throws TypeErrors with codes for unknown or malformed options.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`policyset: ${(error as Error).message}\nRun 'policyset --help' for usage.\n`);
+      return 2;
+    }
+    process.stderr.write(`policyset: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,93 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { DefinitionCatalog, decodeUtf8 } from '../service';
+import { describeFsError, InputError, POLICY_FILE } from './files';
+
+/** Where known definitions come from: index files, folders of policy definition files, definition documents. */
+export interface DefinitionSources {
+  indexFiles: string[];
+  definitionFiles: string[];
+}
+
+/** Sorts `--definitions` paths into index files and policy definition files (folders are walked). */
+export async function resolveDefinitionSources(paths: string[]): Promise<DefinitionSources> {
+  const sources: DefinitionSources = { indexFiles: [], definitionFiles: [] };
+  const walk = async (dir: string, depth: number) => {
+    let entries;
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      throw new InputError(describeFsError(error, dir));
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== 'node_modules' && depth < 64) await walk(full, depth + 1);
+      else if (entry.isFile() && POLICY_FILE.test(entry.name)) sources.definitionFiles.push(full);
+    }
+  };
+  for (const p of paths) {
+    let stat;
+    try {
+      stat = await fs.stat(p);
+    } catch (error) {
+      throw new InputError(`--definitions: ${describeFsError(error, p)}`);
+    }
+    if (stat.isDirectory()) await walk(p, 0);
+    else sources.indexFiles.push(p);
+  }
+  return sources;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let bytes;
+  try {
+    bytes = await fs.readFile(file);
+  } catch (error) {
+    throw new InputError(`--definitions: ${describeFsError(error, file)}`);
+  }
+  const { text } = decodeUtf8(bytes);
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw new InputError(`--definitions: '${file}' is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Builds the catalogue. An explicit file is an index (a JSON array of definitions) or one policy definition;
+ * files found in folders, or among the files being linted, count when they are policy definitions.
+ */
+export async function loadCatalog(sources: DefinitionSources, extraDefinitionTexts: Array<{ file: string; text: string }> = []): Promise<DefinitionCatalog> {
+  const catalog = new DefinitionCatalog();
+  for (const file of sources.indexFiles) {
+    const value = await readJson(file);
+    if (Array.isArray(value) || (typeof value === 'object' && value !== null && Array.isArray((value as { definitions?: unknown }).definitions))) {
+      catalog.addIndex(value, file);
+    } else if (!catalog.addDefinitionDocument(value, file)) {
+      throw new InputError(`--definitions: '${file}' is neither a definitions index (a JSON array) nor a policy definition`);
+    }
+  }
+  for (const file of sources.definitionFiles) {
+    let value: unknown;
+    try {
+      value = await readJson(file);
+    } catch {
+      continue; // A broken file in a folder of definitions is not a definition; linting reports it if asked.
+    }
+    if (isPolicyDefinition(value)) catalog.addDefinitionDocument(value, file);
+  }
+  for (const { file, text } of extraDefinitionTexts) {
+    try {
+      const value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+      if (isPolicyDefinition(value)) catalog.addDefinitionDocument(value, file);
+    } catch {
+      // Not JSON: not a definition.
+    }
+  }
+  return catalog;
+}
+
+export function isPolicyDefinition(value: unknown): boolean {
+  const properties = (value as { properties?: { policyRule?: unknown } } | null)?.properties;
+  return typeof properties === 'object' && properties !== null && typeof properties.policyRule === 'object';
+}

@@ -1,0 +1,165 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as Sarif from 'sarif';
+import { RULES, SEVERITY_NAMES, severityOf, type SeveritySetting } from '../service';
+import type { FileResult } from './lintEngine';
+
+export type Format = 'text' | 'json' | 'sarif';
+
+export interface Summary {
+  files: number;
+  checked: number;
+  skipped: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  hints: number;
+}
+
+export function summarize(results: FileResult[]): Summary {
+  const summary: Summary = { files: results.length, checked: 0, skipped: 0, errors: 0, warnings: 0, infos: 0, hints: 0 };
+  for (const result of results) {
+    if (result.skipped) summary.skipped++;
+    else if (!result.error) summary.checked++;
+    for (const d of result.diagnostics) {
+      if (d.severity === 1) summary.errors++;
+      else if (d.severity === 2) summary.warnings++;
+      else if (d.severity === 3) summary.infos++;
+      else summary.hints++;
+    }
+  }
+  return summary;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function formatText(results: FileResult[], cwd: string, color: boolean): string {
+  const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const severityLabel: Record<number, string> = { 1: paint('31', 'error'), 2: paint('33', 'warning'), 3: paint('36', 'info'), 4: paint('2', 'hint') };
+  const lines: string[] = [];
+  for (const result of results) {
+    if (!result.diagnostics.length) continue;
+    lines.push(paint('4', path.relative(cwd, result.file) || result.file));
+    for (const d of result.diagnostics) {
+      const where = `${d.range.start.line + 1}:${d.range.start.character + 1}`;
+      lines.push(`  ${where.padEnd(9)} ${severityLabel[d.severity].padEnd(color ? 16 : 7)}  ${d.message}  ${paint('2', d.code)}`);
+    }
+    lines.push('');
+  }
+  const s = summarize(results);
+  const counts = [plural(s.errors, 'error'), plural(s.warnings, 'warning')];
+  if (s.infos) counts.push(`${s.infos} info`);
+  if (s.hints) counts.push(plural(s.hints, 'hint'));
+  const mark = s.errors ? paint('31', '✖') : paint('32', '✔');
+  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${s.skipped ? ` (${plural(s.skipped, 'other JSON file')} skipped)` : ''}`);
+  return lines.join('\n') + '\n';
+}
+
+export function formatJson(results: FileResult[], cwd: string): string {
+  return (
+    JSON.stringify(
+      {
+        summary: summarize(results),
+        files: results
+          .filter((r) => !r.skipped)
+          .map((r) => ({
+            file: path.relative(cwd, r.file) || r.file,
+            kind: r.kind,
+            diagnostics: r.diagnostics.map((d) => ({
+              code: d.code,
+              rule: d.data.rule,
+              severity: SEVERITY_NAMES[d.severity],
+              message: d.message,
+              line: d.range.start.line + 1,
+              column: d.range.start.character + 1,
+              endLine: d.range.end.line + 1,
+              endColumn: d.range.end.character + 1,
+              range: d.range,
+              relatedInformation: d.relatedInformation,
+              data: d.data,
+            })),
+          })),
+      },
+      null,
+      2,
+    ) + '\n'
+  );
+}
+
+const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note', hint: 'note', off: 'none' } as const;
+
+function docsFolder(): string {
+  return path.resolve(__dirname, '../../../docs/rules');
+}
+
+function ruleHelp(name: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(docsFolder(), `${name}.md`), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function formatSarif(results: FileResult[], cwd: string, severities: Record<string, SeveritySetting>, version: string, docsBaseUrl?: string): string {
+  const base = docsBaseUrl ? docsBaseUrl.replace(/\/$/, '') : pathToFileURL(docsFolder()).href;
+  const rules: Sarif.ReportingDescriptor[] = RULES.map((rule) => {
+    const help = ruleHelp(rule.meta.name);
+    return {
+      id: rule.meta.code,
+      name: rule.meta.name,
+      shortDescription: { text: rule.meta.description.split(/(?<=\.)\s/)[0] },
+      fullDescription: { text: rule.meta.description },
+      helpUri: `${base}/${rule.meta.name}.md`,
+      help: help ? { text: rule.meta.description, markdown: help } : { text: rule.meta.description },
+      defaultConfiguration: { level: SARIF_LEVEL[severityOf(rule, severities)] },
+      properties: { tags: ['policy-set'] },
+    };
+  });
+  const ruleIndex = new Map(RULES.map((rule, i) => [rule.meta.code, i]));
+  const root = pathToFileURL(cwd.endsWith(path.sep) ? cwd : cwd + path.sep).href;
+  const artifactUri = (file: string) => {
+    const relative = path.relative(cwd, path.resolve(file));
+    return relative.startsWith('..') || path.isAbsolute(relative)
+      ? { uri: pathToFileURL(path.resolve(file)).href }
+      : { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  };
+  const region = (range: { start: { line: number; character: number }; end: { line: number; character: number } }): Sarif.Region => ({
+    startLine: range.start.line + 1,
+    startColumn: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  });
+  const sarifResults: Sarif.Result[] = [];
+  for (const result of results) {
+    for (const d of result.diagnostics) {
+      const location = { physicalLocation: { artifactLocation: artifactUri(result.file), region: region(d.range) } };
+      sarifResults.push({
+        ruleId: d.code,
+        ruleIndex: ruleIndex.get(d.code),
+        level: SARIF_LEVEL[SEVERITY_NAMES[d.severity]],
+        message: { text: typeof d.message === 'string' ? d.message : d.message.value },
+        locations: [location],
+        relatedLocations: d.relatedInformation?.map((rel, id) => ({
+          id,
+          message: { text: rel.message },
+          physicalLocation: { artifactLocation: artifactUri(rel.location.uri), region: region(rel.location.range) },
+        })),
+        partialFingerprints: { primaryLocationLineHash: `${d.code}:${d.range.start.line + 1}:${d.range.start.character + 1}` },
+      });
+    }
+  }
+  const log: Sarif.Log = {
+    version: '2.1.0',
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    runs: [
+      {
+        tool: { driver: { name: 'policyset', semanticVersion: version, version, rules } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: root } },
+        columnKind: 'utf16CodeUnits',
+        results: sarifResults,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}

@@ -1,0 +1,141 @@
+import { canonicalParameterType, type ParameterType } from './model/policySet';
+
+export interface DefinitionParameter {
+  name: string;
+  type: ParameterType | undefined;
+  allowedValues: unknown[] | undefined;
+  hasDefault: boolean;
+  defaultValue?: unknown;
+  strongType?: string;
+}
+
+export interface DefinitionInfo {
+  id: string;
+  name: string;
+  displayName?: string;
+  /** The version the parameters describe (the latest one in an index). */
+  version?: string;
+  versions: string[];
+  /** By lowercased name. */
+  parameters: Map<string, DefinitionParameter>;
+  deprecated?: boolean;
+  cloud?: string;
+  /** Where it was read from: a file path or URI, for messages. */
+  source?: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** Resource IDs compare case-insensitively and with any `<Namespace>.Authorization` provider. */
+export function normalizeDefinitionId(id: string): string {
+  return id.toLowerCase().replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');
+}
+
+function lastSegment(id: string): string {
+  return id.slice(id.lastIndexOf('/') + 1).toLowerCase();
+}
+
+function readParameters(raw: unknown): Map<string, DefinitionParameter> {
+  const parameters = new Map<string, DefinitionParameter>();
+  if (!isObject(raw)) return parameters;
+  for (const [name, value] of Object.entries(raw)) {
+    if (!isObject(value)) continue;
+    const metadata = isObject(value['metadata']) ? value['metadata'] : undefined;
+    parameters.set(name.toLowerCase(), {
+      name,
+      type: canonicalParameterType(asString(value['type'])),
+      allowedValues: Array.isArray(value['allowedValues']) ? value['allowedValues'] : undefined,
+      hasDefault: 'defaultValue' in value,
+      defaultValue: value['defaultValue'],
+      strongType: asString(value['strongType']) ?? asString(metadata?.['strongType']),
+    });
+  }
+  return parameters;
+}
+
+/**
+ * Known policy definitions: from an index file (the shape of the corpus' builtin-policy-definitions-index.json)
+ * or from policy definition documents in the workspace.
+ */
+export class DefinitionCatalog {
+  private readonly byId = new Map<string, DefinitionInfo[]>();
+  /** Definitions read from documents without a full ID, by name. */
+  private readonly byName = new Map<string, DefinitionInfo[]>();
+  /** True once an index of built-in definitions is loaded: then an unknown tenant-level ID is suspicious. */
+  hasBuiltIns = false;
+
+  get size(): number {
+    return this.byId.size + this.byName.size;
+  }
+
+  add(info: DefinitionInfo, key: 'id' | 'name' = 'id') {
+    const map = key === 'id' ? this.byId : this.byName;
+    const k = key === 'id' ? normalizeDefinitionId(info.id) : info.name.toLowerCase();
+    const list = map.get(k);
+    if (list) list.push(info);
+    else map.set(k, [info]);
+  }
+
+  /** Adds the entries of an index file; returns how many were read. */
+  addIndex(index: unknown, source?: string): number {
+    const list = Array.isArray(index) ? index : isObject(index) && Array.isArray(index['definitions']) ? index['definitions'] : undefined;
+    if (!list) throw new Error('an index file must be a JSON array of definitions (or an object with a "definitions" array)');
+    let count = 0;
+    for (const entry of list) {
+      if (!isObject(entry)) continue;
+      const id = asString(entry['id']);
+      const name = asString(entry['name']) ?? (id ? lastSegment(id) : undefined);
+      if (!id || !name) continue;
+      const version = asString(entry['version']);
+      const versions = Array.isArray(entry['versions']) ? entry['versions'].filter((v): v is string => typeof v === 'string') : [];
+      this.add({
+        id,
+        name,
+        displayName: asString(entry['displayName']),
+        version,
+        versions: versions.length ? versions : version ? [version] : [],
+        parameters: readParameters(entry['parameters']),
+        deprecated: entry['deprecated'] === true,
+        cloud: asString(entry['cloud']),
+        source,
+      });
+      if (/^\/providers\/[^/]+\/policydefinitions\//i.test(id)) this.hasBuiltIns = true;
+      count++;
+    }
+    return count;
+  }
+
+  /** Adds a policy definition document (`{ id?, name?, properties: { policyRule, parameters, version } }`). */
+  addDefinitionDocument(document: unknown, source?: string): boolean {
+    if (!isObject(document) || !isObject(document['properties'])) return false;
+    const properties = document['properties'];
+    const id = asString(document['id']);
+    const name = asString(document['name']) ?? (id ? lastSegment(id) : undefined);
+    if (!name) return false;
+    const metadata = isObject(properties['metadata']) ? properties['metadata'] : undefined;
+    const version = asString(properties['version']) ?? asString(properties['Version']) ?? asString(metadata?.['version']);
+    const versions = Array.isArray(properties['versions']) ? properties['versions'].filter((v): v is string => typeof v === 'string') : [];
+    const info: DefinitionInfo = {
+      id: id ?? name,
+      name,
+      displayName: asString(properties['displayName']),
+      version,
+      versions: versions.length ? versions : version ? [version] : [],
+      parameters: readParameters(properties['parameters']),
+      deprecated: metadata?.['deprecated'] === true,
+      source,
+    };
+    this.add(info, id ? 'id' : 'name');
+    return true;
+  }
+
+  /** Every known variant of a definition (an index can hold one per cloud). */
+  lookup(policyDefinitionId: string): DefinitionInfo[] {
+    const exact = this.byId.get(normalizeDefinitionId(policyDefinitionId));
+    if (exact) return exact;
+    return this.byName.get(lastSegment(policyDefinitionId)) ?? [];
+  }
+}

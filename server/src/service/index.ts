@@ -1,0 +1,11 @@
+// The policy set language service: pure, no editor or transport API, no file system.
+export { validateText, validateDocument, parsePolicyDocument, severityOf } from './validate';
+export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
+export { RULES } from './rules';
+export type { Rule, RuleMeta } from './rules';
+export { DefinitionCatalog, normalizeDefinitionId } from './definitions';
+export type { DefinitionInfo, DefinitionParameter } from './definitions';
+export { decodeUtf8 } from './encoding';
+export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
+export * from './diagnostics';
+export type { DocumentKind } from './model/documentKind';

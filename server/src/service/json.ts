@@ -1,0 +1,213 @@
+import { parseTree, getNodeValue, printParseErrorCode, createScanner, SyntaxKind } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
+import { buildTreeOfValidJson, findDuplicateKeys } from './tree';
+
+export type { Node } from 'jsonc-parser';
+
+export interface SyntaxProblem {
+  offset: number;
+  length: number;
+  message: string;
+}
+
+export interface ParsedJson {
+  /** Text as validated: a leading byte order mark is removed. */
+  text: string;
+  root: Node | undefined;
+  syntaxErrors: SyntaxProblem[];
+  /** Keys that repeat an earlier key of the same object. */
+  duplicateKeys: Node[];
+  /** Set when the document nests deeper than can be walked safely; nothing beyond syntax is checked then. */
+  tooDeep?: { offset: number; depth: number };
+  /** The plain JavaScript value of the document (last key wins for duplicates), computed on first use. */
+  value(): unknown;
+}
+
+/** Nesting deeper than this is reported and not walked: real policy documents nest fewer than 20 levels. */
+export const MAX_DEPTH = 512;
+
+const SYNTAX_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'Invalid symbol',
+  InvalidNumberFormat: 'Invalid number format',
+  PropertyNameExpected: 'Property name expected',
+  ValueExpected: 'Value expected',
+  ColonExpected: "Colon ':' expected",
+  CommaExpected: "Comma ',' expected",
+  CloseBraceExpected: "Closing brace '}' expected",
+  CloseBracketExpected: "Closing bracket ']' expected",
+  EndOfFileExpected: 'End of file expected: only one top-level value is allowed',
+  InvalidCommentToken: 'Invalid comment token',
+  UnexpectedEndOfComment: 'Unexpected end of comment: close it with */',
+  UnexpectedEndOfString: 'Unexpected end of string: close it with a double quote',
+  UnexpectedEndOfNumber: 'Unexpected end of number',
+  InvalidUnicode: 'Invalid Unicode escape sequence',
+  InvalidEscapeCharacter: 'Invalid escape character in string',
+  InvalidCharacter: 'Invalid character in string: control characters must be escaped',
+};
+
+function describe(error: ParseError): string {
+  const name = printParseErrorCode(error.error);
+  return SYNTAX_MESSAGES[name] ?? name;
+}
+
+/** Finds where nesting first exceeds MAX_DEPTH, with a scanner (no recursion). */
+function findExcessiveNesting(text: string): { offset: number; depth: number } | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  let maxDepth = 0;
+  let offset = -1;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+      depth++;
+      if (depth > MAX_DEPTH && offset < 0) offset = scanner.getTokenOffset();
+      maxDepth = Math.max(maxDepth, depth);
+    } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return offset >= 0 ? { offset, depth: maxDepth } : undefined;
+}
+
+function treeDepthExceeds(root: Node, limit: number): boolean {
+  // Iterative walk: the tree can be deep enough to overflow a recursive one.
+  const stack: Array<[Node, number]> = [[root, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    if (node.children) {
+      for (const child of node.children) {
+        stack.push([child, child.type === 'property' ? depth : depth + 1]);
+      }
+    }
+  }
+  return false;
+}
+
+export function parseJson(input: string): ParsedJson {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const errors: ParseError[] = [];
+  let root: Node | undefined;
+  let tooDeep: ParsedJson['tooDeep'];
+  let duplicateKeys: Node[] = [];
+  let value: { value: unknown } | undefined;
+  try {
+    value = { value: JSON.parse(text) };
+  } catch {
+    // Not strict JSON (comments, errors) or nested beyond what JSON.parse takes: parse tolerantly below.
+  }
+  const fast = value ? buildTreeOfValidJson(text, MAX_DEPTH) : undefined;
+  if (fast && 'root' in fast) {
+    root = fast.root;
+    duplicateKeys = fast.duplicateKeys;
+  } else if (fast) {
+    tooDeep = findExcessiveNesting(text) ?? { offset: fast.tooDeep.offset, depth: MAX_DEPTH + 1 };
+  } else {
+    // Not well-formed: the tolerant parser recovers and reports every error.
+    try {
+      root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: false });
+      if (root && treeDepthExceeds(root, MAX_DEPTH)) tooDeep = findExcessiveNesting(text);
+      else if (root) duplicateKeys = findDuplicateKeys(root);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // Stack overflow inside the recursive parser: report where nesting went too deep.
+      errors.length = 0;
+      tooDeep = findExcessiveNesting(text) ?? { offset: 0, depth: MAX_DEPTH + 1 };
+    }
+  }
+  if (tooDeep) root = undefined;
+  let cached = value;
+  return {
+    text,
+    root,
+    tooDeep,
+    duplicateKeys: tooDeep ? [] : duplicateKeys,
+    syntaxErrors: errors.map((e) => ({ offset: e.offset, length: e.length, message: describe(e) })),
+    value() {
+      // A document with comments or syntax errors: its value as the tolerant parser recovered it.
+      cached ??= { value: root ? getNodeValue(root) : undefined };
+      return cached.value;
+    },
+  };
+}
+
+// ---- Tree helpers -------------------------------------------------------------------------
+
+export function property(node: Node | undefined, key: string): Node | undefined {
+  if (!node || node.type !== 'object' || !node.children) return undefined;
+  // Last occurrence wins, as in JSON.parse.
+  for (let i = node.children.length - 1; i >= 0; i--) {
+    const prop = node.children[i];
+    const keyNode = prop.children?.[0];
+    if (keyNode && keyNode.value === key) return prop.children?.[1];
+  }
+  return undefined;
+}
+
+/** The value of a property whose key matches case-insensitively (the service treats property names so). */
+export function propertyIgnoreCase(node: Node | undefined, key: string): Node | undefined {
+  const exact = property(node, key);
+  if (exact || !node || node.type !== 'object' || !node.children) return exact;
+  const lower = key.toLowerCase();
+  for (let i = node.children.length - 1; i >= 0; i--) {
+    const keyNode = node.children[i].children?.[0];
+    if (keyNode && typeof keyNode.value === 'string' && keyNode.value.toLowerCase() === lower) {
+      return node.children[i].children?.[1];
+    }
+  }
+  return undefined;
+}
+
+export function keyNodeOf(valueNode: Node): Node | undefined {
+  const parent = valueNode.parent;
+  return parent?.type === 'property' ? parent.children?.[0] : undefined;
+}
+
+export interface PropertyEntry {
+  key: string;
+  keyNode: Node;
+  valueNode: Node | undefined;
+}
+
+export function entries(node: Node | undefined): PropertyEntry[] {
+  if (!node || node.type !== 'object' || !node.children) return [];
+  const result: PropertyEntry[] = [];
+  for (const prop of node.children) {
+    const keyNode = prop.children?.[0];
+    if (!keyNode) continue;
+    result.push({ key: String(keyNode.value), keyNode, valueNode: prop.children?.[1] });
+  }
+  return result;
+}
+
+export function items(node: Node | undefined): Node[] {
+  return node && node.type === 'array' && node.children ? node.children : [];
+}
+
+export function stringValue(node: Node | undefined): string | undefined {
+  return node && node.type === 'string' ? (node.value as string) : undefined;
+}
+
+export function valueOf(node: Node | undefined): unknown {
+  return node ? getNodeValue(node) : undefined;
+}
+
+/** Decodes a JSON pointer (as in ajv's instancePath) and walks the tree to that node. */
+export function nodeAtPointer(root: Node | undefined, pointer: string): Node | undefined {
+  if (!pointer) return root;
+  let node = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (!node) return undefined;
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node.type === 'array') node = node.children?.[Number(segment)];
+    else node = property(node, segment);
+  }
+  return node;
+}
+
+/** JSON type name as the service's parameter types see it. */
+export function jsonTypeOf(value: unknown): 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object' {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value as 'string' | 'boolean' | 'object';
+}

@@ -1,0 +1,29 @@
+import { items, property } from '../json';
+import { fitsParameterType } from '../parameterValues';
+import { describeJsonType } from './util';
+import { isLiteral, literalValue } from './literal';
+import type { SetRule } from './types';
+
+export const allowedValueTypeMismatch: SetRule = {
+  scope: 'set',
+  meta: {
+    code: 'PS6002',
+    name: 'allowed-value-type-mismatch',
+    description: "An `allowedValues` entry does not match the parameter's `type`. For an Array parameter, entries may be arrays or the allowed elements.",
+    defaultSeverity: 'warning',
+    messages: { mismatch: "Allowed value of '{{parameter}}' is {{actual}}, but the parameter's type is {{type}}." },
+  },
+  check(ctx) {
+    for (const parameter of ctx.set.parameters) {
+      if (!parameter.type) continue;
+      for (const node of items(property(parameter.node, 'allowedValues'))) {
+        if (!isLiteral(ctx.set, node)) continue;
+        const value = literalValue(node);
+        if (value === null || fitsParameterType(value, parameter.type)) continue;
+        // Array parameters list allowed elements, which may be of any type.
+        if (parameter.type === 'Array') continue;
+        ctx.report({ node, messageId: 'mismatch', data: { parameter: parameter.name, actual: describeJsonType(value), type: parameter.type } });
+      }
+    }
+  },
+};

@@ -1,0 +1,101 @@
+// The registry of every rule, sorted by code. Codes are added, never reused.
+import type { Rule } from './types';
+import { jsonSyntax } from './json-syntax';
+import { duplicateKey } from './duplicate-key';
+import { nestingTooDeep } from './nesting-too-deep';
+import { invalidEncoding } from './invalid-encoding';
+import { schemaType } from './schema-type';
+import { missingRequiredProperty } from './missing-required-property';
+import { invalidEnumValue } from './invalid-enum-value';
+import { unknownProperty } from './unknown-property';
+import { propertyNameCasing } from './property-name-casing';
+import { enumValueCasing } from './enum-value-casing';
+import { invalidVersionName } from './invalid-version-name';
+import { invalidVersion } from './invalid-version';
+import { invalidDefinitionVersion } from './invalid-definition-version';
+import { responseOnlyProperty } from './response-only-property';
+import { invalidApiVersion } from './invalid-api-version';
+import { duplicateReferenceId } from './duplicate-reference-id';
+import { missingReferenceId } from './missing-reference-id';
+import { invalidPolicyDefinitionId } from './invalid-policy-definition-id';
+import { undefinedGroup } from './undefined-group';
+import { duplicateGroupName } from './duplicate-group-name';
+import { unusedGroup } from './unused-group';
+import { groupNameCasing } from './group-name-casing';
+import { defaultValueTypeMismatch } from './default-value-type-mismatch';
+import { allowedValueTypeMismatch } from './allowed-value-type-mismatch';
+import { defaultNotAllowed } from './default-not-allowed';
+import { schemaOnNonObject } from './schema-on-non-object';
+import { invalidParameterSchema } from './invalid-parameter-schema';
+import { valueViolatesParameterSchema } from './value-violates-parameter-schema';
+import { uncheckedSchemaPattern } from './unchecked-schema-pattern';
+import { undefinedParameter } from './undefined-parameter';
+import { parameterReferenceCasing } from './parameter-reference-casing';
+import { unusedParameter } from './unused-parameter';
+import { malformedExpression } from './malformed-expression';
+import { unknownDefinitionParameter } from './unknown-definition-parameter';
+import { missingDefinitionParameter } from './missing-definition-parameter';
+import { definitionParameterTypeMismatch } from './definition-parameter-type-mismatch';
+import { definitionValueNotAllowed } from './definition-value-not-allowed';
+import { unknownDefinitionVersion } from './unknown-definition-version';
+import { unknownDefinition } from './unknown-definition';
+import { deprecatedDefinition } from './deprecated-definition';
+import { definitionParameterCasing } from './definition-parameter-casing';
+import { parameterTypeFlow } from './parameter-type-flow';
+import { tooManyReferences } from './too-many-references';
+import { tooManyParameters } from './too-many-parameters';
+import { requestTooLarge } from './request-too-large';
+import { displayNameTooLong } from './display-name-too-long';
+import { descriptionTooLong } from './description-too-long';
+
+export const RULES: readonly Rule[] = [
+  jsonSyntax,
+  duplicateKey,
+  nestingTooDeep,
+  invalidEncoding,
+  schemaType,
+  missingRequiredProperty,
+  invalidEnumValue,
+  unknownProperty,
+  propertyNameCasing,
+  enumValueCasing,
+  invalidVersionName,
+  invalidVersion,
+  invalidDefinitionVersion,
+  responseOnlyProperty,
+  invalidApiVersion,
+  duplicateReferenceId,
+  missingReferenceId,
+  invalidPolicyDefinitionId,
+  undefinedGroup,
+  duplicateGroupName,
+  unusedGroup,
+  groupNameCasing,
+  defaultValueTypeMismatch,
+  allowedValueTypeMismatch,
+  defaultNotAllowed,
+  schemaOnNonObject,
+  invalidParameterSchema,
+  valueViolatesParameterSchema,
+  uncheckedSchemaPattern,
+  undefinedParameter,
+  parameterReferenceCasing,
+  unusedParameter,
+  malformedExpression,
+  unknownDefinitionParameter,
+  missingDefinitionParameter,
+  definitionParameterTypeMismatch,
+  definitionValueNotAllowed,
+  unknownDefinitionVersion,
+  unknownDefinition,
+  deprecatedDefinition,
+  definitionParameterCasing,
+  parameterTypeFlow,
+  tooManyReferences,
+  tooManyParameters,
+  requestTooLarge,
+  displayNameTooLong,
+  descriptionTooLong,
+];
+
+export type { Rule, RuleMeta, SetRule, DocumentRule } from './types';

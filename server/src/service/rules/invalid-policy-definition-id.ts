@@ -1,0 +1,30 @@
+import type { SetRule } from './types';
+
+/** Tenant (built-in), management group or subscription scope; `<Namespace>.Authorization`, any casing. */
+const DEFINITION_ID =
+  /^(\/subscriptions\/[^/]+|\/providers\/[A-Za-z0-9.]+\.Management\/managementGroups\/[^/]+)?\/providers\/[A-Za-z0-9]+(\.[A-Za-z0-9]+)*\.Authorization\/(policyDefinitions|policySetDefinitions)\/[^/]+$/i;
+
+export function isPolicyDefinitionId(value: string): boolean {
+  return DEFINITION_ID.test(value);
+}
+
+export const invalidPolicyDefinitionId: SetRule = {
+  scope: 'set',
+  meta: {
+    code: 'PS4003',
+    name: 'invalid-policy-definition-id',
+    description:
+      "`policyDefinitionId` must be the resource ID of a policy definition or policy set definition: '/providers/<Namespace>.Authorization/policyDefinitions/<name>', optionally under '/subscriptions/<id>' or '/providers/<Namespace>.Management/managementGroups/<id>'.",
+    defaultSeverity: 'error',
+    messages: {
+      shape: "'{{value}}' is not a policy definition ID: expected '/providers/<Namespace>.Authorization/policyDefinitions/<name>' (optionally scoped to a subscription or management group).",
+    },
+  },
+  check(ctx) {
+    for (const reference of ctx.set.references) {
+      const node = reference.idNode;
+      if (!node || node.type !== 'string' || ctx.set.isDynamic(node)) continue;
+      if (!isPolicyDefinitionId(node.value as string)) ctx.report({ node, messageId: 'shape', data: { value: node.value } });
+    }
+  },
+};

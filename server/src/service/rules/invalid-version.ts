@@ -1,0 +1,38 @@
+import { items, property, propertyIgnoreCase, type Node } from '../json';
+import type { SetRule } from './types';
+import { STRICT_VERSION, SUFFIXED_VERSION } from './util';
+
+export function normalizeVersion(value: string): string | undefined {
+  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/i.exec(value.trim());
+  return match ? `${match[1]}.${match[2] ?? 0}.${match[3] ?? 0}` : undefined;
+}
+
+export const invalidVersion: SetRule = {
+  scope: 'set',
+  meta: {
+    code: 'PS3002',
+    name: 'invalid-version',
+    description:
+      '`properties.version` and each `properties.versions` entry must be `#.#.#`. Built-in policy set documents carry suffixes such as `-preview`, which are accepted there; authored version resources and templates stay strict.',
+    defaultSeverity: 'error',
+    messages: {
+      strict: "Version '{{value}}' must match #.#.# (digits only){{hint}}.",
+      suffixed: "Version '{{value}}' must match #.#.#, optionally with a suffix such as '-preview'{{hint}}.",
+    },
+  },
+  check(ctx) {
+    const { set } = ctx;
+    // Fetched and built-in documents (A3, not in a template) may carry suffixes; authored resources may not.
+    const lenient = set.kind === 'policySetDefinition' && !set.inTemplate;
+    const pattern = lenient ? SUFFIXED_VERSION : STRICT_VERSION;
+    const check = (node: Node | undefined) => {
+      if (!node || node.type !== 'string' || set.isDynamic(node)) return;
+      const value = node.value as string;
+      if (pattern.test(value)) return;
+      const suggestion = normalizeVersion(value);
+      ctx.report({ node, messageId: lenient ? 'suffixed' : 'strict', data: { value, hint: suggestion ? `: '${suggestion}'?` : '', suggestion } });
+    };
+    check(propertyIgnoreCase(set.properties, 'version'));
+    for (const node of items(property(set.properties, 'versions'))) check(node);
+  },
+};

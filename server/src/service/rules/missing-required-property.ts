@@ -1,0 +1,25 @@
+import type { SetRule } from './types';
+import { propertyNameOf, schemaErrorsOf } from './util';
+
+export const missingRequiredProperty: SetRule = {
+  scope: 'set',
+  meta: {
+    code: 'PS2002',
+    name: 'missing-required-property',
+    description: 'A required property is missing: `policyDefinitions` in the set, `policyDefinitionId` in each reference, `name` in each group, `type` in each parameter, `name` and `properties` in the version resource.',
+    defaultSeverity: 'error',
+    messages: { missing: "Missing required property '{{property}}'{{where}}." },
+  },
+  check(ctx) {
+    for (const { error, node } of schemaErrorsOf(ctx, 'required')) {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const owner = propertyNameOf(node);
+      ctx.report({
+        node,
+        on: 'key',
+        messageId: 'missing',
+        data: { property: missing, where: owner ? ` in '${owner}'` : node.parent ? '' : ' at the top level' },
+      });
+    }
+  },
+};

@@ -1,0 +1,29 @@
+import type { SetRule } from './types';
+import { describeJsonType, propertyNameOf, schemaErrorsOf } from './util';
+import { valueOf } from '../json';
+
+export const schemaType: SetRule = {
+  scope: 'set',
+  meta: {
+    code: 'PS2001',
+    name: 'schema-type',
+    description: 'A property has the wrong JSON type for the interface spec (for example a string where an array is expected, or a non-boolean `assignPermissions`).',
+    defaultSeverity: 'error',
+    messages: { type: "'{{property}}' must be {{expected}}, not {{actual}}." },
+  },
+  check(ctx) {
+    for (const { error, node } of schemaErrorsOf(ctx, 'type')) {
+      const expected = String((error.params as { type: string }).type);
+      ctx.report({
+        node,
+        messageId: 'type',
+        data: {
+          property: propertyNameOf(node) ?? 'value',
+          expected: /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`,
+          actual: describeJsonType(valueOf(node)),
+          expectedType: expected,
+        },
+      });
+    }
+  },
+};

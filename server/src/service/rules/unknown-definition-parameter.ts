@@ -1,0 +1,33 @@
+import { closestMatch } from '../text';
+import { definitionParameter, describeDefinition, resolvedReferences } from './referencedDefinitions';
+import type { SetRule } from './types';
+
+export const unknownDefinitionParameter: SetRule = {
+  scope: 'set',
+  meta: {
+    code: 'PS8001',
+    name: 'unknown-definition-parameter',
+    description:
+      'A reference passes a parameter that the referenced policy definition does not declare. The service rejects the set. Checked when the definition is known (a definitions index or policy definition files) and the reference uses the version whose parameters are known.',
+    defaultSeverity: 'error',
+    messages: {
+      unknown: "The referenced definition {{definition}} has no parameter '{{name}}'.",
+      unknownDidYouMean: "The referenced definition {{definition}} has no parameter '{{name}}'. Did you mean '{{suggestion}}'?",
+    },
+  },
+  check(ctx) {
+    for (const resolved of resolvedReferences(ctx)) {
+      if (!resolved.applicable.length) continue;
+      for (const value of resolved.reference.parameterValues) {
+        if (definitionParameter(resolved, value.name).length) continue;
+        const names = [...new Set(resolved.applicable.flatMap((v) => [...v.parameters.values()].map((p) => p.name)))];
+        const suggestion = closestMatch(value.name, names);
+        ctx.report({
+          node: value.keyNode,
+          messageId: suggestion ? 'unknownDidYouMean' : 'unknown',
+          data: { name: value.name, definition: describeDefinition(resolved), suggestion, known: names },
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,85 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use: most documents have no parameter schema */
+import type Ajv2019 from 'ajv/dist/2019';
+import type { ValidateFunction } from 'ajv';
+import type { RE2JS as RE2JSType } from 're2js';
+
+let RE2JS: typeof RE2JSType | undefined;
+
+/**
+ * Parameter `schema`s are user-written JSON Schema 2019-09. Their `pattern`s run on RE2 (linear time),
+ * so a catastrophic regular expression cannot hang validation. Patterns that RE2 cannot run
+ * (lookaround, backreferences) are recorded and not evaluated.
+ */
+export interface CompiledParameterSchema {
+  validate?: ValidateFunction;
+  /** Why the schema is not a valid JSON Schema 2019-09. */
+  error?: string;
+  /** Patterns that could not be evaluated safely. */
+  uncheckedPatterns: string[];
+}
+
+interface RegExpLike {
+  test(input: string): boolean;
+}
+
+let currentUnchecked: string[] = [];
+
+function safeRegExp(pattern: string, flags: string): RegExpLike {
+  // Throws for a pattern that is not an ECMA-262 regular expression: the schema is invalid then.
+  new RegExp(pattern, flags);
+  try {
+    RE2JS ??= (require('re2js') as { RE2JS: typeof RE2JSType }).RE2JS;
+    const re = RE2JS.compile(pattern);
+    return { test: (input: string) => re.matcher(input).find() };
+  } catch {
+    currentUnchecked.push(pattern);
+    return { test: () => true };
+  }
+}
+safeRegExp.code = 'safeRegExp';
+
+let ajv: Ajv2019 | undefined;
+const cache = new Map<string, CompiledParameterSchema>();
+const CACHE_LIMIT = 500;
+
+function engine(): Ajv2019 {
+  // strict off: the service ignores unknown keywords in these schemas, and so do we.
+  const Ajv2019Class = (require('ajv/dist/2019') as { default: typeof Ajv2019 }).default;
+  ajv ??= new Ajv2019Class({ allErrors: true, strict: false, validateFormats: false, code: { regExp: safeRegExp }, loadSchema: undefined });
+  return ajv;
+}
+
+export function compileParameterSchema(schema: unknown): CompiledParameterSchema {
+  const key = JSON.stringify(schema);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const result: CompiledParameterSchema = { uncheckedPatterns: [] };
+  const ajvInstance = engine();
+  if (typeof schema !== 'object' && typeof schema !== 'boolean') {
+    result.error = 'a schema must be an object or a boolean';
+  } else if (!ajvInstance.validateSchema(schema as object)) {
+    result.error = ajvInstance.errorsText(ajvInstance.errors, { dataVar: 'schema' });
+  } else {
+    currentUnchecked = result.uncheckedPatterns;
+    try {
+      // A fresh $id each time would leak into the instance: compile without registering ids.
+      const copy = typeof schema === 'object' && schema !== null ? { ...(schema as object) } : schema;
+      if (copy && typeof copy === 'object') delete (copy as Record<string, unknown>)['$id'];
+      result.validate = ajvInstance.compile(copy as object);
+    } catch (error) {
+      result.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      currentUnchecked = [];
+    }
+  }
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, result);
+  return result;
+}
+
+export function firstSchemaError(compiled: CompiledParameterSchema, value: unknown): string | undefined {
+  if (!compiled.validate || compiled.validate(value)) return undefined;
+  const error = compiled.validate.errors?.[0];
+  if (!error) return 'does not match the schema';
+  return `${error.instancePath || 'value'} ${error.message ?? 'does not match the schema'}`;
+}

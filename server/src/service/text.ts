@@ -1,0 +1,89 @@
+import type { Position, Range } from 'vscode-languageserver-types';
+
+/** Maps UTF-16 offsets to LSP positions. Line starts are computed on first use only. */
+export class LineIndex {
+  private lineStarts: number[] | undefined;
+
+  constructor(private readonly text: string) {}
+
+  private starts(): number[] {
+    if (!this.lineStarts) {
+      const starts = [0];
+      const text = this.text;
+      if (text.indexOf('\r') < 0) {
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      } else {
+        for (let i = 0; i < text.length; i++) {
+          const ch = text.charCodeAt(i);
+          if (ch === 13 /* \r */) {
+            if (text.charCodeAt(i + 1) === 10) i++;
+            starts.push(i + 1);
+          } else if (ch === 10 /* \n */) {
+            starts.push(i + 1);
+          }
+        }
+      }
+      this.lineStarts = starts;
+    }
+    return this.lineStarts;
+  }
+
+  positionAt(offset: number): Position {
+    const starts = this.starts();
+    offset = Math.max(0, Math.min(offset, this.text.length));
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low, character: offset - starts[low] };
+  }
+
+  rangeOf(start: number, end: number): Range {
+    return { start: this.positionAt(start), end: this.positionAt(end) };
+  }
+
+  offsetAt(position: Position): number {
+    const starts = this.starts();
+    if (position.line >= starts.length) return this.text.length;
+    if (position.line < 0) return 0;
+    const next = position.line + 1 < starts.length ? starts[position.line + 1] : this.text.length;
+    return Math.max(starts[position.line], Math.min(starts[position.line] + position.character, next));
+  }
+}
+
+/** Levenshtein distance, bounded: returns max+1 as soon as the distance is known to exceed max. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      rowMin = Math.min(rowMin, current[j]);
+    }
+    if (rowMin > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** The closest candidate by case-insensitive edit distance, if it is close enough to be a likely typo. */
+export function closestMatch(value: string, candidates: Iterable<string>): string | undefined {
+  const lower = value.toLowerCase();
+  const max = Math.max(1, Math.floor(value.length / 3));
+  let best: string | undefined;
+  let bestDistance = max + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.toLowerCase(), max);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}

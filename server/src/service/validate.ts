@@ -1,0 +1,124 @@
+import type { DiagnosticRelatedInformation } from 'vscode-languageserver-types';
+import { parseJson, keyNodeOf, type Node, type ParsedJson } from './json';
+import { LineIndex } from './text';
+import { classify, type DocumentKind } from './model/documentKind';
+import { buildSetModel, type SetModel } from './model/policySet';
+import { createValidationContext, type ValidationOptions } from './context';
+import { RULES, type Rule } from './rules';
+import type { Report } from './rules/types';
+import { DIAGNOSTIC_SOURCE, SEVERITY_VALUES, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from './diagnostics';
+
+export interface ValidateOptions extends ValidationOptions {
+  /** The document's URI, for related information. */
+  uri?: string;
+  /** Severity by rule code or name; 'off' turns a rule off. */
+  severities?: Record<string, SeveritySetting>;
+  /** Rules whose severity is below this one are not run (default: hint, everything runs). */
+  minSeverity?: SeverityName;
+  /**
+   * The caller knows this is meant to be a policy document (a file named on the command line, a
+   * `policyset` editor document): its syntax is reported even when its content is not recognised.
+   * Otherwise a document that is not a policy document gets no diagnostics at all.
+   */
+  assumePolicyDocument?: boolean;
+  /** Where the rule pages live: `<docsBaseUrl>/<rule name>.md`. */
+  docsBaseUrl?: string;
+}
+
+export interface PolicyDocument {
+  parsed: ParsedJson;
+  kind: DocumentKind;
+  sets: SetModel[];
+  lines: LineIndex;
+}
+
+export interface ValidationResult {
+  kind: DocumentKind;
+  diagnostics: PolicySetDiagnostic[];
+  /** Rules that threw: a bug, reported here instead of taking validation down. */
+  internalErrors: Array<{ rule: string; message: string }>;
+  document: PolicyDocument;
+}
+
+/** Parses a document and builds its model: what validation and the editor features share. */
+export function parsePolicyDocument(text: string): PolicyDocument {
+  const parsed = parseJson(text);
+  const classification = classify(parsed.root);
+  const inTemplate = classification.kind === 'armTemplate';
+  const sets = classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));
+  return { parsed, kind: classification.kind, sets, lines: new LineIndex(parsed.text) };
+}
+
+function format(template: string, data: Record<string, unknown> | undefined): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(data?.[key] ?? ''));
+}
+
+/** The range to mark: the node itself for scalars; for containers the key that holds them, or their opening token. */
+function nodeRange(node: Node, on: Report['on']): [number, number] {
+  const key = keyNodeOf(node);
+  if (on === 'key' || node.type === 'object' || node.type === 'array') {
+    if (key) return [key.offset, key.offset + key.length];
+    return [node.offset, node.offset + 1];
+  }
+  return [node.offset, node.offset + node.length];
+}
+
+export function severityOf(rule: Rule, severities: ValidateOptions['severities']): SeveritySetting {
+  return severities?.[rule.meta.code] ?? severities?.[rule.meta.name] ?? rule.meta.defaultSeverity;
+}
+
+export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {
+  const { parsed, kind, sets, lines } = document;
+  const uri = options.uri ?? 'untitled:policyset.json';
+  const diagnostics: PolicySetDiagnostic[] = [];
+  const internalErrors: ValidationResult['internalErrors'] = [];
+  // Documents that are not policy sets are left alone, but their syntax and encoding still count.
+  const runSetRules = sets.length > 0 && !parsed.tooDeep;
+  const threshold = SEVERITY_VALUES[options.minSeverity ?? 'hint'];
+  const context = createValidationContext(parsed, { kind, resources: [] }, sets, options);
+
+  for (const rule of RULES) {
+    const severity = severityOf(rule, options.severities);
+    if (severity === 'off' || SEVERITY_VALUES[severity] > threshold) continue;
+    if (rule.scope === 'set' && !runSetRules) continue;
+    if (rule.scope === 'document' && kind === 'unknown' && !options.assumePolicyDocument) continue;
+    const report = (r: Report) => {
+      let start: number;
+      let end: number;
+      if (r.start !== undefined) {
+        start = r.start;
+        end = r.end ?? r.start + 1;
+      } else if (r.node) {
+        [start, end] = nodeRange(r.node, r.on);
+      } else return;
+      const related: DiagnosticRelatedInformation[] | undefined = r.related?.map((rel) => {
+        const [s, e] = rel.node ? nodeRange(rel.node, 'value') : [rel.start ?? 0, rel.end ?? rel.start ?? 0];
+        return { location: { uri, range: lines.rangeOf(s, e) }, message: rel.message };
+      });
+      const data = { rule: rule.meta.name, messageId: r.messageId, ...r.data };
+      const diagnostic: PolicySetDiagnostic = {
+        range: lines.rangeOf(start, end),
+        severity: SEVERITY_VALUES[severity],
+        code: rule.meta.code,
+        source: DIAGNOSTIC_SOURCE,
+        message: format(rule.meta.messages[r.messageId] ?? r.messageId, r.data),
+        data,
+      };
+      if (options.docsBaseUrl) diagnostic.codeDescription = { href: `${options.docsBaseUrl.replace(/\/$/, '')}/${rule.meta.name}.md` };
+      if (related?.length) diagnostic.relatedInformation = related;
+      diagnostics.push(diagnostic);
+    };
+    try {
+      if (rule.scope === 'document') rule.check({ ...context, report });
+      else for (const set of sets) rule.check({ ...context, set, report });
+    } catch (error) {
+      internalErrors.push({ rule: rule.meta.name, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  return { kind, diagnostics, internalErrors, document };
+}
+
+export function validateText(text: string, options: ValidateOptions = {}): ValidationResult {
+  return validateDocument(parsePolicyDocument(text), options);
+}

@@ -6,7 +6,7 @@ import { isSeveritySetting, type SeverityName, type SeveritySetting } from './se
 import { discover, readBytes, UsageError, InputError } from './cli/files';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition } from './cli/definitions';
 import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine';
-import { lintInWorkers } from './cli/pool';
+import { lintInParallel } from './cli/pool';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
 
 const USAGE = `Usage: policyset lint <files or folders...> [options]
@@ -99,8 +99,7 @@ function parseLintArgs(args: string[]): LintArgs {
   };
 }
 
-/** Small inputs are faster on one thread than with workers that must start and load the rules. */
-const BYTES_PER_WORKER = 2 * 1024 * 1024;
+const BYTES_PER_HELPER = 4 * 1024 * 1024;
 
 async function lint(args: LintArgs): Promise<number> {
   const { files, problems } = await discover(args.inputs);
@@ -128,15 +127,13 @@ async function lint(args: LintArgs): Promise<number> {
     });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
   const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl };
+  const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
   const totalBytes = readable.reduce((n, t) => n + t.bytes.length, 0);
-  const workers = Math.min(args.jobs, readable.length, Math.ceil(totalBytes / BYTES_PER_WORKER));
-  let results: FileResult[];
-  if (workers > 1) {
-    results = await lintInWorkers(readable, { sources, extraDefinitions, settings }, workers);
-  } else {
-    const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
-    results = readable.map((t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings));
-  }
+  // A helper process costs about what 4 MB of policy documents take to lint: small inputs stay on this thread.
+  const helpers = Math.max(0, Math.min(args.jobs - 1, readable.length - 1, Math.floor(totalBytes / BYTES_PER_HELPER)));
+  const results: FileResult[] = helpers
+    ? await lintInParallel(readable, { helpers, sources, extraDefinitions, settings, catalog })
+    : readable.map((t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings));
 
   const cwd = process.cwd();
   const report =

@@ -138,7 +138,7 @@ export function formatSarif(results: FileResult[], cwd: string, severities: Reco
         ruleId: d.code,
         ruleIndex: ruleIndex.get(d.code),
         level: SARIF_LEVEL[SEVERITY_NAMES[d.severity]],
-        message: { text: typeof d.message === 'string' ? d.message : d.message.value },
+        message: { text: d.message },
         locations: [location],
         relatedLocations: d.relatedInformation?.map((rel, id) => ({
           id,

@@ -1,4 +1,4 @@
-import { validateText, decodeUtf8, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
+import { validateText, decodeUtf8, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -27,7 +27,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   const result = validateText(text, {
     uri: file,
     definitions: catalog,
-    cloud: settings.cloud,
+    cloud: settings.cloud ?? cloudOfPath(file),
     severities: settings.severities,
     minSeverity: settings.minSeverity,
     assumePolicyDocument: explicit || !!encodingProblem,

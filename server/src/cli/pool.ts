@@ -1,53 +1,86 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import type { FileResult } from './lintEngine';
-import type { WorkerInit, WorkerTask } from './worker';
-import { InputError } from './files';
+import type { DefinitionCatalog } from '../service';
+import type { FileResult, LintSettings } from './lintEngine';
+import { lintBytes } from './lintEngine';
+import type { ChildInit, ChildMessage, ChildTask } from './child';
+import type { DefinitionSources } from './definitions';
+
+export interface LintTask {
+  file: string;
+  bytes: Uint8Array;
+  explicit: boolean;
+}
+
+export interface PoolOptions {
+  /** Helper processes besides this one. */
+  helpers: number;
+  sources: DefinitionSources | undefined;
+  extraDefinitions: Array<{ file: string; text: string }>;
+  settings: LintSettings;
+  catalog: DefinitionCatalog | undefined;
+}
+
+const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Lints tasks on worker threads, largest first, handing each worker its next file when it is done.
- * Results come back in task order.
+ * Lints on this thread and on helper processes at once, from one queue, largest files first.
+ * Processes rather than worker threads: on the 2-core machines measured here, two threads of one
+ * process ran each file 1.6 times slower, while two processes scaled.
+ * Each helper always has one task queued ahead, so it never waits for this thread to look up.
  */
-export async function lintInWorkers(tasks: WorkerTask[], init: WorkerInit, workers: number): Promise<FileResult[]> {
-  const order = tasks.map((_, i) => i).sort((a, b) => tasks[b].bytes.length - tasks[a].bytes.length);
+export async function lintInParallel(tasks: LintTask[], options: PoolOptions): Promise<FileResult[]> {
+  const queue = tasks.map((_, i) => i).sort((a, b) => tasks[b].bytes.length - tasks[a].bytes.length);
   const results: FileResult[] = new Array(tasks.length);
-  let next = 0;
-  const started: Worker[] = [];
+  const children: ChildProcess[] = [];
+  let failure: Error | undefined;
+  let pending = 0;
+  let notify: (() => void) | undefined;
+
+  const give = (child: ChildProcess) => {
+    const index = queue.shift();
+    if (index === undefined) return;
+    pending++;
+    const task: ChildTask = { type: 'task', index, file: tasks[index].file, explicit: tasks[index].explicit };
+    child.send(task);
+  };
+
+  for (let i = 0; i < options.helpers; i++) {
+    const child = fork(path.join(__dirname, 'child.js'), [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(child);
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready') {
+        give(child);
+        give(child);
+      } else if (message.type === 'result') {
+        results[message.index] = message.result;
+        pending--;
+        give(child);
+      } else {
+        failure = new Error(message.message);
+      }
+      notify?.();
+    });
+    child.on('exit', (code) => {
+      if (code && pending > 0) failure ??= new Error(`a lint process stopped with exit code ${code}`);
+      notify?.();
+    });
+    const init: ChildInit = { type: 'init', sources: options.sources, extraDefinitions: options.extraDefinitions, settings: options.settings };
+    child.send(init);
+  }
+
   try {
-    await Promise.all(
-      Array.from({ length: workers }, () =>
-        new Promise<void>((resolve, reject) => {
-          const worker = new Worker(path.join(__dirname, 'worker.js'), { workerData: init });
-          started.push(worker);
-          let current = -1;
-          const sendNext = () => {
-            if (next >= order.length) {
-              void worker.terminate();
-              resolve();
-              return;
-            }
-            current = order[next++];
-            const task = tasks[current];
-            // The bytes move to the worker without a copy, unless they share a buffer with others.
-            const own = task.bytes.byteOffset === 0 && task.bytes.byteLength === task.bytes.buffer.byteLength;
-            const bytes = own ? task.bytes : task.bytes.slice();
-            worker.postMessage({ ...task, bytes }, [bytes.buffer as ArrayBuffer]);
-          };
-          worker.on('message', (message: FileResult | 'ready' | { fatal: string }) => {
-            if (message === 'ready') return sendNext();
-            if ('fatal' in message) return reject(new InputError(message.fatal));
-            results[current] = message;
-            sendNext();
-          });
-          worker.on('error', reject);
-          worker.on('exit', (code) => {
-            if (code !== 0 && current >= 0 && !results[current]) reject(new Error(`a lint worker stopped with exit code ${code}`));
-          });
-        }),
-      ),
-    );
+    while (queue.length) {
+      const index = queue.shift()!;
+      const task = tasks[index];
+      results[index] = lintBytes(task.file, task.bytes, task.explicit, options.catalog, options.settings);
+      await yieldToEvents();
+      if (failure) throw failure;
+    }
+    while (pending > 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
+    if (failure) throw failure;
   } finally {
-    for (const worker of started) void worker.terminate();
+    for (const child of children) child.kill();
   }
   return results;
 }

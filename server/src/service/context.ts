@@ -13,7 +13,10 @@ export interface SchemaError {
 export interface ValidationOptions {
   /** Known policy definitions, for the checks of referenced definitions. */
   definitions?: DefinitionCatalog;
-  /** The cloud whose definitions to prefer when an index holds several ('AzureCloud', 'AzureUSGovernment'). */
+  /**
+   * The cloud whose definitions win when an index holds several variants of one ('AzureCloud',
+   * 'AzureUSGovernment'); default AzureCloud. See cloudOfPath.
+   */
   cloud?: string;
   /** Set when the bytes the text came from were not valid UTF-8 (see decodeUtf8). */
   encodingProblem?: { offset: number; byteOffset: number; byte: number };

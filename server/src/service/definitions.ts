@@ -29,6 +29,18 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+export const DEFAULT_CLOUD = 'AzureCloud';
+
+/**
+ * The cloud a document is written for, from its path: the built-in repository keeps the US Government
+ * variants under an 'Azure Government' folder. Content does not tell.
+ */
+export function cloudOfPath(pathOrUri: string): string | undefined {
+  return /(^|[/\\])(azure[ _%20-]*government|azureusgovernment)([/\\]|$)/i.test(decodeURIComponent(pathOrUri.replace(/%(?![0-9a-f]{2})/gi, '%25')))
+    ? 'AzureUSGovernment'
+    : undefined;
+}
+
 /** Resource IDs compare case-insensitively and with any `<Namespace>.Authorization` provider. */
 export function normalizeDefinitionId(id: string): string {
   return id.toLowerCase().replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');

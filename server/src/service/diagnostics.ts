@@ -16,6 +16,8 @@ export interface DiagnosticData {
 }
 
 export interface PolicySetDiagnostic extends Diagnostic {
+  /** Always plain text. */
+  message: string;
   code: string;
   source: typeof DIAGNOSTIC_SOURCE;
   severity: 1 | 2 | 3 | 4;

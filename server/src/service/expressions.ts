@@ -225,12 +225,21 @@ class ExpressionError extends Error {
   }
 }
 
+/** The commonest expression by far: exactly one parameter reference. */
+const SIMPLE_REFERENCE = /^\[\[?parameters\('([^']*)'\)\]$/;
+
 /** Parses the expression in a string node, if it is one. */
 export function analyzeExpression(text: string, node: Node, inTemplate: boolean): ExpressionInfo | undefined {
   if (node.type !== 'string') return undefined;
   const value = node.value as string;
   const level = expressionLevelOf(value, inTemplate);
   if (!level) return undefined;
+  const simple = SIMPLE_REFERENCE.exec(value);
+  // Without escapes in the raw text, offsets in the value are offsets in the document.
+  if (simple && node.length === value.length + 2) {
+    const start = node.offset + 1 + value.indexOf("'") + 1;
+    return { level, calls: [{ name: simple[1], start, end: start + simple[1].length, level }], functions: ['parameters'] };
+  }
   const source = new StringSource(text, node);
   const bodyStart = value[1] === '[' ? 2 : 1;
   const parser = new ExpressionParser(source, value, bodyStart, value.length - 1, level);

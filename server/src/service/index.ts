@@ -3,7 +3,7 @@ export { validateText, validateDocument, parsePolicyDocument, severityOf } from 
 export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
 export { RULES } from './rules';
 export type { Rule, RuleMeta } from './rules';
-export { DefinitionCatalog, normalizeDefinitionId } from './definitions';
+export { DefinitionCatalog, normalizeDefinitionId, cloudOfPath, DEFAULT_CLOUD } from './definitions';
 export type { DefinitionInfo, DefinitionParameter } from './definitions';
 export { decodeUtf8 } from './encoding';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';

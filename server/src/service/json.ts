@@ -50,6 +50,29 @@ function describe(error: ParseError): string {
   return SYNTAX_MESSAGES[name] ?? name;
 }
 
+/**
+ * jsonc-parser reports a trailing comma as one or two errors at the closing bracket ("Property name
+ * expected", "Value expected"). Say what it is, once, on the comma.
+ */
+function reportTrailingCommas(text: string, problems: SyntaxProblem[]): SyntaxProblem[] {
+  const result: SyntaxProblem[] = [];
+  const seen = new Set<number>();
+  for (const problem of problems) {
+    const closing = text[problem.offset];
+    if ((closing === '}' || closing === ']') && /^(Property name|Value) expected$/.test(problem.message)) {
+      let i = problem.offset - 1;
+      while (i >= 0 && /\s/.test(text[i])) i--;
+      if (text[i] === ',') {
+        if (!seen.has(i)) result.push({ offset: i, length: 1, message: `Trailing comma: remove it before '${closing}'` });
+        seen.add(i);
+        continue;
+      }
+    }
+    result.push(problem);
+  }
+  return result;
+}
+
 /** Finds where nesting first exceeds MAX_DEPTH, with a scanner (no recursion). */
 function findExcessiveNesting(text: string): { offset: number; depth: number } | undefined {
   const scanner = createScanner(text, true);
@@ -121,7 +144,7 @@ export function parseJson(input: string): ParsedJson {
     root,
     tooDeep,
     duplicateKeys: tooDeep ? [] : duplicateKeys,
-    syntaxErrors: errors.map((e) => ({ offset: e.offset, length: e.length, message: describe(e) })),
+    syntaxErrors: reportTrailingCommas(text, errors.map((e) => ({ offset: e.offset, length: e.length, message: describe(e) }))),
     value() {
       // A document with comments or syntax errors: its value as the tolerant parser recovered it.
       cached ??= { value: root ? getNodeValue(root) : undefined };
@@ -132,11 +155,28 @@ export function parseJson(input: string): ParsedJson {
 
 // ---- Tree helpers -------------------------------------------------------------------------
 
+const LARGE_OBJECT = 24;
+const keyIndexes = new WeakMap<Node, Map<string, Node | undefined>>();
+
 export function property(node: Node | undefined, key: string): Node | undefined {
   if (!node || node.type !== 'object' || !node.children) return undefined;
+  const children = node.children;
+  if (children.length > LARGE_OBJECT) {
+    // Large objects (parameter maps of hundreds of entries) get a key index on first lookup.
+    let index = keyIndexes.get(node);
+    if (!index) {
+      index = new Map();
+      for (const prop of children) {
+        const keyNode = prop.children?.[0];
+        if (keyNode) index.set(String(keyNode.value), prop.children?.[1]); // last occurrence wins, as in JSON.parse
+      }
+      keyIndexes.set(node, index);
+    }
+    return index.get(key);
+  }
   // Last occurrence wins, as in JSON.parse.
-  for (let i = node.children.length - 1; i >= 0; i--) {
-    const prop = node.children[i];
+  for (let i = children.length - 1; i >= 0; i--) {
+    const prop = children[i];
     const keyNode = prop.children?.[0];
     if (keyNode && keyNode.value === key) return prop.children?.[1];
   }

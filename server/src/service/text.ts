@@ -74,6 +74,7 @@ export function editDistance(a: string, b: string, max: number): number {
 
 /** The closest candidate by case-insensitive edit distance, if it is close enough to be a likely typo. */
 export function closestMatch(value: string, candidates: Iterable<string>): string | undefined {
+  if (!value.trim()) return undefined;
   const lower = value.toLowerCase();
   const max = Math.max(1, Math.floor(value.length / 3));
   let best: string | undefined;

@@ -1,7 +1,7 @@
-import { isAllowedValue, shortJson } from '../parameterValues';
+import { fitsParameterType, isAllowedValue, shortJson } from '../parameterValues';
 import { isLiteral, literalValue } from './literal';
 import { definitionParameter, resolvedReferences } from './referencedDefinitions';
-import { quoteList } from './util';
+import { listOf } from './util';
 import type { SetRule } from './types';
 
 export const definitionValueNotAllowed: SetRule = {
@@ -21,8 +21,10 @@ export const definitionValueNotAllowed: SetRule = {
         if (!declared.length || declared.some((p) => !p.allowedValues?.length)) continue;
         const literal = literalValue(value.valueNode);
         if (declared.some((p) => isAllowedValue(literal, p.allowedValues!))) continue;
-        const allowed = declared[0].allowedValues!.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-        ctx.report({ node: value.valueNode, messageId: 'notAllowed', data: { value: shortJson(literal), name: declared[0].name, allowed: quoteList(allowed, 8), allowedValues: declared[0].allowedValues } });
+        // A value of the wrong type is definition-parameter-type-mismatch's to report.
+        if (declared.some((p) => p.type && !fitsParameterType(literal, p.type) && !(p.type === 'Array'))) continue;
+        const allowed = declared[0].allowedValues!.map((v) => shortJson(v, 40));
+        ctx.report({ node: value.valueNode, messageId: 'notAllowed', data: { value: shortJson(literal), name: declared[0].name, allowed: listOf(allowed, 8), allowedValues: declared[0].allowedValues } });
       }
     }
   },

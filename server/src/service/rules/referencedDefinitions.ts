@@ -1,4 +1,4 @@
-import type { DefinitionInfo, DefinitionParameter } from '../definitions';
+import { DEFAULT_CLOUD, type DefinitionInfo, type DefinitionParameter } from '../definitions';
 import type { ReferenceModel } from '../model/policySet';
 import type { SetRuleContext } from './types';
 
@@ -26,9 +26,9 @@ export function resolvedReferences(ctx: SetRuleContext): ResolvedReference[] {
     if (ctx.set.isDynamic(reference.idNode)) continue;
     const all = ctx.definitionsOf(reference);
     if (!all.length) continue;
-    // With a cloud set, its variants win; otherwise every cloud's variant must agree.
-    const cloud = ctx.options.cloud?.toLowerCase();
-    const ofCloud = cloud ? all.filter((v) => v.cloud?.toLowerCase() === cloud) : [];
+    // The document's cloud's variants win; without one, every variant must agree.
+    const cloud = (ctx.options.cloud ?? DEFAULT_CLOUD).toLowerCase();
+    const ofCloud = all.filter((v) => v.cloud?.toLowerCase() === cloud);
     const variants = ofCloud.length ? ofCloud : all;
     const pinnedNode = reference.definitionVersionNode;
     const pinned = pinnedNode?.type === 'string' && !ctx.set.isDynamic(pinnedNode) ? majorOf(pinnedNode.value as string) : undefined;

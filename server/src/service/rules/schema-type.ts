@@ -13,15 +13,17 @@ export const schemaType: SetRule = {
   },
   check(ctx) {
     for (const { error, node } of schemaErrorsOf(ctx, 'type')) {
-      const expected = String((error.params as { type: string }).type);
+      const types = String((error.params as { type: string | string[] }).type).split(',');
+      const article = (t: string) => (t === 'null' ? 'null' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
+      const expected = types.map(article).join(' or ');
       ctx.report({
         node,
         messageId: 'type',
         data: {
           property: propertyNameOf(node) ?? 'value',
-          expected: /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`,
+          expected,
           actual: describeJsonType(valueOf(node)),
-          expectedType: expected,
+          expectedType: types[0],
         },
       });
     }

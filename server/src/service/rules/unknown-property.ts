@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { property, type Node } from '../json';
 import type { SetRule } from './types';
 import { closestMatch } from '../text';
-import { propertyNameOf, schemaErrorsOf } from './util';
+import { describeOwner, schemaErrorsOf } from './util';
 
 export interface UnknownProperty {
   keyNode: Node;
@@ -33,15 +33,15 @@ export const unknownProperty: SetRule = {
     description: 'A property that the interface spec does not define. The service ignores or rejects it; it is often a typo.',
     defaultSeverity: 'warning',
     messages: {
-      unknown: "Unknown property '{{name}}' in '{{owner}}'.",
-      unknownDidYouMean: "Unknown property '{{name}}' in '{{owner}}'. Did you mean '{{suggestion}}'?",
+      unknown: "Unknown property '{{name}}' in {{owner}}.",
+      unknownDidYouMean: "Unknown property '{{name}}' in {{owner}}. Did you mean '{{suggestion}}'?",
     },
   },
   check(ctx) {
     for (const item of unknownProperties(schemaErrorsOf(ctx, 'additionalProperties'))) {
       if (item.casingOf) continue;
       const suggestion = closestMatch(item.name, item.known);
-      const owner = item.keyNode.parent?.parent ? (propertyNameOf(item.keyNode.parent.parent) ?? 'item') : 'document';
+      const owner = describeOwner(item.keyNode.parent?.parent);
       ctx.report({
         node: item.keyNode,
         messageId: suggestion ? 'unknownDidYouMean' : 'unknown',

@@ -20,6 +20,8 @@ export interface CompiledParameterSchema {
 
 interface RegExpLike {
   test(input: string): boolean;
+  /** ajv caches compiled patterns by this string: it must be unique per pattern. */
+  toString(): string;
 }
 
 let currentUnchecked: string[] = [];
@@ -30,10 +32,10 @@ function safeRegExp(pattern: string, flags: string): RegExpLike {
   try {
     RE2JS ??= (require('re2js') as { RE2JS: typeof RE2JSType }).RE2JS;
     const re = RE2JS.compile(pattern);
-    return { test: (input: string) => re.matcher(input).find() };
+    return { test: (input: string) => re.matcher(input).find(), toString: () => `/${pattern}/${flags}` };
   } catch {
     currentUnchecked.push(pattern);
-    return { test: () => true };
+    return { test: () => true, toString: () => `unchecked:/${pattern}/${flags}` };
   }
 }
 safeRegExp.code = 'safeRegExp';

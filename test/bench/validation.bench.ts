@@ -1,0 +1,99 @@
+// npm run bench: medians of full validation beside baselines measured in the same run, interleaved.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
+import { validateText, bundledSchema } from '#service';
+import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function timeAsync(fn: () => unknown): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const jsonService = getLanguageService({});
+jsonService.configure({ validate: true, schemas: [{ uri: 'policyset:/bundled/policySetDefinition.json', schema: bundledSchema('policySetDefinition') as never, fileMatch: ['*.json'] }] });
+
+/** The three contenders on the same texts, interleaved round by round so that machine noise hits all alike. */
+async function measure(texts: string[]): Promise<{ ours: number; jsonls: number; parse: number }> {
+  const documents = texts.map((text, i) => TextDocument.create(`file:///bench/${i}.json`, 'json', 1, text));
+  const contenders = {
+    ours: () => texts.forEach((text) => validateText(text)),
+    jsonls: async () => {
+      for (const document of documents) await jsonService.doValidation(document, jsonService.parseJSONDocument(document));
+    },
+    parse: () => texts.forEach((text) => JSON.parse(text)),
+  };
+  for (const fn of Object.values(contenders)) await fn(); // warm-up
+  const times: Record<keyof typeof contenders, number[]> = { ours: [], jsonls: [], parse: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, fn] of Object.entries(contenders)) times[name as keyof typeof contenders].push(await timeAsync(fn));
+  }
+  return { ours: median(times.ours), jsonls: median(times.jsonls), parse: median(times.parse) };
+}
+
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`.padStart(10);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`.padStart(7);
+
+function row(label: string, r: { ours: number; jsonls: number; parse: number }) {
+  console.log(`${label.padEnd(58)} ${ms(r.ours)} ${ms(r.jsonls)} ${ms(r.parse)} ${ratio(r.ours, r.jsonls)} ${ratio(r.ours, r.parse)}`);
+}
+
+function processRuns(rounds: number, corpus: string): void {
+  const cli = path.join(REPO_ROOT, 'bin', 'policyset.js');
+  const baseline = path.join(REPO_ROOT, 'test', 'out', 'bench', 'jsonlsProcess.js');
+  const commands: Record<string, string[]> = {
+    'policyset lint (CLI, both cores)': [cli, 'lint', corpus, '-f', 'json', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null'],
+    'policyset lint (CLI, --jobs 1)': [cli, 'lint', corpus, '-f', 'json', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null', '--jobs', '1'],
+    'vscode-json-languageservice process': [baseline, corpus],
+  };
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, args] of Object.entries(commands)) {
+      const start = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, args, { stdio: 'ignore' });
+      if (result.status !== 0 && result.status !== 1) throw new Error(`${name} failed with ${result.status}`);
+      times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  const base = median(times['vscode-json-languageservice process']);
+  console.log(`\nWhole process over ${corpus} (median of ${rounds}, interleaved):`);
+  for (const [name, values] of Object.entries(times)) {
+    console.log(`  ${name.padEnd(40)} ${ms(median(values))} ${ratio(median(values), base)} of the baseline`);
+  }
+}
+
+async function main() {
+  let files: string[];
+  let root: string;
+  if (corpusAvailable) {
+    root = CORPUS_SETS;
+    files = listJsonFiles(CORPUS_SETS);
+  } else {
+    console.log(`The corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring examples/ instead.`);
+    root = path.join(REPO_ROOT, 'examples');
+    files = listJsonFiles(root);
+  }
+  const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
+  const largest = [...files].sort((a, b) => texts.get(b)!.length - texts.get(a)!.length).slice(0, 5);
+  console.log(`Full validation (syntax, schema, every rule) vs vscode-json-languageservice parse+doValidation with the same schema, and JSON.parse; median of ${ROUNDS} interleaved rounds.\n`);
+  console.log(`${'document'.padEnd(58)} ${'ours'.padStart(10)} ${'json-ls'.padStart(10)} ${'JSON.parse'.padStart(10)} ${'/json-ls'.padStart(7)} ${'/parse'.padStart(7)}`);
+  for (const file of largest) {
+    const label = `${path.relative(root, file)} (${Math.round(texts.get(file)!.length / 1024)} KB)`;
+    row(label, await measure([texts.get(file)!]));
+  }
+  const all = [...texts.values()];
+  row(`all ${files.length} files (${(all.reduce((n, t) => n + t.length, 0) / 1048576).toFixed(1)} MB)`, await measure(all));
+  processRuns(Number(process.env.BENCH_PROCESS_ROUNDS ?? 5), root);
+}
+
+void main();

@@ -21,6 +21,8 @@ export interface ExpressionInfo {
   calls: ParameterCall[];
   /** Every function name called, lowercased. */
   functions: string[];
+  /** A parameters() call whose argument is computed: it could name any parameter. */
+  dynamicParameterCall?: boolean;
   error?: { message: string; start: number; end: number };
 }
 
@@ -69,6 +71,7 @@ class ExpressionParser {
   private depth = 0;
   readonly calls: ParameterCall[] = [];
   readonly functions: string[] = [];
+  dynamicParameterCall = false;
 
   constructor(
     private readonly source: StringSource,
@@ -163,12 +166,15 @@ class ExpressionParser {
         if (next !== ',') this.fail(`',' or ')' expected in the arguments of '${name}'`, this.pos - 1);
       }
     }
+    if (name!.toLowerCase() === 'parameters' && !args[0]) this.dynamicParameterCall = true;
     if (name!.toLowerCase() === 'parameters' && args[0]) {
       const literal = args[0];
+      // An empty name is marked with its quotes, so that the range can be seen.
+      const empty = literal.start === literal.end;
       this.calls.push({
         name: literal.value,
-        start: this.source.offset(literal.start),
-        end: this.source.offset(literal.end),
+        start: this.source.offset(empty ? literal.start - 1 : literal.start),
+        end: this.source.offset(empty ? literal.end + 1 : literal.end),
         level: this.level,
       });
     }
@@ -245,7 +251,7 @@ export function analyzeExpression(text: string, node: Node, inTemplate: boolean)
   const parser = new ExpressionParser(source, value, bodyStart, value.length - 1, level);
   try {
     parser.parse();
-    return { level, calls: parser.calls, functions: parser.functions };
+    return { level, calls: parser.calls, functions: parser.functions, dynamicParameterCall: parser.dynamicParameterCall };
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
     return {

@@ -56,6 +56,7 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
   let pos = 0;
   const end = text.length;
   let expectKey = false;
+  let depth = 0;
   const duplicateKeys: Node[] = [];
 
   const attach = (node: TreeNode) => {
@@ -98,11 +99,7 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
     switch (code) {
       case 123 /* { */:
       case 91 /* [ */: {
-        if (stack.length > maxDepth * 2) {
-          let depth = 0;
-          for (const node of stack) if (node.type !== 'property') depth++;
-          if (depth >= maxDepth) return { tooDeep: { offset: pos } };
-        }
+        if (++depth > maxDepth) return { tooDeep: { offset: pos } };
         const node = new TreeNode(code === 123 ? 'object' : 'array', pos, 0, undefined, top);
         node.children = [];
         attach(node);
@@ -114,6 +111,7 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
       case 125 /* } */:
       case 93 /* ] */: {
         stack.pop();
+        depth--;
         if (code === 125 && top.children!.length > SMALL_OBJECT) {
           const seen = new Set<unknown>();
           top.children!.forEach((prop, i) => {

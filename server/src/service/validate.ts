@@ -6,7 +6,7 @@ import { buildSetModel, type SetModel } from './model/policySet';
 import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
 import type { Report } from './rules/types';
-import { DIAGNOSTIC_SOURCE, SEVERITY_VALUES, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from './diagnostics';
+import { DIAGNOSTIC_SOURCE, SEVERITY_VALUES, isSeveritySetting, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from './diagnostics';
 
 export interface ValidateOptions extends ValidationOptions {
   /** The document's URI, for related information. */
@@ -63,8 +63,12 @@ function nodeRange(node: Node, on: Report['on']): [number, number] {
   return [node.offset, node.offset + node.length];
 }
 
+/** The configured severity of a rule, by code or else by name; settings that are not severities are ignored. */
 export function severityOf(rule: Rule, severities: ValidateOptions['severities']): SeveritySetting {
-  return severities?.[rule.meta.code] ?? severities?.[rule.meta.name] ?? rule.meta.defaultSeverity;
+  const byCode = severities?.[rule.meta.code];
+  if (isSeveritySetting(byCode)) return byCode;
+  const byName = severities?.[rule.meta.name];
+  return isSeveritySetting(byName) ? byName : rule.meta.defaultSeverity;
 }
 
 export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {
@@ -77,6 +81,9 @@ export function validateDocument(document: PolicyDocument, options: ValidateOpti
   const threshold = SEVERITY_VALUES[options.minSeverity ?? 'hint'];
   const context = createValidationContext(parsed, { kind, resources: [] }, sets, options);
 
+  // One context per set, reused by every rule (only `report` changes).
+  const documentContext = { ...context, report: (_: Report) => undefined };
+  const setContexts = sets.map((set) => ({ ...context, set, report: (_: Report) => undefined }));
   for (const rule of RULES) {
     const severity = severityOf(rule, options.severities);
     if (severity === 'off' || SEVERITY_VALUES[severity] > threshold) continue;
@@ -109,8 +116,8 @@ export function validateDocument(document: PolicyDocument, options: ValidateOpti
       diagnostics.push(diagnostic);
     };
     try {
-      if (rule.scope === 'document') rule.check({ ...context, report });
-      else for (const set of sets) rule.check({ ...context, set, report });
+      if (rule.scope === 'document') rule.check(Object.assign(documentContext, { report }));
+      else for (const setContext of setContexts) rule.check(Object.assign(setContext, { report }));
     } catch (error) {
       internalErrors.push({ rule: rule.meta.name, message: error instanceof Error ? error.message : String(error) });
     }

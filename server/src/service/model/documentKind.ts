@@ -27,6 +27,8 @@ export function isVersionType(type: string | undefined): boolean {
 export interface PolicyResource {
   kind: 'policySetDefinition' | 'policySetDefinitionVersion';
   node: Node;
+  /** In a template: a child in its parent's `resources`, named by its own name alone (not '<parent>/<child>'). */
+  nested?: boolean;
 }
 
 export interface Classification {
@@ -53,7 +55,7 @@ function templateResources(root: Node): PolicyResource[] {
       const type = stringValue(property(resource, 'type'));
       if (isSetType(type)) found.push({ kind: 'policySetDefinition', node: resource });
       else if (isVersionType(type) || (parentIsSet && type?.toLowerCase() === 'versions')) {
-        found.push({ kind: 'policySetDefinitionVersion', node: resource });
+        found.push({ kind: 'policySetDefinitionVersion', node: resource, nested: parentIsSet });
       }
       visit(property(resource, 'resources'), isSetType(type), depth + 1);
       // Nested deployments carry a template of their own.

@@ -1,4 +1,4 @@
-import { entries, items, property, propertyIgnoreCase, stringValue, type Node } from '../json';
+import { entries, items, propertyIgnoreCase, stringValue, type Node } from '../json';
 import { analyzeExpression, isTemplateExpression, type ExpressionInfo } from '../expressions';
 import type { PolicyResource } from './documentKind';
 
@@ -35,10 +35,22 @@ export interface ParameterValue {
   valueNode: Node | undefined;
 }
 
+/** A `groupNames` entry. */
+export interface GroupUse {
+  name: string;
+  lower: string;
+  node: Node;
+  reference: ReferenceModel;
+}
+
 export interface ReferenceModel {
   index: number;
   node: Node;
   idNode: Node | undefined;
+  /** The policyDefinitionId, lowercased, when it is a literal string. */
+  idLower: string | undefined;
+  /** The policyDefinitionReferenceId, lowercased, when it is a literal string. */
+  refIdLower: string | undefined;
   refIdNode: Node | undefined;
   definitionVersionNode: Node | undefined;
   groupNamesNode: Node | undefined;
@@ -49,6 +61,7 @@ export interface ReferenceModel {
 /** One `parameters('x')` call that refers to a parameter of the set. */
 export interface ParameterUse {
   name: string;
+  lower: string;
   start: number;
   end: number;
   node: Node;
@@ -64,6 +77,8 @@ export interface ExpressionProblem {
 
 export interface SetModel {
   kind: PolicyResource['kind'];
+  /** A child resource nested in its parent's `resources` in a template. */
+  nested: boolean;
   /** In an ARM template: '[...]' strings are evaluated at deployment, '[[...]' are policy expressions. */
   inTemplate: boolean;
   resource: Node;
@@ -72,6 +87,18 @@ export interface SetModel {
   parameters: ParameterDecl[];
   groupsNode: Node | undefined;
   groups: GroupDecl[];
+  /** Declared groups by lowercased name (the first declaration of each). */
+  groupsByLower: Map<string, GroupDecl>;
+  /** Declared parameters by lowercased name. */
+  parametersByLower: Map<string, ParameterDecl>;
+  /** Every literal `groupNames` entry of every reference. */
+  groupUses: GroupUse[];
+  /** A `groupNames` list or entry, or the references, is a deployment-time expression: which groups are used is not known. */
+  groupUsesDynamic: boolean;
+  /** The groups, or a group's name, is a deployment-time expression: which groups exist is not known. */
+  groupsDynamic: boolean;
+  /** The references or a reference's parameters is a deployment-time expression: which parameters are used is not known. */
+  parameterUsesDynamic: boolean;
   referencesNode: Node | undefined;
   references: ReferenceModel[];
   parameterUses: ParameterUse[];
@@ -86,58 +113,99 @@ function objectOrUndefined(node: Node | undefined): Node | undefined {
 
 export function buildSetModel(text: string, resource: PolicyResource, inTemplate: boolean): SetModel {
   const isDynamic = (node: Node | undefined) => isTemplateExpression(node, inTemplate);
-  const properties = objectOrUndefined(property(resource.node, 'properties'));
+  const properties = objectOrUndefined(propertyIgnoreCase(resource.node, 'properties'));
 
-  const parametersNode = property(properties, 'parameters');
+  // The service reads property names case-insensitively; so does the model (the casing is a hint of its own).
+  const parametersNode = propertyIgnoreCase(properties, 'parameters');
   const parameters: ParameterDecl[] = entries(objectOrUndefined(parametersNode)).map(({ key, keyNode, valueNode }) => {
     const typeNode = valueNode?.type === 'object' ? propertyIgnoreCase(valueNode, 'type') : undefined;
     return { name: key, keyNode, node: valueNode, typeNode, type: canonicalParameterType(stringValue(typeNode)) };
   });
 
-  const groupsNode = property(properties, 'policyDefinitionGroups');
+  const groupsNode = propertyIgnoreCase(properties, 'policyDefinitionGroups');
   const groups: GroupDecl[] = [];
+  let groupsDynamic = isDynamic(groupsNode);
   for (const group of items(groupsNode)) {
-    const nameNode = property(group, 'name');
-    if (nameNode && nameNode.type === 'string' && !isDynamic(nameNode)) {
-      groups.push({ name: nameNode.value as string, nameNode, node: group });
-    }
+    const nameNode = propertyIgnoreCase(group, 'name');
+    if (isDynamic(group) || isDynamic(nameNode)) groupsDynamic = true;
+    else if (nameNode && nameNode.type === 'string') groups.push({ name: nameNode.value as string, nameNode, node: group });
   }
 
-  const referencesNode = property(properties, 'policyDefinitions');
+  const referencesNode = propertyIgnoreCase(properties, 'policyDefinitions');
   const references: ReferenceModel[] = [];
+  const groupUses: GroupUse[] = [];
+  let groupUsesDynamic = isDynamic(referencesNode);
+  let parameterUsesDynamic = isDynamic(referencesNode);
+  const lowerOf = (node: Node | undefined) => (node && node.type === 'string' && !isDynamic(node) ? (node.value as string).toLowerCase() : undefined);
   const parameterUses: ParameterUse[] = [];
   const expressionProblems: ExpressionProblem[] = [];
   items(referencesNode).forEach((node, index) => {
+    if (isDynamic(node)) {
+      groupUsesDynamic = parameterUsesDynamic = true;
+      return;
+    }
     if (node.type !== 'object') return;
-    const parametersOfReference = property(node, 'parameters');
+    const parametersOfReference = propertyIgnoreCase(node, 'parameters');
+    if (isDynamic(parametersOfReference)) parameterUsesDynamic = true;
+    const idNode = propertyIgnoreCase(node, 'policyDefinitionId');
+    const refIdNode = propertyIgnoreCase(node, 'policyDefinitionReferenceId');
     const reference: ReferenceModel = {
       index,
       node,
-      idNode: property(node, 'policyDefinitionId'),
-      refIdNode: property(node, 'policyDefinitionReferenceId'),
-      definitionVersionNode: property(node, 'definitionVersion'),
-      groupNamesNode: property(node, 'groupNames'),
+      idNode,
+      idLower: lowerOf(idNode),
+      refIdNode,
+      refIdLower: lowerOf(refIdNode),
+      definitionVersionNode: propertyIgnoreCase(node, 'definitionVersion'),
+      groupNamesNode: propertyIgnoreCase(node, 'groupNames'),
       parametersNode: parametersOfReference,
       parameterValues: entries(objectOrUndefined(parametersOfReference)).map(({ key, keyNode, valueNode }) => ({
         name: key,
         keyNode,
         node: valueNode,
-        valueNode: valueNode?.type === 'object' ? property(valueNode, 'value') : undefined,
+        valueNode: valueNode?.type === 'object' ? propertyIgnoreCase(valueNode, 'value') : undefined,
       })),
     };
     references.push(reference);
-    collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems);
+    const groupNames = reference.groupNamesNode;
+    if (groupNames && isDynamic(groupNames)) groupUsesDynamic = true;
+    for (const entry of items(groupNames)) {
+      if (entry.type !== 'string') continue;
+      if (isDynamic(entry)) groupUsesDynamic = true;
+      else groupUses.push({ name: entry.value as string, lower: (entry.value as string).toLowerCase(), node: entry, reference });
+    }
+    const dynamic = { value: false };
+    collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems, dynamic);
+    if (dynamic.value) parameterUsesDynamic = true;
   });
+
+  const groupsByLower = new Map<string, GroupDecl>();
+  for (const group of groups) {
+    const lower = group.name.toLowerCase();
+    if (!groupsByLower.has(lower)) groupsByLower.set(lower, group);
+  }
+  const parametersByLower = new Map<string, ParameterDecl>();
+  for (const parameter of parameters) {
+    const lower = parameter.name.toLowerCase();
+    if (!parametersByLower.has(lower)) parametersByLower.set(lower, parameter);
+  }
 
   return {
     kind: resource.kind,
+    nested: !!resource.nested,
     inTemplate,
     resource: resource.node,
     properties,
     parametersNode,
     parameters,
+    parametersByLower,
     groupsNode,
     groups,
+    groupsByLower,
+    groupUses,
+    groupUsesDynamic,
+    groupsDynamic,
+    parameterUsesDynamic,
     referencesNode,
     references,
     parameterUses,
@@ -154,6 +222,7 @@ function collectParameterUses(
   reference: ReferenceModel,
   uses: ParameterUse[],
   problems: ExpressionProblem[],
+  dynamic: { value: boolean },
 ) {
   if (!start) return;
   const stack: Node[] = [start];
@@ -162,8 +231,10 @@ function collectParameterUses(
     if (node.type === 'string') {
       const info: ExpressionInfo | undefined = analyzeExpression(text, node, inTemplate);
       if (!info || info.level !== 'policy') continue;
+      // parameters() of a computed name could be any parameter.
+      if (info.dynamicParameterCall) dynamic.value = true;
       for (const call of info.calls) {
-        uses.push({ name: call.name, start: call.start, end: call.end, node, reference });
+        uses.push({ name: call.name, lower: call.name.toLowerCase(), start: call.start, end: call.end, node, reference });
       }
       if (info.error) problems.push({ node, ...info.error });
     } else if (node.children) {

@@ -19,6 +19,8 @@ export const defaultNotAllowed: SetRule = {
       if (!defaultNode || !allowedNode || allowedNode.type !== 'array' || !allowedNode.children?.length) continue;
       if (!isLiteral(ctx.set, defaultNode) || !isLiteral(ctx.set, allowedNode)) continue;
       const value = literalValue(defaultNode);
+      // `"defaultValue": null` declares no default, as for default-value-type-mismatch.
+      if (value === null) continue;
       if (isAllowedValue(value, literalValue(allowedNode) as unknown[])) continue;
       ctx.report({ node: defaultNode, messageId: 'notAllowed', data: { value: shortJson(value), parameter: parameter.name }, related: [{ node: allowedNode, message: 'allowedValues' }] });
     }

@@ -14,8 +14,8 @@ export const duplicateReferenceId: SetRule = {
     const seen = new Map<string, Node>();
     for (const reference of ctx.set.references) {
       const node = reference.refIdNode;
-      if (!node || node.type !== 'string' || ctx.set.isDynamic(node)) continue;
-      const key = (node.value as string).toLowerCase();
+      const key = reference.refIdLower;
+      if (!node || key === undefined) continue;
       const first = seen.get(key);
       if (first) ctx.report({ node, messageId: 'duplicate', data: { id: node.value }, related: [{ node: first, message: 'First used here' }] });
       else seen.set(key, node);

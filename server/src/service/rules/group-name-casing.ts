@@ -1,4 +1,3 @@
-import { items } from '../json';
 import type { SetRule } from './types';
 
 export const groupNameCasing: SetRule = {
@@ -11,13 +10,10 @@ export const groupNameCasing: SetRule = {
     messages: { casing: "Group '{{name}}' is declared as '{{declared}}'." },
   },
   check(ctx) {
-    const exact = new Set(ctx.set.groups.map((g) => g.name));
-    const byLower = new Map(ctx.set.groups.map((g) => [g.name.toLowerCase(), g]));
-    for (const reference of ctx.set.references) {
-      for (const node of items(reference.groupNamesNode)) {
-        if (node.type !== 'string' || exact.has(node.value as string)) continue;
-        const group = byLower.get((node.value as string).toLowerCase());
-        if (group) ctx.report({ node, messageId: 'casing', data: { name: node.value, declared: group.name }, related: [{ node: group.nameNode, message: 'Declared here' }] });
+    for (const use of ctx.set.groupUses) {
+      const group = ctx.set.groupsByLower.get(use.lower);
+      if (group && group.name !== use.name) {
+        ctx.report({ node: use.node, messageId: 'casing', data: { name: use.name, declared: group.name }, related: [{ node: group.nameNode, message: 'Declared here' }] });
       }
     }
   },

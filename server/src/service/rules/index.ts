@@ -27,6 +27,7 @@ import { allowedValueTypeMismatch } from './allowed-value-type-mismatch';
 import { defaultNotAllowed } from './default-not-allowed';
 import { schemaOnNonObject } from './schema-on-non-object';
 import { invalidParameterSchema } from './invalid-parameter-schema';
+import { parameterNameCasingConflict } from './parameter-name-casing-conflict';
 import { valueViolatesParameterSchema } from './value-violates-parameter-schema';
 import { uncheckedSchemaPattern } from './unchecked-schema-pattern';
 import { undefinedParameter } from './undefined-parameter';
@@ -78,6 +79,7 @@ export const RULES: readonly Rule[] = [
   invalidParameterSchema,
   valueViolatesParameterSchema,
   uncheckedSchemaPattern,
+  parameterNameCasingConflict,
   undefinedParameter,
   parameterReferenceCasing,
   unusedParameter,

@@ -14,6 +14,8 @@ export const invalidApiVersion: SetRule = {
     if (ctx.set.kind !== 'policySetDefinitionVersion') return;
     const node = property(ctx.set.resource, 'apiVersion');
     if (!node || node.type !== 'string' || ctx.set.isDynamic(node)) return;
-    if (!/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(node.value as string)) ctx.report({ node, messageId: 'shape', data: { value: node.value } });
+    const match = /^(\d{4})-(\d{2})-(\d{2})(-preview)?$/.exec(node.value as string);
+    const valid = match && Number(match[2]) >= 1 && Number(match[2]) <= 12 && Number(match[3]) >= 1 && Number(match[3]) <= 31;
+    if (!valid) ctx.report({ node, messageId: 'shape', data: { value: node.value } });
   },
 };

@@ -1,26 +1,42 @@
 import { property } from '../json';
 import type { SetRule } from './types';
 import { STRICT_VERSION } from './util';
+import { normalizeVersion } from './invalid-version';
 
 export const invalidVersionName: SetRule = {
   scope: 'set',
   meta: {
     code: 'PS3001',
     name: 'invalid-version-name',
-    description: "The version resource's `name` must be the version itself, matching `^\\d+\\.\\d+\\.\\d+$` (in a template: `<set name>/<version>`).",
+    description:
+      "The version resource's `name` must be the version itself, matching `^\\d+\\.\\d+\\.\\d+$`. In a template, a top-level versions resource is named `<set name>/<version>`; one nested in its set's `resources` by the version alone.",
     defaultSeverity: 'error',
-    messages: { name: "Version resource name '{{name}}' must match #.#.# (digits only, such as '1.0.0'){{hint}}." },
+    messages: {
+      topLevel: "A top-level versions resource in a template is named '<set name>/<version>', not '{{name}}'.",
+      nestedChild: "A versions resource nested in its set is named by the version alone ('{{version}}'), not '{{name}}'.",
+      name: "Version resource name '{{name}}' must match #.#.# (digits only, such as '1.0.0').",
+      nameSuggestion: "Version resource name '{{name}}' must match #.#.# (digits only): '{{suggestion}}'?",
+    },
   },
   check(ctx) {
     if (ctx.set.kind !== 'policySetDefinitionVersion') return;
     const node = property(ctx.set.resource, 'name');
     if (!node || node.type !== 'string' || ctx.set.isDynamic(node)) return;
     const name = node.value as string;
-    // In a template, a top-level child resource is named '<parent>/<child>'.
-    const version = ctx.set.inTemplate && name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
-    if (version.startsWith('[') || STRICT_VERSION.test(version)) return;
-    const normalized = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version);
-    const hint = normalized ? `: '${normalized[1]}.${normalized[2] ?? 0}.${normalized[3] ?? 0}'?` : '';
-    ctx.report({ node, messageId: 'name', data: { name, hint, suggestion: normalized ? `${normalized[1]}.${normalized[2] ?? 0}.${normalized[3] ?? 0}` : undefined } });
+    let version = name;
+    if (ctx.set.inTemplate) {
+      // A top-level child resource is named '<parent>/<child>'; a nested one by its own name.
+      const segments = name.split('/');
+      const expected = ctx.set.nested ? 1 : 2;
+      if (segments.length !== expected && !segments.some((s) => s.startsWith('['))) {
+        ctx.report({ node, messageId: ctx.set.nested ? 'nestedChild' : 'topLevel', data: { name, version: segments[segments.length - 1] } });
+        return;
+      }
+      version = segments[segments.length - 1];
+      if (ctx.set.isDynamic(node) || version.startsWith('[')) return;
+    }
+    if (STRICT_VERSION.test(version)) return;
+    const suggestion = normalizeVersion(version);
+    ctx.report({ node, messageId: suggestion ? 'nameSuggestion' : 'name', data: { name, suggestion } });
   },
 };

@@ -16,8 +16,10 @@ export const invalidVersion: SetRule = {
       '`properties.version` and each `properties.versions` entry must be `#.#.#`. Built-in policy set documents carry suffixes such as `-preview`, which are accepted there; authored version resources and templates stay strict.',
     defaultSeverity: 'error',
     messages: {
-      strict: "Version '{{value}}' must match #.#.# (digits only){{hint}}.",
-      suffixed: "Version '{{value}}' must match #.#.#, optionally with a suffix such as '-preview'{{hint}}.",
+      strict: "Version '{{value}}' must match #.#.# (digits only, such as '1.0.0').",
+      strictSuggestion: "Version '{{value}}' must match #.#.# (digits only): '{{suggestion}}'?",
+      suffixed: "Version '{{value}}' must match #.#.#, optionally with a suffix such as '-preview'.",
+      suffixedSuggestion: "Version '{{value}}' must match #.#.#, optionally with a suffix such as '-preview': '{{suggestion}}'?",
     },
   },
   check(ctx) {
@@ -30,7 +32,8 @@ export const invalidVersion: SetRule = {
       const value = node.value as string;
       if (pattern.test(value)) return;
       const suggestion = normalizeVersion(value);
-      ctx.report({ node, messageId: lenient ? 'suffixed' : 'strict', data: { value, hint: suggestion ? `: '${suggestion}'?` : '', suggestion } });
+      const messageId = (lenient ? 'suffixed' : 'strict') + (suggestion ? 'Suggestion' : '');
+      ctx.report({ node, messageId, data: { value, suggestion } });
     };
     check(propertyIgnoreCase(set.properties, 'version'));
     for (const node of items(property(set.properties, 'versions'))) check(node);

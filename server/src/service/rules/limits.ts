@@ -8,8 +8,11 @@ export const LIMITS = {
 } as const;
 
 const encoder = new TextEncoder();
+let scratch = new Uint8Array(0);
 
-/** UTF-8 length of a part of the text. */
+/** UTF-8 length of a part of the text, encoded natively into a buffer that is reused. */
 export function utf8Length(text: string, start = 0, end = text.length): number {
-  return encoder.encode(text.slice(start, end)).length;
+  const part = start === 0 && end === text.length ? text : text.slice(start, end);
+  if (scratch.length < part.length * 3) scratch = new Uint8Array(part.length * 3);
+  return encoder.encodeInto(part, scratch).written;
 }

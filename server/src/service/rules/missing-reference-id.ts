@@ -1,5 +1,6 @@
 import type { Node } from '../json';
 import type { SetRule } from './types';
+import { normalizeDefinitionId } from '../definitions';
 import type { ReferenceModel } from '../model/policySet';
 
 export const missingReferenceId: SetRule = {
@@ -15,9 +16,8 @@ export const missingReferenceId: SetRule = {
   check(ctx) {
     const byId = new Map<string, ReferenceModel[]>();
     for (const reference of ctx.set.references) {
-      const id = reference.idNode;
-      if (!id || id.type !== 'string' || ctx.set.isDynamic(id)) continue;
-      const key = (id.value as string).toLowerCase();
+      if (reference.idLower === undefined) continue;
+      const key = normalizeDefinitionId(reference.idLower);
       const list = byId.get(key);
       if (list) list.push(reference);
       else byId.set(key, [reference]);

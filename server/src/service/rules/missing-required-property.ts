@@ -1,3 +1,4 @@
+import { propertyIgnoreCase } from '../json';
 import type { SetRule } from './types';
 import { propertyNameOf, schemaErrorsOf } from './util';
 
@@ -13,6 +14,8 @@ export const missingRequiredProperty: SetRule = {
   check(ctx) {
     for (const { error, node } of schemaErrorsOf(ctx, 'required')) {
       const missing = (error.params as { missingProperty: string }).missingProperty;
+      // Present in another casing: property-name-casing says so.
+      if (propertyIgnoreCase(node, missing)) continue;
       const owner = propertyNameOf(node);
       ctx.report({
         node,

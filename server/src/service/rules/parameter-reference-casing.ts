@@ -10,12 +10,9 @@ export const parameterReferenceCasing: SetRule = {
     messages: { casing: "Parameter '{{name}}' is declared as '{{declared}}'." },
   },
   check(ctx) {
-    const exact = new Set(ctx.set.parameters.map((p) => p.name));
-    const byLower = new Map(ctx.set.parameters.map((p) => [p.name.toLowerCase(), p]));
     for (const use of ctx.set.parameterUses) {
-      if (exact.has(use.name)) continue;
-      const declared = byLower.get(use.name.toLowerCase());
-      if (declared) {
+      const declared = ctx.set.parametersByLower.get(use.lower);
+      if (declared && declared.name !== use.name) {
         ctx.report({ start: use.start, end: use.end, messageId: 'casing', data: { name: use.name, declared: declared.name }, related: [{ node: declared.keyNode, message: 'Declared here' }] });
       }
     }

@@ -19,7 +19,6 @@ export const parameterTypeFlow: SetRule = {
     messages: { mismatch: "Set parameter '{{setParameter}}' is {{setType}}, but the definition's parameter '{{name}}' is {{type}}." },
   },
   check(ctx) {
-    const declared = new Map(ctx.set.parameters.map((p) => [p.name.toLowerCase(), p]));
     const usesByNode = new Map(ctx.set.parameterUses.map((u) => [u.node, u]));
     for (const resolved of resolvedReferences(ctx)) {
       for (const value of resolved.reference.parameterValues) {
@@ -28,7 +27,7 @@ export const parameterTypeFlow: SetRule = {
         if (!node || !use || node.type !== 'string') continue;
         // Only a value that is exactly one parameters() call passes the set parameter through unchanged.
         if (!/^\[\[?\s*parameters\s*\(\s*'[^']*'\s*\)\s*\]$/i.test(node.value as string)) continue;
-        const setParameter = declared.get(use.name.toLowerCase());
+        const setParameter = ctx.set.parametersByLower.get(use.lower);
         const targets = definitionParameter(resolved, value.name);
         if (!setParameter?.type || !targets.length || targets.some((t) => !t.type || compatible(setParameter.type!, t.type))) continue;
         ctx.report({ start: use.start, end: use.end, messageId: 'mismatch', data: { setParameter: setParameter.name, setType: setParameter.type, name: targets[0].name, type: targets[0].type } });

@@ -4,8 +4,10 @@ import type { SetRuleContext } from './types';
 
 export interface ResolvedReference {
   reference: ReferenceModel;
-  /** Every known variant of the referenced definition. */
+  /** The known variants of the referenced definition for the document's cloud (all of them when none is of that cloud). */
   variants: DefinitionInfo[];
+  /** Every known variant, of every cloud. */
+  all: DefinitionInfo[];
   /** The variants whose parameters describe the version the reference uses: all of them, or none when that version's parameters are unknown. */
   applicable: DefinitionInfo[];
 }
@@ -36,7 +38,7 @@ export function resolvedReferences(ctx: SetRuleContext): ResolvedReference[] {
     // The known parameters describe each variant's own version: usable only if every variant is of the pinned major.
     const describesPinned = (v: DefinitionInfo) => pinned === undefined || majorOf(v.version) === undefined || majorOf(v.version) === pinned;
     const applicable = !pinnedUnknown && variants.every(describesPinned) ? variants : [];
-    result.push({ reference, variants, applicable });
+    result.push({ reference, variants, all, applicable });
   }
   return result;
 }

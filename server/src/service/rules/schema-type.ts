@@ -1,5 +1,5 @@
 import type { SetRule } from './types';
-import { describeJsonType, propertyNameOf, schemaErrorsOf } from './util';
+import { describeJsonType, describeOwner, schemaErrorsOf } from './util';
 import { valueOf } from '../json';
 
 export const schemaType: SetRule = {
@@ -20,7 +20,7 @@ export const schemaType: SetRule = {
         node,
         messageId: 'type',
         data: {
-          property: propertyNameOf(node) ?? 'value',
+          property: describeOwner(node).replace(/^'|'$/g, ''),
           expected,
           actual: describeJsonType(valueOf(node)),
           expectedType: types[0],

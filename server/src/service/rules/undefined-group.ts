@@ -1,4 +1,4 @@
-import { items, type Node } from '../json';
+import type { Node } from '../json';
 import { closestMatch } from '../text';
 import type { SetRule, RelatedReport } from './types';
 
@@ -17,21 +17,18 @@ export const undefinedGroup: SetRule = {
   },
   check(ctx) {
     const { set } = ctx;
-    const declared = new Set(set.groups.map((g) => g.name.toLowerCase()));
-    for (const reference of set.references) {
-      for (const node of items(reference.groupNamesNode)) {
-        if (node.type !== 'string' || set.isDynamic(node)) continue;
-        const name = node.value as string;
-        if (declared.has(name.toLowerCase())) continue;
-        if (!set.groups.length) {
-          const related: RelatedReport[] = set.properties ? [{ node: set.properties, message: 'policyDefinitionGroups belongs in these properties' }] : [];
-          ctx.report({ node, messageId: 'noGroups', data: { name }, related });
-          continue;
-        }
-        const suggestion = closestMatch(name, set.groups.map((g) => g.name));
-        const related = set.groups.slice(0, 20).map((g) => ({ node: g.nameNode as Node, message: `Declared group '${g.name}'` }));
-        ctx.report({ node, messageId: suggestion ? 'undefinedDidYouMean' : 'undefined', data: { name, suggestion }, related });
+    if (set.groupsDynamic) return;
+    for (const use of set.groupUses) {
+      if (set.groupsByLower.has(use.lower)) continue;
+      const name = use.name;
+      if (!set.groups.length) {
+        const related: RelatedReport[] = set.properties ? [{ node: set.properties, message: 'policyDefinitionGroups belongs in these properties' }] : [];
+        ctx.report({ node: use.node, messageId: 'noGroups', data: { name }, related });
+        continue;
       }
+      const suggestion = closestMatch(name, set.groups.map((g) => g.name));
+      const related = set.groups.slice(0, 20).map((g) => ({ node: g.nameNode as Node, message: `Declared group '${g.name}'` }));
+      ctx.report({ node: use.node, messageId: suggestion ? 'undefinedDidYouMean' : 'undefined', data: { name, suggestion }, related });
     }
   },
 };

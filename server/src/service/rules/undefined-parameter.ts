@@ -15,10 +15,9 @@ export const undefinedParameter: SetRule = {
   },
   check(ctx) {
     const { set } = ctx;
-    if (set.isDynamic(set.parametersNode)) return;
-    const declared = new Set(set.parameters.map((p) => p.name.toLowerCase()));
+    if (set.isDynamic(set.parametersNode) || set.parameters.some((p) => set.isDynamic(p.node))) return;
     for (const use of set.parameterUses) {
-      if (declared.has(use.name.toLowerCase())) continue;
+      if (set.parametersByLower.has(use.lower)) continue;
       const suggestion = closestMatch(use.name, set.parameters.map((p) => p.name));
       const related = set.parameters.slice(0, 20).map((p) => ({ node: p.keyNode, message: `Declared parameter '${p.name}'` }));
       ctx.report({ start: use.start, end: use.end, messageId: suggestion ? 'undefinedDidYouMean' : 'undefined', data: { name: use.name, suggestion }, related });

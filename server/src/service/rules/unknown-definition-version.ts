@@ -24,7 +24,8 @@ export const unknownDefinitionVersion: SetRule = {
       if (!node || node.type !== 'string' || ctx.set.isDynamic(node)) continue;
       const pattern = node.value as string;
       if (!DEFINITION_VERSION.test(pattern)) continue;
-      const versions = [...new Set(resolved.variants.flatMap((v) => v.versions))];
+      // A version any cloud has is a version: the document's cloud is only a guess from its path.
+      const versions = [...new Set(resolved.all.flatMap((v) => v.versions))];
       if (!versions.length || versions.some((v) => versionMatches(pattern, v))) continue;
       ctx.report({ node, messageId: 'noMatch', data: { value: pattern, definition: describeDefinition(resolved), versions: quoteList(versions), knownVersions: versions } });
     }

@@ -1,4 +1,3 @@
-import { items } from '../json';
 import type { SetRule } from './types';
 
 export const unusedGroup: SetRule = {
@@ -12,16 +11,9 @@ export const unusedGroup: SetRule = {
   },
   check(ctx) {
     const { set } = ctx;
-    const used = new Set<string>();
-    for (const reference of set.references) {
-      for (const node of items(reference.groupNamesNode)) {
-        if (node.type !== 'string') continue;
-        // A deployment-time expression could name any group: then nothing is known to be unused.
-        if (set.isDynamic(node)) return;
-        used.add((node.value as string).toLowerCase());
-      }
-      if (reference.groupNamesNode && set.isDynamic(reference.groupNamesNode)) return;
-    }
+    // A deployment-time expression could name any group: then nothing is known to be unused.
+    if (set.groupUsesDynamic) return;
+    const used = new Set(set.groupUses.map((u) => u.lower));
     for (const group of set.groups) {
       if (!used.has(group.name.toLowerCase())) ctx.report({ node: group.nameNode, messageId: 'unused', data: { name: group.name } });
     }

@@ -10,7 +10,8 @@ export const unusedParameter: SetRule = {
     messages: { unused: "Parameter '{{name}}' is declared but no reference uses it." },
   },
   check(ctx) {
-    const used = new Set(ctx.set.parameterUses.map((u) => u.name.toLowerCase()));
+    if (ctx.set.parameterUsesDynamic) return;
+    const used = new Set(ctx.set.parameterUses.map((u) => u.lower));
     for (const parameter of ctx.set.parameters) {
       if (!used.has(parameter.name.toLowerCase())) ctx.report({ node: parameter.keyNode, messageId: 'unused', data: { name: parameter.name } });
     }

@@ -47,8 +47,23 @@ const CACHE_LIMIT = 500;
 function engine(): Ajv2019 {
   // strict off: the service ignores unknown keywords in these schemas, and so do we.
   const Ajv2019Class = (require('ajv/dist/2019') as { default: typeof Ajv2019 }).default;
-  ajv ??= new Ajv2019Class({ allErrors: true, strict: false, validateFormats: false, code: { regExp: safeRegExp }, loadSchema: undefined });
+  if (!ajv) {
+    ajv = new Ajv2019Class({ allErrors: true, strict: false, validateFormats: false, code: { regExp: safeRegExp } });
+    // Schemas written for draft-07 declare it; the 2019-09 engine reads them too.
+    ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-07.json') as object);
+  }
   return ajv;
+}
+
+function metaValid(instance: Ajv2019, schema: unknown, result: CompiledParameterSchema): boolean {
+  try {
+    if (instance.validateSchema(schema as object)) return true;
+    result.error = instance.errorsText(instance.errors, { dataVar: 'schema' });
+  } catch (error) {
+    // An unknown "$schema": the meta-schema cannot be found.
+    result.error = `unsupported $schema (${(error as Error).message}); use JSON Schema 2019-09 or draft-07`;
+  }
+  return false;
 }
 
 export function compileParameterSchema(schema: unknown): CompiledParameterSchema {
@@ -59,8 +74,8 @@ export function compileParameterSchema(schema: unknown): CompiledParameterSchema
   const ajvInstance = engine();
   if (typeof schema !== 'object' && typeof schema !== 'boolean') {
     result.error = 'a schema must be an object or a boolean';
-  } else if (!ajvInstance.validateSchema(schema as object)) {
-    result.error = ajvInstance.errorsText(ajvInstance.errors, { dataVar: 'schema' });
+  } else if (!metaValid(ajvInstance, schema, result)) {
+    // result.error says why
   } else {
     currentUnchecked = result.uncheckedPatterns;
     try {
@@ -69,7 +84,8 @@ export function compileParameterSchema(schema: unknown): CompiledParameterSchema
       if (copy && typeof copy === 'object') delete (copy as Record<string, unknown>)['$id'];
       result.validate = ajvInstance.compile(copy as object);
     } catch (error) {
-      result.error = error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : String(error);
+      result.error = /can't resolve reference/i.test(message) ? `${message}: references to other documents cannot be resolved` : message;
     } finally {
       currentUnchecked = [];
     }

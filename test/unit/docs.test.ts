@@ -1,0 +1,168 @@
+// Every rule has a page in docs/rules/, and the examples on each page do what the page says:
+// each Invalid example gives exactly one diagnostic of the rule, each Valid example none.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { validateText, decodeUtf8, DefinitionCatalog, RULES, SEVERITY_VALUES, type ValidateOptions } from '#service';
+
+/** Compiled to test/out/unit/: the repository root is three levels up. */
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const RULES_DIR = path.join(REPO_ROOT, 'docs', 'rules');
+const DEFINITIONS_DIR = path.join(RULES_DIR, 'definitions');
+
+// ---- Known definitions -----------------------------------------------------------------------
+
+/**
+ * Every file in docs/rules/definitions/: a policy definition document, or (a JSON array) an index of
+ * built-in definitions in the shape of builtin-policy-definitions-index.json.
+ */
+function loadDefinitions(): DefinitionCatalog {
+  const catalog = new DefinitionCatalog();
+  if (!fs.existsSync(DEFINITIONS_DIR)) return catalog;
+  for (const file of fs.readdirSync(DEFINITIONS_DIR).filter((f) => f.endsWith('.json')).sort()) {
+    const full = path.join(DEFINITIONS_DIR, file);
+    const value: unknown = JSON.parse(fs.readFileSync(full, 'utf8'));
+    if (Array.isArray(value)) {
+      assert.ok(catalog.addIndex(value, full) > 0, `${file}: no definitions read from the index`);
+    } else {
+      assert.ok(catalog.addDefinitionDocument(value, full), `${file}: not a policy definition document`);
+    }
+  }
+  return catalog;
+}
+
+// ---- Pages -------------------------------------------------------------------------------------
+
+interface Page {
+  heading: string | undefined;
+  /** The first line after the heading that is not empty. */
+  summary: string | undefined;
+  /** Example blocks by section heading ('Invalid', 'Valid'). */
+  examples: Map<string, string[]>;
+}
+
+function readPage(file: string): Page {
+  const lines = fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n').split('\n');
+  const heading = /^# (.+)$/.exec(lines[0] ?? '')?.[1]?.trim();
+  const summary = lines.slice(1).find((line) => line.trim() !== '');
+  const examples = new Map<string, string[]>();
+  let section: string | undefined;
+  let block: string[] | undefined;
+  for (const line of lines) {
+    if (block) {
+      if (line.startsWith('```')) {
+        if (section) examples.get(section)!.push(block.join('\n'));
+        block = undefined;
+      } else block.push(line);
+    } else if (line.startsWith('## ')) {
+      section = line.slice(3).trim();
+      if (!examples.has(section)) examples.set(section, []);
+    } else if (line.startsWith('```json')) {
+      block = [];
+    }
+  }
+  assert.equal(block, undefined, `${path.basename(file)}: a code block is not closed`);
+  return { heading, summary, examples };
+}
+
+// ---- Example macros ------------------------------------------------------------------------------
+
+/** An innermost `<<repeat N>>TEXT<</repeat>>` or `<<repeat N join="...">>TEXT<</repeat>>`. */
+const REPEAT = /<<repeat (\d+)(?: join="([^"]*)")?>>((?:(?!<<repeat[ >])[\s\S])*?)<<\/repeat>>/;
+const BYTE = /<<byte ([0-9A-Fa-f]{2})>>/g;
+const HAS_BYTE = /<<byte [0-9A-Fa-f]{2}>>/;
+
+function expandRepeats(source: string): string {
+  let text = source;
+  for (let match = REPEAT.exec(text); match; match = REPEAT.exec(text)) {
+    const [whole, count, join, body] = match;
+    const copies = Array.from({ length: Number(count) }, (_, i) => body.replaceAll('<<i>>', String(i)));
+    text = text.slice(0, match.index) + copies.join(join ?? ',\n') + text.slice(match.index + whole.length);
+  }
+  return text;
+}
+
+/** The example as validateText takes it: with `<<byte XX>>`, the text decoded from the bytes (and the encoding problem found). */
+function expandExample(source: string): { text: string; encodingProblem?: ValidateOptions['encodingProblem'] } {
+  const text = expandRepeats(source);
+  if (!HAS_BYTE.test(text)) return { text };
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  let last = 0;
+  for (const match of text.matchAll(BYTE)) {
+    parts.push(encoder.encode(text.slice(last, match.index)), Uint8Array.of(parseInt(match[1], 16)));
+    last = match.index + match[0].length;
+  }
+  parts.push(encoder.encode(text.slice(last)));
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return decodeUtf8(bytes);
+}
+
+// ---- Tests -------------------------------------------------------------------------------------
+
+const definitions = loadDefinitions();
+
+function describeDiagnostics(diagnostics: ReturnType<typeof validateText>['diagnostics']): string {
+  return diagnostics.map((d) => `  ${d.code} line ${d.range.start.line + 1}: ${d.message}`).join('\n') || '  (none)';
+}
+
+for (const rule of RULES) {
+  const { code, name, defaultSeverity } = rule.meta;
+
+  test(`${code} ${name}: the page and its examples`, () => {
+    const file = path.join(RULES_DIR, `${name}.md`);
+    assert.ok(fs.existsSync(file), `docs/rules/${name}.md is missing`);
+    const page = readPage(file);
+    assert.equal(page.heading, name, 'the first heading is the rule name');
+    assert.equal(page.summary, `\`${code}\` · default severity: **${defaultSeverity}**`, 'the line under the heading states the code and default severity');
+
+    const invalid = page.examples.get('Invalid') ?? [];
+    const valid = page.examples.get('Valid') ?? [];
+    assert.ok(invalid.length > 0, 'at least one json example under ## Invalid');
+    assert.ok(valid.length > 0, 'at least one json example under ## Valid');
+
+    const check = (kind: 'Invalid' | 'Valid', source: string, index: number, expected: number) => {
+      const { text, encodingProblem } = expandExample(source);
+      assert.doesNotMatch(text, /<<\/?(repeat|byte|i)\b/, `${kind} example ${index + 1}: a macro was not expanded`);
+      const result = validateText(text, { definitions, assumePolicyDocument: true, encodingProblem });
+      assert.deepEqual(result.internalErrors, [], `${kind} example ${index + 1}: internal errors`);
+      const ofRule = result.diagnostics.filter((d) => d.code === code);
+      assert.equal(
+        ofRule.length,
+        expected,
+        `${kind} example ${index + 1}: ${expected} ${code} diagnostic(s) expected, ${ofRule.length} found. All diagnostics:\n${describeDiagnostics(result.diagnostics)}`,
+      );
+      for (const diagnostic of ofRule) {
+        assert.equal(diagnostic.data.rule, name);
+        assert.equal(diagnostic.severity, SEVERITY_VALUES[defaultSeverity], `${kind} example ${index + 1}: reported with the default severity`);
+      }
+    };
+    invalid.forEach((source, i) => check('Invalid', source, i, 1));
+    valid.forEach((source, i) => check('Valid', source, i, 0));
+  });
+}
+
+test('every page in docs/rules belongs to a rule', () => {
+  const names = new Set(RULES.map((rule) => rule.meta.name));
+  const strays = fs
+    .readdirSync(RULES_DIR)
+    .filter((file) => file.endsWith('.md') && file !== 'README.md')
+    .filter((file) => !names.has(file.slice(0, -'.md'.length)));
+  assert.deepEqual(strays, [], 'pages without a rule');
+});
+
+test('the example macros expand as documented', () => {
+  assert.equal(expandRepeats('[<<repeat 3>>"a<<i>>"<</repeat>>]'), '["a0",\n"a1",\n"a2"]');
+  assert.equal(expandRepeats('<<repeat 3 join="">>[<</repeat>>'), '[[[');
+  assert.equal(expandRepeats('<<repeat 2 join="">>(<<repeat 2 join=" ">>x<</repeat>>)<</repeat>>'), '(x x)(x x)');
+  const decoded = expandExample('"R<<byte E9>>seau"');
+  assert.equal(decoded.encodingProblem?.byteOffset, 2);
+  assert.equal(decoded.encodingProblem?.byte, 0xe9);
+  assert.equal(expandExample('"<<byte C3>><<byte A9>>"').text, '"é"');
+});

@@ -1,0 +1,347 @@
+// PS8xxx: checks against the referenced policy definitions (an index and definition documents).
+import { DefinitionCatalog } from '#service';
+import { runInvalid, runValid, a3, template, catalog, DEF, type InvalidCase, type ValidCase } from './rules-harness';
+
+const withCatalog = { definitions: catalog() };
+const gov = { definitions: catalog(), cloud: 'AzureUSGovernment' };
+const cloud = { definitions: catalog(), cloud: 'AzureCloud' };
+
+/** A set with one reference to `id`; `fields` is the rest of the reference object's members. */
+function ref(id: string, fields: string, setParameters = ''): string {
+  return a3(`{${setParameters ? `\n    "parameters": { ${setParameters} },` : ''}
+    "policyDefinitions": [
+      {
+        "policyDefinitionId": "${id}"${fields ? `,\n        ${fields}` : ''}
+      }
+    ]
+  }`);
+}
+
+const LOCATIONS = `"listOfLocations": { "value": ["eastus"] }`;
+
+const invalid: InvalidCase[] = [
+  {
+    name: 'unknown parameter: its key, with a suggestion',
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, |"efect"|: { "value": "Audit" } }`),
+    code: 'PS8001',
+    options: withCatalog,
+    data: { name: 'efect', suggestion: 'effect' },
+    message: /'Main definition'/,
+  },
+  {
+    name: 'unknown parameter while pinning the current major',
+    text: ref(DEF.main, `"definitionVersion": "1.*.*",\n        "parameters": { ${LOCATIONS}, |"minPort"|: { "value": 1 } }`),
+    code: 'PS8001',
+    options: withCatalog,
+  },
+  {
+    name: 'unknown parameter while pinning the current major with -preview (1.*.*-preview against 1.x.x)',
+    text: ref(DEF.main, `"definitionVersion": "1.*.*-preview",\n        "parameters": { ${LOCATIONS}, |"minPort"|: { "value": 1 } }`),
+    code: 'PS8001',
+    options: withCatalog,
+  },
+  {
+    name: 'definition IDs resolve in any namespace and casing',
+    text: ref(DEF.main.replace('Microsoft.Authorization', 'Provider.Authorization').toLowerCase(), `"parameters": { ${LOCATIONS}, |"nope"|: { "value": 1 } }`),
+    code: 'PS8001',
+    options: withCatalog,
+  },
+  {
+    name: 'a parameter only the other cloud declares, with that cloud chosen',
+    text: ref(DEF.twoClouds, `"parameters": { "cloudOnly": { "value": "a" }, |"govOnly"|: { "value": "b" } }`),
+    code: 'PS8001',
+    options: cloud,
+  },
+  {
+    name: 'a parameter only the Government variant declares, in a set of the default cloud',
+    text: ref(DEF.twoClouds, `"parameters": { "cloudOnly": { "value": "a" }, |"govOnly"|: { "value": "b" } }`),
+    code: 'PS8001',
+    options: withCatalog,
+  },
+  {
+    name: 'a parameter no cloud declares',
+    text: ref(DEF.twoClouds, `"parameters": { "cloudOnly": { "value": "a" }, |"neither"|: { "value": "b" } }`),
+    code: 'PS8001',
+    options: withCatalog,
+  },
+  {
+    name: 'Government set: a definition only AzureCloud has is still checked',
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, |"nope"|: { "value": 1 } }`),
+    code: 'PS8001',
+    options: gov,
+  },
+  {
+    name: 'custom definition from a definition document, CRLF',
+    text: ref(DEF.custom, `"parameters": {\n          "tagName": { "value": "env" },\n          |"tagValus"|: { "value": [] }\n        }`),
+    code: 'PS8001',
+    crlf: true,
+    options: withCatalog,
+    data: { suggestion: 'tagValues' },
+  },
+  {
+    name: "pinning the latest major: parameters the latest version dropped are unknown",
+    text: ref(DEF.changed, `"definitionVersion": "8.*.*",\n        "parameters": { |"minPort"|: { "value": 1 } }`),
+    code: 'PS8001',
+    options: withCatalog,
+  },
+  {
+    name: "template: a value passed as '[[parameters()]' to an unknown parameter",
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "mySet",
+      "properties": {
+        "parameters": { "e": { "type": "String" } },
+        "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { ${LOCATIONS}, |"efect"|: { "value": "[[parameters('e')]" } } }]
+      }
+    }`),
+    code: 'PS8001',
+    options: withCatalog,
+  },
+  {
+    name: 'a required parameter is missing: the key of the reference parameters',
+    text: ref(DEF.main, `|"parameters"|: { "effect": { "value": "Audit" } }`),
+    code: 'PS8002',
+    options: withCatalog,
+    data: { name: 'listOfLocations' },
+  },
+  {
+    name: 'a required parameter is missing and the reference has no parameters: the policyDefinitionId key',
+    text: ref(DEF.main, '').replace('"policyDefinitionId"', '|"policyDefinitionId"|'),
+    code: 'PS8002',
+    options: withCatalog,
+  },
+  {
+    name: 'required in the chosen cloud',
+    text: ref(DEF.twoClouds, `|"parameters"|: {}`),
+    code: 'PS8002',
+    options: cloud,
+    data: { name: 'cloudOnly' },
+  },
+  {
+    name: 'required by a custom definition document',
+    text: ref(DEF.custom, `|"parameters"|: { "tagValues": { "value": [] } }`),
+    code: 'PS8002',
+    options: withCatalog,
+    data: { name: 'tagName' },
+  },
+  {
+    name: "a string for an Integer parameter",
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "maxCount": { "value": |"5"| } }`),
+    code: 'PS8003',
+    options: withCatalog,
+  },
+  {
+    name: "a string for an 'array' parameter (lowercase type in the index)",
+    text: ref(DEF.main, `"parameters": { "listOfLocations": { "value": |"eastus"| } }`),
+    code: 'PS8003',
+    options: withCatalog,
+  },
+  {
+    name: 'an array for a String parameter: the value key',
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "effect": { |"value"|: ["Audit"] } }`),
+    code: 'PS8003',
+    options: withCatalog,
+  },
+  {
+    name: "a string for an 'object' parameter",
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "labelSelector": { "value": |"app=x"| } }`),
+    code: 'PS8003',
+    options: withCatalog,
+  },
+  {
+    name: 'a value outside the allowed values',
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "effect": { "value": |"Block"| } }`),
+    code: 'PS8004',
+    options: withCatalog,
+    data: { allowedValues: ['Audit', 'Deny', 'Disabled'] },
+    message: /Audit.*Deny.*Disabled/,
+  },
+  {
+    name: 'a value outside allowed values declared in lowercase',
+    text: ref(DEF.casing, `"parameters": { "MembersToInclude": { "value": "a" }, "Effect": { "value": |"Deny"| } }`),
+    code: 'PS8004',
+    options: withCatalog,
+  },
+  {
+    name: 'a definitionVersion matching no version',
+    text: ref(DEF.main, `"definitionVersion": |"2.*.*"|,\n        "parameters": { ${LOCATIONS} }`),
+    code: 'PS8005',
+    options: withCatalog,
+    data: { knownVersions: ['1.2.0', '1.1.0', '1.0.0'] },
+  },
+  {
+    name: 'a definitionVersion N.N.* matching no version',
+    text: ref(DEF.main, `"definitionVersion": |"1.3.*"|,\n        "parameters": { ${LOCATIONS} }`),
+    code: 'PS8005',
+    options: withCatalog,
+  },
+  {
+    name: 'an exact definitionVersion that does not exist',
+    text: ref(DEF.main, `"definitionVersion": |"1.0.1"|,\n        "parameters": { ${LOCATIONS} }`),
+    code: 'PS8005',
+    options: withCatalog,
+  },
+  {
+    name: 'a -preview definitionVersion of a missing major',
+    text: ref(DEF.stable, `"definitionVersion": |"2.*.*-preview"|`),
+    code: 'PS8005',
+    options: withCatalog,
+  },
+  {
+    name: 'an unknown built-in definition',
+    text: ref(DEF.missing, '').replace(`"${DEF.missing}"`, `|"${DEF.missing}"|`),
+    code: 'PS8006',
+    options: withCatalog,
+    severity: 2,
+  },
+  {
+    name: 'a deprecated definition: info on the ID',
+    text: ref(DEF.deprecated, '').replace(`"${DEF.deprecated}"`, `|"${DEF.deprecated}"|`),
+    code: 'PS8007',
+    options: withCatalog,
+    severity: 3,
+  },
+  {
+    name: 'a parameter in another casing than the definition declares: hint on the key',
+    text: ref(DEF.casing, `"parameters": { |"membersToInclude"|: { "value": "a" } }`),
+    code: 'PS8008',
+    options: withCatalog,
+    data: { declared: 'MembersToInclude' },
+  },
+  {
+    name: 'a String set parameter passed whole to an Array parameter: the name in the call',
+    text: ref(DEF.main, `"parameters": { "listOfLocations": { "value": "[parameters('|location|')]" } }`, `"location": { "type": "String" }`),
+    code: 'PS8009',
+    options: withCatalog,
+    data: { setParameter: 'location', setType: 'String', name: 'listOfLocations', type: 'Array' },
+  },
+  {
+    name: "a lowercase 'array' set parameter passed to a String parameter",
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "effect": { "value": "[parameters('|effects|')]" } }`, `"effects": { "type": "array" }`),
+    code: 'PS8009',
+    options: withCatalog,
+  },
+  {
+    name: "template: a '[[parameters()]' flow of the wrong type",
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "mySet",
+      "properties": {
+        "parameters": { "count": { "type": "String" } },
+        "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { ${LOCATIONS}, "maxCount": { "value": "[[parameters('|count|')]" } } }]
+      }
+    }`),
+    code: 'PS8009',
+    options: withCatalog,
+  },
+];
+
+const valid: ValidCase[] = [
+  {
+    name: "definitionVersion '1.*.*-preview' against a definition that has only 1.x.x (43 built-in references)",
+    text: ref(DEF.stable, `"definitionVersion": "1.*.*-preview",\n        "parameters": { "effect": { "value": "Audit" } }`),
+    options: withCatalog,
+    notCodes: ['PS8001', 'PS8005'],
+  },
+  {
+    name: "definitionVersion '2.*.*' against versions '2.0.0-PREVIEW' (664 references match only ignoring case)",
+    text: ref(DEF.preview, `"definitionVersion": "2.*.*"`),
+    options: withCatalog,
+    notCodes: ['PS8005'],
+  },
+  {
+    name: 'a reference pinning an older major passes parameters the latest version dropped (70 built-in references)',
+    text: ref(DEF.changed, `"definitionVersion": "7.*.*",\n        "parameters": { "minPort": { "value": 0 }, "maxPort": { "value": 65535 }, "excludedContainers": { "value": [] } }`),
+    options: withCatalog,
+    notCodes: ['PS8001', 'PS8002', 'PS8003', 'PS8005'],
+  },
+  {
+    name: 'same definition in two clouds: AzureCloud (the default) requires and knows only its own parameters',
+    text: ref(DEF.twoClouds, `"parameters": { "cloudOnly": { "value": "a" } }`),
+    options: withCatalog,
+    notCodes: ['PS8001', 'PS8002'],
+  },
+  {
+    name: 'same definition in two clouds: the Government variant when that cloud is chosen',
+    text: ref(DEF.twoClouds, `"definitionVersion": "2.*.*",\n        "parameters": { "govOnly": { "value": "b" } }`),
+    options: gov,
+    notCodes: ['PS8001', 'PS8002', 'PS8005'],
+  },
+  {
+    name: 'parameter names match case-insensitively (79 built-in references)',
+    text: ref(DEF.casing, `"parameters": { "membersToInclude": { "value": "a" }, "effect": { "value": "AuditIfNotExists" } }`),
+    options: withCatalog,
+    notCodes: ['PS8001', 'PS8002', 'PS8004'],
+  },
+  {
+    name: 'literal values that fit: allowed case-insensitively, Integer, object, array',
+    text: ref(DEF.main, `"parameters": { "listOfLocations": { "value": [] }, "effect": { "value": "deny" }, "maxCount": { "value": 10 }, "labelSelector": { "value": { "app": "x" } } }`),
+    options: withCatalog,
+    notCodes: ['PS8001', 'PS8002', 'PS8003', 'PS8004'],
+  },
+  {
+    name: 'expression values are not type- or allowed-value-checked',
+    text: ref(
+      DEF.main,
+      `"parameters": {
+          "listOfLocations": { "value": "[if(empty(parameters('locations')), createArray('eastus'), parameters('locations'))]" },
+          "effect": { "value": "[if(equals(parameters('mode'), 'strict'), 'Deny', 'Audit')]" },
+          "maxCount": { "value": "[parameters('count')]" }
+        }`,
+      `"locations": { "type": "Array" }, "mode": { "type": "String" }, "count": { "type": "Integer" }`,
+    ),
+    options: withCatalog,
+    notCodes: ['PS8003', 'PS8004', 'PS8009'],
+  },
+  {
+    name: 'type flows that are fine: Integer to Integer, lowercase array to Array, String to String, Object to object',
+    text: ref(
+      DEF.main,
+      `"parameters": {
+          "listOfLocations": { "value": "[parameters('l')]" },
+          "effect": { "value": "[parameters('e')]" },
+          "maxCount": { "value": "[parameters('c')]" },
+          "labelSelector": { "value": "[parameters('s')]" }
+        }`,
+      `"l": { "type": "array" }, "e": { "type": "string" }, "c": { "type": "Integer" }, "s": { "type": "Object" }`,
+    ),
+    options: withCatalog,
+    notCodes: ['PS8009'],
+  },
+  {
+    name: 'custom (subscription) IDs and set IDs unknown to the index are not reported',
+    text: a3(`{ "policyDefinitions": [
+      { "policyDefinitionId": "/subscriptions/00000000-0000-0000-0000-000000000009/providers/Microsoft.Authorization/policyDefinitions/mine" },
+      { "policyDefinitionId": "/providers/Microsoft.Authorization/policySetDefinitions/00000000-0000-0000-0000-0000000000ff" }
+    ] }`),
+    options: withCatalog,
+    notCodes: ['PS8006'],
+  },
+  {
+    name: 'without a catalog nothing is checked against definitions',
+    text: ref(DEF.main, `"definitionVersion": "9.*.*",\n        "parameters": { "nope": { "value": 1 } }`),
+    notCodes: ['PS8001', 'PS8002', 'PS8005', 'PS8006'],
+  },
+  {
+    name: 'a catalog without built-ins does not report unknown built-in IDs',
+    text: ref(DEF.missing, ''),
+    options: { definitions: new DefinitionCatalog() },
+    notCodes: ['PS8006'],
+  },
+  {
+    name: 'template: a deployment-time definition ID is not resolved',
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "mySet",
+      "properties": { "policyDefinitions": [{ "policyDefinitionId": "[variables('defId')]", "parameters": { "anything": { "value": 1 } } }] }
+    }`),
+    options: withCatalog,
+    notCodes: ['PS8001', 'PS8002', 'PS8006'],
+  },
+];
+
+runInvalid('PS8', invalid);
+runValid('PS8', valid);

@@ -66,7 +66,7 @@ export function createValidationContext(
       let found = definitionCache.get(reference);
       if (!found) {
         const id = reference.idNode?.type === 'string' ? (reference.idNode.value as string) : undefined;
-        found = id && options.definitions ? options.definitions.lookup(id) : [];
+        found = id && reference.idKey && options.definitions ? options.definitions.lookup(id, reference.idKey) : [];
         definitionCache.set(reference, found);
       }
       return found;

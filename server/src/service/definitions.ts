@@ -43,7 +43,8 @@ export function cloudOfPath(pathOrUri: string): string | undefined {
 
 /** Resource IDs compare case-insensitively and with any `<Namespace>.Authorization` provider. */
 export function normalizeDefinitionId(id: string): string {
-  return id.toLowerCase().replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');
+  const lower = id.toLowerCase();
+  return lower.indexOf('.authorization/') < 0 ? lower : lower.replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');
 }
 
 function lastSegment(id: string): string {
@@ -145,8 +146,8 @@ export class DefinitionCatalog {
   }
 
   /** Every known variant of a definition (an index can hold one per cloud). */
-  lookup(policyDefinitionId: string): DefinitionInfo[] {
-    const exact = this.byId.get(normalizeDefinitionId(policyDefinitionId));
+  lookup(policyDefinitionId: string, normalized = normalizeDefinitionId(policyDefinitionId)): DefinitionInfo[] {
+    const exact = this.byId.get(normalized);
     if (exact) return exact;
     return this.byName.get(lastSegment(policyDefinitionId)) ?? [];
   }

@@ -187,11 +187,13 @@ export function property(node: Node | undefined, key: string): Node | undefined 
 export function propertyIgnoreCase(node: Node | undefined, key: string): Node | undefined {
   const exact = property(node, key);
   if (exact || !node || node.type !== 'object' || !node.children) return exact;
-  const lower = key.toLowerCase();
-  for (let i = node.children.length - 1; i >= 0; i--) {
-    const keyNode = node.children[i].children?.[0];
-    if (keyNode && typeof keyNode.value === 'string' && keyNode.value.toLowerCase() === lower) {
-      return node.children[i].children?.[1];
+  let lower: string | undefined;
+  const children = node.children;
+  for (let i = children.length - 1; i >= 0; i--) {
+    const name = children[i].children?.[0]?.value;
+    // Only keys of the same length can match: most misses never lowercase anything.
+    if (typeof name === 'string' && name.length === key.length && name.toLowerCase() === (lower ??= key.toLowerCase())) {
+      return children[i].children?.[1];
     }
   }
   return undefined;

@@ -37,8 +37,10 @@ function looseEquals(a: unknown, b: unknown): boolean {
  * every element allowed (allowedValues of Array parameters list the elements).
  */
 export function isAllowedValue(value: unknown, allowed: unknown[]): boolean {
-  if (allowed.some((a) => looseEquals(a, value))) return true;
-  return Array.isArray(value) && value.every((element) => allowed.some((a) => looseEquals(a, element)));
+  if (allowed.includes(value) || allowed.some((a) => looseEquals(a, value))) return true;
+  if (!Array.isArray(value)) return false;
+  const exact = new Set(allowed);
+  return value.every((element) => exact.has(element) || allowed.some((a) => looseEquals(a, element)));
 }
 
 export function shortJson(value: unknown, max = 60): string {

@@ -40,9 +40,6 @@ const QUOTE = 34;
 const SMALL_OBJECT = 16;
 const BACKSLASH = 92;
 
-function isSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 13 || code === 9;
-}
 
 /**
  * Builds the jsonc-parser tree of a text that JSON.parse has already accepted, in one iterative pass.
@@ -52,6 +49,7 @@ function isSpace(code: number): boolean {
  */
 export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeResult {
   const stack: TreeNode[] = [];
+  let top: TreeNode | undefined;
   let root: TreeNode | undefined;
   let pos = 0;
   const end = text.length;
@@ -59,124 +57,121 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
   let depth = 0;
   const duplicateKeys: Node[] = [];
 
-  const attach = (node: TreeNode) => {
-    const top = stack[stack.length - 1];
-    if (!top) root = node;
-    else top.children!.push(node);
-  };
-  const complete = (valueEnd: number) => {
-    const top = stack[stack.length - 1];
-    if (top && top.type === 'property') {
-      top.length = valueEnd - top.offset;
-      stack.pop();
-    }
-  };
-  const readString = (): [number, string] => {
-    const start = pos;
-    let close = text.indexOf('"', pos + 1);
-    let escaped = false;
-    for (;;) {
-      // A quote preceded by an odd number of backslashes is part of the string.
-      let backslashes = 0;
-      for (let i = close - 1; text.charCodeAt(i) === BACKSLASH; i--) backslashes++;
-      if (backslashes) escaped = true;
-      if (backslashes % 2 === 0) break;
-      close = text.indexOf('"', close + 1);
-    }
-    pos = close + 1;
-    const raw = text.slice(start + 1, close);
-    if (!escaped && raw.indexOf('\\') >= 0) escaped = true;
-    return [start, escaped ? (JSON.parse(text.slice(start, close + 1)) as string) : raw];
-  };
-
   while (pos < end) {
     const code = text.charCodeAt(pos);
-    if (isSpace(code)) {
+    if (code === 32 || code === 10 || code === 13 || code === 9) {
       pos++;
       continue;
     }
-    const top = stack[stack.length - 1];
-    switch (code) {
-      case 123 /* { */:
-      case 91 /* [ */: {
-        if (++depth > maxDepth) return { tooDeep: { offset: pos } };
-        const node = new TreeNode(code === 123 ? 'object' : 'array', pos, 0, undefined, top);
-        node.children = [];
-        attach(node);
-        stack.push(node);
-        expectKey = code === 123;
-        pos++;
-        break;
+    let value: TreeNode | undefined;
+    if (code === QUOTE) {
+      // Find the closing quote: one preceded by an even number of backslashes.
+      const start = pos;
+      let close = text.indexOf('"', pos + 1);
+      let escaped = false;
+      while (text.charCodeAt(close - 1) === BACKSLASH) {
+        let backslashes = 1;
+        while (text.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes++;
+        escaped = true;
+        if (backslashes % 2 === 0) break;
+        close = text.indexOf('"', close + 1);
       }
-      case 125 /* } */:
-      case 93 /* ] */: {
-        stack.pop();
-        depth--;
-        if (code === 125 && top.children!.length > SMALL_OBJECT) {
-          const seen = new Set<unknown>();
-          top.children!.forEach((prop, i) => {
-            const key = prop.children![0];
-            if (i >= SMALL_OBJECT && seen.has(key.value)) duplicateKeys.push(key);
-            seen.add(key.value);
-          });
-        }
-        top.length = pos + 1 - top.offset;
-        pos++;
-        complete(pos);
-        expectKey = false;
-        break;
-      }
-      case 44 /* , */:
-        expectKey = top.type === 'object';
-        pos++;
-        break;
-      case 58 /* : */:
-        top.colonOffset = pos;
-        pos++;
-        break;
-      case QUOTE: {
-        const [start, value] = readString();
-        if (expectKey) {
-          const siblings = top.children!;
-          const property = new TreeNode('property', start, 0, undefined, top);
-          const key = new TreeNode('string', start, pos - start, value, property);
-          property.children = [key];
-          // Small objects compare keys directly; larger ones are checked with a set when they close.
-          if (siblings.length < SMALL_OBJECT) {
-            for (const sibling of siblings) {
-              if (sibling.children![0].value === value) {
-                duplicateKeys.push(key);
-                break;
-              }
+      pos = close + 1;
+      let content = text.slice(start + 1, close);
+      if (escaped || content.indexOf('\\') >= 0) content = JSON.parse(text.slice(start, pos)) as string;
+      if (expectKey) {
+        const property = new TreeNode('property', start, 0, undefined, top);
+        const key = new TreeNode('string', start, pos - start, content, property);
+        property.children = [key];
+        const siblings = top!.children!;
+        // Small objects compare keys directly; larger ones are checked with a set when they close.
+        if (siblings.length < SMALL_OBJECT) {
+          for (let i = 0; i < siblings.length; i++) {
+            if (siblings[i].children![0].value === content) {
+              duplicateKeys.push(key);
+              break;
             }
           }
-          siblings.push(property);
-          stack.push(property);
-          expectKey = false;
-        } else {
-          attach(new TreeNode('string', start, pos - start, value, top));
-          complete(pos);
         }
-        break;
+        siblings.push(property);
+        stack.push(property);
+        top = property;
+        expectKey = false;
+        continue;
       }
-      default: {
-        const start = pos;
-        if (code === 116 /* t */ || code === 110 /* n */) pos += 4;
-        else if (code === 102 /* f */) pos += 5;
-        else {
-          pos++;
-          for (let c = text.charCodeAt(pos); (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; c = text.charCodeAt(++pos));
-        }
-        const node =
-          code === 116 || code === 102
-            ? new TreeNode('boolean', start, pos - start, code === 116, top)
-            : code === 110
-              ? new TreeNode('null', start, 4, null, top)
-              : new TreeNode('number', start, pos - start, Number(text.slice(start, pos)), top);
-        attach(node);
-        complete(pos);
+      value = new TreeNode('string', start, pos - start, content, top);
+    } else if (code === 123 /* { */ || code === 91 /* [ */) {
+      if (++depth > maxDepth) return { tooDeep: { offset: pos } };
+      const node = new TreeNode(code === 123 ? 'object' : 'array', pos, 0, undefined, top);
+      node.children = [];
+      if (top) top.children!.push(node);
+      else root = node;
+      stack.push(node);
+      top = node;
+      expectKey = code === 123;
+      pos++;
+      continue;
+    } else if (code === 125 /* } */ || code === 93 /* ] */) {
+      const closed = stack.pop()!;
+      depth--;
+      pos++;
+      closed.length = pos - closed.offset;
+      if (code === 125 && closed.children!.length > SMALL_OBJECT) findLateDuplicates(closed, duplicateKeys);
+      top = stack[stack.length - 1];
+      expectKey = false;
+      if (top && top.type === 'property') {
+        top.length = pos - top.offset;
+        stack.pop();
+        top = stack[stack.length - 1];
       }
+      continue;
+    } else if (code === 44 /* , */) {
+      expectKey = top!.type === 'object';
+      pos++;
+      continue;
+    } else if (code === 58 /* : */) {
+      top!.colonOffset = pos;
+      pos++;
+      continue;
+    } else {
+      const start = pos;
+      if (code === 116 /* t */) {
+        pos += 4;
+        value = new TreeNode('boolean', start, 4, true, top);
+      } else if (code === 102 /* f */) {
+        pos += 5;
+        value = new TreeNode('boolean', start, 5, false, top);
+      } else if (code === 110 /* n */) {
+        pos += 4;
+        value = new TreeNode('null', start, 4, null, top);
+      } else {
+        pos++;
+        for (let c = text.charCodeAt(pos); (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; c = text.charCodeAt(++pos));
+        value = new TreeNode('number', start, pos - start, Number(text.slice(start, pos)), top);
+      }
+    }
+    // A scalar value: attach it, and close the property it completes.
+    if (!top) {
+      root = value;
+      continue;
+    }
+    top.children!.push(value);
+    if (top.type === 'property') {
+      top.length = pos - top.offset;
+      stack.pop();
+      top = stack[stack.length - 1];
     }
   }
   return { root: root!, duplicateKeys: duplicateKeys.sort((a, b) => a.offset - b.offset) };
+}
+
+/** Duplicates in a large object, past the part the builder compared directly. */
+function findLateDuplicates(object: TreeNode, found: Node[]) {
+  const seen = new Set<unknown>();
+  const children = object.children!;
+  for (let i = 0; i < children.length; i++) {
+    const key = children[i].children![0];
+    if (i >= SMALL_OBJECT && seen.has(key.value)) found.push(key);
+    seen.add(key.value);
+  }
 }

@@ -1,6 +1,7 @@
 import { entries, items, propertyIgnoreCase, stringValue, type Node } from '../json';
 import { analyzeExpression, isTemplateExpression, type ExpressionInfo } from '../expressions';
 import type { PolicyResource } from './documentKind';
+import { normalizeDefinitionId } from '../definitions';
 
 export const PARAMETER_TYPES = ['String', 'Array', 'Object', 'Boolean', 'Integer', 'Float', 'DateTime'] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
@@ -41,21 +42,23 @@ export interface GroupUse {
   lower: string;
   node: Node;
   reference: ReferenceModel;
+  /** The declared group it names (case-insensitively), if any. */
+  declared: GroupDecl | undefined;
 }
 
 export interface ReferenceModel {
   index: number;
   node: Node;
   idNode: Node | undefined;
-  /** The policyDefinitionId, lowercased, when it is a literal string. */
-  idLower: string | undefined;
+  /** The policyDefinitionId as definitions are looked up by (see normalizeDefinitionId), when it is a literal string. */
+  idKey: string | undefined;
   /** The policyDefinitionReferenceId, lowercased, when it is a literal string. */
   refIdLower: string | undefined;
   refIdNode: Node | undefined;
   definitionVersionNode: Node | undefined;
   groupNamesNode: Node | undefined;
   parametersNode: Node | undefined;
-  parameterValues: ParameterValue[];
+  readonly parameterValues: ParameterValue[];
 }
 
 /** One `parameters('x')` call that refers to a parameter of the set. */
@@ -107,6 +110,41 @@ export interface SetModel {
   isDynamic(node: Node | undefined): boolean;
 }
 
+class Reference implements ReferenceModel {
+  private values: ParameterValue[] | undefined;
+
+  constructor(
+    readonly index: number,
+    readonly node: Node,
+    readonly idNode: Node | undefined,
+    readonly idKey: string | undefined,
+    readonly refIdNode: Node | undefined,
+    readonly refIdLower: string | undefined,
+    readonly definitionVersionNode: Node | undefined,
+    readonly groupNamesNode: Node | undefined,
+    readonly parametersNode: Node | undefined,
+  ) {}
+
+  /** Computed on first use: most documents are checked without known definitions. */
+  get parameterValues(): ParameterValue[] {
+    this.values ??= entries(objectOrUndefined(this.parametersNode)).map(({ key, keyNode, valueNode }) => ({
+      name: key,
+      keyNode,
+      node: valueNode,
+      valueNode: valueNode?.type === 'object' ? propertyIgnoreCase(valueNode, 'value') : undefined,
+    }));
+    return this.values;
+  }
+}
+
+/** The keys of a reference that the model reads, by exact and lowercased spelling. */
+const REFERENCE_KEYS = new Map<string, string>(
+  ['parameters', 'policyDefinitionId', 'policyDefinitionReferenceId', 'definitionVersion', 'groupNames'].flatMap((k) => [
+    [k, k.toLowerCase()],
+    [k.toLowerCase(), k.toLowerCase()],
+  ]),
+);
+
 function objectOrUndefined(node: Node | undefined): Node | undefined {
   return node && node.type === 'object' ? node : undefined;
 }
@@ -131,6 +169,11 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     else if (nameNode && nameNode.type === 'string') groups.push({ name: nameNode.value as string, nameNode, node: group });
   }
 
+  const groupsByLower = new Map<string, GroupDecl>();
+  for (const group of groups) {
+    const lower = group.name.toLowerCase();
+    if (!groupsByLower.has(lower)) groupsByLower.set(lower, group);
+  }
   const referencesNode = propertyIgnoreCase(properties, 'policyDefinitions');
   const references: ReferenceModel[] = [];
   const groupUses: GroupUse[] = [];
@@ -145,45 +188,52 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
       return;
     }
     if (node.type !== 'object') return;
-    const parametersOfReference = propertyIgnoreCase(node, 'parameters');
+    // One pass over the reference's keys (the service reads them case-insensitively).
+    let parametersOfReference: Node | undefined;
+    let idNode: Node | undefined;
+    let refIdNode: Node | undefined;
+    let definitionVersionNode: Node | undefined;
+    let groupNamesNode: Node | undefined;
+    for (const prop of node.children ?? []) {
+      const key = prop.children?.[0]?.value as string;
+      const value = prop.children?.[1];
+      switch (REFERENCE_KEYS.get(key) ?? REFERENCE_KEYS.get(key.toLowerCase())) {
+        case 'parameters':
+          parametersOfReference = value;
+          break;
+        case 'policydefinitionid':
+          idNode = value;
+          break;
+        case 'policydefinitionreferenceid':
+          refIdNode = value;
+          break;
+        case 'definitionversion':
+          definitionVersionNode = value;
+          break;
+        case 'groupnames':
+          groupNamesNode = value;
+          break;
+      }
+    }
     if (isDynamic(parametersOfReference)) parameterUsesDynamic = true;
-    const idNode = propertyIgnoreCase(node, 'policyDefinitionId');
-    const refIdNode = propertyIgnoreCase(node, 'policyDefinitionReferenceId');
-    const reference: ReferenceModel = {
-      index,
-      node,
-      idNode,
-      idLower: lowerOf(idNode),
-      refIdNode,
-      refIdLower: lowerOf(refIdNode),
-      definitionVersionNode: propertyIgnoreCase(node, 'definitionVersion'),
-      groupNamesNode: propertyIgnoreCase(node, 'groupNames'),
-      parametersNode: parametersOfReference,
-      parameterValues: entries(objectOrUndefined(parametersOfReference)).map(({ key, keyNode, valueNode }) => ({
-        name: key,
-        keyNode,
-        node: valueNode,
-        valueNode: valueNode?.type === 'object' ? propertyIgnoreCase(valueNode, 'value') : undefined,
-      })),
-    };
+    const idLiteral = idNode && idNode.type === 'string' && !isDynamic(idNode) ? (idNode.value as string) : undefined;
+    const reference = new Reference(index, node, idNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), definitionVersionNode, groupNamesNode, parametersOfReference);
     references.push(reference);
     const groupNames = reference.groupNamesNode;
     if (groupNames && isDynamic(groupNames)) groupUsesDynamic = true;
     for (const entry of items(groupNames)) {
       if (entry.type !== 'string') continue;
       if (isDynamic(entry)) groupUsesDynamic = true;
-      else groupUses.push({ name: entry.value as string, lower: (entry.value as string).toLowerCase(), node: entry, reference });
+      else {
+        const lower = (entry.value as string).toLowerCase();
+        groupUses.push({ name: entry.value as string, lower, node: entry, reference, declared: groupsByLower.get(lower) });
+      }
     }
     const dynamic = { value: false };
     collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems, dynamic);
     if (dynamic.value) parameterUsesDynamic = true;
   });
 
-  const groupsByLower = new Map<string, GroupDecl>();
-  for (const group of groups) {
-    const lower = group.name.toLowerCase();
-    if (!groupsByLower.has(lower)) groupsByLower.set(lower, group);
-  }
   const parametersByLower = new Map<string, ParameterDecl>();
   for (const parameter of parameters) {
     const lower = parameter.name.toLowerCase();

@@ -11,7 +11,7 @@ export const groupNameCasing: SetRule = {
   },
   check(ctx) {
     for (const use of ctx.set.groupUses) {
-      const group = ctx.set.groupsByLower.get(use.lower);
+      const group = use.declared;
       if (group && group.name !== use.name) {
         ctx.report({ node: use.node, messageId: 'casing', data: { name: use.name, declared: group.name }, related: [{ node: group.nameNode, message: 'Declared here' }] });
       }

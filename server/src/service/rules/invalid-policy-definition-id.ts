@@ -4,7 +4,12 @@ import type { SetRule } from './types';
 const DEFINITION_ID =
   /^(\/subscriptions\/[^/]+|\/providers\/[A-Za-z0-9.]+\.Management\/managementGroups\/[^/]+)?\/providers\/[A-Za-z0-9]+(\.[A-Za-z0-9]+)*\.Authorization\/(policyDefinitions|policySetDefinitions)\/[^/]+$/i;
 
+/** The shape of nearly every reference: a built-in definition at tenant level. */
+const BUILT_IN_PREFIX = '/providers/microsoft.authorization/policydefinitions/';
+
 export function isPolicyDefinitionId(value: string): boolean {
+  const lower = value.length > BUILT_IN_PREFIX.length ? value.toLowerCase() : '';
+  if (lower.startsWith(BUILT_IN_PREFIX) && lower.indexOf('/', BUILT_IN_PREFIX.length) < 0) return true;
   return DEFINITION_ID.test(value);
 }
 
@@ -23,7 +28,7 @@ export const invalidPolicyDefinitionId: SetRule = {
   check(ctx) {
     for (const reference of ctx.set.references) {
       const node = reference.idNode;
-      if (!node || node.type !== 'string' || ctx.set.isDynamic(node)) continue;
+      if (!node || reference.idKey === undefined) continue;
       if (!isPolicyDefinitionId(node.value as string)) ctx.report({ node, messageId: 'shape', data: { value: node.value } });
     }
   },

@@ -1,6 +1,5 @@
 import type { Node } from '../json';
 import type { SetRule } from './types';
-import { normalizeDefinitionId } from '../definitions';
 import type { ReferenceModel } from '../model/policySet';
 
 export const missingReferenceId: SetRule = {
@@ -16,8 +15,8 @@ export const missingReferenceId: SetRule = {
   check(ctx) {
     const byId = new Map<string, ReferenceModel[]>();
     for (const reference of ctx.set.references) {
-      if (reference.idLower === undefined) continue;
-      const key = normalizeDefinitionId(reference.idLower);
+      const key = reference.idKey;
+      if (key === undefined) continue;
       const list = byId.get(key);
       if (list) list.push(reference);
       else byId.set(key, [reference]);

@@ -16,6 +16,7 @@ export const parameterNameCasingConflict: SetRule = {
   },
   check(ctx) {
     const conflicts = (names: Array<{ name: string; keyNode: Node }>, messageId: string) => {
+      if (names.length < 2) return;
       const seen = new Map<string, { name: string; keyNode: Node }>();
       for (const entry of names) {
         const lower = entry.name.toLowerCase();
@@ -27,6 +28,9 @@ export const parameterNameCasingConflict: SetRule = {
       }
     };
     conflicts(ctx.set.parameters, 'setParameter');
-    for (const reference of ctx.set.references) conflicts(reference.parameterValues, 'passedParameter');
+    for (const reference of ctx.set.references) {
+      const passed = reference.parametersNode?.children;
+      if (passed && passed.length > 1) conflicts(reference.parameterValues, 'passedParameter');
+    }
   },
 };

@@ -21,7 +21,8 @@ export function parameterSchemas(ctx: SetRuleContext): ParameterSchemaInfo[] {
       const schemaNode = property(parameter.node, 'schema');
       if (!schemaNode || schemaNode.type === 'null' || !isLiteral(ctx.set, schemaNode)) continue;
       if (parameter.type && parameter.type !== 'Object') continue;
-      result.push({ parameter, schemaNode, compiled: compileParameterSchema(literalValue(schemaNode)) });
+      const source = ctx.text.slice(schemaNode.offset, schemaNode.offset + schemaNode.length);
+      result.push({ parameter, schemaNode, compiled: compileParameterSchema(literalValue(schemaNode), source) });
     }
     cache.set(ctx.set, result);
   }

@@ -19,7 +19,7 @@ export const undefinedGroup: SetRule = {
     const { set } = ctx;
     if (set.groupsDynamic) return;
     for (const use of set.groupUses) {
-      if (set.groupsByLower.has(use.lower)) continue;
+      if (use.declared) continue;
       const name = use.name;
       if (!set.groups.length) {
         const related: RelatedReport[] = set.properties ? [{ node: set.properties, message: 'policyDefinitionGroups belongs in these properties' }] : [];

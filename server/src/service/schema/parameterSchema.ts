@@ -47,16 +47,24 @@ const CACHE_LIMIT = 500;
 function engine(): Ajv2019 {
   // strict off: the service ignores unknown keywords in these schemas, and so do we.
   const Ajv2019Class = (require('ajv/dist/2019') as { default: typeof Ajv2019 }).default;
-  if (!ajv) {
-    ajv = new Ajv2019Class({ allErrors: true, strict: false, validateFormats: false, code: { regExp: safeRegExp } });
-    // Schemas written for draft-07 declare it; the 2019-09 engine reads them too.
-    ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-07.json') as object);
-  }
+  ajv ??= new Ajv2019Class({ allErrors: true, strict: false, validateFormats: false, code: { regExp: safeRegExp } });
   return ajv;
+}
+
+let draft07Added = false;
+
+/** Schemas written for draft-07 declare it; the 2019-09 engine reads them too (its meta-schema is added on first need). */
+function ensureMetaSchemaOf(instance: Ajv2019, schema: unknown) {
+  const declared = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  if (!draft07Added && typeof declared === 'string' && /draft-07/.test(declared)) {
+    instance.addMetaSchema(require('ajv/dist/refs/json-schema-draft-07.json') as object);
+    draft07Added = true;
+  }
 }
 
 function metaValid(instance: Ajv2019, schema: unknown, result: CompiledParameterSchema): boolean {
   try {
+    ensureMetaSchemaOf(instance, schema);
     if (instance.validateSchema(schema as object)) return true;
     result.error = instance.errorsText(instance.errors, { dataVar: 'schema' });
   } catch (error) {
@@ -66,8 +74,9 @@ function metaValid(instance: Ajv2019, schema: unknown, result: CompiledParameter
   return false;
 }
 
-export function compileParameterSchema(schema: unknown): CompiledParameterSchema {
-  const key = JSON.stringify(schema);
+/** Compiles once per distinct schema: `source` (the schema's text, when known) is the cache key. */
+export function compileParameterSchema(schema: unknown, source?: string): CompiledParameterSchema {
+  const key = source ?? JSON.stringify(schema);
   const hit = cache.get(key);
   if (hit) return hit;
   const result: CompiledParameterSchema = { uncheckedPatterns: [] };

@@ -228,14 +228,16 @@ describe('bad input gets a clear answer, never a stack trace or a hang', () => {
     fs.chmodSync(locked, 0o000);
     fs.chmodSync(dir, 0o755);
     try {
-      // Root reads anything: run the CLI as an unprivileged user then.
-      const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      // Root reads anything: drop the capabilities that let it (setpriv, util-linux), or run as nobody.
+      let asUser: { uid?: number; gid?: number; wrapper?: string[] } = {};
       if (process.getuid?.() === 0) {
-        // The unprivileged user must reach the CLI and the folder's parent.
-        let p = dir;
-        while (p !== path.dirname(p)) {
-          if ((fs.statSync(p).mode & 0o005) !== 0o005) return t.skip(`'${p}' is not readable by other users`);
-          p = path.dirname(p);
+        const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p));
+        if (setpriv) asUser = { wrapper: [setpriv, '--bounding-set=-dac_override,-dac_read_search', '--'] };
+        else {
+          asUser = { uid: 65534, gid: 65534 };
+          for (let p = path.dirname(locked); p !== path.dirname(p); p = path.dirname(p)) {
+            if ((fs.statSync(p).mode & 0o005) !== 0o005) return t.skip(`no setpriv, and '${p}' is not readable by other users`);
+          }
         }
       }
       const result = await runCli(['lint', locked], asUser);

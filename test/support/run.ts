@@ -12,10 +12,11 @@ export interface RunResult {
 export const CLI = path.join(REPO_ROOT, 'bin', 'policyset.js');
 
 /** Runs the CLI as a separate process, as a user would, with a timeout that only catches hangs. */
-export function runCli(args: string[], options: SpawnOptions & { timeoutMs?: number } = {}): Promise<RunResult> {
+export function runCli(args: string[], options: SpawnOptions & { timeoutMs?: number; wrapper?: string[] } = {}): Promise<RunResult> {
   const started = Date.now();
+  const command = options.wrapper ? [...options.wrapper, process.execPath] : [process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0], [...command.slice(1), CLI, ...args], { cwd: REPO_ROOT, ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

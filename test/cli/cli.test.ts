@@ -131,6 +131,23 @@ describe('formats', () => {
   });
 });
 
+describe('several processes', () => {
+  test('--jobs 2 on more than 4 MB gives the same report as one process', async () => {
+    const set = JSON.parse(BROKEN_GROUP);
+    const base = set.properties.policyDefinitions[0];
+    set.properties.policyDefinitions = Array.from({ length: 6000 }, (_, i) => ({ ...base, policyDefinitionReferenceId: `ref${i}` }));
+    set.properties.policyDefinitions[5999].groupNames = ['Nowhere'];
+    for (let i = 0; i < 6; i++) write(`many/set${i}.json`, JSON.stringify(set, null, 2));
+    const one = await runCli(['lint', path.join(dir, 'many'), '-f', 'json', '--jobs', '1']);
+    const two = await runCli(['lint', path.join(dir, 'many'), '-f', 'json', '--jobs', '2']);
+    console.log(`~6 MB in 6 files: ${one.milliseconds} ms with one process, ${two.milliseconds} ms with two`);
+    assert.equal(one.code, 1);
+    assert.equal(two.code, 1, two.stderr);
+    assert.equal(two.stdout, one.stdout);
+    assert.equal(JSON.parse(two.stdout).summary.errors, 6 * 6000);
+  });
+});
+
 describe('bad input gets a clear answer, never a stack trace or a hang', () => {
   test('malformed JSON: every syntax error of the tolerant parse', async () => {
     const file = write('malformed.json', '{\n  "properties": {\n    "policyDefinitions": [ { "policyDefinitionId": "x" ]\n  \n');

@@ -17,11 +17,19 @@ export interface ParsedJson {
   syntaxErrors: SyntaxProblem[];
   /** Keys that repeat an earlier key of the same object. */
   duplicateKeys: Node[];
+  /** Set for a document over LARGE_DOCUMENT: it is checked for syntax and size only, without a tree. */
+  tooLarge?: { length: number };
   /** Set when the document nests deeper than can be walked safely; nothing beyond syntax is checked then. */
   tooDeep?: { offset: number; depth: number };
   /** The plain JavaScript value of the document (last key wins for duplicates), computed on first use. */
   value(): unknown;
 }
+
+/**
+ * Documents longer than this (in UTF-16 units) are checked for syntax and size only: eight times the
+ * service's 1 MiB request limit. A full model of a 50 MB document costs seconds and gigabytes.
+ */
+export const LARGE_DOCUMENT = 8 * 1024 * 1024;
 
 /** Nesting deeper than this is reported and not walked: real policy documents nest fewer than 20 levels. */
 export const MAX_DEPTH = 512;
@@ -106,8 +114,23 @@ function treeDepthExceeds(root: Node, limit: number): boolean {
   return false;
 }
 
+function parseLarge(text: string): ParsedJson {
+  let value: unknown;
+  const syntaxErrors: SyntaxProblem[] = [];
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    // The first error only, where JSON.parse says it is: a tolerant parse of this much text takes too long.
+    const position = /position (\d+)/.exec((error as Error).message);
+    const offset = position ? Number(position[1]) : Math.max(0, text.length - 1);
+    syntaxErrors.push({ offset, length: 1, message: `Invalid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}` });
+  }
+  return { text, root: undefined, syntaxErrors, duplicateKeys: [], tooLarge: { length: text.length }, value: () => value };
+}
+
 export function parseJson(input: string): ParsedJson {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  if (text.length > LARGE_DOCUMENT) return parseLarge(text);
   const errors: ParseError[] = [];
   let root: Node | undefined;
   let tooDeep: ParsedJson['tooDeep'];

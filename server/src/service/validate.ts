@@ -1,7 +1,7 @@
 import type { DiagnosticRelatedInformation } from 'vscode-languageserver-types';
 import { parseJson, keyNodeOf, type Node, type ParsedJson } from './json';
 import { LineIndex } from './text';
-import { classify, type DocumentKind } from './model/documentKind';
+import { classify, classifyValue, type DocumentKind } from './model/documentKind';
 import { buildSetModel, type SetModel } from './model/policySet';
 import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
@@ -43,6 +43,10 @@ export interface ValidationResult {
 /** Parses a document and builds its model: what validation and the editor features share. */
 export function parsePolicyDocument(text: string): PolicyDocument {
   const parsed = parseJson(text);
+  if (parsed.tooLarge) {
+    // Recognised from the plain value: a document too large for a tree is still told apart from other JSON.
+    return { parsed, kind: parsed.syntaxErrors.length ? 'unknown' : classifyValue(parsed.value()), sets: [], lines: new LineIndex(parsed.text) };
+  }
   const classification = classify(parsed.root);
   const inTemplate = classification.kind === 'armTemplate';
   const sets = classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));

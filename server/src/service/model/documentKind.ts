@@ -24,70 +24,97 @@ export function isVersionType(type: string | undefined): boolean {
   return !!type && VERSION_TYPE.test(type);
 }
 
-export interface PolicyResource {
+/** What classification needs to read a JSON document: a tree of nodes, or a plain value. */
+interface JsonView<T> {
+  get(container: T | undefined, key: string): T | undefined;
+  /** Array items, or the values of an object (languageVersion 2.0 resources). */
+  members(container: T | undefined): T[];
+  string(value: T | undefined): string | undefined;
+  isObject(value: T | undefined): boolean;
+  isContainer(value: T | undefined): boolean;
+}
+
+const nodeView: JsonView<Node> = {
+  get: property,
+  members: (node) => (node?.type === 'object' ? entries(node).map((e) => e.valueNode).filter((n): n is Node => !!n) : items(node)),
+  string: stringValue,
+  isObject: (node) => node?.type === 'object',
+  isContainer: (node) => node?.type === 'object' || node?.type === 'array',
+};
+
+type Value = unknown;
+const isPlainObject = (v: Value): v is Record<string, Value> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const valueView: JsonView<Value> = {
+  get: (v, key) => (isPlainObject(v) && Object.prototype.hasOwnProperty.call(v, key) ? v[key] : undefined),
+  members: (v) => (Array.isArray(v) ? v : isPlainObject(v) ? Object.values(v) : []),
+  string: (v) => (typeof v === 'string' ? v : undefined),
+  isObject: isPlainObject,
+  isContainer: (v) => typeof v === 'object' && v !== null,
+};
+
+export interface Resource<T> {
   kind: 'policySetDefinition' | 'policySetDefinitionVersion';
-  node: Node;
+  node: T;
   /** In a template: a child in its parent's `resources`, named by its own name alone (not '<parent>/<child>'). */
   nested?: boolean;
 }
 
-export interface Classification {
+export type PolicyResource = Resource<Node>;
+
+export interface Classification<T = Node> {
   kind: DocumentKind;
   /** The resources to validate: one for A1/A3 documents, any number in a template. */
-  resources: PolicyResource[];
+  resources: Array<Resource<T>>;
 }
 
-function isTemplate(root: Node): boolean {
-  const schema = stringValue(property(root, '$schema'));
-  if (schema && TEMPLATE_SCHEMA.test(schema)) return true;
-  const resources = property(root, 'resources');
-  return !!resources && (resources.type === 'array' || resources.type === 'object') && !!property(root, 'contentVersion');
-}
-
-function templateResources(root: Node): PolicyResource[] {
-  const found: PolicyResource[] = [];
-  const visit = (container: Node | undefined, parentIsSet: boolean, depth: number) => {
-    if (!container || depth > 8) return;
-    // languageVersion 2.0 templates keep resources in an object keyed by symbolic name.
-    const list = container.type === 'object' ? entries(container).map((e) => e.valueNode) : items(container);
-    for (const resource of list) {
-      if (!resource || resource.type !== 'object') continue;
-      const type = stringValue(property(resource, 'type'));
-      if (isSetType(type)) found.push({ kind: 'policySetDefinition', node: resource });
-      else if (isVersionType(type) || (parentIsSet && type?.toLowerCase() === 'versions')) {
-        found.push({ kind: 'policySetDefinitionVersion', node: resource, nested: parentIsSet });
+function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification<T> {
+  if (!view.isObject(root)) return { kind: 'unknown', resources: [] };
+  const schema = view.string(view.get(root, '$schema'));
+  const isTemplate = (schema && TEMPLATE_SCHEMA.test(schema)) || (view.isContainer(view.get(root, 'resources')) && view.get(root, 'contentVersion') !== undefined);
+  if (isTemplate) {
+    const found: Array<Resource<T>> = [];
+    const visit = (container: T | undefined, parentIsSet: boolean, depth: number) => {
+      if (!container || depth > 8) return;
+      for (const resource of view.members(container)) {
+        if (!view.isObject(resource)) continue;
+        const type = view.string(view.get(resource, 'type'));
+        if (isSetType(type)) found.push({ kind: 'policySetDefinition', node: resource });
+        else if (isVersionType(type) || (parentIsSet && type?.toLowerCase() === 'versions')) {
+          found.push({ kind: 'policySetDefinitionVersion', node: resource, nested: parentIsSet });
+        }
+        visit(view.get(resource, 'resources'), isSetType(type), depth + 1);
+        // Nested deployments carry a template of their own.
+        const inner = view.get(view.get(resource, 'properties'), 'template');
+        if (view.isObject(inner)) visit(view.get(inner, 'resources'), false, depth + 1);
       }
-      visit(property(resource, 'resources'), isSetType(type), depth + 1);
-      // Nested deployments carry a template of their own.
-      const inner = property(property(resource, 'properties'), 'template');
-      if (inner && inner.type === 'object') visit(property(inner, 'resources'), false, depth + 1);
-    }
-  };
-  visit(property(root, 'resources'), false, 0);
-  return found;
+    };
+    visit(view.get(root, 'resources'), false, 0);
+    return { kind: found.length ? 'armTemplate' : 'unknown', resources: found };
+  }
+  const type = view.string(view.get(root, 'type'));
+  if (isVersionType(type)) return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root! }] };
+  if (isSetType(type)) return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root! }] };
+  const properties = view.get(root, 'properties');
+  const id = view.string(view.get(root, 'id'));
+  if (DEFINITION_TYPE.test(type ?? '') || (id && DEFINITION_ID.test(id)) || view.get(properties, 'policyRule') !== undefined) {
+    return { kind: 'policyDefinition', resources: [] };
+  }
+  const looksLikeSet = (id && SET_ID.test(id)) || view.get(properties, 'policyDefinitions') !== undefined;
+  if (!looksLikeSet) return { kind: 'unknown', resources: [] };
+  // Without a type or id, a version-shaped name marks the deployable version resource.
+  const name = view.string(view.get(root, 'name'));
+  if (!type && !id && name !== undefined && VERSION_NAME.test(name)) {
+    return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root! }] };
+  }
+  return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root! }] };
 }
 
 /** Recognises a document by its content, whatever its file name or language id. */
 export function classify(root: Node | undefined): Classification {
-  if (!root || root.type !== 'object') return { kind: 'unknown', resources: [] };
-  if (isTemplate(root)) {
-    const resources = templateResources(root);
-    return { kind: resources.length ? 'armTemplate' : 'unknown', resources };
-  }
-  const type = stringValue(property(root, 'type'));
-  if (isVersionType(type)) return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root }] };
-  if (isSetType(type)) return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root }] };
-  const properties = property(root, 'properties');
-  const id = stringValue(property(root, 'id'));
-  if (DEFINITION_TYPE.test(type ?? '') || (id && DEFINITION_ID.test(id)) || property(properties, 'policyRule')) {
-    return { kind: 'policyDefinition', resources: [] };
-  }
-  const looksLikeSet = (id && SET_ID.test(id)) || property(properties, 'policyDefinitions') !== undefined;
-  if (!looksLikeSet) return { kind: 'unknown', resources: [] };
-  // Without a type or id, a version-shaped name marks the deployable version resource.
-  const name = stringValue(property(root, 'name'));
-  if (!type && !id && name !== undefined && VERSION_NAME.test(name)) {
-    return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root }] };
-  }
-  return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root }] };
+  return classifyWith(root, nodeView);
+}
+
+/** The same, from a plain value (for documents too large to build a tree of). */
+export function classifyValue(value: unknown): DocumentKind {
+  return classifyWith(value, valueView).kind;
 }

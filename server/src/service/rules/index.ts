@@ -2,6 +2,7 @@
 import type { Rule } from './types';
 import { jsonSyntax } from './json-syntax';
 import { duplicateKey } from './duplicate-key';
+import { documentTooLarge } from './document-too-large';
 import { nestingTooDeep } from './nesting-too-deep';
 import { invalidEncoding } from './invalid-encoding';
 import { schemaType } from './schema-type';
@@ -98,6 +99,7 @@ export const RULES: readonly Rule[] = [
   requestTooLarge,
   displayNameTooLong,
   descriptionTooLong,
+  documentTooLarge,
 ];
 
 export type { Rule, RuleMeta, SetRule, DocumentRule } from './types';

@@ -13,6 +13,8 @@ export const missingReferenceId: SetRule = {
     messages: { missing: "This definition is referenced {{count}} times: give each reference a policyDefinitionReferenceId." },
   },
   check(ctx) {
+    // Only a reference without an ID can be one too many.
+    if (ctx.set.references.every((r) => r.refIdNode)) return;
     const byId = new Map<string, ReferenceModel[]>();
     for (const reference of ctx.set.references) {
       const key = reference.idKey;
@@ -25,7 +27,10 @@ export const missingReferenceId: SetRule = {
       if (list.length < 2) continue;
       for (const reference of list) {
         if (reference.refIdNode) continue;
-        const others = list.filter((r) => r !== reference).map((r) => ({ node: r.idNode as Node, message: 'Also referenced here' }));
+        const others = list
+          .filter((r) => r !== reference)
+          .slice(0, 20)
+          .map((r) => ({ node: r.idNode as Node, message: 'Also referenced here' }));
         ctx.report({ node: reference.idNode, on: 'key', messageId: 'missing', data: { count: list.length }, related: others });
       }
     }

@@ -19,8 +19,10 @@ export const parameterTypeFlow: SetRule = {
     messages: { mismatch: "Set parameter '{{setParameter}}' is {{setType}}, but the definition's parameter '{{name}}' is {{type}}." },
   },
   check(ctx) {
+    const resolvedList = resolvedReferences(ctx);
+    if (!resolvedList.length) return;
     const usesByNode = new Map(ctx.set.parameterUses.map((u) => [u.node, u]));
-    for (const resolved of resolvedReferences(ctx)) {
+    for (const resolved of resolvedList) {
       for (const value of resolved.reference.parameterValues) {
         const node = value.valueNode;
         const use = node && usesByNode.get(node);

@@ -148,7 +148,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl };
   const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
   const totalBytes = readable.reduce((n, t) => n + t.bytes.length, 0);
-  // A helper process costs about what 4 MB of policy documents take to lint: small inputs stay on this thread.
+  // By default, helpers only for inputs large enough to pay for them (see AUTO_BYTES_PER_HELPER).
   if (args.jobs === 'auto' && totalBytes >= AUTO_BYTES_PER_HELPER) started.push(...startHelpers(availableParallelism() - 1));
   const perHelper = args.jobs === 'auto' ? AUTO_BYTES_PER_HELPER : BYTES_PER_HELPER;
   const helpers = Math.max(0, Math.min(started.length, readable.length - 1, Math.floor(totalBytes / perHelper)));

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import { nodeAtPointer, type Node, type ParsedJson } from './json';
-import type { Classification } from './model/documentKind';
+import { nodeAtPointer, valueOf, type Node, type ParsedJson } from './json';
+import type { DocumentKind } from './model/documentKind';
 import type { SetModel, ReferenceModel } from './model/policySet';
 import type { DefinitionCatalog, DefinitionInfo } from './definitions';
 import { validateAgainst } from './schema/schemas';
@@ -26,7 +26,7 @@ export interface ValidationOptions {
 export interface ValidationContext {
   text: string;
   parsed: ParsedJson;
-  classification: Classification;
+  kind: DocumentKind;
   sets: SetModel[];
   options: ValidationOptions;
   /** Schema errors of one set (ajv, all errors) with the node each is about; errors on deployment-time values are dropped. */
@@ -37,25 +37,25 @@ export interface ValidationContext {
 
 export function createValidationContext(
   parsed: ParsedJson,
-  classification: Classification,
+  kind: DocumentKind,
   sets: SetModel[],
   options: ValidationOptions,
 ): ValidationContext {
   const schemaCache = new Map<SetModel, SchemaError[]>();
   const definitionCache = new Map<ReferenceModel, DefinitionInfo[]>();
-  const value = parsed.value();
   return {
     text: parsed.text,
     parsed,
-    classification,
+    kind,
     sets,
     options,
     schemaErrors(set) {
       let errors = schemaCache.get(set);
       if (!errors) {
         errors = [];
-        for (const error of validateSet(set, value)) {
-          const node = nodeAtPointer(parsed.root, error.instancePath);
+        const { errors: found, base } = validateSet(set, parsed);
+        for (const error of found) {
+          const node = nodeAtPointer(base, error.instancePath);
           if (node && !set.isDynamic(node)) errors.push({ error, node });
         }
         schemaCache.set(set, errors);
@@ -74,42 +74,13 @@ export function createValidationContext(
   };
 }
 
-/** Paths from the document root to a node, as JSON pointer segments. */
-function pointerOf(node: Node): string {
-  const segments: string[] = [];
-  let current: Node | undefined = node;
-  while (current?.parent) {
-    const parent: Node = current.parent;
-    if (parent.type === 'property') {
-      segments.push(String(parent.children![0].value));
-      current = parent.parent;
-    } else if (parent.type === 'array') {
-      segments.push(String(parent.children!.indexOf(current)));
-      current = parent;
-    } else {
-      current = parent;
-    }
-  }
-  return segments.reverse().map((s) => '/' + s.replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
-function valueAtPointer(value: unknown, pointer: string): unknown {
-  let current = value;
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return current;
-}
-
-function validateSet(set: SetModel, documentValue: unknown): ErrorObject[] {
+/** Validates a set with its schema; error paths are relative to the node returned with them. */
+function validateSet(set: SetModel, parsed: ParsedJson): { errors: ErrorObject[]; base: Node | undefined } {
   if (set.inTemplate) {
     // In a template, only the properties are ours to check; the resource envelope is the template's.
-    if (!set.properties) return [];
-    const pointer = pointerOf(set.properties);
-    const errors = validateAgainst(set.kind === 'policySetDefinition' ? 'setProperties' : 'versionProperties', valueAtPointer(documentValue, pointer));
-    return errors.map((e) => ({ ...e, instancePath: pointer + e.instancePath }));
+    if (!set.properties) return { errors: [], base: undefined };
+    const target = set.kind === 'policySetDefinition' ? 'setProperties' : 'versionProperties';
+    return { errors: validateAgainst(target, valueOf(set.properties)), base: set.properties };
   }
-  return validateAgainst(set.kind, documentValue);
+  return { errors: validateAgainst(set.kind, parsed.value()), base: parsed.root };
 }

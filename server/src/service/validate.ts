@@ -80,10 +80,10 @@ export function validateDocument(document: PolicyDocument, options: ValidateOpti
   const uri = options.uri ?? 'untitled:policyset.json';
   const diagnostics: PolicySetDiagnostic[] = [];
   const internalErrors: ValidationResult['internalErrors'] = [];
-  // Documents that are not policy sets are left alone, but their syntax and encoding still count.
+  // Set rules need a recognised set; document rules (syntax, encoding) run for policy documents, or when asked.
   const runSetRules = sets.length > 0 && !parsed.tooDeep;
   const threshold = SEVERITY_VALUES[options.minSeverity ?? 'hint'];
-  const context = createValidationContext(parsed, { kind, resources: [] }, sets, options);
+  const context = createValidationContext(parsed, kind, sets, options);
 
   // One context per set, reused by every rule (only `report` changes).
   const documentContext = { ...context, report: (_: Report) => undefined };

@@ -35,42 +35,49 @@ export interface ValidationContext {
   definitionsOf(reference: ReferenceModel): DefinitionInfo[];
 }
 
-export function createValidationContext(
+/** The context for the document rules, and `forSet` for the set rules: plain objects, built once per validation. */
+export function createValidationContext<R>(
   parsed: ParsedJson,
   kind: DocumentKind,
   sets: SetModel[],
   options: ValidationOptions,
-): ValidationContext {
+  report: R,
+): ValidationContext & { report: R; forSet(set: SetModel): ValidationContext & { report: R; set: SetModel } } {
   const schemaCache = new Map<SetModel, SchemaError[]>();
   const definitionCache = new Map<ReferenceModel, DefinitionInfo[]>();
+  const schemaErrors = (set: SetModel) => {
+    let errors = schemaCache.get(set);
+    if (!errors) {
+      errors = [];
+      const { errors: found, base } = validateSet(set, parsed);
+      for (const error of found) {
+        const node = nodeAtPointer(base, error.instancePath);
+        if (node && !set.isDynamic(node)) errors.push({ error, node });
+      }
+      schemaCache.set(set, errors);
+    }
+    return errors;
+  };
+  const definitionsOf = (reference: ReferenceModel) => {
+    let found = definitionCache.get(reference);
+    if (!found) {
+      const id = reference.idNode?.type === 'string' ? (reference.idNode.value as string) : undefined;
+      found = id && reference.idKey && options.definitions ? options.definitions.lookup(id, reference.idKey) : [];
+      definitionCache.set(reference, found);
+    }
+    return found;
+  };
+  const text = parsed.text;
   return {
-    text: parsed.text,
+    text,
     parsed,
     kind,
     sets,
     options,
-    schemaErrors(set) {
-      let errors = schemaCache.get(set);
-      if (!errors) {
-        errors = [];
-        const { errors: found, base } = validateSet(set, parsed);
-        for (const error of found) {
-          const node = nodeAtPointer(base, error.instancePath);
-          if (node && !set.isDynamic(node)) errors.push({ error, node });
-        }
-        schemaCache.set(set, errors);
-      }
-      return errors;
-    },
-    definitionsOf(reference) {
-      let found = definitionCache.get(reference);
-      if (!found) {
-        const id = reference.idNode?.type === 'string' ? (reference.idNode.value as string) : undefined;
-        found = id && reference.idKey && options.definitions ? options.definitions.lookup(id, reference.idKey) : [];
-        definitionCache.set(reference, found);
-      }
-      return found;
-    },
+    schemaErrors,
+    definitionsOf,
+    report,
+    forSet: (set) => ({ text, parsed, kind, sets, options, schemaErrors, definitionsOf, report, set }),
   };
 }
 

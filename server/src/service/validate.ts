@@ -1,4 +1,3 @@
-import type { DiagnosticRelatedInformation } from 'vscode-languageserver-types';
 import { parseJson, keyNodeOf, type Node, type ParsedJson } from './json';
 import { LineIndex } from './text';
 import { classify, classifyValue, type DocumentKind } from './model/documentKind';
@@ -69,9 +68,10 @@ function nodeRange(node: Node, on: Report['on']): [number, number] {
 
 /** The configured severity of a rule, by code or else by name; settings that are not severities are ignored. */
 export function severityOf(rule: Rule, severities: ValidateOptions['severities']): SeveritySetting {
-  const byCode = severities?.[rule.meta.code];
+  if (!severities) return rule.meta.defaultSeverity;
+  const byCode = severities[rule.meta.code];
   if (isSeveritySetting(byCode)) return byCode;
-  const byName = severities?.[rule.meta.name];
+  const byName = severities[rule.meta.name];
   return isSeveritySetting(byName) ? byName : rule.meta.defaultSeverity;
 }
 
@@ -83,45 +83,47 @@ export function validateDocument(document: PolicyDocument, options: ValidateOpti
   // Set rules need a recognised set; document rules (syntax, encoding) run for policy documents, or when asked.
   const runSetRules = sets.length > 0 && !parsed.tooDeep;
   const threshold = SEVERITY_VALUES[options.minSeverity ?? 'hint'];
-  const context = createValidationContext(parsed, kind, sets, options);
 
-  // One context per set, reused by every rule (only `report` changes).
-  const documentContext = { ...context, report: (_: Report) => undefined };
-  const setContexts = sets.map((set) => ({ ...context, set, report: (_: Report) => undefined }));
-  for (const rule of RULES) {
-    const severity = severityOf(rule, options.severities);
-    if (severity === 'off' || SEVERITY_VALUES[severity] > threshold) continue;
-    if (rule.scope === 'set' && !runSetRules) continue;
-    if (rule.scope === 'document' && kind === 'unknown' && !options.assumePolicyDocument) continue;
-    const report = (r: Report) => {
-      let start: number;
-      let end: number;
-      if (r.start !== undefined) {
-        start = r.start;
-        end = r.end ?? r.start + 1;
-      } else if (r.node) {
-        [start, end] = nodeRange(r.node, r.on);
-      } else return;
-      const related: DiagnosticRelatedInformation[] | undefined = r.related?.map((rel) => {
+  // One report function and one context per set, shared by every rule: only the current rule changes.
+  let rule: Rule = RULES[0];
+  let severity: SeverityName = 'error';
+  const report = (r: Report) => {
+    let start: number;
+    let end: number;
+    if (r.start !== undefined) {
+      start = r.start;
+      end = r.end ?? r.start + 1;
+    } else if (r.node) {
+      [start, end] = nodeRange(r.node, r.on);
+    } else return;
+    const diagnostic: PolicySetDiagnostic = {
+      range: lines.rangeOf(start, end),
+      severity: SEVERITY_VALUES[severity],
+      code: rule.meta.code,
+      source: DIAGNOSTIC_SOURCE,
+      message: format(rule.meta.messages[r.messageId] ?? r.messageId, r.data),
+      data: { rule: rule.meta.name, messageId: r.messageId, ...r.data },
+    };
+    if (options.docsBaseUrl) diagnostic.codeDescription = { href: `${options.docsBaseUrl.replace(/\/$/, '')}/${rule.meta.name}.md` };
+    if (r.related?.length) {
+      diagnostic.relatedInformation = r.related.map((rel) => {
         const [s, e] = rel.node ? nodeRange(rel.node, 'value') : [rel.start ?? 0, rel.end ?? rel.start ?? 0];
         return { location: { uri, range: lines.rangeOf(s, e) }, message: rel.message };
       });
-      const data = { rule: rule.meta.name, messageId: r.messageId, ...r.data };
-      const diagnostic: PolicySetDiagnostic = {
-        range: lines.rangeOf(start, end),
-        severity: SEVERITY_VALUES[severity],
-        code: rule.meta.code,
-        source: DIAGNOSTIC_SOURCE,
-        message: format(rule.meta.messages[r.messageId] ?? r.messageId, r.data),
-        data,
-      };
-      if (options.docsBaseUrl) diagnostic.codeDescription = { href: `${options.docsBaseUrl.replace(/\/$/, '')}/${rule.meta.name}.md` };
-      if (related?.length) diagnostic.relatedInformation = related;
-      diagnostics.push(diagnostic);
-    };
+    }
+    diagnostics.push(diagnostic);
+  };
+  const documentContext = createValidationContext(parsed, kind, sets, options, report);
+  const setContexts = sets.map((set) => documentContext.forSet(set));
+  for (rule of RULES) {
+    const setting = severityOf(rule, options.severities);
+    if (setting === 'off' || SEVERITY_VALUES[setting] > threshold) continue;
+    if (rule.scope === 'set' && !runSetRules) continue;
+    if (rule.scope === 'document' && kind === 'unknown' && !options.assumePolicyDocument) continue;
+    severity = setting;
     try {
-      if (rule.scope === 'document') rule.check(Object.assign(documentContext, { report }));
-      else for (const setContext of setContexts) rule.check(Object.assign(setContext, { report }));
+      if (rule.scope === 'document') rule.check(documentContext);
+      else for (const setContext of setContexts) rule.check(setContext);
     } catch (error) {
       internalErrors.push({ rule: rule.meta.name, message: error instanceof Error ? error.message : String(error) });
     }

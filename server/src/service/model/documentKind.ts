@@ -101,9 +101,9 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
   }
   const looksLikeSet = (id && SET_ID.test(id)) || view.get(properties, 'policyDefinitions') !== undefined;
   if (!looksLikeSet) return { kind: 'unknown', resources: [] };
-  // Without a type or id, a version-shaped name marks the deployable version resource.
+  // Without a type or id, an apiVersion or a version-shaped name marks the deployable version resource.
   const name = view.string(view.get(root, 'name'));
-  if (!type && !id && name !== undefined && VERSION_NAME.test(name)) {
+  if (!type && !id && (view.get(root, 'apiVersion') !== undefined || (name !== undefined && VERSION_NAME.test(name)))) {
     return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root! }] };
   }
   return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root! }] };

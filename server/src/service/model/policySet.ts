@@ -71,6 +71,14 @@ export interface ParameterUse {
   reference: ReferenceModel;
 }
 
+/** A `parameters('x')` evaluated by the template at deployment (in a template's `[...]` string). */
+export interface TemplateParameterUse {
+  name: string;
+  start: number;
+  end: number;
+  node: Node;
+}
+
 export interface ExpressionProblem {
   node: Node;
   message: string;
@@ -105,6 +113,8 @@ export interface SetModel {
   referencesNode: Node | undefined;
   references: ReferenceModel[];
   parameterUses: ParameterUse[];
+  /** In a template: `parameters('x')` calls evaluated at deployment, in the references' parameter values. */
+  templateParameterUses: TemplateParameterUse[];
   expressionProblems: ExpressionProblem[];
   /** Whether a string node holds a value only known at deployment (a template expression). */
   isDynamic(node: Node | undefined): boolean;
@@ -181,6 +191,7 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
   let parameterUsesDynamic = isDynamic(referencesNode);
   const lowerOf = (node: Node | undefined) => (node && node.type === 'string' && !isDynamic(node) ? (node.value as string).toLowerCase() : undefined);
   const parameterUses: ParameterUse[] = [];
+  const templateParameterUses: TemplateParameterUse[] = [];
   const expressionProblems: ExpressionProblem[] = [];
   items(referencesNode).forEach((node, index) => {
     if (isDynamic(node)) {
@@ -230,7 +241,7 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
       }
     }
     const dynamic = { value: false };
-    collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems, dynamic);
+    collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems, dynamic, templateParameterUses);
     if (dynamic.value) parameterUsesDynamic = true;
   });
 
@@ -259,6 +270,7 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     referencesNode,
     references,
     parameterUses,
+    templateParameterUses,
     expressionProblems,
     isDynamic,
   };
@@ -273,6 +285,7 @@ function collectParameterUses(
   uses: ParameterUse[],
   problems: ExpressionProblem[],
   dynamic: { value: boolean },
+  templateUses: TemplateParameterUse[],
 ) {
   if (!start) return;
   const stack: Node[] = [start];
@@ -280,7 +293,11 @@ function collectParameterUses(
     const node = stack.pop()!;
     if (node.type === 'string') {
       const info: ExpressionInfo | undefined = analyzeExpression(text, node, inTemplate);
-      if (!info || info.level !== 'policy') continue;
+      if (!info) continue;
+      if (info.level === 'template') {
+        for (const call of info.calls) templateUses.push({ name: call.name, start: call.start, end: call.end, node });
+        continue;
+      }
       // parameters() of a computed name could be any parameter.
       if (info.dynamicParameterCall) dynamic.value = true;
       for (const call of info.calls) {

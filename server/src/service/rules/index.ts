@@ -35,6 +35,7 @@ import { undefinedParameter } from './undefined-parameter';
 import { parameterReferenceCasing } from './parameter-reference-casing';
 import { unusedParameter } from './unused-parameter';
 import { malformedExpression } from './malformed-expression';
+import { undefinedTemplateParameter } from './undefined-template-parameter';
 import { unknownDefinitionParameter } from './unknown-definition-parameter';
 import { missingDefinitionParameter } from './missing-definition-parameter';
 import { definitionParameterTypeMismatch } from './definition-parameter-type-mismatch';
@@ -85,6 +86,7 @@ export const RULES: readonly Rule[] = [
   parameterReferenceCasing,
   unusedParameter,
   malformedExpression,
+  undefinedTemplateParameter,
   unknownDefinitionParameter,
   missingDefinitionParameter,
   definitionParameterTypeMismatch,

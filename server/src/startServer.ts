@@ -10,6 +10,8 @@ import {
   type Diagnostic,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { validateText, cloudOfPath, type SeveritySetting } from './service';
 
 export interface ServerSettings {
@@ -17,6 +19,8 @@ export interface ServerSettings {
 }
 
 const DEBOUNCE_MS = 150;
+/** Each diagnostic links to its rule's page in the installed docs. */
+const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href;
 
 /**
  * A thin adapter: documents in, diagnostics out, all computed by the pure service. Push diagnostics for
@@ -34,6 +38,7 @@ export function startServer(connection: Connection): void {
       severities: settings.severities,
       cloud: cloudOfPath(document.uri),
       assumePolicyDocument: document.languageId === 'policyset',
+      docsBaseUrl: DOCS_URL,
     });
     for (const failure of result.internalErrors) connection.console.error(`rule ${failure.rule} failed on ${document.uri}: ${failure.message}`);
     return result.diagnostics;

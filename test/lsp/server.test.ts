@@ -101,9 +101,10 @@ describe('language server over stdio', () => {
     const uri = 'file:///work/set.json';
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: SET } });
     const opened = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.version === 1);
-    const group = opened.params.diagnostics.find((d) => d.code === 'PS5001');
+    const group = opened.params.diagnostics.find((d) => d.code === 'PS5001') as { range: { start: { line: number } }; codeDescription?: { href: string } } | undefined;
     assert.ok(group);
     assert.equal(group.range.start.line, 4);
+    assert.match(group.codeDescription?.href ?? '', /^file:.*\/docs\/rules\/undefined-group\.md$/);
 
     const fixed = SET.replace('"Netwrk"', '"Network"');
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: fixed }] });

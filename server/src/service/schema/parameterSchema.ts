@@ -40,6 +40,9 @@ function safeRegExp(pattern: string, flags: string): RegExpLike {
 }
 safeRegExp.code = 'safeRegExp';
 
+export const PARAMETER_SCHEMA_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+export const META_SCHEMA_2019 = 'https://json-schema.org/draft/2019-09/schema';
+
 let ajv: Ajv2019 | undefined;
 const cache = new Map<string, CompiledParameterSchema>();
 const CACHE_LIMIT = 500;
@@ -47,7 +50,8 @@ const CACHE_LIMIT = 500;
 function engine(): Ajv2019 {
   // strict off: the service ignores unknown keywords in these schemas, and so do we.
   const Ajv2019Class = (require('ajv/dist/2019') as { default: typeof Ajv2019 }).default;
-  ajv ??= new Ajv2019Class({ allErrors: true, strict: false, validateFormats: false, code: { regExp: safeRegExp } });
+  // The meta-schema check is done before compiling (metaValid), with the validator generated at build time.
+  ajv ??= new Ajv2019Class({ ...PARAMETER_SCHEMA_OPTIONS, validateSchema: false, code: { regExp: safeRegExp } });
   return ajv;
 }
 
@@ -62,9 +66,32 @@ function ensureMetaSchemaOf(instance: Ajv2019, schema: unknown) {
   }
 }
 
+type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+let generatedMeta: MetaValidator | null | undefined;
+
+/** The 2019-09 meta-schema validator generated at build time (null when it is missing: ajv compiles one). */
+function metaSchema2019(): MetaValidator | null {
+  if (generatedMeta === undefined) {
+    try {
+      generatedMeta = (require('./metaSchema2019.generated.js') as { metaSchema2019: MetaValidator }).metaSchema2019;
+    } catch {
+      generatedMeta = null;
+    }
+  }
+  return generatedMeta;
+}
+
 function metaValid(instance: Ajv2019, schema: unknown, result: CompiledParameterSchema): boolean {
   try {
     ensureMetaSchemaOf(instance, schema);
+    const declared = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+    const generated = declared === undefined || (typeof declared === 'string' && declared.includes('2019-09')) ? metaSchema2019() : null;
+    if (generated) {
+      if (generated(schema)) return true;
+      const error = generated.errors?.[0];
+      result.error = `schema${error?.instancePath ?? ''} ${error?.message ?? 'is not valid'}`;
+      return false;
+    }
     if (instance.validateSchema(schema as object)) return true;
     result.error = instance.errorsText(instance.errors, { dataVar: 'schema' });
   } catch (error) {

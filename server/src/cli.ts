@@ -21,7 +21,8 @@ Options:
   -d, --definitions <path>         Known policy definitions: an index file (JSON array, as
                                    builtin-policy-definitions-index.json) or a folder of policy
                                    definition files. Repeatable.
-      --cloud <name>               Prefer this cloud's definitions in an index (AzureCloud, AzureUSGovernment)
+      --cloud <name>               Prefer this cloud's definitions in an index (AzureCloud, AzureUSGovernment;
+                                   default: AzureUSGovernment under an 'Azure Government' folder, else AzureCloud)
       --rule <code|name>=<level>   Severity of a rule: error, warning, info, hint or off. Repeatable.
       --min-severity <level>       Report only this severity and above (default: info)
   -j, --jobs <n>                   Processes to use (default: one, and all cores for inputs over 64 MB)

@@ -173,6 +173,8 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   for (const result of results) {
     for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
   }
+  // A file a helper process could not read is an input problem like any other.
+  for (const result of results) if (result.error) problems.push(result.error);
   for (const problem of problems) process.stderr.write(`policyset: ${problem}\n`);
   if (problems.length) return 2;
   return results.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? 1 : 0;

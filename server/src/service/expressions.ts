@@ -19,8 +19,6 @@ export interface ParameterCall {
 export interface ExpressionInfo {
   level: ExpressionLevel;
   calls: ParameterCall[];
-  /** Every function name called, lowercased. */
-  functions: string[];
   /** A parameters() call whose argument is computed: it could name any parameter. */
   dynamicParameterCall?: boolean;
   error?: { message: string; start: number; end: number };
@@ -70,7 +68,6 @@ class ExpressionParser {
   private pos: number;
   private depth = 0;
   readonly calls: ParameterCall[] = [];
-  readonly functions: string[] = [];
   dynamicParameterCall = false;
 
   constructor(
@@ -150,7 +147,6 @@ class ExpressionParser {
     this.skipSpace();
     if (this.s[this.pos] !== '(' || this.pos >= this.end) this.fail(`'(' expected after function name '${name}'`, nameStart);
     this.pos++;
-    this.functions.push(name!.toLowerCase());
     const args: Array<{ value: string; start: number; end: number } | undefined> = [];
     this.skipSpace();
     if (this.s[this.pos] === ')') {
@@ -244,20 +240,19 @@ export function analyzeExpression(text: string, node: Node, inTemplate: boolean)
   // Without escapes in the raw text, offsets in the value are offsets in the document.
   if (simple && node.length === value.length + 2) {
     const start = node.offset + 1 + value.indexOf("'") + 1;
-    return { level, calls: [{ name: simple[1], start, end: start + simple[1].length, level }], functions: ['parameters'] };
+    return { level, calls: [{ name: simple[1], start, end: start + simple[1].length, level }] };
   }
   const source = new StringSource(text, node);
   const bodyStart = value[1] === '[' ? 2 : 1;
   const parser = new ExpressionParser(source, value, bodyStart, value.length - 1, level);
   try {
     parser.parse();
-    return { level, calls: parser.calls, functions: parser.functions, dynamicParameterCall: parser.dynamicParameterCall };
+    return { level, calls: parser.calls, dynamicParameterCall: parser.dynamicParameterCall };
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
     return {
       level,
       calls: parser.calls,
-      functions: parser.functions,
       error: { message: error.message, start: source.offset(error.start), end: source.offset(Math.max(error.end, error.start + 1)) },
     };
   }

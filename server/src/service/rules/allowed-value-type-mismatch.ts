@@ -1,7 +1,7 @@
-import { items, property } from '../json';
+import { items, property, valueOf } from '../json';
 import { fitsParameterType } from '../parameterValues';
 import { describeJsonType } from './util';
-import { isLiteral, literalValue } from './literal';
+import { isLiteral } from './literal';
 import type { SetRule } from './types';
 
 export const allowedValueTypeMismatch: SetRule = {
@@ -18,7 +18,7 @@ export const allowedValueTypeMismatch: SetRule = {
       if (!parameter.type) continue;
       for (const node of items(property(parameter.node, 'allowedValues'))) {
         if (!isLiteral(ctx.set, node)) continue;
-        const value = literalValue(node);
+        const value = valueOf(node);
         if (value === null || fitsParameterType(value, parameter.type)) continue;
         // Array parameters list allowed elements, which may be of any type.
         if (parameter.type === 'Array') continue;

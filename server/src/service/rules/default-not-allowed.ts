@@ -1,6 +1,6 @@
-import { property } from '../json';
+import { property, valueOf } from '../json';
 import { isAllowedValue, shortJson } from '../parameterValues';
-import { isLiteral, literalValue } from './literal';
+import { isLiteral } from './literal';
 import type { SetRule } from './types';
 
 export const defaultNotAllowed: SetRule = {
@@ -18,10 +18,10 @@ export const defaultNotAllowed: SetRule = {
       const allowedNode = property(parameter.node, 'allowedValues');
       if (!defaultNode || !allowedNode || allowedNode.type !== 'array' || !allowedNode.children?.length) continue;
       if (!isLiteral(ctx.set, defaultNode) || !isLiteral(ctx.set, allowedNode)) continue;
-      const value = literalValue(defaultNode);
+      const value = valueOf(defaultNode);
       // `"defaultValue": null` declares no default, as for default-value-type-mismatch.
       if (value === null) continue;
-      if (isAllowedValue(value, literalValue(allowedNode) as unknown[])) continue;
+      if (isAllowedValue(value, valueOf(allowedNode) as unknown[])) continue;
       ctx.report({ node: defaultNode, messageId: 'notAllowed', data: { value: shortJson(value), parameter: parameter.name }, related: [{ node: allowedNode, message: 'allowedValues' }] });
     }
   },

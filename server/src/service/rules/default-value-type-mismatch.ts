@@ -1,7 +1,7 @@
-import { property } from '../json';
+import { property, valueOf } from '../json';
 import { fitsParameterType } from '../parameterValues';
 import { describeJsonType } from './util';
-import { isLiteral, literalValue } from './literal';
+import { isLiteral } from './literal';
 import type { SetRule } from './types';
 
 export const defaultValueTypeMismatch: SetRule = {
@@ -17,7 +17,7 @@ export const defaultValueTypeMismatch: SetRule = {
     for (const parameter of ctx.set.parameters) {
       const node = property(parameter.node, 'defaultValue');
       if (!parameter.type || !node || !isLiteral(ctx.set, node)) continue;
-      const value = literalValue(node);
+      const value = valueOf(node);
       if (value === null || fitsParameterType(value, parameter.type)) continue;
       ctx.report({ node, messageId: 'mismatch', data: { parameter: parameter.name, actual: describeJsonType(value), type: parameter.type } });
     }

@@ -1,6 +1,7 @@
 import { fitsParameterType } from '../parameterValues';
 import { describeJsonType } from './util';
-import { isLiteral, literalValue } from './literal';
+import { isLiteral } from './literal';
+import { valueOf } from '../json';
 import { definitionParameter, resolvedReferences } from './referencedDefinitions';
 import type { SetRule } from './types';
 
@@ -18,7 +19,7 @@ export const definitionParameterTypeMismatch: SetRule = {
       for (const value of resolved.reference.parameterValues) {
         if (!value.valueNode || !isLiteral(ctx.set, value.valueNode)) continue;
         const declared = definitionParameter(resolved, value.name);
-        const literal = literalValue(value.valueNode);
+        const literal = valueOf(value.valueNode);
         if (!declared.length || literal === null) continue;
         // Wrong only if it fits no variant's type.
         if (declared.some((p) => !p.type || fitsParameterType(literal, p.type))) continue;

@@ -1,5 +1,6 @@
 import { fitsParameterType, isAllowedValue, shortJson } from '../parameterValues';
-import { isLiteral, literalValue } from './literal';
+import { isLiteral } from './literal';
+import { valueOf } from '../json';
 import { definitionParameter, resolvedReferences } from './referencedDefinitions';
 import { listOf } from './util';
 import type { SetRule } from './types';
@@ -19,7 +20,7 @@ export const definitionValueNotAllowed: SetRule = {
         if (!value.valueNode || !isLiteral(ctx.set, value.valueNode)) continue;
         const declared = definitionParameter(resolved, value.name);
         if (!declared.length || declared.some((p) => !p.allowedValues?.length)) continue;
-        const literal = literalValue(value.valueNode);
+        const literal = valueOf(value.valueNode);
         if (declared.some((p) => isAllowedValue(literal, p.allowedValues!))) continue;
         // A value of the wrong type is definition-parameter-type-mismatch's to report.
         if (declared.some((p) => p.type && !fitsParameterType(literal, p.type) && !(p.type === 'Array'))) continue;

@@ -1,4 +1,4 @@
-import { valueOf, type Node } from '../json';
+import type { Node } from '../json';
 import { expressionLevelOf } from '../expressions';
 import type { SetModel } from '../model/policySet';
 
@@ -16,8 +16,4 @@ function containsExpression(set: SetModel, node: Node): boolean {
     if (current.children) stack.push(...current.children);
   }
   return false;
-}
-
-export function literalValue(node: Node): unknown {
-  return valueOf(node);
 }

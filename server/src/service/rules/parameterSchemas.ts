@@ -1,8 +1,8 @@
-import { items, property, type Node } from '../json';
+import { items, property, valueOf, type Node } from '../json';
 import { compileParameterSchema, type CompiledParameterSchema } from '../schema/parameterSchema';
 import type { ParameterDecl } from '../model/policySet';
 import type { SetRuleContext } from './types';
-import { isLiteral, literalValue } from './literal';
+import { isLiteral } from './literal';
 
 export interface ParameterSchemaInfo {
   parameter: ParameterDecl;
@@ -22,7 +22,7 @@ export function parameterSchemas(ctx: SetRuleContext): ParameterSchemaInfo[] {
       if (!schemaNode || schemaNode.type === 'null' || !isLiteral(ctx.set, schemaNode)) continue;
       if (parameter.type && parameter.type !== 'Object') continue;
       const source = ctx.text.slice(schemaNode.offset, schemaNode.offset + schemaNode.length);
-      result.push({ parameter, schemaNode, compiled: compileParameterSchema(literalValue(schemaNode), source) });
+      result.push({ parameter, schemaNode, compiled: compileParameterSchema(valueOf(schemaNode), source) });
     }
     cache.set(ctx.set, result);
   }

@@ -1,4 +1,4 @@
-import { entries, type Node } from '../json';
+import { entries, property, type Node } from '../json';
 import type { SetRule } from './types';
 
 /**
@@ -32,7 +32,7 @@ export const undefinedTemplateParameter: SetRule = {
     if (!set.inTemplate || !set.templateParameterUses.length) return;
     const template = outermostTemplate(set.resource);
     if (!template) return;
-    const declared = new Set(entries(entries(template).find((e) => e.key === 'parameters')?.valueNode).map((e) => e.key.toLowerCase()));
+    const declared = new Set(entries(property(template, 'parameters')).map((e) => e.key.toLowerCase()));
     for (const use of set.templateParameterUses) {
       if (declared.has(use.name.toLowerCase())) continue;
       const isSetParameter = set.parametersByLower.has(use.name.toLowerCase());

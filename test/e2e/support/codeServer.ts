@@ -15,7 +15,7 @@ export class CodeServer {
     readonly logFile: string,
   ) {}
 
-  static async start(tools: E2eTools, options: { vsix: string }): Promise<CodeServer> {
+  static async start(tools: E2eTools, options: { vsix: string; settings?: Record<string, unknown> }): Promise<CodeServer> {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-e2e-'));
     const dirs = { userData: path.join(home, 'user-data'), extensions: path.join(home, 'extensions'), xdg: path.join(home, 'xdg') };
     for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
@@ -38,6 +38,7 @@ export class CodeServer {
           'workbench.secondarySideBar.defaultVisibility': 'hidden',
           'editor.quickSuggestions': { other: false, comments: false, strings: false },
           'window.restoreWindows': 'none',
+          ...options.settings,
         },
         null,
         2,
@@ -103,6 +104,26 @@ export class CodeServer {
     const folder = fs.readdirSync(this.extensionsDir).find((name) => name.toLowerCase().startsWith(`${id.toLowerCase()}-`));
     if (!folder) throw new Error(`${id} is not installed in ${this.extensionsDir}`);
     return path.join(this.extensionsDir, folder);
+  }
+
+  /** The language servers running under this code-server: processes of its group started from the extension's server module. */
+  languageServerPids(): number[] {
+    const pgid = this.child.pid;
+    const pids: number[] = [];
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        // Fields after the command (which is in parentheses): state, ppid, pgrp.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[2]) !== pgid) continue;
+        const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        if (cmdline.includes(`${path.sep}dist${path.sep}server${path.sep}server.js`)) pids.push(Number(entry));
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return pids;
   }
 
   log(): string {

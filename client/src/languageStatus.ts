@@ -10,6 +10,7 @@ export interface DocumentInfoParams {
 export interface DocumentInfo {
   /** The document kind: policySetDefinition, policySetDefinitionVersion, armTemplate, policyDefinition, unknown, … */
   kind: string;
+  /** Errors, warnings and infos (hints are not problems). */
   problems: number;
 }
 
@@ -77,7 +78,9 @@ export class PolicySetStatus implements vscode.Disposable {
     if (this.serverAnswers && this.client.isRunning()) {
       try {
         const params: DocumentInfoParams = { uri: document.uri.toString() };
-        return await this.client.sendRequest<DocumentInfo>(DOCUMENT_INFO_REQUEST, params);
+        const info = await this.client.sendRequest<DocumentInfo | null>(DOCUMENT_INFO_REQUEST, params);
+        // null: the server could not tell (the document is not open there, or the handler failed).
+        if (info && typeof info.kind === 'string' && typeof info.problems === 'number') return info;
       } catch (error) {
         if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) {
           this.serverAnswers = false;
@@ -92,7 +95,7 @@ export class PolicySetStatus implements vscode.Disposable {
 
   /** Without the server's answer: the language id or a look at the content, and the diagnostics the server published. */
   private localInfo(document: vscode.TextDocument): DocumentInfo {
-    const problems = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'policyset').length;
+    const problems = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'policyset' && d.severity !== vscode.DiagnosticSeverity.Hint).length;
     const isSet = document.languageId === POLICY_SET_LANGUAGE || looksLikePolicySet(document.getText()) || problems > 0;
     return { kind: isSet ? 'policySetDefinition' : 'unknown', problems };
   }

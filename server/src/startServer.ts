@@ -144,7 +144,9 @@ export function startServer(connection: Connection): void {
     );
   };
 
+  /** After settings or known definitions change. In onSave mode documents wait for their next save. */
   const revalidateAll = () => {
+    if (settings.validate.run === 'onSave') return;
     if (pull) {
       results.clear();
       void connection.languages.diagnostics.refresh();
@@ -324,6 +326,8 @@ export function startServer(connection: Connection): void {
   });
   documents.onDidChangeContent((event) => {
     if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
+    // Also fired on open, whose version was just validated.
+    if (results.get(event.document.uri)?.version === event.document.version) return;
     if (settings.validate.run === 'onType') schedule(event.document);
   });
   documents.onDidSave((event) => {

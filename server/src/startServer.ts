@@ -307,18 +307,19 @@ export function startServer(connection: Connection): void {
   connection.onDocumentFormatting(handle('formatting', (_d, p, params) => format(p, params.options), []));
   connection.onDocumentRangeFormatting(handle('rangeFormatting', (_d, p, params) => format(p, params.options, params.range), []));
 
-  connection.onRequest(
+  const documentInfo = handle(
     DOCUMENT_INFO_REQUEST,
-    handle(
-      DOCUMENT_INFO_REQUEST,
-      (d, p): DocumentInfo => {
-        const last = results.get(d.uri);
-        const diagnostics = last && last.version === d.version ? last.diagnostics : diagnose(d);
-        const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
-        return { kind: p.kind, problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length, errors: count(1), warnings: count(2) };
-      },
-      null,
-    ),
+    (d, p): DocumentInfo => {
+      const last = results.get(d.uri);
+      const diagnostics = last && last.version === d.version ? last.diagnostics : diagnose(d);
+      const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
+      return { kind: p.kind, problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length, errors: count(1), warnings: count(2) };
+    },
+    null,
+  );
+  // `{ textDocument: { uri } }` as in every LSP request, or `{ uri }`.
+  connection.onRequest(DOCUMENT_INFO_REQUEST, (params: { uri?: string; textDocument?: { uri: string } }, token) =>
+    documentInfo({ textDocument: params.textDocument ?? { uri: params.uri ?? '' } }, token),
   );
 
   documents.onDidOpen((event) => {

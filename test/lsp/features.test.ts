@@ -98,6 +98,14 @@ describe('language server features over stdio', () => {
     assert.match(text, /\n {4}"properties"/);
   });
 
+  test('policySet/documentInfo: the kind and the problem count for the status item', async () => {
+    const { result } = await client.request<{ kind: string; problems: number; errors: number }>('policySet/documentInfo', { textDocument: { uri } });
+    assert.equal(result?.kind, 'policySetDefinition');
+    assert.ok((result?.errors ?? 0) >= 1, 'the undefined group is an error');
+    const short = await client.request<{ kind: string }>('policySet/documentInfo', { uri });
+    assert.equal(short.result?.kind, 'policySetDefinition');
+  });
+
   test('requests on a document that is not open answer empty; unknown positions answer null', async () => {
     const missing = await client.request('textDocument/hover', { textDocument: { uri: 'file:///work/none.json' }, position: { line: 0, character: 0 } });
     assert.equal(missing.result, null);

@@ -8,14 +8,15 @@ import { CORPUS_DIR } from '../support/corpus';
  * A local stand-in for the service, for tests and demos: E1 (get a built-in policy set definition) and E2
  * (create a policy set definition version) over HTTP on 127.0.0.1, on an in-memory store, with switchable
  * faults and a record of every request. Admin endpoints (no token needed, loopback only):
- *   POST   /_local/faults     body {"mode": "429"|"500"|"502html"|"malformed"|"drop"|"hang", "count"?: n, "retryAfter"?: s, "method"?: "GET"|"PUT"}
+ *   POST   /_local/faults     body {"mode": "429"|"500"|"502html"|"malformed"|"drop"|"hang"|"echo", "count"?: n, "retryAfter"?: s, "method"?: "GET"|"PUT"}
  *   DELETE /_local/faults     clears them
  *   GET    /_local/requests   what was received (method, path, query, headers, body)
  *   DELETE /_local/requests   forgets them
  */
 
-export type FaultMode = '429' | '500' | '502html' | 'malformed' | 'drop' | 'hang';
-export const FAULT_MODES: FaultMode[] = ['429', '500', '502html', 'malformed', 'drop', 'hang'];
+/** 'echo' answers 400 with the request's Authorization header in the error message: a careless service, for leak tests. */
+export type FaultMode = '429' | '500' | '502html' | 'malformed' | 'drop' | 'hang' | 'echo';
+export const FAULT_MODES: FaultMode[] = ['429', '500', '502html', 'malformed', 'drop', 'hang', 'echo'];
 
 export interface Fault {
   mode: FaultMode;
@@ -200,6 +201,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
             return req.socket.destroy();
           case 'hang':
             return; // never answers; close() ends the connection
+          case 'echo':
+            return send(400, errorBody('BadToken', `Rejected header '${req.headers.authorization ?? ''}'.`, req.headers.authorization));
         }
       }
 

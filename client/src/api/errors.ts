@@ -82,7 +82,6 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 }
 
 export function excerptOf(body: string, secrets: Array<string | undefined> = []): string {
-  // eslint-disable-next-line no-control-regex
   const flat = redact(body, secrets).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }

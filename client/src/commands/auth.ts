@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isExpired, signInWithImplicitFlow, type ImplicitFlowToken, type ServiceSettings, type TokenProvider } from '../api';
+import { AuthenticationRequiredError, isExpired, signInWithImplicitFlow, type ImplicitFlowToken, type ServiceSettings, type TokenProvider } from '../api';
 import { authSettings } from './settings';
 
 /** Tokens of the implicit flow live only in SecretStorage, under this key (one per resource). */
@@ -21,7 +21,8 @@ async function vscodeSession(providerId: string, scope: string, createIfNone: bo
     return await vscode.authentication.getSession(providerId, [scope], createIfNone ? { createIfNone: true } : { silent: true });
   } catch (error) {
     // An unknown provider id throws; a refused sign-in too. Either way: no session from VS Code.
-    if (createIfNone && !/not.*(found|registered)|No authentication provider/i.test((error as Error).message)) throw error;
+    const message = (error as Error)?.message ?? String(error);
+    if (createIfNone && !/not.*(found|registered)|No authentication provider/i.test(message)) throw new AuthenticationRequiredError(`Sign-in with '${providerId}' failed: ${message}`);
     return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, CancelledError, PolicySetClient, SettingsError, type ServiceSettings } from '../api';
+import { ApiError, CancelledError, PolicySetClient, ServiceError, SettingsError, type ServiceSettings } from '../api';
 import type { Auth } from './auth';
 import { authSettings, serviceSettings } from './settings';
 
@@ -49,11 +49,18 @@ export function withProgress<T>(title: string, work: (signal: AbortSignal, progr
   });
 }
 
-/** Shows an api failure: the service's code and message; a cancellation quietly. */
-export async function showFailure(what: string, error: unknown, log?: vscode.LogOutputChannel): Promise<void> {
+/**
+ * Shows an api failure: the service's code and message; a cancellation quietly. A 401 also forgets the
+ * stored token, so the next command signs in again.
+ */
+export async function showFailure(what: string, error: unknown, deps: ServiceCommandDeps, service?: ServiceSettings): Promise<void> {
   if (error instanceof CancelledError) return;
-  const message = error instanceof ApiError || error instanceof SettingsError ? error.message : `unexpected failure: ${(error as Error)?.message ?? String(error)}`;
-  log?.error(`${what}: ${message}`);
+  let message = error instanceof ApiError || error instanceof SettingsError ? error.message : `unexpected failure: ${(error as Error)?.message ?? String(error)}`;
+  if (error instanceof ServiceError && error.status === 401 && service) {
+    await deps.auth.signOut(service);
+    message += ' The stored token was refused and forgotten: sign in again.';
+  }
+  deps.log?.error(`${what}: ${message}`);
   await vscode.window.showErrorMessage(`Policy Set: ${what}: ${message}`);
 }
 

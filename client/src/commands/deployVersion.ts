@@ -67,7 +67,7 @@ export async function deployVersion(context: vscode.ExtensionContext, deps: Serv
   try {
     url = service.baseUrl + client.versionPath(scope, name.trim(), version.trim());
   } catch (error) {
-    await showFailure('not deployed', error, deps.log);
+    await showFailure('not deployed', error, deps);
     return false;
   }
   const confirm = await vscode.window.showWarningMessage(
@@ -89,7 +89,7 @@ export async function deployVersion(context: vscode.ExtensionContext, deps: Serv
     if (choice) await openUntitled(JSON.stringify(response.body, null, 2) + '\n');
     return true;
   } catch (error) {
-    await showFailure('deploying failed', error, deps.log);
+    await showFailure('deploying failed', error, deps, service);
     return false;
   }
 }

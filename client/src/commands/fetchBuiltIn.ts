@@ -43,7 +43,7 @@ export async function fetchBuiltIn(deps: ServiceCommandDeps, presetName?: string
     });
     return editor.document;
   } catch (error) {
-    await showFailure(`fetching '${name}' failed`, error, deps.log);
+    await showFailure(`fetching '${name}' failed`, error, deps, service);
     return undefined;
   }
 }

@@ -17,7 +17,7 @@ export async function signIn(deps: ServiceCommandDeps): Promise<boolean> {
       );
     return ok;
   } catch (error) {
-    await showFailure('sign-in failed', error, deps.log);
+    await showFailure('sign-in failed', error, deps);
     return false;
   }
 }

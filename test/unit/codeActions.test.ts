@@ -8,7 +8,7 @@ import type { CodeAction, TextEdit } from 'vscode-languageserver-types';
 import { findNodeAtOffset } from 'jsonc-parser';
 import { a1, a3, template, defId, DEF, catalog } from './rules-harness';
 import { applyTextEdits, editsOf } from '../support/textEdits';
-import { CORPUS_INDEX, CORPUS_SETS, listJsonFiles, SKIP_NO_CORPUS } from '../support/corpus';
+import { CORPUS_INDEX, CORPUS_SETS, REPO_ROOT, listJsonFiles, SKIP_NO_CORPUS } from '../support/corpus';
 
 const URI = 'file:///work/set.json';
 const D1 = defId('d1');
@@ -24,6 +24,8 @@ interface FixCase {
   nth?: number;
   /** Ask with every diagnostic of the code at once (as a client does for a range that covers them). */
   all?: boolean;
+  /** The action fixes every diagnostic of its code in the document, not only those asked about. */
+  fixesAll?: boolean;
   /** Whether the applied action is the preferred one (default true). */
   preferred?: boolean;
   /** How many actions the request returns in all (default 1). */
@@ -31,6 +33,8 @@ interface FixCase {
   options?: ValidateOptions;
   crlf?: boolean;
   tabs?: boolean;
+  /** Four spaces instead of two for each level of indentation. */
+  wide?: boolean;
   /** Text the fixed document contains (written with LF and two-space indentation, converted like the document). */
   contains?: string[];
   /** Text the fixed document no longer contains. */
@@ -41,9 +45,10 @@ interface FixCase {
 
 const withCatalog: ValidateOptions = { definitions: catalog() };
 
-function convert(text: string, c: Pick<FixCase, 'crlf' | 'tabs'>): string {
+function convert(text: string, c: Pick<FixCase, 'crlf' | 'tabs' | 'wide'>): string {
   let result = text;
   if (c.tabs) result = result.replace(/^(?: {2})+/gm, (m) => '\t'.repeat(m.length / 2));
+  if (c.wide) result = result.replace(/^(?: {2})+/gm, (m) => m + m);
   if (c.crlf) result = result.replace(/\r?\n/g, '\r\n');
   return result;
 }
@@ -194,6 +199,14 @@ const cases: FixCase[] = [
     contains: [`  "displayName": "Set",\n  "parameters": {\n    "effect": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Effect"\n      }\n    }\n  },\n  "policyDefinitions": [`],
   },
   {
+    name: 'declare a parameter where there are no parameters, in a document indented by four spaces',
+    text: NO_PARAMETERS(`{ "effect": { "value": "[parameters('effect')]" } }`),
+    code: 'PS7001',
+    wide: true,
+    title: /^Declare parameter 'effect' \(String\)$/,
+    contains: [`  "displayName": "Set",\n  "parameters": {\n    "effect": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Effect"\n      }\n    }\n  },\n  "policyDefinitions": [`],
+  },
+  {
     name: "declare a parameter with the type of the known definition's parameter it is passed to",
     text: NO_PARAMETERS(`{ "listOfLocations": { "value": "[parameters('allowedLocations')]" } }`, DEF.main),
     code: 'PS7001',
@@ -268,6 +281,37 @@ const cases: FixCase[] = [
     contains: [`{ "effect": { "type": "String" } }`],
   },
   {
+    name: 'every parameter type in another casing, in one action',
+    text: PARAMETERS(`{ "effect": { "type": "string" }, "where": { "type": "ARRAY" } }`, `{ "effect": { "value": "[parameters('effect')]" }, "w": { "value": "[parameters('where')]" } }`),
+    code: 'PS2006',
+    nth: 1,
+    title: /^Write every parameter type in its canonical casing \(2 in this document\)$/,
+    actions: 2,
+    preferred: false,
+    fixesAll: true,
+    contains: [`{ "effect": { "type": "String" }, "where": { "type": "Array" } }`],
+  },
+  {
+    name: 'every parameter reference in another casing, in one action',
+    text: PARAMETERS(`{ "effect": { "type": "String" }, "it's": { "type": "String" } }`, `{ "effect": { "value": "[parameters('EFFECT')]" }, "b": { "value": "[concat(parameters('Effect'), parameters('IT''S'))]" } }`),
+    code: 'PS7002',
+    title: /^Write every parameter reference as declared \(3 in this document\)$/,
+    actions: 2,
+    preferred: false,
+    fixesAll: true,
+    contains: [`"[parameters('effect')]"`, `"[concat(parameters('effect'), parameters('it''s'))]"`],
+  },
+  {
+    name: 'every group name in another casing, in one action',
+    text: GROUPS('["network", "NETWORK"]', `[{ "name": "Network" }, { "name": "Compute" }]`),
+    code: 'PS5004',
+    title: /^Write every group name as declared \(2 in this document\)$/,
+    actions: 2,
+    preferred: false,
+    fixesAll: true,
+    contains: [`"groupNames": ["Network", "Network"]`],
+  },
+  {
     name: 'a parameter reference in another casing',
     text: PARAMETERS(`{ "effect": { "type": "String" } }`, `{ "effect": { "value": "[parameters('Effect')]" } }`),
     code: 'PS7002',
@@ -299,6 +343,24 @@ const cases: FixCase[] = [
     options: withCatalog,
     title: /^Rename to 'MembersToInclude'/,
     contains: [`{ "MembersToInclude": { "value": "a" } }`],
+  },
+
+  {
+    name: 'an unknown property with a close match is renamed to it',
+    text: a3(`{
+  "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupName": [] }]
+}`),
+    code: 'PS2004',
+    title: /^Rename to 'groupNames'$/,
+    contains: [`"groupNames": []`],
+  },
+  {
+    name: "a parameter the definition does not have, with a close match, is renamed to it",
+    text: NO_PARAMETERS(`{ "efect": { "value": "Audit" }, "listOfLocations": { "value": [] } }`, DEF.main),
+    code: 'PS8001',
+    options: withCatalog,
+    title: /^Rename to 'effect'$/,
+    contains: [`{ "effect": { "value": "Audit" },`],
   },
 
   // ---- References
@@ -531,13 +593,14 @@ describe('code actions: each quick fix removes its diagnostic and keeps the docu
       assert.doesNotThrow(() => (value = JSON.parse(fixed)), `the fixed document must parse:\n${fixed}`);
       if (c.crlf) assert.doesNotMatch(fixed, /[^\r]\n/, 'only CRLF line endings');
       if (c.tabs) assert.doesNotMatch(fixed, /^ +\S/m, 'indented with tabs only');
+      if (c.wide) assert.doesNotMatch(fixed, /^(?: {4})* {1,3}\S/m, 'indented by four spaces');
       for (const snippet of c.contains ?? []) assert.ok(fixed.includes(convert(snippet, c)), `the fixed document must contain:\n${snippet}\n---- it is:\n${fixed}`);
       for (const snippet of c.lacks ?? []) assert.ok(!fixed.includes(convert(snippet, c)), `the fixed document must not contain:\n${snippet}`);
       c.check?.(value!);
 
       const after = validateDocument(parsePolicyDocument(fixed), c.options).diagnostics;
       const remaining = after.filter((d) => d.code === c.code).length;
-      assert.equal(remaining, ofCode.length - action.diagnostics!.length, `${c.code} left after the fix:\n${describeDiagnostics(after)}`);
+      assert.equal(remaining, c.fixesAll ? 0 : ofCode.length - action.diagnostics!.length, `${c.code} left after the fix:\n${describeDiagnostics(after)}`);
       const errorsBefore = errorCounts(before);
       for (const [code, count] of errorCounts(after)) {
         assert.ok(count <= (errorsBefore.get(code) ?? 0), `new ${code} errors after the fix:\n${describeDiagnostics(after)}\n${fixed}`);
@@ -613,6 +676,28 @@ function editedContainer(document: PolicyDocument, edits: TextEdit[]): string {
   return text;
 }
 
+test('code actions on the examples with mistakes: every fix applies and parses, the preferred ones remove their diagnostic', () => {
+  const definitions = new DefinitionCatalog();
+  for (const file of listJsonFiles(path.join(REPO_ROOT, 'examples', 'definitions'))) definitions.addDefinitionDocument(JSON.parse(fs.readFileSync(file, 'utf8')), file);
+  const fixed = new Set<string>();
+  for (const file of listJsonFiles(path.join(REPO_ROOT, 'examples', 'mistakes'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    const document = parsePolicyDocument(text);
+    const diagnostics = validateDocument(document, { definitions }).diagnostics;
+    for (const diagnostic of diagnostics) {
+      for (const action of getCodeActions(document, URI, [diagnostic], diagnostic.range, { definitions })) {
+        const result = applyTextEdits(text, editsOf(action, URI));
+        assert.doesNotThrow(() => JSON.parse(result), `${path.basename(file)}: '${action.title}' breaks the JSON`);
+        fixed.add(diagnostic.code);
+        if (!action.isPreferred) continue;
+        const after = validateDocument(parsePolicyDocument(result), { definitions }).diagnostics.filter((d) => d.code === diagnostic.code);
+        assert.equal(after.length, diagnostics.filter((d) => d.code === diagnostic.code).length - 1, `${path.basename(file)}: '${action.title}' left its ${diagnostic.code}`);
+      }
+    }
+  }
+  for (const code of ['PS3001', 'PS3002', 'PS3003', 'PS3004', 'PS4001', 'PS5001', 'PS5003', 'PS7001', 'PS7003', 'PS2004']) assert.ok(fixed.has(code), `no fix of ${code} in examples/mistakes`);
+});
+
 // Every diagnostic of every built-in set: computing its fixes never throws, and every fix leaves JSON that parses.
 describe('code actions over the corpus', { skip: SKIP_NO_CORPUS }, () => {
   test('every fix of every diagnostic of every file applies and parses; a sample of them, re-validated, removes its diagnostic', () => {
@@ -629,10 +714,16 @@ describe('code actions over the corpus', { skip: SKIP_NO_CORPUS }, () => {
       const diagnostics = validateDocument(document, options).diagnostics;
       diagnosticCount += diagnostics.length;
       const sampledHere = new Set<string>();
+      const fixAllsHere = new Set<string>();
       for (const diagnostic of diagnostics) {
         let actions: CodeAction[] = [];
         assert.doesNotThrow(() => (actions = getCodeActions(document, URI, [diagnostic], diagnostic.range, options)), `${name}: ${diagnostic.code}`);
         for (const action of actions) {
+          // A fix-all action is the same for every diagnostic of its code: checked once per file.
+          if (action.title.startsWith('Write every')) {
+            if (fixAllsHere.has(action.title)) continue;
+            fixAllsHere.add(action.title);
+          }
           assert.doesNotThrow(() => JSON.parse(editedContainer(document, editsOf(action, URI))), `${name}: '${action.title}' for ${diagnostic.code} at line ${diagnostic.range.start.line + 1} breaks the JSON`);
           counts.set(diagnostic.code, (counts.get(diagnostic.code) ?? 0) + 1);
           // Re-validating each of 15,000 fixes would take minutes: the first fix of each code in a file, up to SAMPLE per code.

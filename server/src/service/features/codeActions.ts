@@ -70,6 +70,14 @@ export function getCodeActions(document: PolicyDocument, uri: string, diagnostic
       else merged.set(key, { candidate, diagnostics: [diagnostic] });
     }
   }
+  // Casing fixes are single-string replacements that never overlap: one action can do them all.
+  const fixedCodes = new Set([...merged.keys()].map((key) => key.slice(0, key.indexOf(':'))));
+  for (const [code, fixAll] of Object.entries(FIX_ALL)) {
+    if (!fixedCodes.has(code)) continue;
+    const asked = diagnostics.filter((d) => d.code === code && overlaps(d.range, range));
+    const all = fixAll(document, asked, document.lines);
+    if (all) merged.set(`${code}:all`, { candidate: { key: 'all', ...all }, diagnostics: asked });
+  }
   const actions: CodeAction[] = [];
   for (const { candidate, diagnostics: fixed } of merged.values()) {
     const edits: TextEdit[] = candidate.edits.map((e) => ({ range: document.lines.rangeOf(e.offset, e.offset + e.length), newText: e.content }));
@@ -84,6 +92,7 @@ export function getCodeActions(document: PolicyDocument, uri: string, diagnostic
 
 const FIXERS: Record<string, Fixer> = {
   PS2005: renameKey((ctx) => stringData(ctx, 'canonical'), (to) => `Rename to '${to}'`),
+  PS2004: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false),
   PS2006: fixEnumCasing,
   PS3001: normalizeVersionName,
   PS3002: normalizeSetVersion,
@@ -97,6 +106,7 @@ const FIXERS: Record<string, Fixer> = {
   PS7001: declareParameter,
   PS7002: fixParameterReferenceCasing,
   PS7003: removeUnusedParameter,
+  PS8001: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false),
   PS8008: renameKey((ctx) => stringData(ctx, 'declared'), (to) => `Rename to '${to}' as the definition declares it`),
 };
 
@@ -163,15 +173,17 @@ function fixEnumCasing(ctx: Context): Candidate[] {
   return [{ key: `${ctx.start}`, title: `Change to '${canonical}'`, edits: [replaceNode(node, canonical)], preferred: true }];
 }
 
-function renameKey(target: (ctx: Context) => string | undefined, title: (to: string) => string): Fixer {
+/** Renames a property key: to another casing of itself, or (a typo) to the close match the rule suggests. */
+function renameKey(target: (ctx: Context) => string | undefined, title: (to: string) => string, casingOnly = true): Fixer {
   return (ctx) => {
     const key = nodeAt(ctx, 'string');
     const to = target(ctx);
     const owner = key?.parent;
     if (!key || !to || owner?.type !== 'property' || owner.children?.[0] !== key) return [];
     const from = key.value as string;
-    // Only a change of casing, and never onto a key the object already has.
-    if (to === from || to.toLowerCase() !== from.toLowerCase() || property(owner.parent, to)) return [];
+    if (to === from || (casingOnly ? to.toLowerCase() !== from.toLowerCase() : stringData(ctx, 'name') !== from)) return [];
+    // Never onto a key the object already has.
+    if (owner.parent?.children?.some((p) => p.children?.[0]?.value === to)) return [];
     return [{ key: `${ctx.start}`, title: title(to), edits: [replaceNode(key, to)], preferred: true }];
   };
 }
@@ -228,6 +240,34 @@ function removeUnusedGroup(ctx: Context): Candidate[] {
   if (!group || !set.groupsNode || set.groupUses.some((u) => u.lower === lower)) return [];
   return [{ key: `${ctx.start}`, title: `Remove unused group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: true }];
 }
+
+// ---- Fix all of a kind in the document ---------------------------------------------------
+
+type FixAll = (document: PolicyDocument, asked: Diagnostic[], lines: PolicyDocument['lines']) => { title: string; edits: Edit[] } | undefined;
+
+/** Offered beside a single fix when the document has more than one of its kind; computed from the model alone. */
+const FIX_ALL: Record<string, FixAll> = {
+  PS7002: (document) => {
+    const edits = document.sets.flatMap((set) =>
+      set.parameterUses.flatMap((use) => {
+        const declared = set.parametersByLower.get(use.lower);
+        return declared && declared.name !== use.name ? [replaceExpressionName(use.start, use.end, declared.name)] : [];
+      }),
+    );
+    return edits.length > 1 ? { title: `Write every parameter reference as declared (${edits.length} in this document)`, edits } : undefined;
+  },
+  PS5004: (document) => {
+    const edits = document.sets.flatMap((set) => set.groupUses.flatMap((use) => (use.declared && use.declared.name !== use.name ? [replaceNode(use.node, use.declared.name)] : [])));
+    return edits.length > 1 ? { title: `Write every group name as declared (${edits.length} in this document)`, edits } : undefined;
+  },
+  // Only parameter types: other enum values need the schema to know their canonical casing.
+  PS2006: (document, asked, lines) => {
+    const typeNodes = document.sets.flatMap((set) => set.parameters.flatMap((p) => (p.typeNode?.type === 'string' && p.type && p.typeNode.value !== p.type ? [{ node: p.typeNode, type: p.type }] : [])));
+    const isType = (d: Diagnostic) => typeNodes.some(({ node }) => node.offset === lines.offsetAt(d.range.start) && node.offset + node.length === lines.offsetAt(d.range.end));
+    if (typeNodes.length < 2 || !asked.some(isType)) return undefined;
+    return { title: `Write every parameter type in its canonical casing (${typeNodes.length} in this document)`, edits: typeNodes.map(({ node, type }) => replaceNode(node, type)) };
+  },
+};
 
 // ---- Versions -----------------------------------------------------------------------------
 

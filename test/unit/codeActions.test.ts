@@ -648,6 +648,25 @@ describe('code actions: what gets no fix', () => {
     assert.deepEqual(getCodeActions(doc, URI, casing, casing[0].range), []);
   });
 
+  test('diagnostics of an earlier version, asked about on randomly edited text: no throw, and edits that apply', () => {
+    const source = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'mistakes', 'contoso-baseline-version.json'), 'utf8');
+    const stale = validateDocument(parsePolicyDocument(source)).diagnostics;
+    assert.ok(stale.length > 5);
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    let offered = 0;
+    for (let i = 0; i < 300; i++) {
+      const at = random(source.length);
+      const edited = i % 3 === 0 ? source.slice(0, at) : i % 3 === 1 ? source.slice(0, at) + source.slice(at + random(40)) : source.slice(0, at) + '"x", ' + source.slice(at);
+      const doc = parsePolicyDocument(edited);
+      const whole = { start: { line: 0, character: 0 }, end: { line: 100000, character: 0 } };
+      const actions = getCodeActions(doc, URI, stale, whole);
+      for (const action of actions) applyTextEdits(edited, editsOf(action, URI));
+      offered += actions.length;
+    }
+    assert.ok(offered > 0, 'some fixes still match the edited documents');
+  });
+
   test('a document with a syntax error still gets fixes that parse as well as before', () => {
     const broken = text.replace('"displayName": "Set",', '"displayName": "Set",,');
     const doc = parsePolicyDocument(broken);

@@ -667,6 +667,33 @@ describe('code actions: what gets no fix', () => {
     assert.ok(offered > 0, 'some fixes still match the edited documents');
   });
 
+  test('the same missing group in two sets of a template: one declaration in each set, not one for both', () => {
+    const resource = (name: string) => `    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "${name}",
+      "properties": {
+        "policyDefinitionGroups": [{ "name": "Network" }],
+        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ["Network", "Compute"] }]
+      }
+    }`;
+    const twoSets = template(`${resource('one')},\n${resource('two')}`);
+    const doc = parsePolicyDocument(twoSets);
+    const found = validateDocument(doc).diagnostics.filter((d) => d.code === 'PS5001');
+    assert.equal(found.length, 2);
+    const actions = getCodeActions(doc, URI, found, { start: found[0].range.start, end: found[1].range.end });
+    assert.equal(actions.length, 2);
+    let fixed = twoSets;
+    // Applied one after the other, as a person would.
+    for (const diagnostic of [found[1], found[0]]) {
+      const action = actions.find((a) => a.diagnostics?.[0] === diagnostic)!;
+      fixed = applyTextEdits(fixed, editsOf(action, URI));
+    }
+    const resources = (JSON.parse(fixed) as { resources: Array<{ properties: { policyDefinitionGroups: unknown } }> }).resources;
+    for (const r of resources) assert.deepEqual(r.properties.policyDefinitionGroups, [{ name: 'Network' }, { name: 'Compute' }]);
+    assert.equal(validateDocument(parsePolicyDocument(fixed)).diagnostics.filter((d) => d.code === 'PS5001').length, 0);
+  });
+
   test('a document with a syntax error still gets fixes that parse as well as before', () => {
     const broken = text.replace('"displayName": "Set",', '"displayName": "Set",,');
     const doc = parsePolicyDocument(broken);

@@ -91,8 +91,8 @@ export function getCodeActions(document: PolicyDocument, uri: string, diagnostic
 // ---- The fixes, by code -------------------------------------------------------------------
 
 const FIXERS: Record<string, Fixer> = {
-  PS2005: renameKey((ctx) => stringData(ctx, 'canonical'), (to) => `Rename to '${to}'`),
   PS2004: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false),
+  PS2005: renameKey((ctx) => stringData(ctx, 'canonical'), (to) => `Rename to '${to}'`),
   PS2006: fixEnumCasing,
   PS3001: normalizeVersionName,
   PS3002: normalizeSetVersion,
@@ -115,14 +115,17 @@ function declareGroup(ctx: Context): Candidate[] {
   if (!found || found.use.declared) return [];
   const { set, use } = found;
   const name = use.name;
-  const insert = appendTo(ctx, set, set.groupsNode, 'policyDefinitionGroups', 'array', { name }, undefined);
+  // Into the declared groups, or a new policyDefinitionGroups at the end of the properties.
+  const insert = set.groupsNode
+    ? insertInto(ctx, set.groupsNode, 'array', undefined, { name }, undefined)
+    : insertInto(ctx, set.properties, 'object', 'policyDefinitionGroups', [{ name }], undefined);
   if (!insert) return [];
   const candidates: Candidate[] = [];
   const suggestion = set.groups.find((g) => g.name === stringData(ctx, 'suggestion'))?.name;
   if (suggestion) {
     candidates.push({ key: `rename:${use.node.offset}`, title: `Change to '${suggestion}'`, edits: [replaceNode(use.node, suggestion)], preferred: true });
   }
-  candidates.push({ key: `declare:${name.toLowerCase()}`, title: `Declare group '${name}' in policyDefinitionGroups`, edits: [insert], preferred: !suggestion });
+  candidates.push({ key: `declare:${set.resource.offset}:${name.toLowerCase()}`, title: `Declare group '${name}' in policyDefinitionGroups`, edits: [insert], preferred: !suggestion });
   return candidates;
 }
 
@@ -134,6 +137,7 @@ function declareParameter(ctx: Context): Candidate[] {
   if (!use || !use.name || set.parametersByLower.has(use.lower)) return [];
   const type = inferParameterType(ctx, set, use.lower);
   const declaration = { type, metadata: { displayName: displayNameOf(use.name) } };
+  // Into the declared parameters, or a new parameters object before the policyDefinitions.
   const insert = set.parametersNode
     ? insertInto(ctx, set.parametersNode, 'object', use.name, declaration, undefined)
     : insertInto(ctx, set.properties, 'object', 'parameters', { [use.name]: declaration }, indexOfKey(set.properties, 'policyDefinitions'));
@@ -143,7 +147,7 @@ function declareParameter(ctx: Context): Candidate[] {
   if (suggestion) {
     candidates.push({ key: `rename:${use.start}`, title: `Change to '${suggestion}'`, edits: [replaceExpressionName(use.start, use.end, suggestion)], preferred: true });
   }
-  candidates.push({ key: `declare:${use.lower}`, title: `Declare parameter '${use.name}' (${type})`, edits: [insert], preferred: !suggestion });
+  candidates.push({ key: `declare:${set.resource.offset}:${use.lower}`, title: `Declare parameter '${use.name}' (${type})`, edits: [insert], preferred: !suggestion });
   return candidates;
 }
 
@@ -552,14 +556,6 @@ function insertInto(ctx: Context, container: Node | undefined, type: 'object' | 
   }
   if (at < children.length) return { offset: neighbour.offset, length: 0, content: `${entry('', true)}, ` };
   return { offset: endOf(neighbour), length: 0, content: `, ${entry('', true)}` };
-}
-
-/** Appends to a set's list or map (`policyDefinitionGroups`, `parameters`), creating it in `properties` when absent. */
-function appendTo(ctx: Context, set: SetModel, node: Node | undefined, name: string, type: 'object' | 'array', value: unknown, key: string | undefined): Edit | undefined {
-  if (node) return insertInto(ctx, node, type, key, value, undefined);
-  if (property(set.properties, name) !== undefined) return undefined;
-  const wrapped = type === 'array' ? [value] : { [key!]: value };
-  return insertInto(ctx, set.properties, 'object', name, wrapped, undefined);
 }
 
 /** JSON text of a value: on one line (`{ "name": "x" }`), or one member per line indented from `indent`. */

@@ -531,6 +531,25 @@ const cases: FixCase[] = [
     contains: [`"parameters": {},`],
   },
   {
+    name: 'remove a repeated group declaration, the same as the first',
+    text: GROUPS('["Network"]', `[{ "name": "Network" }, { "name": "Compute" }, { "name": "Network" }]`),
+    code: 'PS5002',
+    title: /^Remove this repeated declaration of group 'Network'$/,
+    contains: [`[{ "name": "Network" }, { "name": "Compute" }],`],
+  },
+  {
+    name: 'remove a repeated group declaration that says more than the first: not the preferred fix',
+    text: GROUPS('["Network"]', `[
+    { "name": "Network" },
+    { "name": "Compute" },
+    { "name": "network", "displayName": "Networking" }
+  ]`),
+    code: 'PS5002',
+    title: /^Remove this repeated declaration of group 'network'$/,
+    preferred: false,
+    contains: [`    { "name": "Compute" }\n  ],`],
+  },
+  {
     name: 'remove an unused group (the last of a one-line list)',
     text: GROUPS('["Network"]', `[{ "name": "Network" }, { "name": "Compute" }, { "name": "Unused" }]`),
     code: 'PS5003',
@@ -741,7 +760,7 @@ test('code actions on the examples with mistakes: every fix applies and parses, 
       }
     }
   }
-  for (const code of ['PS3001', 'PS3002', 'PS3003', 'PS3004', 'PS4001', 'PS5001', 'PS5003', 'PS7001', 'PS7003', 'PS2004']) assert.ok(fixed.has(code), `no fix of ${code} in examples/mistakes`);
+  for (const code of ['PS3001', 'PS3002', 'PS3003', 'PS3004', 'PS4001', 'PS5001', 'PS5002', 'PS5003', 'PS7001', 'PS7003', 'PS2004']) assert.ok(fixed.has(code), `no fix of ${code} in examples/mistakes`);
 });
 
 // Every diagnostic of every built-in set: computing its fixes never throws, and every fix leaves JSON that parses.

@@ -1,6 +1,6 @@
 import { findNodeAtOffset } from 'jsonc-parser';
 import type { CodeAction, Diagnostic, Range, TextEdit } from 'vscode-languageserver-types';
-import { keyNodeOf, property, type Node } from '../json';
+import { keyNodeOf, property, valueOf, type Node } from '../json';
 import type { PolicyDocument } from '../validate';
 import { canonicalParameterType, type ParameterType, type ReferenceModel, type SetModel } from '../model/policySet';
 import { DEFAULT_CLOUD, type DefinitionCatalog } from '../definitions';
@@ -101,6 +101,7 @@ const FIXERS: Record<string, Fixer> = {
   PS4001: uniqueReferenceId,
   PS4002: addReferenceId,
   PS5001: declareGroup,
+  PS5002: removeDuplicateGroup,
   PS5003: removeUnusedGroup,
   PS5004: fixGroupCasing,
   PS7001: declareParameter,
@@ -243,6 +244,16 @@ function removeUnusedGroup(ctx: Context): Candidate[] {
   const lower = group?.name.toLowerCase();
   if (!group || !set.groupsNode || set.groupUses.some((u) => u.lower === lower)) return [];
   return [{ key: `${ctx.start}`, title: `Remove unused group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: true }];
+}
+
+/** A group declared again: removing the later declaration keeps the first; obvious only when the two are the same. */
+function removeDuplicateGroup(ctx: Context): Candidate[] {
+  const set = setAt(ctx)?.set;
+  const group = set?.groups.find((g) => sameRange(ctx, g.nameNode));
+  const first = group && set?.groupsByLower.get(group.name.toLowerCase());
+  if (!set?.groupsNode || !group || !first || first === group) return [];
+  const same = JSON.stringify(valueOf(group.node)) === JSON.stringify(valueOf(first.node));
+  return [{ key: `${ctx.start}`, title: `Remove this repeated declaration of group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: same }];
 }
 
 // ---- Fix all of a kind in the document ---------------------------------------------------

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { registerServiceCommands } from './commands';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetection';
 import { PolicySetStatus } from './languageStatus';
@@ -15,6 +16,7 @@ function serverModule(context: vscode.ExtensionContext): string {
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Policy Set', { log: true });
   context.subscriptions.push(log);
+  registerServiceCommands(context, { log });
   registerLanguageDetection(context, log);
 
   const module = serverModule(context);

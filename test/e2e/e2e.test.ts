@@ -6,7 +6,6 @@
 // server does not offer them: they still run and show their failure, without failing the run.
 import { describe, test, before, after, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { REPO_ROOT } from '../support/corpus';
@@ -63,7 +62,9 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
       server = undefined;
     }));
   const startUiServer = () => (uiServer ??= CodeServer.start(tools, { vsix }));
-  const openWorkbench = () => (workbench ??= startUiServer().then((s) => Workbench.open(s, browser!)));
+  const freshName = (i: number) => `openedFresh${i}.json`;
+  const copies = Object.fromEntries(Array.from({ length: OPENS }, (_, i) => [freshName(i + 1), UNDEFINED_GROUP_FIXTURE]));
+  const openWorkbench = () => (workbench ??= startUiServer().then((s) => Workbench.open(s, browser!, copies)));
 
   const assertPassed = (run: SuiteRun, results: SuiteRun['results'], minimum: number) => {
     const failed = results.filter((r) => r.state !== 'passed');
@@ -78,14 +79,18 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
     assertPassed(run, mine, 4);
   });
 
-  test('integration suite in the extension host: strongType completion and the declare-group quick fix', async (t) => {
-    needsServer(t, 'completionProvider', 'codeActionProvider');
-    const run = await suiteResults();
-    const features = run.results.filter((r) => r.suite.startsWith(SERVER_FEATURES_SUITE));
-    for (const r of features) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
-    assertPassed(run, features, 2);
-    assert.equal(run.exitCode, 0, 'the workbench reports success');
-  });
+  for (const [check, capability, titlePart] of [
+    ['strongType completion', 'completionProvider', 'completion'],
+    ['the declare-group quick fix', 'codeActionProvider', 'quick fix'],
+  ] as const) {
+    test(`integration suite in the extension host: ${check}`, async (t) => {
+      needsServer(t, capability);
+      const run = await suiteResults();
+      const results = run.results.filter((r) => r.suite.startsWith(SERVER_FEATURES_SUITE) && r.title.includes(titlePart));
+      for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
+      assertPassed(run, results, 1);
+    });
+  }
 
   test(`UI: the squiggle and the Problems entry for an undefined group appear (Done-when: within ${SHOWN_WITHIN_MS} ms of opening the file)`, async () => {
     await suiteResults().catch(() => undefined); // the suite's code-server is stopped before this one starts
@@ -98,8 +103,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
       // Fresh files each time (new documents, content-detected as policy sets); the first open also warms the editor.
       const times: number[] = [];
       for (let i = 1; i <= OPENS; i++) {
-        const name = `openedFresh${i}.json`;
-        fs.copyFileSync(path.join(wb.folder, UNDEFINED_GROUP_FIXTURE), path.join(wb.folder, name));
+        const name = freshName(i);
         await wb.closeAllEditors();
         await poll('the Problems entries of the closed file to go', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
         const opened = await wb.openFile(name);
@@ -150,7 +154,11 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
     needsServer(t, 'codeActionProvider');
     const wb = await openWorkbench();
     try {
+      // Only this file open: the Problems panel then lists its entries alone.
+      await wb.closeAllEditors();
+      await poll('the Problems entries of the closed files to go', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
       await wb.openFile(UNDEFINED_GROUP_FIXTURE);
+      await wb.problemRows('PS5001').first().waitFor({ state: 'visible', timeout: 15_000 });
       const { line, column } = wb.positionAfter(UNDEFINED_GROUP_FIXTURE, '"Monitoring');
       await wb.goTo(line, column - 3);
       await wb.page.keyboard.press('Control+.');

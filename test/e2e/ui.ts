@@ -16,8 +16,10 @@ export class Workbench {
     readonly folder: string,
   ) {}
 
-  static async open(server: CodeServer, browser: Browser): Promise<Workbench> {
+  /** `copies`: more files, name → the fixture they copy, made before the workbench opens (Quick Open finds them at once). */
+  static async open(server: CodeServer, browser: Browser, copies: Record<string, string> = {}): Promise<Workbench> {
     const folder = workspaceCopy('ui');
+    for (const [name, fixture] of Object.entries(copies)) fs.copyFileSync(path.join(folder, fixture), path.join(folder, name));
     const page = await newPage(browser);
     await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 60_000 });

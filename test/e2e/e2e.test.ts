@@ -22,7 +22,7 @@ import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
 const SHOWN_WITHIN_MS = 2000;
 const OPENS = 3;
 
-describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 }, () => {
+describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 }, () => {
   let tools: E2eTools;
   let vsix: string;
   /** One code-server for the integration suite, a fresh one for the UI checks: nothing of the first window weighs on the timings. */
@@ -41,7 +41,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 20 * 60_000 },
     server = await CodeServer.start(tools, { vsix });
     browser = await launchBrowser(tools);
     console.log(`# e2e setup (install when needed, package, code-server, chromium): ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
+  }, { timeout: 40 * 60_000 }); // a first install on a fresh machine: apt-get, Node 24, code-server's native build
 
   after(async () => {
     if (workbench) await (await workbench.catch(() => undefined))?.close();

@@ -9,3 +9,6 @@ export { decodeUtf8 } from './encoding';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';
+export { getCompletions, COMPLETION_TRIGGER_CHARACTERS } from './features/completion';
+export type { CompletionOptions } from './features/completion';
+export { ITEM_TYPES } from './model/itemTypes';

@@ -5,6 +5,7 @@ export const SCHEMA_IDS = {
   types: 'policyset:/schemas/policySetTypes.schema.json',
   policySetDefinition: 'policyset:/schemas/policySetDefinition.schema.json',
   policySetDefinitionVersion: 'policyset:/schemas/policySetDefinitionVersion.schema.json',
+  workspaceItem: 'policyset:/schemas/workspaceItem.schema.json',
 } as const;
 
 /** The schemas in schemas/, by id: for ajv here and for JSON language services in editors. */
@@ -13,6 +14,7 @@ export function loadSchemas(): Record<string, object> {
     [SCHEMA_IDS.types]: require('../../../../schemas/policySetTypes.schema.json') as object,
     [SCHEMA_IDS.policySetDefinition]: require('../../../../schemas/policySetDefinition.schema.json') as object,
     [SCHEMA_IDS.policySetDefinitionVersion]: require('../../../../schemas/policySetDefinitionVersion.schema.json') as object,
+    [SCHEMA_IDS.workspaceItem]: require('../../../../schemas/workspaceItem.schema.json') as object,
   };
 }
 
@@ -67,8 +69,9 @@ export function validateAgainst(target: SchemaTarget, value: unknown): ErrorObje
  * One self-contained schema for a document kind: the shared definitions inlined, references made local.
  * For JSON language services and tools that do not resolve references across files.
  */
-export function bundledSchema(kind: 'policySetDefinition' | 'policySetDefinitionVersion'): object {
+export function bundledSchema(kind: 'policySetDefinition' | 'policySetDefinitionVersion' | 'workspaceItem'): object {
   const schemas = loadSchemas();
+  if (kind === 'workspaceItem') return schemas[SCHEMA_IDS.workspaceItem]; // self-contained already
   const types = schemas[SCHEMA_IDS.types] as { definitions: object };
   const localized = JSON.stringify(schemas[SCHEMA_IDS[kind]]).replace(/"policySetTypes\.schema\.json#\/definitions\//g, '"#/definitions/');
   const root = JSON.parse(localized) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { getLocation, findNodeAtLocation, findNodeAtOffset, type JSONPath, type Location } from 'jsonc-parser';
+import { getLocation, findNodeAtLocation, findNodeAtOffset, type JSONPath } from 'jsonc-parser';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Range } from 'vscode-languageserver-types';
 import { entries, items, property, propertyIgnoreCase, stringValue, type Node } from '../json';
 import { buildSetModel, PARAMETER_TYPES, type SetModel } from '../model/policySet';
@@ -21,33 +21,142 @@ export const COMPLETION_TRIGGER_CHARACTERS = ['"', "'", ':', '(', '[', ','];
 // ---- Where the cursor is ---------------------------------------------------------------------
 
 /**
- * Where the cursor is, from jsonc-parser's scanner (which works on any text, however broken): the path
- * of keys and indexes to it, whether it is on a property key, and the string it is inside, if any.
+ * Where the cursor is: the path of keys and indexes to it, whether it is on a property key, the token
+ * just before or around it, and the string it is inside, if any. From the tree when the text parses
+ * (a descent: fast anywhere in a large document); otherwise from jsonc-parser's scanner, which works on
+ * any text however broken.
  */
 interface Where {
   offset: number;
   text: string;
   path: JSONPath;
   atKey: boolean;
+  /** The key or scalar value the cursor is in or right after. */
+  previous: { offset: number; length: number } | undefined;
   /** The string token (key or value) the cursor is inside: [start, end) of the token, quotes included. */
   inString: { start: number; end: number; closed: boolean } | undefined;
-  location: Location;
 }
 
-function locate(text: string, offset: number): Where {
-  const location = getLocation(text, offset);
-  const previous = location.previousNode;
+function locate(document: PolicyDocument, offset: number): Where {
+  const text = document.parsed.text;
+  const root = document.parsed.root;
+  const fromTree = root && document.parsed.syntaxErrors.length === 0 ? locateInTree(root, offset) : undefined;
+  let path: JSONPath;
+  let atKey: boolean;
+  let previous: Where['previous'];
+  let repairable = false;
+  if (fromTree) {
+    ({ path, atKey, previous } = fromTree);
+  } else {
+    const location = getLocation(text, offset);
+    path = location.path;
+    previous = location.previousNode;
+    // The scanner leaves isAtPropertyKey set in an array after an object item: only a key segment is a key.
+    atKey = location.isAtPropertyKey && typeof path[path.length - 1] === 'string';
+    repairable = true;
+  }
   let inString: Where['inString'];
-  // A key reads as a 'property' node with the key's offset and length.
-  if (previous && (previous.type === 'string' || previous.type === 'property') && text[previous.offset] === '"') {
+  if (previous && text[previous.offset] === '"') {
     const start = previous.offset;
     const end = previous.offset + previous.length;
     const closed = previous.length >= 2 && text[end - 1] === '"' && !isEscaped(text, end - 1, start);
     if (offset > start && (offset < end || (offset === end && !closed))) inString = { start, end, closed };
   }
-  // The scanner leaves isAtPropertyKey set in an array after an object item: only a key segment is a key.
-  const atKey = location.isAtPropertyKey && typeof location.path[location.path.length - 1] === 'string';
-  return { offset, text, path: location.path, atKey, inString, location };
+  if (repairable) {
+    // After a syntax error (a half-typed key on an earlier line, a missing comma) the parser's recovery can
+    // lose the key the cursor's value belongs to: the `"key": ` before the cursor on its own line decides.
+    const repaired = keyBeforeCursor(text, offset);
+    if (repaired && path.length && (atKey || path[path.length - 1] !== repaired.key)) {
+      path = [...path.slice(0, -1), repaired.key];
+      atKey = false;
+      inString = repaired.inString;
+    }
+  }
+  return { offset, text, path, atKey, previous, inString };
+}
+
+/**
+ * The location in a well-formed tree, with getLocation's conventions: in the whitespace of an object the
+ * path ends with '' (a new key); in the whitespace of an array, with the index a new item would take.
+ * Undefined outside the root value (then the scanner answers).
+ */
+function locateInTree(root: Node, offset: number): Pick<Where, 'path' | 'atKey' | 'previous'> | undefined {
+  const end = (n: Node) => n.offset + n.length;
+  if (root.type !== 'object' && root.type !== 'array') return undefined;
+  if (offset <= root.offset || offset >= end(root)) return undefined;
+  const path: JSONPath = [];
+  let node = root;
+  for (;;) {
+    if (node.type === 'object') {
+      let next: Node | undefined;
+      for (const prop of node.children ?? []) {
+        const key = prop.children?.[0];
+        const value = prop.children?.[1];
+        if (!key) continue;
+        if (offset >= key.offset && offset <= end(key)) {
+          path.push(String(key.value));
+          return { path, atKey: true, previous: offset > key.offset ? key : undefined };
+        }
+        const afterColon = prop.colonOffset !== undefined ? prop.colonOffset + 1 : end(key);
+        if (value && offset >= afterColon && offset <= end(value)) {
+          path.push(String(key.value));
+          if ((value.type === 'object' || value.type === 'array') && offset > value.offset && offset < end(value)) {
+            next = value;
+            break;
+          }
+          return { path, atKey: false, previous: offset > value.offset && value.type !== 'object' && value.type !== 'array' ? value : undefined };
+        }
+      }
+      if (!next) {
+        path.push('');
+        return { path, atKey: true, previous: undefined };
+      }
+      node = next;
+    } else {
+      // An array.
+      const children = node.children ?? [];
+      let next: Node | undefined;
+      let slot = 0;
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i];
+        if (offset >= child.offset && offset <= end(child)) {
+          path.push(i);
+          if ((child.type === 'object' || child.type === 'array') && offset > child.offset && offset < end(child)) {
+            next = child;
+            break;
+          }
+          return { path, atKey: false, previous: offset > child.offset && child.type !== 'object' && child.type !== 'array' ? child : undefined };
+        }
+        if (end(child) <= offset) slot = i + 1;
+      }
+      if (!next) {
+        path.push(slot);
+        return { path, atKey: false, previous: undefined };
+      }
+      node = next;
+    }
+  }
+}
+
+const KEY_BEFORE_CURSOR = /"((?:[^"\\\r\n]|\\.)*)"\s*:\s*("(?:[^"\\\r\n]|\\.)*)?$/;
+
+function keyBeforeCursor(text: string, offset: number): { key: string; inString: Where['inString'] } | undefined {
+  const lineStart = Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
+  const match = KEY_BEFORE_CURSOR.exec(text.slice(lineStart, offset));
+  if (!match) return undefined;
+  let key: string;
+  try {
+    key = JSON.parse(`"${match[1]}"`) as string;
+  } catch {
+    return undefined;
+  }
+  if (match[2] === undefined) return { key, inString: undefined };
+  const start = offset - match[2].length;
+  // The string goes on to its closing quote, or to the end of the line.
+  let end = offset;
+  while (end < text.length && text[end] !== '"' && text[end] !== '\n' && text[end] !== '\r') end += text[end] === '\\' ? 2 : 1;
+  const closed = text[end] === '"';
+  return { key, inString: { start, end: closed ? end + 1 : end, closed } };
 }
 
 function isEscaped(text: string, quote: number, start: number): boolean {
@@ -442,10 +551,11 @@ function documentSnippets(b: Builder, where: Where, withBraces: boolean) {
 export async function getCompletions(document: PolicyDocument, offset: number, options: CompletionOptions = {}): Promise<CompletionList> {
   const text = document.parsed.text;
   offset = Math.max(0, Math.min(offset, text.length));
-  const where = locate(text, offset);
+  const where = locate(document, offset);
   const b = new Builder(document);
+  // In our own value contexts the schema has nothing to add: the JSON service is not asked (nor parses).
   const exclusive = ownCompletions(b, where, document, options);
-  if (!(exclusive && b.items.length)) {
+  if (!exclusive) {
     for (const item of await jsonCompletions(document, offset)) if (!b.has(item.label)) b.add(item);
   }
   return { isIncomplete: false, items: b.items };
@@ -520,7 +630,7 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
   }
 
   // A new reference or group: an array slot, not inside a value.
-  if (!atKey && !where.inString && !where.location.previousNode) {
+  if (!atKey && !where.inString && !where.previous) {
     if (matchTail(path, ['properties', 'policyDefinitions', '#']) >= 0) {
       snippet(b, where, 'new policy definition reference', 'snippet: a reference to a policy definition', REFERENCE_SNIPPET, 'A policyDefinitions entry: reference ID, definition ID, parameters and groups.');
     } else if (matchTail(path, ['properties', 'policyDefinitionGroups', '#']) >= 0) {

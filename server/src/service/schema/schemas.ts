@@ -18,7 +18,7 @@ export function loadSchemas(): Record<string, object> {
   };
 }
 
-export type SchemaTarget = 'policySetDefinition' | 'policySetDefinitionVersion' | 'setProperties' | 'versionProperties';
+export type SchemaTarget = 'policySetDefinition' | 'policySetDefinitionVersion' | 'setProperties' | 'versionProperties' | 'workspaceItem';
 
 export const AJV_OPTIONS = { allErrors: true, strict: true, verbose: true } as const;
 
@@ -27,6 +27,7 @@ export const VALIDATOR_REFS: Record<SchemaTarget, string> = {
   policySetDefinitionVersion: SCHEMA_IDS.policySetDefinitionVersion,
   setProperties: `${SCHEMA_IDS.types}#/definitions/PolicySetDefinitionProperties`,
   versionProperties: `${SCHEMA_IDS.types}#/definitions/PolicySetDefinitionVersionProperties`,
+  workspaceItem: SCHEMA_IDS.workspaceItem,
 };
 
 let validators: Record<SchemaTarget, ValidateFunction> | undefined;
@@ -45,6 +46,7 @@ export function compileValidators(): Record<SchemaTarget, ValidateFunction> {
     policySetDefinitionVersion: get(VALIDATOR_REFS.policySetDefinitionVersion),
     setProperties: get(VALIDATOR_REFS.setProperties),
     versionProperties: get(VALIDATOR_REFS.versionProperties),
+    workspaceItem: get(VALIDATOR_REFS.workspaceItem),
   };
 }
 

@@ -388,10 +388,60 @@ test('every offset of a broken document answers without throwing', async () => {
     const document = parsePolicyDocument(text);
     for (const offset of new Set([0, Math.floor(cut / 2), cut])) await getCompletions(document, offset, withCatalog);
   }
+  // Nesting far too deep for a recursive parser: an empty answer, not a stack overflow.
+  const deep = '['.repeat(100_000);
+  assert.deepEqual((await getCompletions(parsePolicyDocument(deep), 50_000)).items, []);
   // Out-of-range offsets are clamped.
   const doc = parsePolicyDocument('{ "a": 1 }');
   await getCompletions(doc, -5);
   await getCompletions(doc, 1e9);
+});
+
+/**
+ * A well-formed document is located from its tree; a broken one by jsonc-parser's scanner. A syntax error
+ * after the end (' x') sends the same document down the scanner's path: both must answer the same, at
+ * every offset.
+ */
+async function assertSameFromTreeAndScanner(text: string, options?: CompletionOptions): Promise<number> {
+  const fromTree = parsePolicyDocument(text);
+  const fromScanner = parsePolicyDocument(`${text} x`);
+  assert.equal(fromTree.parsed.syntaxErrors.length, 0);
+  assert.ok(fromScanner.parsed.syntaxErrors.length > 0);
+  const describe = async (document: typeof fromTree, offset: number) =>
+    (await getCompletions(document, offset, options)).items
+      .map((i) => `${i.label} ${i.textEdit && 'range' in i.textEdit ? sliceOf(text, i.textEdit.range) : ''}`)
+      .sort()
+      .join('\n');
+  let nonEmpty = 0;
+  for (let offset = 1; offset < text.length; offset++) {
+    const tree = await describe(fromTree, offset);
+    assert.equal(tree, await describe(fromScanner, offset), `at ${offset}: ${JSON.stringify(text.slice(offset - 30, offset))}|${JSON.stringify(text.slice(offset, offset + 15))}`);
+    if (tree) nonEmpty++;
+  }
+  return nonEmpty;
+}
+
+test('the tree and the scanner find the same place at every offset of a document with every context', async () => {
+  const text = a3(`{
+    ${SET_PARAMETERS.replace('"displayName": "Effect"', '"displayName": "Effect", "strongType": "location"')},
+    ${GROUPS},
+    "policyDefinitions": [
+      {
+        "policyDefinitionId": "${DEF}",
+        "definitionVersion": "2.*.*",
+        "groupNames": ["Identity", "Network"],
+        "parameters": { "effect": { "value": "[parameters('effect')]" }, "allowedLocations": { "value": ["[parameters('locations')]"] } }
+      },
+      { "policyDefinitionId": "${DEF}", "parameters": {}, "groupNames": [] }
+    ]
+  }`);
+  const answered = await assertSameFromTreeAndScanner(text, withCatalog);
+  assert.ok(answered > text.length / 2, `completions at ${answered} of ${text.length} offsets`);
+});
+
+test('the tree and the scanner agree at every offset of a corpus file', { skip: SKIP_NO_CORPUS }, async () => {
+  const text = fs.readFileSync(path.join(CORPUS_SETS, 'VirtualEnclaves', 'ContainerRegistryInitiative.json'), 'utf8');
+  await assertSameFromTreeAndScanner(text);
 });
 
 test('the largest corpus file: completion at several positions (timings printed)', { skip: SKIP_NO_CORPUS }, async () => {

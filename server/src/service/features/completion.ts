@@ -40,7 +40,7 @@ interface Where {
 function locate(document: PolicyDocument, offset: number): Where {
   const text = document.parsed.text;
   const root = document.parsed.root;
-  const fromTree = root && document.parsed.syntaxErrors.length === 0 ? locateInTree(root, offset) : undefined;
+  const fromTree = root && document.parsed.syntaxErrors.length === 0 ? locateInTree(root, text, offset) : undefined;
   let path: JSONPath;
   let atKey: boolean;
   let previous: Where['previous'];
@@ -80,7 +80,7 @@ function locate(document: PolicyDocument, offset: number): Where {
  * path ends with '' (a new key); in the whitespace of an array, with the index a new item would take.
  * Undefined outside the root value (then the scanner answers).
  */
-function locateInTree(root: Node, offset: number): Pick<Where, 'path' | 'atKey' | 'previous'> | undefined {
+function locateInTree(root: Node, text: string, offset: number): Pick<Where, 'path' | 'atKey' | 'previous'> | undefined {
   const end = (n: Node) => n.offset + n.length;
   if (root.type !== 'object' && root.type !== 'array') return undefined;
   if (offset <= root.offset || offset >= end(root)) return undefined;
@@ -104,7 +104,8 @@ function locateInTree(root: Node, offset: number): Pick<Where, 'path' | 'atKey' 
             next = value;
             break;
           }
-          return { path, atKey: false, previous: offset > value.offset && value.type !== 'object' && value.type !== 'array' ? value : undefined };
+          // In a scalar, or right before or after the value: not a place for another one.
+          return { path, atKey: false, previous: value };
         }
       }
       if (!next) {
@@ -125,13 +126,17 @@ function locateInTree(root: Node, offset: number): Pick<Where, 'path' | 'atKey' 
             next = child;
             break;
           }
-          return { path, atKey: false, previous: offset > child.offset && child.type !== 'object' && child.type !== 'array' ? child : undefined };
+          // In a scalar, or right before or after an item: not a place for a new one.
+          return { path, atKey: false, previous: child };
         }
         if (end(child) <= offset) slot = i + 1;
       }
       if (!next) {
         path.push(slot);
-        return { path, atKey: false, previous: undefined };
+        // After an item with no comma yet, a new item does not go here either.
+        const before = slot > 0 ? children[slot - 1] : undefined;
+        const separated = !before || text.slice(end(before), offset).includes(',');
+        return { path, atKey: false, previous: separated ? undefined : before };
       }
       node = next;
     }
@@ -550,6 +555,8 @@ function documentSnippets(b: Builder, where: Where, withBraces: boolean) {
  */
 export async function getCompletions(document: PolicyDocument, offset: number, options: CompletionOptions = {}): Promise<CompletionList> {
   const text = document.parsed.text;
+  // Nesting too deep to walk (the scanner's parser is recursive) or a document too large for a model: nothing to offer.
+  if (document.parsed.tooDeep || document.parsed.tooLarge) return { isIncomplete: false, items: [] };
   offset = Math.max(0, Math.min(offset, text.length));
   const where = locate(document, offset);
   const b = new Builder(document);
@@ -565,6 +572,11 @@ export async function getCompletions(document: PolicyDocument, offset: number, o
 function ownCompletions(b: Builder, where: Where, document: PolicyDocument, options: CompletionOptions): boolean {
   const { path, atKey } = where;
   const root = document.parsed.root;
+  // A value goes here: not on a key, and not after a complete value (a string closed before the cursor).
+  // Nor before a value that is already there on the same line (broken text, where the scanner has not reached it).
+  // A new key goes here: on a key, after '{' or ','.
+  const keySlot = atKey && /[{,]/.test(previousToken(where.text, where.inString?.start ?? where.offset));
+  const valueSlot = !atKey && (!!where.inString || (!where.previous && !/^["\d{[tfn-]/.test(nextOnLine(where.text, where.offset))));
 
   // An empty document: a whole resource.
   if (document.parsed.text.trim() === '') {
@@ -578,13 +590,13 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
   }
 
   // A workspace item's type.
-  if (!atKey && path.length === 1 && lower(path[0]) === 'type' && isWorkspaceItemLike(document)) {
+  if (valueSlot && path.length === 1 && lower(path[0]) === 'type' && isWorkspaceItemLike(document)) {
     itemTypes(b, where);
     return true;
   }
 
   // metadata.strongType of a parameter (of a set, or of a definition).
-  if (!atKey && matchTail(path, ['properties', 'parameters', '*', 'metadata', 'strongType']) >= 0) {
+  if (valueSlot && matchTail(path, ['properties', 'parameters', '*', 'metadata', 'strongType']) >= 0) {
     strongTypes(b, where);
     return true;
   }
@@ -596,19 +608,20 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
     const referencePath = path.slice(0, refAt + 3);
     const rest = path.slice(refAt + 3);
     // groupNames entries
-    if (!atKey && rest.length === 2 && lower(rest[0]) === 'groupnames' && typeof rest[1] === 'number') {
+    if (valueSlot && rest.length === 2 && lower(rest[0]) === 'groupnames' && typeof rest[1] === 'number') {
       const set = setAt(document, resourcePath);
       if (set) groupNames(b, where, set, root ? findNodeAtLocation(root, [...referencePath, rest[0]]) : undefined);
       return true;
     }
     // definitionVersion
-    if (!atKey && rest.length === 1 && lower(rest[0]) === 'definitionversion') {
+    if (valueSlot && rest.length === 1 && lower(rest[0]) === 'definitionversion') {
       const definition = definitionOf(referenceNode(document, referencePath), options);
       if (definition) definitionVersions(b, where, definition);
       return true;
     }
     // The referenced definition's parameters, as keys of the reference's parameters.
     if (atKey && rest.length === 2 && lower(rest[0]) === 'parameters') {
+      if (!keySlot) return true;
       const definition = definitionOf(referenceNode(document, referencePath), options);
       if (definition) definitionParameterKeys(b, where, document, definition, root ? findNodeAtLocation(root, [...referencePath, rest[0]]) : undefined);
       return true;
@@ -630,7 +643,7 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
   }
 
   // A new reference or group: an array slot, not inside a value.
-  if (!atKey && !where.inString && !where.previous) {
+  if (!atKey && !where.inString && !where.previous && /[[,]/.test(previousToken(where.text, where.offset)) && /^[\],]?$/.test(nextToken(where.text, where.offset))) {
     if (matchTail(path, ['properties', 'policyDefinitions', '#']) >= 0) {
       snippet(b, where, 'new policy definition reference', 'snippet: a reference to a policy definition', REFERENCE_SNIPPET, 'A policyDefinitions entry: reference ID, definition ID, parameters and groups.');
     } else if (matchTail(path, ['properties', 'policyDefinitionGroups', '#']) >= 0) {
@@ -638,11 +651,32 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
     }
   }
   // A new parameter: a key of the set's (or a definition's) parameters.
-  if (atKey && matchTail(path, ['properties', 'parameters', '*']) >= 0) {
+  if (keySlot && matchTail(path, ['properties', 'parameters', '*']) >= 0) {
     const range: [number, number] | undefined = where.inString ? [where.inString.start, where.inString.end] : undefined;
     snippet(b, where, 'new parameter', 'snippet: a parameter declaration', PARAMETER_SNIPPET, 'A parameter with its type, display name and description.', range);
   }
   return false;
+}
+
+/** The last character before the offset that is not whitespace ('' at the start). */
+function previousToken(text: string, offset: number): string {
+  let i = offset - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return i >= 0 ? text[i] : '';
+}
+
+/** The first character from the offset on that is not whitespace ('' at the end). */
+function nextToken(text: string, offset: number): string {
+  let i = offset;
+  while (i < text.length && /\s/.test(text[i])) i++;
+  return i < text.length ? text[i] : '';
+}
+
+/** The rest of the line from the offset on, without the leading blanks. */
+function nextOnLine(text: string, offset: number): string {
+  let i = offset;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+  return text.slice(i, i + 1);
 }
 
 function isWorkspaceItemLike(document: PolicyDocument): boolean {

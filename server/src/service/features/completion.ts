@@ -246,9 +246,16 @@ function setAt(document: PolicyDocument, resourcePath: JSONPath): SetModel | und
   if (!node || node.type !== 'object') return undefined;
   const own = document.sets.find((set) => set.resource === node);
   if (own) return own;
-  const inTemplate = document.kind === 'armTemplate' || resourcePath.some((s) => lower(s) === 'resources');
-  return buildSetModel(document.parsed.text, { kind: 'policySetDefinition', node }, inTemplate);
+  // Built once per document snapshot (the nodes are the snapshot's).
+  let built = builtSets.get(node);
+  if (!built) {
+    built = buildSetModel(document.parsed.text, { kind: 'policySetDefinition', node }, isInTemplate(document, resourcePath));
+    builtSets.set(node, built);
+  }
+  return built;
 }
+
+const builtSets = new WeakMap<Node, SetModel>();
 
 function isInTemplate(document: PolicyDocument, resourcePath: JSONPath): boolean {
   return document.kind === 'armTemplate' || resourcePath.some((s) => lower(s) === 'resources');

@@ -2,18 +2,14 @@
 // 1. the integration suite (test/e2e/suite, the run() contract) inside the extension host;
 // 2. what a person sees, through Chromium driven by Playwright.
 // The setup installs code-server, Node 24 and Chromium itself (test/e2e/support/install.ts) and ends every
-// process it starts. Checks that need the language server's completion and quick fixes are TODO while the
-// server does not offer them: they still run and show their failure, without failing the run.
-import { describe, test, before, after, type TestContext } from 'node:test';
+// process it starts.
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { REPO_ROOT } from '../support/corpus';
 import { CodeServer } from './support/codeServer';
 import { ensureE2eTools, type E2eTools } from './support/install';
 import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
-import { serverCapabilities } from './support/serverCapabilities';
 import { launchBrowser, runSuite, type SuiteRun } from './runCodeServer';
 import { SERVER_FEATURES_SUITE } from './suite/suiteNames';
 import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
@@ -29,7 +25,6 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
   let server: CodeServer | undefined;
   let uiServer: Promise<CodeServer> | undefined;
   let browser: Browser | undefined;
-  let capabilities: Record<string, unknown> = {};
   let suiteRun: Promise<SuiteRun> | undefined;
   let workbench: Promise<Workbench> | undefined;
 
@@ -37,7 +32,6 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     const started = Date.now();
     tools = await ensureE2eTools();
     vsix = await packageVsix();
-    capabilities = await serverCapabilities(path.join(REPO_ROOT, 'dist', 'server', 'server.js'));
     server = await CodeServer.start(tools, { vsix });
     browser = await launchBrowser(tools);
     console.log(`# e2e setup (install when needed, package, code-server, chromium): ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -49,12 +43,6 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     await server?.stop();
     if (uiServer) await (await uiServer.catch(() => undefined))?.stop();
   });
-
-  /** TODO while the server lacks a capability; a plain test once it has it. */
-  const needsServer = (t: TestContext, ...names: string[]) => {
-    const missing = names.filter((name) => !capabilities[name]);
-    if (missing.length > 0) t.todo(`the language server does not offer ${missing.join(', ')} yet`);
-  };
 
   const suiteResults = () =>
     (suiteRun ??= runSuite(server!, browser!).finally(async () => {
@@ -79,12 +67,11 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     assertPassed(run, mine, 4);
   });
 
-  for (const [check, capability, titlePart] of [
-    ['strongType completion', 'completionProvider', 'completion'],
-    ['the declare-group quick fix', 'codeActionProvider', 'quick fix'],
+  for (const [check, titlePart] of [
+    ['strongType completion', 'completion'],
+    ['the declare-group quick fix', 'quick fix'],
   ] as const) {
-    test(`integration suite in the extension host: ${check}`, async (t) => {
-      needsServer(t, capability);
+    test(`integration suite in the extension host: ${check}`, async () => {
       const run = await suiteResults();
       const results = run.results.filter((r) => r.suite.startsWith(SERVER_FEATURES_SUITE) && r.title.includes(titlePart));
       for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
@@ -125,8 +112,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     }
   });
 
-  test('UI: the suggest widget inside metadata.strongType lists strongType values', async (t) => {
-    needsServer(t, 'completionProvider');
+  test('UI: the suggest widget inside metadata.strongType lists strongType values', async () => {
     const wb = await openWorkbench();
     try {
       await wb.openFile(UNDEFINED_GROUP_FIXTURE);
@@ -150,8 +136,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     }
   });
 
-  test('UI: the quick fix from Ctrl+. declares the undefined group', async (t) => {
-    needsServer(t, 'codeActionProvider');
+  test('UI: the quick fix from Ctrl+. declares the undefined group', async () => {
     const wb = await openWorkbench();
     try {
       // Only this file open: the Problems panel then lists its entries alone.

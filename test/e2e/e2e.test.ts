@@ -10,8 +10,9 @@ import { CodeServer } from './support/codeServer';
 import { ensureE2eTools, type E2eTools } from './support/install';
 import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
-import { launchBrowser, runSuite, type SuiteRun } from './runCodeServer';
-import { SERVER_FEATURES_SUITE } from './suite/suiteNames';
+import { launchBrowser, runSuite, startSuiteService, type SuiteRun } from './runCodeServer';
+import { E2E_TOKEN, SERVER_FEATURES_SUITE, SERVICE_SUITE } from './suite/suiteNames';
+import type { LocalService } from '../service/localService';
 import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
 
 /** The Done-when of the editing experience: the squiggle and the Problems entry within 2 s of opening the file. */
@@ -27,12 +28,16 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
   let browser: Browser | undefined;
   let suiteRun: Promise<SuiteRun> | undefined;
   let workbench: Promise<Workbench> | undefined;
+  /** The local service the suite's fetch and deploy commands talk to. */
+  let service: LocalService | undefined;
 
   before(async () => {
     const started = Date.now();
     tools = await ensureE2eTools();
     vsix = await packageVsix();
-    server = await CodeServer.start(tools, { vsix });
+    const suiteService = await startSuiteService();
+    service = suiteService.service;
+    server = await CodeServer.start(tools, { vsix, settings: suiteService.settings, machineSettings: suiteService.machineSettings });
     browser = await launchBrowser(tools);
     console.log(`# e2e setup (install when needed, package, code-server, chromium): ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, { timeout: 40 * 60_000 }); // a first install on a fresh machine: apt-get, Node 24, code-server's native build
@@ -42,6 +47,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     await browser?.close();
     await server?.stop();
     if (uiServer) await (await uiServer.catch(() => undefined))?.stop();
+    await service?.close();
   });
 
   const suiteResults = () =>
@@ -62,7 +68,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
 
   test('integration suite in the extension host: language and diagnostics', async () => {
     const run = await suiteResults();
-    const mine = run.results.filter((r) => !r.suite.startsWith(SERVER_FEATURES_SUITE));
+    const mine = run.results.filter((r) => !r.suite.startsWith(SERVER_FEATURES_SUITE) && !r.suite.startsWith(SERVICE_SUITE));
     for (const r of mine) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
     assertPassed(run, mine, 4);
   });
@@ -78,6 +84,37 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
       assertPassed(run, results, 1);
     });
   }
+
+  test('integration suite in the extension host: fetch and deploy against the local service, signed in through the authentication API', async () => {
+    const run = await suiteResults();
+    const results = run.results.filter((r) => r.suite.startsWith(SERVICE_SUITE));
+    for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
+    for (const line of run.uiLog) console.log(`#   runner: ${line}`);
+    assertPassed(run, results, 4);
+    // What the page showed: the consent dialog, and the timeout's error message (the suite had the runner close it).
+    assert.ok(run.notifications.some((n) => /wants to sign in using Policy Set E2E/.test(n)), `the consent dialog; seen: ${JSON.stringify(run.notifications)}`);
+    const timeout = run.notifications.find((n) => /fetching '[^']+' failed: No answer from the service within 8 s/.test(n));
+    assert.ok(timeout, `the hung fetch's error notification; seen: ${JSON.stringify(run.notifications)}`);
+    console.log(`#   shown: ${timeout}`);
+    assert.ok(run.notifications.some((n) => /not deployed: the document has \d+ errors?/.test(n)), 'the refused deployment\'s message');
+    // The output channel (a log file of the extension) has the calls and the failure.
+    const channel = run.files.filter((f) => /Policy Set\.log$/.test(f.path)).map((f) => f.text).join('\n');
+    assert.match(channel, /GET built-in '[^']+': 200/, `the Policy Set output channel's log; files: ${run.files.map((f) => f.path).join(', ')}`);
+    assert.match(channel, /fetching '[^']+' failed: No answer from the service within 8 s/);
+    // The local service got the test provider's token, and only where it should.
+    assert.ok(service!.requests.some((r) => r.headers.authorization === `Bearer ${E2E_TOKEN}`), 'the token was sent to the service');
+  });
+
+  test('no token in the output channel, logs, settings, storage, notifications or console of the suite\'s code-server', async () => {
+    const run = await suiteResults();
+    assert.ok(run.files.length > 5 && run.files.some((f) => f.path.endsWith('settings.json')), `the files were read: ${run.files.length}`);
+    const leaks = [
+      ...run.files.filter((f) => f.text.includes(E2E_TOKEN)).map((f) => f.path),
+      ...run.notifications.filter((n) => n.includes(E2E_TOKEN)).map((n) => `notification: ${n}`),
+      ...run.console.filter((c) => c.includes(E2E_TOKEN)).map((c) => `console: ${c.slice(0, 200)}`),
+    ];
+    assert.deepEqual(leaks, []);
+  });
 
   test(`UI: the squiggle and the Problems entry for an undefined group appear (Done-when: within ${SHOWN_WITHIN_MS} ms of opening the file)`, async () => {
     await suiteResults().catch(() => undefined); // the suite's code-server is stopped before this one starts

@@ -10,6 +10,8 @@ import { ensureE2eTools, type E2eTools } from './support/install';
 import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
 import { RESULT_PREFIX, type E2eResult } from './suite/index';
+import { E2E_ACCOUNT, E2E_AUTH_PROVIDER, E2E_TOKEN, UI_ANSWERS_FOLDER, UI_REQUEST_PREFIX, type UiAnswer, type UiRequest } from './suite/suiteNames';
+import { startLocalService, type LocalService } from '../service/localService';
 
 export const EXTENSION_ID = 'policyset.policy-set-tools';
 export const FIXTURES = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures');
@@ -35,18 +37,102 @@ export async function newPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
+/**
+ * The local service (a separate HTTP server on 127.0.0.1, accepting only the test provider's token) and the
+ * user settings that point the suite's code-server at it and name the test authentication provider.
+ */
+export async function startSuiteService(): Promise<{ service: LocalService; settings: Record<string, unknown>; machineSettings: Record<string, unknown> }> {
+  const service = await startLocalService({ token: E2E_TOKEN });
+  return { service, settings: { 'policySet.auth.providerId': E2E_AUTH_PROVIDER }, machineSettings: { 'policySet.service.baseUrl': service.url } };
+}
+
 export interface SuiteRun {
   exitCode: number;
   results: E2eResult[];
   console: string[];
+  /** The text of every notification seen while the suite ran (sampled), and of those the suite asked to close. */
+  notifications: string[];
+  /** What the runner did for the suite in the page (UI_REQUEST_PREFIX), and what failed. */
+  uiLog: string[];
+  /** The text files code-server and the extension wrote under its home (logs, settings, storage), read when the suite ended. */
+  files: Array<{ path: string; text: string }>;
+}
+
+/** Does in the page what the suite asks for (type, read a notification); answers with the text it read. */
+async function doUiRequest(page: Page, request: UiRequest, run: SuiteRun): Promise<string | undefined> {
+  switch (request.kind) {
+    case 'type':
+      await page.keyboard.type(request.text, { delay: 15 });
+      return undefined;
+    case 'readNotification': {
+      // Toasts and the notification centre both list `.notification-list-item`s.
+      const item = page.locator('.notification-list-item', { hasText: request.text }).first();
+      await item.waitFor({ state: 'visible', timeout: 60_000 });
+      const text = (await item.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ').trim();
+      run.notifications.push(text);
+      return text;
+    }
+  }
+}
+
+/**
+ * The choice VS Code's consent dialog ("The extension ... wants to sign in using ...") stores when a person
+ * clicks Allow: the smoke-test driver refuses to show dialogs, so the runner records it beforehand, in the
+ * browser's workbench storage (application scope), as "Manage Trusted Extensions" would.
+ */
+async function allowAccountAccess(page: Page, serverUrl: string, grant: { providerId: string; account: string; extensionId: string; extensionName: string }): Promise<void> {
+  await page.goto(`${serverUrl}/healthz`);
+  const key = `${grant.providerId}-${grant.account}`;
+  const value = JSON.stringify([{ id: grant.extensionId.toLowerCase(), name: grant.extensionName, allowed: true }]);
+  // Runs in the page (the browser's IndexedDB; a string, as this project compiles without the DOM types).
+  await page.evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('vscode-web-state-db-global');
+    open.onupgradeneeded = () => open.result.createObjectStore('ItemTable');
+    open.onerror = () => reject(new Error(String(open.error)));
+    open.onsuccess = () => {
+      const db = open.result;
+      const transaction = db.transaction('ItemTable', 'readwrite');
+      transaction.objectStore('ItemTable').put(${JSON.stringify(value)}, ${JSON.stringify(key)});
+      transaction.oncomplete = () => { db.close(); resolve(); };
+      transaction.onerror = () => reject(new Error(String(transaction.error)));
+    };
+  })`);
+}
+
+/** Text files under a folder, skipping installed extensions and anything large. */
+function textFilesUnder(dir: string, skip: string): Array<{ path: string; text: string }> {
+  const files: Array<{ path: string; text: string }> = [];
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (full === skip) continue;
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && fs.statSync(full).size < 8 * 1024 * 1024) files.push({ path: full, text: fs.readFileSync(full, 'latin1') });
+    }
+  };
+  walk(dir);
+  return files;
 }
 
 /** Opens the workbench with the smoke-test payload; resolves with the exit code the workbench reports and each test's result. */
 export async function runSuite(server: CodeServer, browser: Browser, timeoutMs = 180_000): Promise<SuiteRun> {
   const workspace = workspaceCopy('suite');
   const page = await newPage(browser);
-  const run: SuiteRun = { exitCode: -1, results: [], console: [] };
+  const run: SuiteRun = { exitCode: -1, results: [], console: [], notifications: [], uiLog: [], files: [] };
   let exited: number | undefined;
+  let uiQueue = Promise.resolve();
+  const uiPattern = new RegExp(`${UI_REQUEST_PREFIX.replace(/[[\]]/g, '\\$&')} ([A-Za-z0-9+/=]+)`);
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const texts = await page
+        .locator('.notification-list-item-message')
+        .allInnerTexts()
+        .catch(() => [] as string[]);
+      for (const text of texts) if (!run.notifications.includes(text)) run.notifications.push(text);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
   try {
     await page.exposeFunction('codeAutomationExit', (code: number) => {
       exited = code;
@@ -56,16 +142,55 @@ export async function runSuite(server: CodeServer, browser: Browser, timeoutMs =
       run.console.push(text);
       const match = new RegExp(`${RESULT_PREFIX.replace(/[[\]]/g, '\\$&')} ([A-Za-z0-9+/=]+)`).exec(text);
       if (match) run.results.push(JSON.parse(Buffer.from(match[1], 'base64').toString('utf8')) as E2eResult);
+      const ui = uiPattern.exec(text);
+      if (ui) {
+        const request = JSON.parse(Buffer.from(ui[1], 'base64').toString('utf8')) as UiRequest;
+        const answer = (value: UiAnswer) => {
+          try {
+            const folder = path.join(workspace, UI_ANSWERS_FOLDER);
+            fs.mkdirSync(folder, { recursive: true });
+            fs.writeFileSync(path.join(folder, `${request.id}.json`), JSON.stringify(value));
+          } catch {
+            // the suite has ended (its workspace is gone)
+          }
+        };
+        uiQueue = uiQueue.then(() =>
+          doUiRequest(page, request, run).then(
+            (text) => {
+              run.uiLog.push(`done: ${JSON.stringify(request)}`);
+              answer({ ok: true, text });
+            },
+            (error: Error) => {
+              const message = error.message.split('\n')[0];
+              run.uiLog.push(`FAILED: ${JSON.stringify(request)}: ${message}`);
+              answer({ ok: false, error: message });
+            },
+          ),
+        );
+      }
     });
     const remote = (p: string) => `vscode-remote://remote${p}`;
     const payload = [
       ['extensionDevelopmentPath', remote(server.installedExtension(EXTENSION_ID))],
       ['extensionTestsPath', remote(path.join(REPO_ROOT, 'test', 'out', 'e2e', 'suite', 'index.js'))],
     ];
+    await allowAccountAccess(page, server.url, { providerId: E2E_AUTH_PROVIDER, account: E2E_ACCOUNT, extensionId: EXTENSION_ID, extensionName: 'Policy Set Tools' });
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    run.exitCode = await poll('the integration suite to finish (window.codeAutomationExit)', () => exited, timeoutMs, 200);
+    try {
+      run.exitCode = await poll('the integration suite to finish (window.codeAutomationExit)', () => exited, timeoutMs, 200);
+    } catch (error) {
+      const screenshot = path.join(SCREENSHOTS, `suite-${Date.now()}.png`);
+      await page.screenshot({ path: screenshot }).catch(() => undefined);
+      throw new Error(
+        `${(error as Error).message}\nscreenshot: ${screenshot}\nrunner: ${run.uiLog.join('\n')}\nnotifications: ${run.notifications.join(' | ')}\nthe console's end:\n${run.console.slice(-25).join('\n')}`,
+      );
+    }
+    await uiQueue;
+    run.files = textFilesUnder(server.home, server.extensionsDir);
     return run;
   } finally {
+    sampling = false;
+    await sampler;
     await page.context().close();
     fs.rmSync(workspace, { recursive: true, force: true });
   }
@@ -74,7 +199,8 @@ export async function runSuite(server: CodeServer, browser: Browser, timeoutMs =
 async function main(): Promise<void> {
   const tools = await ensureE2eTools();
   const vsix = await packageVsix();
-  const server = await CodeServer.start(tools, { vsix });
+  const { service, settings, machineSettings } = await startSuiteService();
+  const server = await CodeServer.start(tools, { vsix, settings, machineSettings });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser(tools);
@@ -85,6 +211,7 @@ async function main(): Promise<void> {
   } finally {
     await browser?.close();
     await server.stop();
+    await service.close();
   }
 }
 

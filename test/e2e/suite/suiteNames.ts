@@ -2,3 +2,30 @@
 
 /** The checks that need the language server's completion and quick fixes. */
 export const SERVER_FEATURES_SUITE = 'Server features: strongType completion and the declare-group quick fix';
+
+/** The fetch and deploy commands against the local service, signed in through a test authentication provider. */
+export const SERVICE_SUITE = 'Service commands: fetch and deploy against the local service';
+/** The test authentication provider the suite registers; policySet.auth.providerId names it. */
+export const E2E_AUTH_PROVIDER = 'policyset-e2e-auth';
+/** Its session's token: the only one the local service accepts, and what the leak check searches for. */
+export const E2E_TOKEN = 'E2E-TOKEN-7d1f0c93a4b6e258';
+/** A built-in set the local service serves (from the corpus, or its seed without one). */
+export const E2E_BUILT_IN = { corpus: '1f3afdf9-d0c9-4c3d-847f-89da613e70a8', seed: 'local-demo-locations' };
+
+/** The line prefix by which the suite asks the runner for what only a person can do in the page: type, read a notification. */
+export const UI_REQUEST_PREFIX = '[policyset-e2e-ui]';
+/** Where, in the workspace folder, the runner writes `<id>.json` (a UiAnswer) when it has done request `id`. */
+export const UI_ANSWERS_FOLDER = '.e2e-ui';
+export type UiRequest = { id: string } & (
+  /** Type `text` with the keyboard, into whatever has the focus (the active editor). */
+  | { kind: 'type'; text: string }
+  /** Wait for a notification (toast or notification centre) including `text`; answer its whole text. */
+  | { kind: 'readNotification'; text: string }
+);
+export interface UiAnswer {
+  ok: boolean;
+  text?: string;
+  error?: string;
+}
+/** The account of the test authentication provider. */
+export const E2E_ACCOUNT = 'E2E User';

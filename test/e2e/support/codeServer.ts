@@ -15,7 +15,12 @@ export class CodeServer {
     readonly logFile: string,
   ) {}
 
-  static async start(tools: E2eTools, options: { vsix: string; settings?: Record<string, unknown> }): Promise<CodeServer> {
+  /**
+   * `settings`: more user settings. `machineSettings`: the remote machine's settings, where settings of the
+   * `machine` and `machine-overridable` scopes must go (code-server's window is a remote one: it ignores them
+   * in the user settings).
+   */
+  static async start(tools: E2eTools, options: { vsix: string; settings?: Record<string, unknown>; machineSettings?: Record<string, unknown> }): Promise<CodeServer> {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-e2e-'));
     const dirs = { userData: path.join(home, 'user-data'), extensions: path.join(home, 'extensions'), xdg: path.join(home, 'xdg') };
     for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
@@ -44,6 +49,10 @@ export class CodeServer {
         2,
       ),
     );
+    if (options.machineSettings) {
+      fs.mkdirSync(path.join(dirs.userData, 'Machine'), { recursive: true });
+      fs.writeFileSync(path.join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify(options.machineSettings, null, 2));
+    }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: `${path.dirname(tools.node24)}${path.delimiter}${process.env.PATH ?? ''}`,

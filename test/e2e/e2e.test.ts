@@ -91,8 +91,8 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
     for (const line of run.uiLog) console.log(`#   runner: ${line}`);
     assertPassed(run, results, 4);
-    // What the page showed: the consent dialog, and the timeout's error message (the suite had the runner close it).
-    assert.ok(run.notifications.some((n) => /wants to sign in using Policy Set E2E/.test(n)), `the consent dialog; seen: ${JSON.stringify(run.notifications)}`);
+    // What the page showed (sampled while the suite ran): the cancellable progress of a fetch, the timeout's error message.
+    assert.ok(run.notifications.some((n) => /^Fetching '[^']+'\.\.\.$/.test(n)), `the fetch's progress notification; seen: ${JSON.stringify(run.notifications)}`);
     const timeout = run.notifications.find((n) => /fetching '[^']+' failed: No answer from the service within 8 s/.test(n));
     assert.ok(timeout, `the hung fetch's error notification; seen: ${JSON.stringify(run.notifications)}`);
     console.log(`#   shown: ${timeout}`);
@@ -101,8 +101,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     const channel = run.files.filter((f) => /Policy Set\.log$/.test(f.path)).map((f) => f.text).join('\n');
     assert.match(channel, /GET built-in '[^']+': 200/, `the Policy Set output channel's log; files: ${run.files.map((f) => f.path).join(', ')}`);
     assert.match(channel, /fetching '[^']+' failed: No answer from the service within 8 s/);
-    // The local service got the test provider's token, and only where it should.
-    assert.ok(service!.requests.some((r) => r.headers.authorization === `Bearer ${E2E_TOKEN}`), 'the token was sent to the service');
+    // (The suite itself checks that the local service received the test provider's token, in the fetch's Authorization header.)
   });
 
   test('no token in the output channel, logs, settings, storage, notifications or console of the suite\'s code-server', async () => {

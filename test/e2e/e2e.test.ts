@@ -90,7 +90,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     const results = run.results.filter((r) => r.suite.startsWith(SERVICE_SUITE));
     for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
     for (const line of run.uiLog) console.log(`#   runner: ${line}`);
-    assertPassed(run, results, 4);
+    assertPassed(run, results, 5);
     // What the page showed (sampled while the suite ran): the cancellable progress of a fetch, the timeout's error message.
     assert.ok(run.notifications.some((n) => /^Fetching '[^']+'\.\.\.$/.test(n)), `the fetch's progress notification; seen: ${JSON.stringify(run.notifications)}`);
     const timeout = run.notifications.find((n) => /fetching '[^']+' failed: No answer from the service within 8 s/.test(n));

@@ -72,6 +72,13 @@ async function doUiRequest(page: Page, request: UiRequest, run: SuiteRun): Promi
       run.notifications.push(text);
       return text;
     }
+    case 'clickNotificationButton': {
+      const item = page.locator('.notification-list-item', { hasText: request.text }).first();
+      await item.waitFor({ state: 'visible', timeout: 60_000 });
+      await item.hover();
+      await item.locator('.monaco-button', { hasText: request.button }).first().click();
+      return undefined;
+    }
   }
 }
 

@@ -182,6 +182,32 @@ if (!runnerProvides) console.log(`${SERVICE_SUITE}: not run, this runner provide
     assert.ok(draft.getText().endsWith(`${typed}!`));
   });
 
+  test('a hung service: Cancel on the progress notification ends the fetch at once, quietly; the unsaved text is intact', async function () {
+    this.timeout(60_000);
+    await vscode.workspace.getConfiguration('policySet.service').update('timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    const original = 'More unsaved notes.\n';
+    const draft = await vscode.workspace.openTextDocument({ language: 'plaintext', content: original });
+    await vscode.window.showTextDocument(draft, { preview: false });
+    await admin('DELETE', 'requests');
+    await admin('POST', 'faults', { mode: 'hang', method: 'GET', count: 1 });
+    const fetchedBefore = vscode.workspace.textDocuments.filter((d) => d.languageId === 'policyset' && d.isUntitled).length;
+
+    const fetching = start<vscode.TextDocument>('policySet.fetchBuiltIn', NAME);
+    await poll('the GET to reach the (hung) service', async () => ((await requests()).length === 1 ? true : undefined), 10_000);
+    await vscode.commands.executeCommand('notifications.showList');
+    const cancelled = Date.now();
+    await askRunner({ kind: 'clickNotificationButton', text: `Fetching '${NAME}'`, button: 'Cancel' });
+    const result = await Promise.race([fetching.result, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 15_000))]);
+    // The time limit is the default 60 s: an end within seconds is the cancellation's.
+    assert.equal(result, undefined, 'the command ended without a document, long before the 60 s limit');
+    console.log(`# cancelled fetch ended ${Date.now() - cancelled} ms after the click was asked for`);
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.equal(draft.getText(), original);
+    assert.equal(draft.isDirty, true);
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.languageId === 'policyset' && d.isUntitled).length, fetchedBefore, 'no document was opened');
+    assert.equal((await requests()).length, 1, 'nothing sent again after the cancellation');
+  });
+
   test('Deploy refuses a document with errors: the message names them, nothing reaches the service', async function () {
     this.timeout(60_000);
     await admin('DELETE', 'requests');

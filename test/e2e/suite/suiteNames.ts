@@ -21,6 +21,8 @@ export type UiRequest = { id: string } & (
   | { kind: 'type'; text: string }
   /** Wait for a notification (toast or notification centre) including `text`; answer its whole text. */
   | { kind: 'readNotification'; text: string }
+  /** Click `button` on the notification including `text` (Cancel on a progress notification). */
+  | { kind: 'clickNotificationButton'; text: string; button: string }
 );
 export interface UiAnswer {
   ok: boolean;

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bundledSchema } from '#service';
 import { CORPUS_SETS, corpusAvailable, REPO_ROOT } from '../support/corpus';
-import { startInitialized, type LspClient, type Notification } from '../support/lspClient';
+import { startInitialized, type LspProcess, type Notification } from '../support/lspProcess';
 
 const ROUNDS = Number(process.env.BENCH_LSP_ROUNDS ?? 30);
 const WARMUP = 5;
@@ -16,7 +16,7 @@ const JSON_SERVER_MAIN = require.resolve('vscode-json-languageserver/out/node/js
 
 interface Contender {
   name: string;
-  client: LspClient;
+  client: LspProcess;
   /** Our server says which version its diagnostics are for; the JSON server does not (it drops stale ones). */
   versioned: boolean;
   completes: boolean;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
-import { startInitialized, positionAt, type Position, type ResponseMessage } from '../support/lspClient';
+import { startInitialized, positionAt, type Position, type ResponseMessage } from '../support/lspProcess';
 
 const EDITS = Number(process.env.POLICYSET_LSP_FUZZ_EDITS ?? 10000);
 const SEED = Number(process.env.POLICYSET_LSP_FUZZ_SEED ?? 20261122);

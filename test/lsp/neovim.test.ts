@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../support/corpus';
-import { SERVER_BIN } from '../support/lspClient';
+import { SERVER_BIN } from '../support/lspProcess';
 
 const SOURCE_DIR = path.join(REPO_ROOT, 'test', 'lsp', 'nvim');
 const NVIM_TIMEOUT_MS = 90000;

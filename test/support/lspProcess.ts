@@ -1,6 +1,6 @@
-// A minimal LSP client over stdio for tests and benchmarks: Content-Length framing, requests with a
-// deadline, notifications delivered as they arrive, requests from the server answered, and the server
-// process watched so that a crash is seen at once instead of as a time-out.
+// An LSP client over stdio for the fuzz test and the latency bench (lspClient.ts serves the feature tests):
+// requests with a deadline, notifications delivered as they arrive with their arrival time, requests from
+// the server answered, and the server process watched so that a crash is seen at once, not as a time-out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
 import { REPO_ROOT } from './corpus';
@@ -28,7 +28,7 @@ interface Pending {
 
 type Listener = (notification: Notification) => void;
 
-export class LspClient {
+export class LspProcess {
   private buffer: Buffer = Buffer.alloc(0);
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -187,9 +187,9 @@ export class LspClient {
 }
 
 /** Starts a Node.js language server script over stdio (no shell, no stdin of ours). */
-export function startServerProcess(script: string = SERVER_BIN, args: string[] = ['--stdio'], name = 'policyset-language-server'): LspClient {
+export function startServerProcess(script: string = SERVER_BIN, args: string[] = ['--stdio'], name = 'policyset-language-server'): LspProcess {
   const child = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, stdio: 'pipe' });
-  return new LspClient(child, name);
+  return new LspProcess(child, name);
 }
 
 /** Starts our server and completes the initialize handshake. */

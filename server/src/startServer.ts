@@ -2,9 +2,11 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   DocumentDiagnosticReportKind,
+  DidChangeWatchedFilesNotification,
   ResponseError,
   ErrorCodes,
   LSPErrorCodes,
+  type CancellationToken,
   type Connection,
   type InitializeResult,
   type Diagnostic,
@@ -12,100 +14,344 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { validateText, cloudOfPath, type SeveritySetting } from './service';
+import {
+  validateDocument,
+  parsePolicyDocument,
+  cloudOfPath,
+  doHover,
+  findDefinition,
+  findReferences,
+  prepareRename,
+  rename,
+  documentSymbols,
+  foldingRanges,
+  selectionRanges,
+  format,
+  type DocumentKind,
+  type FeatureOptions,
+  type PolicyDocument,
+  type SeveritySetting,
+} from './service';
+import { WorkspaceDefinitions } from './workspaceDefinitions';
 
+/** The `policySet` settings the server reads (see server/README.md). */
 export interface ServerSettings {
   severities: Record<string, SeveritySetting>;
+  validate: { run: 'onType' | 'onSave' };
+  definitions: { paths: string[] };
+  /** The cloud whose definitions win; empty: inferred from the document's path. */
+  cloud: string;
 }
 
-const DEBOUNCE_MS = 150;
+const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '' };
+
+/** Short enough to feel immediate, long enough that a burst of keystrokes is validated once. */
+const DEBOUNCE_MS = 100;
+const WATCH_DEBOUNCE_MS = 300;
 /** Each diagnostic links to its rule's page in the installed docs. */
 const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href;
 
+/** Custom request: what the extension's status item shows. */
+export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
+export interface DocumentInfo {
+  kind: DocumentKind;
+  /** Errors, warnings and information (hints are not counted). */
+  problems: number;
+  errors: number;
+  warnings: number;
+}
+
+function readSettings(raw: unknown): ServerSettings {
+  const s = (raw ?? {}) as Partial<Record<keyof ServerSettings, unknown>>;
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const run = isObject(s.validate) && s.validate['run'] === 'onSave' ? 'onSave' : 'onType';
+  const paths = isObject(s.definitions) && Array.isArray(s.definitions['paths']) ? s.definitions['paths'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [];
+  return {
+    severities: isObject(s.severities) ? (s.severities as ServerSettings['severities']) : {},
+    validate: { run },
+    definitions: { paths },
+    cloud: typeof s.cloud === 'string' ? s.cloud : '',
+  };
+}
+
 /**
- * A thin adapter: documents in, diagnostics out, all computed by the pure service. Push diagnostics for
- * clients that cannot pull (Neovim 0.7, Emacs eglot 1.9), pull for those that can.
+ * A thin adapter: documents in, answers out, all computed by the pure service. Push diagnostics for
+ * clients that cannot pull (Neovim 0.7, Emacs eglot 1.9), pull for those that can. Every handler is
+ * wrapped: a failure answers with an error and the server stays up.
  */
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   let pull = false;
-  let settings: ServerSettings = { severities: {} };
+  let canConfigure = false;
+  let canWatch = false;
+  let hasWorkspaceFolders = false;
+  let settings: ServerSettings = DEFAULT_SETTINGS;
+  let workspaceFolders: string[] = [];
   const timers = new Map<string, NodeJS.Timeout>();
+  /** One parse per document version, shared by validation and every feature. */
+  const parses = new Map<string, { version: number; document: PolicyDocument }>();
+  /** The last diagnostics computed per document (pull answers with them in onSave mode). */
+  const results = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
+  const log = (message: string) => connection.console.log(message);
+  const definitions = new WorkspaceDefinitions(log);
+
+  const parsed = (document: TextDocument): PolicyDocument => {
+    const cached = parses.get(document.uri);
+    if (cached && cached.version === document.version) return cached.document;
+    const policyDocument = parsePolicyDocument(document.getText());
+    parses.set(document.uri, { version: document.version, document: policyDocument });
+    return policyDocument;
+  };
+
+  const featureOptions = (uri: string): FeatureOptions => ({ definitions: definitions.catalog, cloud: settings.cloud || cloudOfPath(uri) });
 
   const diagnose = (document: TextDocument): Diagnostic[] => {
-    const result = validateText(document.getText(), {
+    const result = validateDocument(parsed(document), {
       uri: document.uri,
       severities: settings.severities,
-      cloud: cloudOfPath(document.uri),
+      ...featureOptions(document.uri),
+      definitions: definitions.catalog.size ? definitions.catalog : undefined,
       assumePolicyDocument: document.languageId === 'policyset',
       docsBaseUrl: DOCS_URL,
     });
     for (const failure of result.internalErrors) connection.console.error(`rule ${failure.rule} failed on ${document.uri}: ${failure.message}`);
+    results.set(document.uri, { version: document.version, diagnostics: result.diagnostics });
     return result.diagnostics;
   };
 
   const publish = (document: TextDocument) => {
     try {
-      void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: diagnose(document) });
+      const diagnostics = diagnose(document);
+      // Drop the result when the document changed meanwhile: the newer version has its own run scheduled.
+      if (documents.get(document.uri)?.version !== document.version) return;
+      void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
     } catch (error) {
       connection.console.error(`validation of ${document.uri} failed: ${(error as Error).message}`);
     }
   };
 
-  const schedule = (document: TextDocument) => {
+  /** Revalidates: pushes after a short debounce, or asks a pulling client to pull again. */
+  const schedule = (document: TextDocument, delay = DEBOUNCE_MS) => {
     if (pull) return;
     clearTimeout(timers.get(document.uri));
     timers.set(
       document.uri,
       setTimeout(() => {
         timers.delete(document.uri);
-        // Only the version still open is worth validating.
         const current = documents.get(document.uri);
         if (current) publish(current);
-      }, DEBOUNCE_MS),
+      }, delay),
     );
   };
 
+  const revalidateAll = () => {
+    if (pull) {
+      results.clear();
+      void connection.languages.diagnostics.refresh();
+    } else documents.all().forEach((d) => schedule(d));
+  };
+
+  const openDefinitionTexts = () =>
+    documents
+      .all()
+      .map((d) => ({ uri: d.uri, text: d.getText() }))
+      .filter((d) => d.text.includes('policyRule'));
+
+  let reloadTimer: NodeJS.Timeout | undefined;
+  const reloadDefinitions = (delay = 0) => {
+    clearTimeout(reloadTimer);
+    reloadTimer = setTimeout(() => {
+      definitions
+        .reload(settings.definitions, workspaceFolders, openDefinitionTexts())
+        .then((current) => current && revalidateAll())
+        .catch((error: Error) => connection.console.error(`loading policy definitions failed: ${error.message}`));
+    }, delay);
+  };
+
+  const fetchSettings = async () => {
+    if (!canConfigure) return;
+    try {
+      const [section] = (await connection.workspace.getConfiguration([{ section: 'policySet' }])) as unknown[];
+      if (section !== null && section !== undefined) settings = readSettings(section);
+    } catch (error) {
+      connection.console.error(`reading the policySet settings failed: ${(error as Error).message}`);
+    }
+  };
+
+  /**
+   * Runs a request handler on the current version of its document: cancelled requests answer
+   * RequestCancelled, a document that changed while the answer was computed answers ContentModified
+   * (the client asks again), and a failure answers InternalError instead of taking the server down.
+   */
+  function handle<P extends { textDocument: { uri: string } }, R>(name: string, work: (document: TextDocument, policyDocument: PolicyDocument, params: P) => R | Promise<R>, empty: R) {
+    return async (params: P, token: CancellationToken): Promise<R> => {
+      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return empty;
+      const version = document.version;
+      let result: R;
+      try {
+        result = await work(document, parsed(document), params);
+      } catch (error) {
+        if (error instanceof ResponseError) throw error;
+        connection.console.error(`${name} failed on ${document.uri}: ${(error as Error).stack ?? error}`);
+        throw new ResponseError(ErrorCodes.InternalError, `${name} failed: ${(error as Error).message}`);
+      }
+      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+      if (documents.get(document.uri)?.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed');
+      return result;
+    };
+  }
+
+  const offsetOf = (document: TextDocument, position: { line: number; character: number }) => document.offsetAt(position);
+  const refuse = (answer: object) => {
+    if ('error' in answer) throw new ResponseError(ErrorCodes.InvalidRequest, (answer as { error: string }).error);
+  };
+
   connection.onInitialize((params): InitializeResult => {
-    pull = !!params.capabilities.textDocument?.diagnostic;
-    const options = params.initializationOptions as { severities?: ServerSettings['severities'] } | undefined;
-    if (options?.severities) settings = { severities: options.severities };
+    const capabilities = params.capabilities;
+    pull = !!capabilities.textDocument?.diagnostic;
+    canConfigure = !!capabilities.workspace?.configuration;
+    canWatch = !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    hasWorkspaceFolders = !!capabilities.workspace?.workspaceFolders;
+    workspaceFolders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    const options = params.initializationOptions as Record<string, unknown> | undefined;
+    if (options) settings = readSettings(options['policySet'] ?? options);
     return {
       capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         ...(pull ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        selectionRangeProvider: true,
+        documentFormattingProvider: true,
+        documentRangeFormattingProvider: true,
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'policyset-language-server' },
     };
   });
 
+  connection.onInitialized(async () => {
+    await fetchSettings();
+    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }] });
+    if (hasWorkspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        workspaceFolders = [...workspaceFolders.filter((f) => !event.removed.some((r) => r.uri === f)), ...event.added.map((a) => a.uri)];
+        reloadDefinitions();
+      });
+    }
+    reloadDefinitions();
+  });
+
   connection.languages.diagnostics.on((params, token) => {
-    const document = documents.get(params.textDocument.uri);
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+    const document = documents.get(params.textDocument.uri);
     if (!document) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     try {
-      return { kind: DocumentDiagnosticReportKind.Full, items: diagnose(document) };
+      const last = results.get(document.uri);
+      // In onSave mode a pull between saves answers with the last saved state's diagnostics.
+      const items = settings.validate.run === 'onSave' && last ? last.diagnostics : diagnose(document);
+      return { kind: DocumentDiagnosticReportKind.Full, items };
     } catch (error) {
       throw new ResponseError(ErrorCodes.InternalError, `validation failed: ${(error as Error).message}`);
     }
   });
 
-  connection.onDidChangeConfiguration((change) => {
-    const section = (change.settings as { policySet?: { severities?: ServerSettings['severities'] } } | undefined)?.policySet;
-    if (section?.severities) settings = { severities: section.severities };
-    if (pull) void connection.languages.diagnostics.refresh();
-    else documents.all().forEach(schedule);
+  connection.onDidChangeConfiguration(async (change) => {
+    if (canConfigure) await fetchSettings();
+    else {
+      const section = (change.settings as { policySet?: unknown } | undefined)?.policySet;
+      if (section) settings = readSettings(section);
+    }
+    reloadDefinitions();
+    revalidateAll();
   });
+
+  connection.onDidChangeWatchedFiles(() => reloadDefinitions(WATCH_DEBOUNCE_MS));
+
+  connection.onHover(handle('hover', (d, p, params) => doHover(p, offsetOf(d, params.position), featureOptions(d.uri)), null));
+  connection.onDefinition(handle('definition', (d, p, params) => findDefinition(p, d.uri, offsetOf(d, params.position)), []));
+  connection.onReferences(handle('references', (d, p, params) => findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration), []));
+  connection.onPrepareRename(
+    handle(
+      'prepareRename',
+      (d, p, params) => {
+        const answer = prepareRename(p, offsetOf(d, params.position));
+        refuse(answer);
+        return answer as { range: never; placeholder: string };
+      },
+      null,
+    ),
+  );
+  connection.onRenameRequest(
+    handle(
+      'rename',
+      (d, p, params) => {
+        const answer = rename(p, d.uri, offsetOf(d, params.position), params.newName);
+        refuse(answer);
+        return answer as Exclude<typeof answer, { error: string }>;
+      },
+      null,
+    ),
+  );
+  connection.onDocumentSymbol(handle('documentSymbol', (d, p) => documentSymbols(p, featureOptions(d.uri)), []));
+  connection.onFoldingRanges(handle('foldingRange', (_d, p) => foldingRanges(p), []));
+  connection.onSelectionRanges(handle('selectionRange', (_d, p, params) => selectionRanges(p, params.positions), []));
+  connection.onDocumentFormatting(handle('formatting', (_d, p, params) => format(p, params.options), []));
+  connection.onDocumentRangeFormatting(handle('rangeFormatting', (_d, p, params) => format(p, params.options, params.range), []));
+
+  connection.onRequest(
+    DOCUMENT_INFO_REQUEST,
+    handle(
+      DOCUMENT_INFO_REQUEST,
+      (d, p): DocumentInfo => {
+        const last = results.get(d.uri);
+        const diagnostics = last && last.version === d.version ? last.diagnostics : diagnose(d);
+        const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
+        return { kind: p.kind, problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length, errors: count(1), warnings: count(2) };
+      },
+      null,
+    ),
+  );
 
   documents.onDidOpen((event) => {
     if (!pull) publish(event.document);
   });
-  documents.onDidChangeContent((event) => schedule(event.document));
-  documents.onDidClose((event) => {
-    clearTimeout(timers.get(event.document.uri));
-    timers.delete(event.document.uri);
-    if (!pull) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  documents.onDidChangeContent((event) => {
+    if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
+    if (settings.validate.run === 'onType') schedule(event.document);
   });
+  documents.onDidSave((event) => {
+    if (settings.validate.run === 'onSave') {
+      if (pull) {
+        results.delete(event.document.uri);
+        void connection.languages.diagnostics.refresh();
+      } else schedule(event.document, 0);
+    }
+  });
+  documents.onDidClose((event) => {
+    const uri = event.document.uri;
+    clearTimeout(timers.get(uri));
+    timers.delete(uri);
+    parses.delete(uri);
+    results.delete(uri);
+    if (!pull) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  });
+
+  /** An open policy definition's unsaved text is what sets referencing it are checked against. */
+  let openTimer: NodeJS.Timeout | undefined;
+  const reloadOpenDefinitions = () => {
+    clearTimeout(openTimer);
+    openTimer = setTimeout(() => {
+      definitions.refreshOpen(openDefinitionTexts());
+      revalidateAll();
+    }, WATCH_DEBOUNCE_MS);
+  };
 
   documents.listen(connection);
   connection.listen();

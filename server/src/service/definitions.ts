@@ -145,6 +145,16 @@ export class DefinitionCatalog {
     return true;
   }
 
+  /** A copy without the definitions that `drop` matches (e.g. ones read from a file now open with other text). */
+  clone(drop?: (info: DefinitionInfo) => boolean): DefinitionCatalog {
+    const copy = new DefinitionCatalog();
+    copy.hasBuiltIns = this.hasBuiltIns;
+    for (const [map, key] of [[this.byId, 'id'], [this.byName, 'name']] as const) {
+      for (const list of map.values()) for (const info of list) if (!drop?.(info)) copy.add(info, key);
+    }
+    return copy;
+  }
+
   /** Every known variant of a definition (an index can hold one per cloud). */
   lookup(policyDefinitionId: string, normalized = normalizeDefinitionId(policyDefinitionId)): DefinitionInfo[] {
     const exact = this.byId.get(normalized);

@@ -9,3 +9,4 @@ export { decodeUtf8 } from './encoding';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';
+export * from './features';

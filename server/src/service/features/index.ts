@@ -1,0 +1,7 @@
+// Editor features over a parsed document: pure, verb-first, one file per feature.
+export { findDefinition, findReferences, prepareRename, rename } from './navigation';
+export type { RenameTarget } from './navigation';
+export { doHover, definitionOf } from './hover';
+export type { FeatureOptions } from './hover';
+export { documentSymbols, foldingRanges, selectionRanges, format } from './structure';
+export { jsonService, jsonViewOf } from './jsonService';

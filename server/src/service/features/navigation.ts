@@ -1,0 +1,58 @@
+import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import type { PolicyDocument } from '../validate';
+import { occurrences, targetAt, type NameSpan } from './locate';
+
+/** Go to definition: from a group or parameter use (or its declaration) to its declaration. */
+export function findDefinition(document: PolicyDocument, uri: string, offset: number): Location[] {
+  const target = targetAt(document, offset);
+  if (!target || (target.type !== 'group' && target.type !== 'parameter')) return [];
+  return occurrences(target)
+    .filter((o) => o.declaration)
+    .map((o) => ({ uri, range: document.lines.rangeOf(o.start, o.end) }));
+}
+
+/** Every declaration and use of the group or parameter at the offset. */
+export function findReferences(document: PolicyDocument, uri: string, offset: number, includeDeclaration = true): Location[] {
+  const target = targetAt(document, offset);
+  if (!target || (target.type !== 'group' && target.type !== 'parameter')) return [];
+  return occurrences(target)
+    .filter((o) => includeDeclaration || !o.declaration)
+    .map((o) => ({ uri, range: document.lines.rangeOf(o.start, o.end) }));
+}
+
+export interface RenameTarget {
+  range: Range;
+  placeholder: string;
+}
+
+/** What a rename at the offset would rename, or why it can't. */
+export function prepareRename(document: PolicyDocument, offset: number): RenameTarget | { error: string } {
+  const target = targetAt(document, offset);
+  if (!target || (target.type !== 'group' && target.type !== 'parameter')) return { error: 'Only a group or a set parameter can be renamed here.' };
+  if (!target.name) return { error: 'An empty name cannot be renamed.' };
+  return { range: document.lines.rangeOf(target.span.start, target.span.end), placeholder: target.name };
+}
+
+/** A name as it is written at a span: JSON-escaped, and with single quotes doubled inside an expression literal. */
+function spell(name: string, span: NameSpan): string {
+  const literal = span.inExpression ? name.replace(/'/g, "''") : name;
+  return JSON.stringify(literal).slice(1, -1);
+}
+
+/**
+ * Renames a group or a set parameter: its declaration and every use in the set (names match
+ * case-insensitively, as the service matches them). Refuses a name that another one already has.
+ */
+export function rename(document: PolicyDocument, uri: string, offset: number, newName: string): WorkspaceEdit | { error: string } {
+  const target = targetAt(document, offset);
+  if (!target || (target.type !== 'group' && target.type !== 'parameter')) return { error: 'Only a group or a set parameter can be renamed here.' };
+  if (!newName.trim()) return { error: 'The new name is empty.' };
+  const lower = newName.toLowerCase();
+  if (lower !== target.name.toLowerCase()) {
+    const taken = target.type === 'group' ? target.set.groupsByLower.has(lower) : target.set.parametersByLower.has(lower);
+    if (taken) return { error: `A ${target.type} named '${newName}' already exists in this policy set.` };
+  }
+  if (target.type === 'parameter' && !/^[^\s'"[\]()]+$/.test(newName)) return { error: `'${newName}' is not a usable parameter name: use letters, digits and characters other than quotes, brackets and spaces.` };
+  const edits: TextEdit[] = occurrences(target).map((o) => ({ range: document.lines.rangeOf(o.start, o.end), newText: spell(newName, o) }));
+  return { changes: { [uri]: edits } };
+}

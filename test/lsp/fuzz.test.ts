@@ -51,7 +51,7 @@ interface OpenDocument {
 
 interface Stats {
   edits: number;
-  requests: Map<string, { results: number; errors: Map<number, number> }>;
+  requests: Map<string, { results: number; nonEmpty: number; errors: Map<number, number>; sample: Map<number, string> }>;
   internalErrors: string[];
   logErrors: string[];
   slowest: { method: string; ms: number };
@@ -157,7 +157,7 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       const slot = int(documents.length);
       let document = documents[slot];
       // A document that has been ground down or blown up is closed and a fresh one opened in its place.
-      if (document.text.length < 2 || document.text.length > 4 * MAX_DOCUMENT_BYTES || next() < 0.002) {
+      if (document.text.length < 2 || document.text.length > 4 * MAX_DOCUMENT_BYTES || next() < 0.03) {
         client.notify('textDocument/didClose', { textDocument: { uri: document.uri } });
         document = documents[slot] = open();
       }
@@ -192,7 +192,22 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
 
       // One request, at the cursor after the edit or somewhere else in the document.
       const method = methods[edit % methods.length];
-      const cursor = positionAt(document.text, next() < 0.7 ? start + insert.length : int(document.text.length + 1));
+      // Half the time just after the edit; otherwise inside a parameter or group name (where navigation and
+      // rename have something to do), or anywhere.
+      const onName = () => {
+        // A path of tokens to follow from a random point, e.g. groupNames, then [, then the string's quote.
+        const path = pick([["parameters('"], ['"groupNames"', '[', '"'], ['"policyDefinitionGroups"', '"name"', ':', '"'], ['"parameters"', '{', '"']]);
+        let at = int(document.text.length);
+        for (const token of path) {
+          at = document.text.indexOf(token, at);
+          if (at < 0) return int(document.text.length + 1);
+          at += token.length;
+        }
+        return Math.min(document.text.length, at + int(4));
+      };
+      const where = next();
+      const cursorOffset = where < 0.5 ? start + insert.length : where < 0.85 ? onName() : int(document.text.length + 1);
+      const cursor = positionAt(document.text, cursorOffset);
       const textDocument = { uri: document.uri };
       const params: Record<string, unknown> = { textDocument };
       if (method === 'textDocument/completion') Object.assign(params, { position: cursor, context: { triggerKind: 1 } });
@@ -213,16 +228,18 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (ms > stats.slowest.ms) stats.slowest = { method, ms };
-      const counts = stats.requests.get(method) ?? { results: 0, errors: new Map<number, number>() };
+      const counts = stats.requests.get(method) ?? { results: 0, nonEmpty: 0, errors: new Map<number, number>(), sample: new Map<number, string>() };
       stats.requests.set(method, counts);
       if (response.error) {
         assert.equal(typeof response.error.code, 'number', `${method}: an error without a numeric code: ${JSON.stringify(response.error)}`);
         assert.equal(typeof response.error.message, 'string', `${method}: an error without a message`);
         counts.errors.set(response.error.code, (counts.errors.get(response.error.code) ?? 0) + 1);
+        if (!counts.sample.has(response.error.code)) counts.sample.set(response.error.code, response.error.message.slice(0, 120));
         if (response.error.code === -32603 && stats.internalErrors.length < 5) stats.internalErrors.push(`${method} on ${document.source} after edit ${edit}: ${response.error.message.slice(0, 300)}`);
       } else {
         assert.ok('result' in response, `${method}: a response with neither result nor error`);
         counts.results++;
+        if (response.result !== null && !(Array.isArray(response.result) && response.result.length === 0)) counts.nonEmpty++;
         const anomalies = rangeAnomalies(response.result, lineCount(document.text), document.uri);
         assert.deepEqual(anomalies, [], `${label}, edit ${edit} (seed ${seed}) of ${document.source}: ${method} returned ranges outside the document`);
         if (method === 'textDocument/diagnostic') document.diagnostics = ((response.result as { items?: unknown[] }).items ?? []);
@@ -262,8 +279,8 @@ test(`LSP fuzz: ${EDITS} seeded random edits, each followed by a request; the se
   assert.equal(stats.edits, EDITS);
   console.log(`${stats.edits} edits and ${stats.edits} requests in ${seconds.toFixed(1)} s: ${(stats.edits / seconds).toFixed(0)} edits/s (two servers side by side, seed ${SEED}); slowest answer ${stats.slowest.ms.toFixed(0)} ms (${stats.slowest.method})`);
   for (const [method, counts] of stats.requests) {
-    const errors = [...counts.errors].map(([code, n]) => `${n} × error ${code}`).join(', ');
-    console.log(`  ${method.padEnd(32)} ${counts.results} results${errors ? `, ${errors}` : ''}`);
+    const errors = [...counts.errors].map(([code, n]) => `${n} × error ${code} (e.g. "${counts.sample.get(code)}")`).join(', ');
+    console.log(`  ${method.padEnd(32)} ${counts.results} results (${counts.nonEmpty} not empty)${errors ? `, ${errors}` : ''}`);
   }
   for (const message of stats.internalErrors) console.log(`  internal error: ${message}`);
   for (const message of stats.logErrors) console.log(`  server logged: ${message}`);

@@ -144,7 +144,9 @@ export function startServer(connection: Connection): void {
     );
   };
 
+  /** After settings or known definitions change. In onSave mode documents wait for their next save. */
   const revalidateAll = () => {
+    if (settings.validate.run === 'onSave') return;
     if (pull) {
       results.clear();
       void connection.languages.diagnostics.refresh();
@@ -305,18 +307,19 @@ export function startServer(connection: Connection): void {
   connection.onDocumentFormatting(handle('formatting', (_d, p, params) => format(p, params.options), []));
   connection.onDocumentRangeFormatting(handle('rangeFormatting', (_d, p, params) => format(p, params.options, params.range), []));
 
-  connection.onRequest(
+  const documentInfo = handle(
     DOCUMENT_INFO_REQUEST,
-    handle(
-      DOCUMENT_INFO_REQUEST,
-      (d, p): DocumentInfo => {
-        const last = results.get(d.uri);
-        const diagnostics = last && last.version === d.version ? last.diagnostics : diagnose(d);
-        const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
-        return { kind: p.kind, problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length, errors: count(1), warnings: count(2) };
-      },
-      null,
-    ),
+    (d, p): DocumentInfo => {
+      const last = results.get(d.uri);
+      const diagnostics = last && last.version === d.version ? last.diagnostics : diagnose(d);
+      const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
+      return { kind: p.kind, problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length, errors: count(1), warnings: count(2) };
+    },
+    null,
+  );
+  // `{ textDocument: { uri } }` as in every LSP request, or `{ uri }`.
+  connection.onRequest(DOCUMENT_INFO_REQUEST, (params: { uri?: string; textDocument?: { uri: string } }, token) =>
+    documentInfo({ textDocument: params.textDocument ?? { uri: params.uri ?? '' } }, token),
   );
 
   documents.onDidOpen((event) => {
@@ -324,6 +327,8 @@ export function startServer(connection: Connection): void {
   });
   documents.onDidChangeContent((event) => {
     if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
+    // Also fired on open, whose version was just validated.
+    if (results.get(event.document.uri)?.version === event.document.version) return;
     if (settings.validate.run === 'onType') schedule(event.document);
   });
   documents.onDidSave((event) => {

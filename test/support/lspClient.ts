@@ -10,6 +10,14 @@ export class LspClient {
   private readonly pending = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
   readonly notifications: Array<{ method: string; params: unknown }> = [];
   private waiters: Array<() => void> = [];
+  /** Requests the server sent to the client, answered by a handler or with null. */
+  readonly requests: Array<{ method: string; params: unknown }> = [];
+  private readonly handlers = new Map<string, (params: unknown) => unknown>();
+
+  /** Answers the server's requests of a method (e.g. workspace/configuration). */
+  onRequest(method: string, handler: (params: unknown) => unknown) {
+    this.handlers.set(method, handler);
+  }
 
   constructor(readonly process: ChildProcessWithoutNullStreams) {
     process.stdout.on('data', (chunk: Buffer) => {
@@ -25,8 +33,11 @@ export class LspClient {
           this.pending.get(message.id)!(message);
           this.pending.delete(message.id);
         } else if (message.method) {
-          if (message.id !== undefined) this.send({ jsonrpc: '2.0', id: message.id, result: null });
-          else this.notifications.push({ method: message.method, params: message.params });
+          if (message.id !== undefined) {
+            const handler = this.handlers.get(message.method);
+            this.requests.push({ method: message.method, params: message.params });
+            this.send({ jsonrpc: '2.0', id: message.id, result: handler ? handler(message.params) : null });
+          } else this.notifications.push({ method: message.method, params: message.params });
           this.waiters.splice(0).forEach((w) => w());
         }
       }
@@ -49,6 +60,18 @@ export class LspClient {
 
   notify(method: string, params: unknown) {
     this.send({ jsonrpc: '2.0', method, params });
+  }
+
+  /** Waits until the server has sent a request of this method (and has been answered). */
+  async waitForRequest(method: string, timeoutMs = 10000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.requests.some((r) => r.method === method)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the server's ${method} request`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
   }
 
   /** Polls the notifications received until one matches, instead of sleeping a fixed time. */
@@ -74,6 +97,8 @@ export interface StartOptions {
   capabilities?: Record<string, unknown>;
   initializationOptions?: unknown;
   rootUri?: string | null;
+  /** Called before `initialize`: for handlers of the server's requests. */
+  setup?: (client: LspClient) => void;
 }
 
 /** Starts the real server over stdio (killed when the test file ends) and initializes it. */
@@ -81,6 +106,7 @@ export async function startLanguageServer(options: StartOptions = {}): Promise<L
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'policyset-language-server.js'), '--stdio'], { stdio: 'pipe' });
   const client = new LspClient(child);
   after(() => child.kill());
+  options.setup?.(client);
   await client.request('initialize', {
     processId: process.pid,
     rootUri: options.rootUri ?? null,

@@ -114,5 +114,13 @@ export async function doHover(document: PolicyDocument, offset: number, options:
   }
   if (document.parsed.tooLarge) return null;
   const view = jsonViewOf(document);
-  return view.service.doHover(view.textDocument, document.lines.positionAt(offset), view.jsonDocument);
+  const hover = await view.service.doHover(view.textDocument, document.lines.positionAt(offset), view.jsonDocument);
+  return hover && { range: hover.range, contents: asMarkup(hover.contents) };
+}
+
+/** The JSON service answers with marked strings; one markdown content is what every client renders. */
+function asMarkup(contents: Hover['contents']): MarkupContent {
+  if (typeof contents === 'object' && 'kind' in contents) return contents;
+  const parts = Array.isArray(contents) ? contents : [contents];
+  return markdown(parts.map((p) => (typeof p === 'string' ? p : '```' + p.language + '\n' + p.value + '\n```')));
 }

@@ -52,7 +52,7 @@ export function rename(document: PolicyDocument, uri: string, offset: number, ne
     const taken = target.type === 'group' ? target.set.groupsByLower.has(lower) : target.set.parametersByLower.has(lower);
     if (taken) return { error: `A ${target.type} named '${newName}' already exists in this policy set.` };
   }
-  if (target.type === 'parameter' && !/^[^\s'"[\]()]+$/.test(newName)) return { error: `'${newName}' is not a usable parameter name: use letters, digits and characters other than quotes, brackets and spaces.` };
+  if (target.type === 'parameter' && !/^[^\s()[\]]+$/.test(newName)) return { error: `'${newName}' is not a usable parameter name: use no spaces, parentheses or brackets.` };
   const edits: TextEdit[] = occurrences(target).map((o) => ({ range: document.lines.rangeOf(o.start, o.end), newText: spell(newName, o) }));
   return { changes: { [uri]: edits } };
 }

@@ -42,6 +42,8 @@ interface NvimResult {
   parameter_use_lines: number[];
   steps: Record<string, Step>;
   text_after_rename?: string;
+  cleared?: boolean;
+  diagnostics_after_edit?: Array<{ lnum: number; code: string; message: string }>;
 }
 
 function ensureNeovim(): string {
@@ -222,5 +224,10 @@ describe('Neovim as the LSP client (a client this project did not write)', () =>
     assert.deepEqual(edits.map((e) => e.range.start.line).sort((a, b) => a - b), expected);
     // What Neovim made of the edit: every "Network" group is now "Perimeter", and nothing else changed.
     assert.equal(result.text_after_rename, fixtureText.replaceAll('"Network"', '"Perimeter"').replace(/\n$/, ''));
+  });
+
+  test('after typing in Neovim (incremental changes) the undeclared group is declared and its diagnostic goes away', () => {
+    assert.equal(result.cleared, true, `PS5001 still reported after the edit: ${JSON.stringify(result.diagnostics_after_edit)}`);
+    assert.ok(!(result.diagnostics_after_edit ?? []).some((d) => d.code === 'PS5001'));
   });
 });

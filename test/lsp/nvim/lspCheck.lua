@@ -131,6 +131,21 @@ local function main()
     result.text_after_rename = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
   end
 
+  -- Typing in Neovim (incremental didChange): the undeclared group becomes a declared one and the
+  -- diagnostic goes away.
+  local undeclared = find(bufnr, '"Undeclared"', 1, 1)
+  vim.api.nvim_buf_set_text(bufnr, undeclared.line, undeclared.character, undeclared.line, undeclared.character + #'Undeclared', { 'Storage' })
+  result.cleared = vim.wait(TIMEOUT_MS, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.code == 'PS5001' then return false end
+    end
+    return true
+  end, 20)
+  result.diagnostics_after_edit = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(result.diagnostics_after_edit, { lnum = d.lnum, col = d.col, code = d.code, message = d.message })
+  end
+
   result.server_alive = not client.is_stopped()
   client.stop()
   vim.wait(3000, function()

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bundledSchema } from '#service';
-import { CORPUS_SETS, corpusAvailable, REPO_ROOT } from '../support/corpus';
+import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
 import { startInitialized, type LspProcess, type Notification } from '../support/lspProcess';
 
 const ROUNDS = Number(process.env.BENCH_LSP_ROUNDS ?? 30);
@@ -202,9 +202,12 @@ async function main() {
     large = path.join(CORPUS_SETS, 'Regulatory_Compliance', 'Spain_ENS.json');
     small = pickSmall();
   } else {
-    console.log('The corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring the examples instead.');
-    large = path.join(REPO_ROOT, 'examples', 'clean', 'contoso-baseline.json');
-    small = large;
+    console.log('The corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring the largest and the smallest example instead.');
+    const examples = listJsonFiles(path.join(REPO_ROOT, 'examples'))
+      .filter((file) => /"policyType"[\s\S]*"policyDefinitions"/.test(fs.readFileSync(file, 'utf8')))
+      .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
+    large = examples[0];
+    small = examples[examples.length - 1];
   }
   const contenders = await start();
   try {

@@ -57,7 +57,12 @@ interface Stats {
   slowest: { method: string; ms: number };
 }
 
-function documentsToUse(): { editable: Map<string, string>; pasteSources: string[] } {
+interface Documents {
+  editable: Map<string, string>;
+  pasteSources: string[];
+}
+
+function documentsToUse(): Documents {
   let files: string[];
   if (corpusAvailable) {
     files = listJsonFiles(CORPUS_SETS);
@@ -95,11 +100,10 @@ function rangeAnomalies(value: unknown, lines: number, uri: string, found: strin
   return found;
 }
 
-async function fuzzServer(label: string, pull: boolean, edits: number, seed: number, stats: Stats) {
+async function fuzzServer(label: string, pull: boolean, edits: number, seed: number, stats: Stats, { editable, pasteSources }: Documents) {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   const int = (max: number) => Math.floor(next() * max);
-  const { editable, pasteSources } = documentsToUse();
   const names = [...editable.keys()];
 
   const { client, capabilities } = await startInitialized({
@@ -274,7 +278,8 @@ test(`LSP fuzz: ${EDITS} seeded random edits, each followed by a request; the se
   const started = Date.now();
   // Half the edits to a client that pulls diagnostics, half to one that takes them pushed (as Neovim 0.7 does).
   const half = Math.ceil(EDITS / 2);
-  await Promise.all([fuzzServer('pull', true, half, SEED, stats), fuzzServer('push', false, EDITS - half, SEED + 1, stats)]);
+  const documents = documentsToUse();
+  await Promise.all([fuzzServer('pull', true, half, SEED, stats, documents), fuzzServer('push', false, EDITS - half, SEED + 1, stats, documents)]);
   const seconds = (Date.now() - started) / 1000;
   assert.equal(stats.edits, EDITS);
   console.log(`${stats.edits} edits and ${stats.edits} requests in ${seconds.toFixed(1)} s: ${(stats.edits / seconds).toFixed(0)} edits/s (two servers side by side, seed ${SEED}); slowest answer ${stats.slowest.ms.toFixed(0)} ms (${stats.slowest.method})`);

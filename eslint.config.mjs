@@ -39,6 +39,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'Talk to the server over LSP.' }] }] },
   },
   {
+    // The api layer is shared by the extension, the CLI and the tests: no editor API, no server code.
+    files: ['client/src/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'client/src/api has no editor API: inject auth, settings and cancellation.' }, 'vscode-languageclient', 'vscode-languageclient/node'],
+          patterns: [{ group: ['**/server/**', '../commands', '../commands/*', '../extension'], message: 'client/src/api depends on nothing of the extension or the server.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

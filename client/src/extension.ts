@@ -1,10 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerServiceCommands } from './commands';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const outputChannel = vscode.window.createOutputChannel('Policy Set', { log: true });
+  registerServiceCommands(context, { log: outputChannel });
   const module = context.asAbsolutePath(path.join('server', 'out', 'server.js'));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -17,7 +20,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { scheme: 'file', language: 'jsonc' },
       { scheme: 'untitled', language: 'json' },
     ],
-    outputChannel: vscode.window.createOutputChannel('Policy Set', { log: true }),
+    outputChannel,
   };
   client = new LanguageClient('policySet', 'Policy Set', serverOptions, clientOptions);
   await client.start();

@@ -9,8 +9,11 @@ import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine'
 import { lintInParallel, startHelpers, stopHelpers } from './cli/pool';
 import type { ChildProcess } from 'node:child_process';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
+import { SERVICE_USAGE, deployCommand, fetchCommand } from './cli/serviceCommands';
 
 const USAGE = `Usage: policyset lint <files or folders...> [options]
+       policyset fetch <name> [options]          (policyset fetch --help)
+       policyset deploy <file> [options]         (policyset deploy --help)
 
 Validates policy set definitions (documents, version resources, ARM templates holding them).
 Folders are walked for .json and .jsonc files; JSON that is not a policy document is skipped.
@@ -197,6 +200,13 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       return await lint(parseLintArgs(rest));
+    }
+    if (command === 'fetch' || command === 'deploy') {
+      if (rest.includes('-h') || rest.includes('--help')) {
+        process.stdout.write(SERVICE_USAGE);
+        return 0;
+      }
+      return command === 'fetch' ? await fetchCommand(rest) : await deployCommand(rest);
     }
     throw new UsageError(`unknown command '${command}'`);
   } catch (error) {

@@ -1,0 +1,51 @@
+import { checkSetName, checkVersion, type PolicySetDefinitionProperties } from './policySets';
+
+/** What a document gives for E2: the set's name, the version, and the properties to send. */
+export interface VersionToDeploy {
+  name?: string;
+  version?: string;
+  properties: PolicySetDefinitionProperties;
+  /** Where the name and version came from, for messages. */
+  nameSource?: string;
+  versionSource?: string;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const VERSION_ID = /\/policySetDefinitions\/([^/]+)\/versions\/([^/]+)$/i;
+
+/**
+ * Reads a set definition (`{ name, properties: { version } }`) or a version resource (A1: `{ name: "#.#.#",
+ * properties }`, its id naming the set). Explicit values win over the document's.
+ * Throws an Error with a message for the user when the document cannot be deployed as is.
+ */
+export function versionToDeploy(document: unknown, explicit: { name?: string; version?: string } = {}): VersionToDeploy {
+  if (!isObject(document) || !isObject(document.properties)) throw new Error('The document is not a policy set definition or version: it has no "properties" object');
+  const properties = document.properties as PolicySetDefinitionProperties;
+  if (!Array.isArray(properties.policyDefinitions)) throw new Error('The document has no properties.policyDefinitions array');
+  const docName = typeof document.name === 'string' ? document.name : undefined;
+  const idMatch = typeof document.id === 'string' ? VERSION_ID.exec(document.id) : null;
+  const propertyVersion = typeof properties.version === 'string' ? properties.version : typeof properties.Version === 'string' ? (properties.Version as string) : undefined;
+  const isVersionResource = !!docName && !checkVersion(docName);
+
+  let name = explicit.name;
+  let nameSource = name ? 'given' : undefined;
+  if (!name && idMatch) [name, nameSource] = [decodeURIComponent(idMatch[1]), 'the document id'];
+  if (!name && docName && !isVersionResource) [name, nameSource] = [docName, 'the document name'];
+
+  let version = explicit.version;
+  let versionSource = version ? 'given' : undefined;
+  if (!version && isVersionResource) [version, versionSource] = [docName, 'the document name'];
+  if (!version && propertyVersion) [version, versionSource] = [propertyVersion, 'properties.version'];
+
+  if (name) {
+    const problem = checkSetName(name);
+    if (problem) throw new Error(problem);
+  }
+  if (version) {
+    const problem = checkVersion(version);
+    if (problem) throw new Error(`${problem} (from ${versionSource})`);
+  }
+  if (version && propertyVersion && propertyVersion !== version)
+    throw new Error(`The version to deploy is '${version}' (from ${versionSource}) but properties.version says '${propertyVersion}'; make them agree`);
+  return { name, version, properties, nameSource, versionSource };
+}

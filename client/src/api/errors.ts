@@ -1,0 +1,207 @@
+/** Everything the api layer throws is an ApiError; its message never holds a token. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+}
+
+/** The call was cancelled by its caller. */
+export class CancelledError extends ApiError {
+  override name = 'CancelledError';
+}
+
+/** No answer within the call's time limit (retries included). */
+export class TimeoutError extends ApiError {
+  override name = 'TimeoutError';
+}
+
+/** The connection failed or was dropped before a complete answer arrived. */
+export class NetworkError extends ApiError {
+  override name = 'NetworkError';
+  constructor(
+    message: string,
+    /** The system error code (ECONNRESET, ECONNREFUSED, ...), when there is one. */
+    readonly code: string | undefined,
+    /** True when the request may have reached the service (its body was sent). */
+    readonly maybeDelivered: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** No token to send: nothing was sent. */
+export class AuthenticationRequiredError extends ApiError {
+  override name = 'AuthenticationRequiredError';
+}
+
+/** An argument the service would refuse (a name outside the pattern, say): nothing was sent. */
+export class InvalidRequestError extends ApiError {
+  override name = 'InvalidRequestError';
+}
+
+export interface ErrorDetail {
+  code?: string;
+  message?: string;
+  target?: string;
+  details?: ErrorDetail[];
+  additionalInfo?: Array<{ type?: string; info?: unknown }>;
+  relatedResource?: { resourceId?: string; resourceType?: string };
+}
+
+/** Which of the spec's error bodies the answer had ("unexpected" when none: not JSON, or another shape). */
+export type ErrorShape = 'policy' | 'metadata' | 'eventstream' | 'unexpected';
+export type ServiceArea = 'policy' | 'metadata' | 'eventstream';
+
+/** An answer from the service that is not a success, or a success whose body is not what the spec says. */
+export class ServiceError extends ApiError {
+  override name = 'ServiceError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly serviceMessage: string,
+    readonly shape: ErrorShape,
+    readonly target?: string,
+    readonly details: ErrorDetail[] = [],
+    readonly requestId?: string,
+    /** Seconds the service asked to wait (Retry-After), when it said. */
+    readonly retryAfterSeconds?: number,
+    /** A short excerpt of a body that could not be understood. */
+    readonly excerpt?: string,
+  ) {
+    super(message);
+  }
+}
+
+const EXCERPT_CHARS = 200;
+const REQUEST_ID_HEADERS = ['x-ms-request-id', 'x-ms-correlation-request-id', 'request-id', 'x-request-id'];
+
+/** Replaces every occurrence of the secrets in text; the service may echo what it was sent. */
+export function redact(text: string, secrets: Array<string | undefined>): string {
+  let result = text;
+  for (const secret of secrets) if (secret && secret.length >= 4) result = result.split(secret).join('[redacted]');
+  return result;
+}
+
+export function excerptOf(body: string, secrets: Array<string | undefined> = []): string {
+  const flat = redact(body, secrets).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function detailOf(value: unknown, depth = 0): ErrorDetail | undefined {
+  if (!isObject(value) || depth > 8) return undefined;
+  const details = Array.isArray(value.details) ? value.details : Array.isArray(value.moreDetails) ? value.moreDetails : [];
+  const related = isObject(value.relatedResource) ? { resourceId: str(value.relatedResource.resourceId), resourceType: str(value.relatedResource.resourceType) } : undefined;
+  return {
+    code: str(value.code) ?? str(value.errorCode),
+    message: str(value.message),
+    target: str(value.target),
+    details: details.map((d) => detailOf(d, depth + 1)).filter((d): d is ErrorDetail => !!d),
+    additionalInfo: Array.isArray(value.additionalInfo) ? value.additionalInfo.filter(isObject).map((i) => ({ type: str(i.type), info: i.info })) : undefined,
+    relatedResource: related,
+  };
+}
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Retry-After in seconds: whole seconds as the spec says, or an HTTP date. */
+export function retryAfterSeconds(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+  const value = headerValue(headers, 'retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export interface ResponseFacts {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** What was asked, for the message: `GET /providers/...` without the query. */
+  request: string;
+  area: ServiceArea;
+  secrets: Array<string | undefined>;
+}
+
+/** Turns a non-success answer into a ServiceError, whatever its body holds. */
+export function serviceErrorOf(facts: ResponseFacts): ServiceError {
+  const { status, headers, body, request, area, secrets } = facts;
+  const headerRequestId = REQUEST_ID_HEADERS.map((h) => headerValue(headers, h)).find((v) => !!v);
+  const retryAfter = retryAfterSeconds(headers);
+  let json: unknown;
+  let parsed = false;
+  try {
+    json = JSON.parse(body);
+    parsed = true;
+  } catch {
+    // handled below
+  }
+  let shape: ErrorShape = 'unexpected';
+  let detail: ErrorDetail | undefined;
+  let requestId = headerRequestId;
+  if (parsed && isObject(json)) {
+    if (isObject(json.error) && (typeof json.error.code === 'string' || typeof json.error.message === 'string')) {
+      // The policy and metadata bodies share `error.code`/`error.message`; the policy one adds target, details, additionalInfo.
+      const error = json.error;
+      shape = area === 'metadata' ? 'metadata' : 'policy';
+      detail = detailOf(error);
+    } else if (typeof json.errorCode === 'string') {
+      shape = 'eventstream';
+      detail = detailOf(json);
+      requestId = str(json.requestId) ?? requestId;
+    }
+  }
+  const safe = (text: string | undefined) => (text === undefined ? undefined : redact(text, secrets));
+  if (!detail) {
+    const excerpt = excerptOf(body, secrets);
+    const what = !body.trim() ? 'an empty body' : !parsed ? `a body that is not JSON: "${excerpt}"` : `JSON that is not an error response: "${excerpt}"`;
+    return new ServiceError(
+      `The service answered ${status}${statusText(status)} to ${request} with ${what}${requestId ? ` (request id ${requestId})` : ''}`,
+      status,
+      'UnexpectedResponse',
+      '',
+      'unexpected',
+      undefined,
+      [],
+      requestId,
+      retryAfter,
+      excerpt,
+    );
+  }
+  const code = safe(detail.code) ?? `Http${status}`;
+  const serviceMessage = safe(detail.message) ?? '';
+  const target = safe(detail.target);
+  const details = redactDetails(detail.details ?? [], secrets);
+  const extras = [target ? `target '${target}'` : '', requestId ? `request id ${requestId}` : ''].filter(Boolean).join(', ');
+  const detailText = details.length ? ` ${details.map((d) => `[${d.code ?? '?'}${d.target ? ` at '${d.target}'` : ''}: ${d.message ?? ''}]`).join(' ')}` : '';
+  return new ServiceError(
+    `${code} (${status}): ${serviceMessage || 'no message'}${detailText}${extras ? ` (${extras})` : ''}`,
+    status,
+    code,
+    serviceMessage,
+    shape,
+    target,
+    details,
+    requestId,
+    retryAfter,
+  );
+}
+
+function redactDetails(details: ErrorDetail[], secrets: Array<string | undefined>): ErrorDetail[] {
+  return details.map((d) => ({
+    ...d,
+    code: d.code === undefined ? undefined : redact(d.code, secrets),
+    message: d.message === undefined ? undefined : redact(d.message, secrets),
+    target: d.target === undefined ? undefined : redact(d.target, secrets),
+    details: redactDetails(d.details ?? [], secrets),
+  }));
+}
+
+function statusText(status: number): string {
+  const known: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+  return known[status] ? ` ${known[status]}` : '';
+}

@@ -1,0 +1,288 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, excerptOf, serviceErrorOf, type ServiceArea } from './errors';
+
+/**
+ * The HTTP client under every call. Built on node:http/https rather than fetch: in the VS Code extension host
+ * those modules carry the editor's proxy and certificate settings (fetch does not in the VS Code versions we
+ * support), they need no dependency, and their errors keep the system code (ECONNRESET, ECONNREFUSED) that
+ * decides whether a PUT may be retried.
+ */
+
+/** Gives the bearer token for a call; undefined or '' means "not signed in", and nothing is sent. */
+export type TokenProvider = (signal: AbortSignal) => Promise<string | undefined>;
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  token: TokenProvider;
+  /** Time limit of one call, retries and waits included (default 60 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** First backoff step when the service gives no Retry-After (default 1 s; doubles, with jitter). */
+  backoffMs?: number;
+  /** Longest single wait, even when Retry-After asks for more (default 30 s). */
+  maxDelayMs?: number;
+  /** Largest answer accepted (default 64 MB). */
+  maxResponseBytes?: number;
+  userAgent?: string;
+  /** Told before each wait; for progress reports. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'PUT' | 'DELETE';
+  /** Path below the base URL, already encoded. */
+  path: string;
+  apiVersion: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  area: ServiceArea;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  requestId?: string;
+}
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+const RETRYABLE_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+
+export class HttpClient {
+  private readonly baseUrl: string;
+  constructor(private readonly options: HttpClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  async send<T = unknown>(request: HttpRequest, call: CallOptions = {}): Promise<HttpResponse<T>> {
+    const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? 60_000;
+    const maxRetries = this.options.maxRetries ?? 3;
+    const backoffMs = this.options.backoffMs ?? 1000;
+    const maxDelayMs = this.options.maxDelayMs ?? 30_000;
+    const onRetry = call.onRetry ?? this.options.onRetry;
+    const url = new URL(this.baseUrl + request.path);
+    url.searchParams.set('api-version', request.apiVersion);
+    for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    const what = `${request.method} ${url.pathname}`;
+    const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
+
+    // One signal for the caller's cancellation and the time limit.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    if (call.signal?.aborted) controller.abort();
+    call.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const stopped = (): ApiError =>
+      timedOut ? new TimeoutError(`No answer from the service within ${formatSeconds(timeoutMs)} (${what})`) : new CancelledError(`Cancelled (${what})`);
+    const deadline = Date.now() + timeoutMs;
+
+    try {
+      for (let attempt = 0; ; attempt++) {
+        if (controller.signal.aborted) throw stopped();
+        let token: string | undefined;
+        try {
+          token = await this.options.token(controller.signal);
+        } catch (error) {
+          if (controller.signal.aborted) throw stopped();
+          if (error instanceof ApiError) throw error;
+          throw new AuthenticationRequiredError(`Could not get a token: ${(error as Error).message ?? String(error)}`);
+        }
+        if (controller.signal.aborted) throw stopped();
+        if (!token) throw new AuthenticationRequiredError('Not signed in: no token, so nothing was sent');
+        const secrets = [token];
+
+        let raw: RawResponse;
+        try {
+          raw = await this.attempt(url, request.method, token, payload, controller.signal);
+        } catch (error) {
+          if (controller.signal.aborted) throw stopped();
+          const network = error as NetworkError;
+          // A PUT is sent again only when it certainly did not arrive.
+          const retryable = network instanceof NetworkError && (request.method === 'GET' || !network.maybeDelivered) && RETRYABLE_NETWORK.has(network.code ?? '');
+          const delay = backoff(attempt, backoffMs, maxDelayMs);
+          if (!retryable || attempt >= maxRetries || Date.now() + delay >= deadline) throw error;
+          onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: network.message });
+          await sleep(delay, controller.signal).catch(() => {
+            throw stopped();
+          });
+          continue;
+        }
+
+        if (raw.status >= 200 && raw.status < 300) {
+          let body: unknown = undefined;
+          if (raw.body.trim()) {
+            try {
+              body = JSON.parse(raw.body);
+            } catch {
+              throw new ServiceError(
+                `The service answered ${raw.status} to ${what} with a body that is not JSON: "${excerptOf(raw.body, secrets)}"`,
+                raw.status,
+                'InvalidResponse',
+                '',
+                'unexpected',
+                undefined,
+                [],
+                requestIdOf(raw.headers),
+                undefined,
+                excerptOf(raw.body, secrets),
+              );
+            }
+          }
+          return { status: raw.status, headers: raw.headers, body: body as T, requestId: requestIdOf(raw.headers) };
+        }
+
+        const error = serviceErrorOf({ status: raw.status, headers: raw.headers, body: raw.body, request: what, area: request.area, secrets });
+        // 429 and 503 mean "not processed", so even a PUT may go again; other 5xx only for reads.
+        const retryable = raw.status === 429 || raw.status === 503 || (request.method === 'GET' && raw.status >= 500 && raw.status <= 599);
+        if (!retryable || attempt >= maxRetries) throw error;
+        const asked = error.retryAfterSeconds;
+        const delay = asked !== undefined ? asked * 1000 : backoff(attempt, backoffMs, maxDelayMs);
+        if (delay > maxDelayMs || Date.now() + delay >= deadline) {
+          const left = Math.max(0, deadline - Date.now());
+          throw new ServiceError(
+            `${error.message}; not retried: a wait of ${formatSeconds(delay)} does not fit in the ${formatSeconds(left)} left`,
+            error.status,
+            error.code,
+            error.serviceMessage,
+            error.shape,
+            error.target,
+            error.details,
+            error.requestId,
+            error.retryAfterSeconds,
+            error.excerpt,
+          );
+        }
+        onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: `${raw.status} ${error.code}` });
+        await sleep(delay, controller.signal).catch(() => {
+          throw stopped();
+        });
+      }
+    } finally {
+      clearTimeout(timer);
+      call.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  private attempt(url: URL, method: string, token: string, payload: string | undefined, signal: AbortSignal): Promise<RawResponse> {
+    const maxBytes = this.options.maxResponseBytes ?? 64 * 1024 * 1024;
+    const headers: http.OutgoingHttpHeaders = {
+      Accept: 'application/json',
+      Authorization: `Bearer ${token}`,
+      'User-Agent': this.options.userAgent ?? 'policy-set-tools',
+    };
+    if (payload !== undefined) {
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+      headers['Content-Length'] = Buffer.byteLength(payload);
+    }
+    const transport = url.protocol === 'https:' ? https : http;
+    const what = `${method} ${url.pathname}`;
+    return new Promise<RawResponse>((resolve, reject) => {
+      let delivered = false;
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        reject(error);
+      };
+      const req = transport.request(url, { method, headers, signal }, (res) => {
+        delivered = true;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            req.destroy();
+            fail(new NetworkError(`The answer to ${what} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not read`, 'ETOOLARGE', true));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('aborted', () => fail(new NetworkError(`The connection was dropped while the answer to ${what} was read`, 'ECONNRESET', true)));
+        res.on('error', (error: NodeJS.ErrnoException) => fail(networkError(error, what, true)));
+        res.on('end', () => {
+          if (settled) return;
+          if (!res.complete) {
+            fail(new NetworkError(`The connection was dropped while the answer to ${what} was read`, 'ECONNRESET', true));
+            return;
+          }
+          settled = true;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      req.on('finish', () => (delivered = true));
+      req.on('error', (error: NodeJS.ErrnoException) => fail(networkError(error, what, delivered || error.code !== 'ECONNREFUSED')));
+      req.end(payload);
+    });
+  }
+}
+
+function networkError(error: NodeJS.ErrnoException, what: string, maybeDelivered: boolean): NetworkError {
+  const code = error.code;
+  const reason =
+    code === 'ECONNREFUSED'
+      ? 'the connection was refused (is the service running at this address?)'
+      : code === 'ECONNRESET' || error.message === 'socket hang up'
+        ? 'the connection was dropped before the answer was complete'
+        : code === 'ENOTFOUND'
+          ? 'the host name was not found'
+          : code === 'ABORT_ERR'
+            ? 'aborted'
+            : error.message;
+  return new NetworkError(`${what} failed: ${reason}`, code, maybeDelivered);
+}
+
+function requestIdOf(headers: http.IncomingHttpHeaders): string | undefined {
+  for (const name of ['x-ms-request-id', 'x-ms-correlation-request-id', 'request-id', 'x-request-id']) {
+    const value = headers[name];
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
+}
+
+/** Exponential backoff with full jitter in its upper half: 1, 2, 4 ... seconds, capped. */
+export function backoff(attempt: number, baseMs: number, maxMs: number): number {
+  const step = Math.min(maxMs, baseMs * 2 ** attempt);
+  return Math.round(step / 2 + Math.random() * (step / 2));
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,6 @@
+export * from './settings';
+export * from './errors';
+export * from './http';
+export * from './policySets';
+export * from './deployment';
+export * from './implicitFlow';

@@ -1,0 +1,20 @@
+import * as vscode from 'vscode';
+import { createAuth } from './auth';
+import type { ServiceCommandDeps } from './common';
+import { DEPLOY_COMMAND, deployVersion } from './deployVersion';
+import { FETCH_COMMAND, fetchBuiltIn } from './fetchBuiltIn';
+import { SIGN_IN_COMMAND, signIn } from './signIn';
+import { SIGN_OUT_COMMAND, signOut } from './signOut';
+
+export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND };
+
+/** Registers the commands that talk to the service (fetch, deploy, sign in, sign out). */
+export function registerServiceCommands(context: vscode.ExtensionContext, deps: Partial<ServiceCommandDeps> = {}): void {
+  const full: ServiceCommandDeps = { auth: deps.auth ?? createAuth(context), log: deps.log };
+  context.subscriptions.push(
+    vscode.commands.registerCommand(FETCH_COMMAND, (name?: unknown) => fetchBuiltIn(full, typeof name === 'string' ? name : undefined)),
+    vscode.commands.registerCommand(DEPLOY_COMMAND, () => deployVersion(context, full)),
+    vscode.commands.registerCommand(SIGN_IN_COMMAND, () => signIn(full)),
+    vscode.commands.registerCommand(SIGN_OUT_COMMAND, () => signOut(full)),
+  );
+}

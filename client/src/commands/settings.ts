@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { resolveServiceSettings, type ServiceSettings } from '../api';
+
+/** The service settings of the editor (`policySet.service.*`), with the environment as a fallback. */
+export function serviceSettings(): ServiceSettings {
+  const config = vscode.workspace.getConfiguration('policySet.service');
+  return resolveServiceSettings(
+    [
+      {
+        baseUrl: config.get<string>('baseUrl'),
+        itemsBaseUrl: config.get<string>('itemsBaseUrl'),
+        authUrl: config.get<string>('authUrl'),
+        providerNamespace: config.get<string>('providerNamespace'),
+      },
+    ],
+    process.env,
+  );
+}
+
+export interface AuthSettings {
+  /** VS Code authentication provider id; '' means: use the implicit flow. */
+  providerId: string;
+  /** The resource whose `user_impersonation` scope is asked for; defaults to the service address. */
+  resource: string;
+  clientId: string;
+  redirectPort: number;
+  timeoutMs: number;
+}
+
+export function authSettings(service: ServiceSettings): AuthSettings {
+  const config = vscode.workspace.getConfiguration('policySet.auth');
+  return {
+    providerId: config.get<string>('providerId', 'microsoft').trim(),
+    resource: (config.get<string>('resource', '').trim() || service.baseUrl).replace(/\/+$/, ''),
+    clientId: config.get<string>('clientId', '').trim(),
+    redirectPort: config.get<number>('redirectPort', 0),
+    timeoutMs: Math.max(1, vscode.workspace.getConfiguration('policySet.service').get<number>('timeoutSeconds', 60)) * 1000,
+  };
+}

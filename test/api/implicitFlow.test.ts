@@ -1,0 +1,127 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import { signInWithImplicitFlow, isExpired, SignInError, CancelledError, TimeoutError } from '#api';
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function request(url: string, method = 'GET', body?: string, headers: http.OutgoingHttpHeaders = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Plays the identity provider and the browser: reads the authorize URL, loads the redirect page, and posts
+ * the fragment back the way the page's script does.
+ */
+function browser(fragment: (params: URLSearchParams) => string, seen: { page?: Answer; post?: Answer; authorize?: URL } = {}) {
+  return async (authorizeUrl: string) => {
+    const url = new URL(authorizeUrl);
+    seen.authorize = url;
+    const redirect = url.searchParams.get('redirect_uri')!;
+    setImmediate(async () => {
+      seen.page = await request(redirect);
+      const origin = new URL(redirect).origin;
+      seen.post = await request(`${origin}/token`, 'POST', fragment(url.searchParams), { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin });
+    });
+  };
+}
+
+const OPTIONS = { authUrl: 'https://login.example.com/authorize', clientId: 'client-1', scope: 'https://management.example.com/user_impersonation', timeoutMs: 5000 };
+
+describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
+  test('the token arrives from the fragment, with state checked and expiry computed', async () => {
+    const seen: { page?: Answer; post?: Answer; authorize?: URL } = {};
+    const before = Date.now();
+    const token = await signInWithImplicitFlow({
+      ...OPTIONS,
+      openBrowser: browser((p) => `access_token=flow-token-123&token_type=Bearer&expires_in=600&state=${encodeURIComponent(p.get('state')!)}`, seen),
+    });
+    assert.equal(token.accessToken, 'flow-token-123');
+    assert.equal(token.tokenType, 'Bearer');
+    assert.ok(token.expiresAt >= before + 600_000 && token.expiresAt <= Date.now() + 600_000);
+    const authorize = seen.authorize!;
+    assert.equal(authorize.origin + authorize.pathname, OPTIONS.authUrl);
+    assert.equal(authorize.searchParams.get('response_type'), 'token');
+    assert.equal(authorize.searchParams.get('client_id'), 'client-1');
+    assert.equal(authorize.searchParams.get('scope'), OPTIONS.scope);
+    assert.match(authorize.searchParams.get('redirect_uri')!, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    assert.ok(authorize.searchParams.get('state')!.length >= 32);
+    for (let i = 0; i < 100 && !seen.post; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(seen.page?.status, 200);
+    assert.match(seen.page!.body, /location\.hash/);
+    assert.equal(seen.post?.status, 200);
+    assert.match(seen.post!.body, /Signed in/);
+  });
+
+  test('a different state is refused', async () => {
+    await assert.rejects(
+      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser(() => 'access_token=stolen&expires_in=600&state=forged') }),
+      (e: unknown) => e instanceof SignInError && /different state/.test(e.message),
+    );
+  });
+
+  test('an error from the identity provider is reported', async () => {
+    await assert.rejects(
+      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `error=access_denied&error_description=User+said+no&state=${p.get('state')}`) }),
+      /refused the sign-in: access_denied: User said no/,
+    );
+  });
+
+  test('a redirect without a token is an error', async () => {
+    await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `state=${p.get('state')}`) }), /without an access token/);
+  });
+
+  test('cancellation and time limit', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, signal: controller.signal, openBrowser: () => undefined }), CancelledError);
+    await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, timeoutMs: 100, openBrowser: () => undefined }), TimeoutError);
+  });
+
+  test('a browser that cannot be opened fails the flow and frees the port', async () => {
+    let redirect = '';
+    await assert.rejects(
+      signInWithImplicitFlow({
+        ...OPTIONS,
+        openBrowser: (url) => {
+          redirect = new URL(url).searchParams.get('redirect_uri')!;
+          throw new Error('no browser');
+        },
+      }),
+      /no browser/,
+    );
+    await assert.rejects(request(redirect), /ECONNREFUSED/);
+  });
+
+  test('requests for another host name are refused (DNS rebinding)', async () => {
+    let answer: Answer | undefined;
+    await assert.rejects(
+      signInWithImplicitFlow({
+        ...OPTIONS,
+        timeoutMs: 300,
+        openBrowser: (url) => {
+          const redirect = new URL(new URL(url).searchParams.get('redirect_uri')!);
+          void request(`${redirect.origin}/callback`, 'GET', undefined, { Host: `evil.example.com:${redirect.port}` }).then((a) => (answer = a));
+        },
+      }),
+      TimeoutError,
+    );
+    assert.equal(answer?.status, 400);
+  });
+
+  test('expiry with a margin', () => {
+    assert.equal(isExpired({ expiresAt: Date.now() + 60_000 }), true);
+    assert.equal(isExpired({ expiresAt: Date.now() + 600_000 }), false);
+  });
+});

@@ -1,0 +1,45 @@
+import { parseArgs } from 'node:util';
+import { startLocalService, parseFault, FAULT_MODES } from './localService';
+
+const USAGE = `Usage: npm run service:local -- [--port <n>] [--namespace Provider] [--token <t>] [--fault <mode>[:retryAfter][x<count>][@GET|@PUT]]... [--quiet]
+
+A local service on 127.0.0.1 implementing E1 and E2 for tests and demos. Fault modes: ${FAULT_MODES.join(', ')}.
+Faults can also be set while it runs: POST /_local/faults {"mode":"429","retryAfter":2,"count":1}; DELETE /_local/faults.
+Requests received: GET /_local/requests. Environment: POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env.POLICYSET_LOCAL_PORT ?? '0' },
+      namespace: { type: 'string', default: 'Provider' },
+      token: { type: 'string' },
+      fault: { type: 'string', multiple: true, default: [] },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes 0 to 65535, not '${values.port}'`);
+  const faultTexts = [...(values.fault as string[]), ...(process.env.POLICYSET_LOCAL_FAULTS ?? '').split(',').filter((s) => s.trim())];
+  const service = await startLocalService({
+    port,
+    providerNamespace: values.namespace as string,
+    token: values.token as string | undefined,
+    faults: faultTexts.map(parseFault),
+    log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
+  });
+  process.stdout.write(`Local policy service listening on ${service.url} (${service.source.count} built-in sets from the ${service.source.kind})\n`);
+  const stop = () => void service.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`service:local: ${error.message}\n`);
+  process.exit(2);
+});

@@ -10,6 +10,7 @@ import {
   type Connection,
   type InitializeResult,
   type Diagnostic,
+  type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
@@ -27,6 +28,8 @@ import {
   foldingRanges,
   selectionRanges,
   format,
+  getCodeActions,
+  QUICK_FIX,
   type DocumentKind,
   type FeatureOptions,
   type PolicyDocument,
@@ -50,6 +53,9 @@ const DEBOUNCE_MS = 100;
 const WATCH_DEBOUNCE_MS = 300;
 /** Each diagnostic links to its rule's page in the installed docs. */
 const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href;
+
+/** For clients without code action literals: applies a quick fix's edit. */
+const APPLY_EDIT_COMMAND = 'policySet.applyFix';
 
 /** Custom request: what the extension's status item shows. */
 export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
@@ -85,6 +91,7 @@ export function startServer(connection: Connection): void {
   let canConfigure = false;
   let canWatch = false;
   let hasWorkspaceFolders = false;
+  let codeActionLiterals = false;
   let settings: ServerSettings = DEFAULT_SETTINGS;
   let workspaceFolders: string[] = [];
   const timers = new Map<string, NodeJS.Timeout>();
@@ -216,6 +223,7 @@ export function startServer(connection: Connection): void {
     canConfigure = !!capabilities.workspace?.configuration;
     canWatch = !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     hasWorkspaceFolders = !!capabilities.workspace?.workspaceFolders;
+    codeActionLiterals = !!capabilities.textDocument?.codeAction?.codeActionLiteralSupport;
     workspaceFolders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     const options = params.initializationOptions as Record<string, unknown> | undefined;
     if (options) settings = readSettings(options['policySet'] ?? options);
@@ -230,6 +238,8 @@ export function startServer(connection: Connection): void {
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         selectionRangeProvider: true,
+        codeActionProvider: { codeActionKinds: [QUICK_FIX] },
+        executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] },
         documentFormattingProvider: true,
         documentRangeFormattingProvider: true,
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -301,6 +311,22 @@ export function startServer(connection: Connection): void {
       null,
     ),
   );
+  connection.onCodeAction(
+    handle(
+      'codeAction',
+      (d, p, params) => {
+        if (params.context.only && !params.context.only.some((kind) => kind === QUICK_FIX || QUICK_FIX.startsWith(`${kind}.`))) return [];
+        const actions = getCodeActions(p, d.uri, params.context.diagnostics, params.range, featureOptions(d.uri));
+        // Clients without code action literals get each fix as a command that applies its edit.
+        return codeActionLiterals ? actions : actions.map((a) => ({ title: a.title, command: APPLY_EDIT_COMMAND, arguments: [a.edit] }));
+      },
+      [],
+    ),
+  );
+  connection.onExecuteCommand(async (params) => {
+    if (params.command !== APPLY_EDIT_COMMAND || !params.arguments?.[0]) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command '${params.command}'`);
+    await connection.workspace.applyEdit(params.arguments[0] as WorkspaceEdit);
+  });
   connection.onDocumentSymbol(handle('documentSymbol', (d, p) => documentSymbols(p, featureOptions(d.uri)), []));
   connection.onFoldingRanges(handle('foldingRange', (_d, p) => foldingRanges(p), []));
   connection.onSelectionRanges(handle('selectionRange', (_d, p, params) => selectionRanges(p, params.positions), []));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { DocumentSymbol, Hover, Location, MarkupContent, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import type { CodeAction, DocumentSymbol, Hover, Range, Location, MarkupContent, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import { startLanguageServer, type LspClient } from '../support/lspClient';
 
 const SET = `{
@@ -28,7 +28,7 @@ const SET = `{
 interface PublishParams {
   uri: string;
   version?: number;
-  diagnostics: Array<{ code: string; range: { start: { line: number } } }>;
+  diagnostics: Array<{ code: string; range: Range }>;
 }
 
 const positionOf = (text: string, needle: string, delta = 1) => TextDocument.create('x', 'json', 1, text).positionAt(text.indexOf(needle) + delta);
@@ -43,10 +43,11 @@ describe('language server features over stdio', () => {
   let client: LspClient;
   const uri = 'file:///work/features.json';
   // Started in the suite's body: the helper's cleanup hook belongs to the suite.
-  const started = startLanguageServer();
+  const started = startLanguageServer({ capabilities: { textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } } } });
+  let opened: PublishParams;
   before(async () => {
     client = await started;
-    await open(client, uri, SET);
+    opened = await open(client, uri, SET);
   });
 
   test('hover on a parameter reference shows the declared parameter', async () => {
@@ -96,6 +97,22 @@ describe('language server features over stdio', () => {
     const text = TextDocument.applyEdits(TextDocument.create(uri, 'json', 1, SET), formatted.result ?? []);
     assert.deepEqual(JSON.parse(text), JSON.parse(SET));
     assert.match(text, /\n {4}"properties"/);
+  });
+
+  test('a quick fix declares the missing group', async () => {
+    const diagnostic = opened.diagnostics.find((d) => d.code === 'PS5001');
+    assert.ok(diagnostic);
+    const { result } = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    const declare = result?.find((a) => /declare/i.test(a.title));
+    assert.ok(declare?.edit?.changes?.[uri], JSON.stringify(result?.map((a) => a.title)));
+    const fixed = TextDocument.applyEdits(TextDocument.create(uri, 'json', 1, SET), declare.edit.changes[uri]);
+    client.notify('textDocument/didChange', { textDocument: { uri: `${uri}`, version: 2 }, contentChanges: [{ text: fixed }] });
+    const after = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2);
+    assert.ok(!after.params.diagnostics.some((d) => d.code === 'PS5001'));
+    client.notify('textDocument/didChange', { textDocument: { uri: `${uri}`, version: 3 }, contentChanges: [{ text: SET }] });
+    await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 3);
+    const none = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ['refactor'] } });
+    assert.deepEqual(none.result, []);
   });
 
   test('policySet/documentInfo: the kind and the problem count for the status item', async () => {

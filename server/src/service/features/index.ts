@@ -5,3 +5,5 @@ export { doHover, definitionOf } from './hover';
 export type { FeatureOptions } from './hover';
 export { documentSymbols, foldingRanges, selectionRanges, format } from './structure';
 export { jsonService, jsonViewOf } from './jsonService';
+export { getCodeActions, QUICK_FIX } from './codeActions';
+export type { CodeActionOptions } from './codeActions';

@@ -216,7 +216,12 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       const params: Record<string, unknown> = { textDocument };
       if (method === 'textDocument/completion') Object.assign(params, { position: cursor, context: { triggerKind: 1 } });
       else if (method === 'textDocument/references') Object.assign(params, { position: cursor, context: { includeDeclaration: next() < 0.5 } });
-      else if (method === 'textDocument/codeAction') Object.assign(params, { range: { start: cursor, end: cursor }, context: { diagnostics: document.diagnostics.slice(0, 20) } });
+      else if (method === 'textDocument/codeAction') {
+        // As an editor does: the range of a diagnostic (from an earlier version, so possibly stale) with that
+        // diagnostic, or the cursor with all those known.
+        const diagnostic = document.diagnostics.length && next() < 0.7 ? (pick(document.diagnostics) as { range: unknown }) : undefined;
+        Object.assign(params, diagnostic ? { range: diagnostic.range, context: { diagnostics: [diagnostic] } } : { range: { start: cursor, end: cursor }, context: { diagnostics: document.diagnostics.slice(0, 20) } });
+      }
       else if (method === 'textDocument/formatting') Object.assign(params, { options: { tabSize: 2, insertSpaces: next() < 0.8 } });
       else if (method === 'textDocument/rangeFormatting') Object.assign(params, { range: { start: positionAt(document.text, 0), end: cursor }, options: { tabSize: 4, insertSpaces: true } });
       else if (method === 'textDocument/rename') Object.assign(params, { position: cursor, newName: pick(['Renamed', '', 'with space', "qu'ote", '\u00e9']) });

@@ -193,6 +193,7 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       document.version++;
       client.notify('textDocument/didChange', { textDocument: { uri: document.uri, version: document.version }, contentChanges: [{ range, text: insert }] });
       stats.edits++;
+      if (next() < 0.01) client.notify('textDocument/didSave', { textDocument: { uri: document.uri }, text: document.text });
 
       // One request, at the cursor after the edit or somewhere else in the document.
       const method = methods[edit % methods.length];

@@ -11,6 +11,7 @@ import {
   type InitializeResult,
   type Diagnostic,
   type WorkspaceEdit,
+  type CompletionList,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
@@ -29,6 +30,8 @@ import {
   selectionRanges,
   format,
   getCodeActions,
+  getCompletions,
+  COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
   type DocumentKind,
   type FeatureOptions,
@@ -231,6 +234,7 @@ export function startServer(connection: Connection): void {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         ...(pull ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
+        completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false },
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -286,6 +290,9 @@ export function startServer(connection: Connection): void {
 
   connection.onDidChangeWatchedFiles(() => reloadDefinitions(WATCH_DEBOUNCE_MS));
 
+  connection.onCompletion(
+    handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList),
+  );
   connection.onHover(handle('hover', (d, p, params) => doHover(p, offsetOf(d, params.position), featureOptions(d.uri)), null));
   connection.onDefinition(handle('definition', (d, p, params) => findDefinition(p, d.uri, offsetOf(d, params.position)), []));
   connection.onReferences(handle('references', (d, p, params) => findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration), []));

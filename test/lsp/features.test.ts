@@ -14,7 +14,7 @@ const SET = `{
     "parameters": {
       "effect": { "type": "String", "defaultValue": "Audit", "metadata": { "strongType": "location" } }
     },
-    "policyDefinitionGroups": [{ "name": "Network", "category": "Networking" }],
+    "policyDefinitionGroups": [{ "name": "Network", "category": "Networking" }, { "name": "Storage" }],
     "policyDefinitions": [
       {
         "policyDefinitionId": "/providers/Microsoft.Authorization/policyDefinitions/workspace-def",
@@ -97,6 +97,17 @@ describe('language server features over stdio', () => {
     const text = TextDocument.applyEdits(TextDocument.create(uri, 'json', 1, SET), formatted.result ?? []);
     assert.deepEqual(JSON.parse(text), JSON.parse(SET));
     assert.match(text, /\n {4}"properties"/);
+  });
+
+  test('completion: strongType values, declared groups, set parameters in parameters()', async () => {
+    const labels = async (needle: string, delta: number) => {
+      const { result } = await client.request<{ items: Array<{ label: string }> }>('textDocument/completion', { textDocument: { uri }, position: positionOf(SET, needle, delta) });
+      return result?.items.map((i) => i.label) ?? [];
+    };
+    const strongTypes = await labels('"strongType": "location"', 15);
+    assert.ok(strongTypes.includes('location') && strongTypes.includes('resourceTypes'), strongTypes.join());
+    assert.deepEqual(await labels('"Netwrk"', 1), ['Storage'], 'declared groups not yet in the list');
+    assert.ok((await labels("parameters('effect')", 12)).includes('effect'));
   });
 
   test('a quick fix declares the missing group', async () => {

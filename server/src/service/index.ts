@@ -10,3 +10,4 @@ export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';
 export * from './features';
+export { ITEM_TYPES } from './model/itemTypes';

@@ -7,3 +7,5 @@ export { documentSymbols, foldingRanges, selectionRanges, format } from './struc
 export { jsonService, jsonViewOf } from './jsonService';
 export { getCodeActions, QUICK_FIX } from './codeActions';
 export type { CodeActionOptions } from './codeActions';
+export { getCompletions, COMPLETION_TRIGGER_CHARACTERS } from './completion';
+export type { CompletionOptions } from './completion';

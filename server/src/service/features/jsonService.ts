@@ -9,7 +9,7 @@ import type { PolicyDocument } from '../validate';
  * A document is matched to its schema by content (its kind), not by file name: the JSON service sees
  * it under a synthetic URI per kind.
  */
-const SCHEMA_KINDS = ['policySetDefinition', 'policySetDefinitionVersion'] as const;
+const SCHEMA_KINDS = ['policySetDefinition', 'policySetDefinitionVersion', 'workspaceItem'] as const;
 type SchemaKind = (typeof SCHEMA_KINDS)[number];
 
 const documentUri = (kind: SchemaKind) => `policyset-kind:/${kind}.json`;
@@ -42,7 +42,7 @@ const views = new WeakMap<PolicyDocument, JsonView>();
 export function jsonViewOf(document: PolicyDocument): JsonView {
   let view = views.get(document);
   if (!view) {
-    const kind = document.kind === 'policySetDefinition' || document.kind === 'policySetDefinitionVersion' ? document.kind : undefined;
+    const kind = (SCHEMA_KINDS as readonly string[]).includes(document.kind) ? (document.kind as SchemaKind) : undefined;
     const textDocument = TextDocument.create(kind ? documentUri(kind) : OTHER_URI, 'json', 0, document.parsed.text);
     const svc = jsonService();
     view = { service: svc, textDocument, jsonDocument: svc.parseJSONDocument(textDocument) };

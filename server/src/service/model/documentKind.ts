@@ -1,10 +1,12 @@
 import { property, stringValue, items, entries, type Node } from '../json';
+import { ITEM_ONLY_KEYS, knownItemType } from './itemTypes';
 
 export type DocumentKind =
   | 'policySetDefinition' // A3: as fetched or as in the built-in corpus
   | 'policySetDefinitionVersion' // A1: the deployable version resource
   | 'armTemplate' // a deployment template holding such resources
   | 'policyDefinition' // a policy definition: a source of parameters, not validated here
+  | 'workspaceItem' // C: a workspace item such as an eventstream ({ id, workspaceId, displayName, type: ItemType, ... })
   | 'unknown';
 
 /** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */
@@ -95,6 +97,7 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
   if (isVersionType(type)) return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root! }] };
   if (isSetType(type)) return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root! }] };
   const properties = view.get(root, 'properties');
+  if (properties === undefined && isWorkspaceItem(root, type, view)) return { kind: 'workspaceItem', resources: [] };
   const id = view.string(view.get(root, 'id'));
   if (DEFINITION_TYPE.test(type ?? '') || (id && DEFINITION_ID.test(id)) || view.get(properties, 'policyRule') !== undefined) {
     return { kind: 'policyDefinition', resources: [] };
@@ -107,6 +110,15 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
     return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root! }] };
   }
   return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root! }] };
+}
+
+/**
+ * A workspace item (section C): it has no `properties`; a key only items have (workspaceId, folderId,
+ * sensitivityLabel), or a listed ItemType with an id or displayName.
+ */
+function isWorkspaceItem<T>(root: T, type: string | undefined, view: JsonView<T>): boolean {
+  if (ITEM_ONLY_KEYS.some((key) => view.get(root, key) !== undefined)) return true;
+  return type !== undefined && knownItemType(type) !== undefined && (view.get(root, 'id') !== undefined || view.get(root, 'displayName') !== undefined);
 }
 
 /** Recognises a document by its content, whatever its file name or language id. */

@@ -11,6 +11,8 @@ import { invalidEnumValue } from './invalid-enum-value';
 import { unknownProperty } from './unknown-property';
 import { propertyNameCasing } from './property-name-casing';
 import { enumValueCasing } from './enum-value-casing';
+import { invalidWorkspaceItem } from './invalid-workspace-item';
+import { unknownItemType } from './unknown-item-type';
 import { invalidVersionName } from './invalid-version-name';
 import { invalidVersion } from './invalid-version';
 import { invalidDefinitionVersion } from './invalid-definition-version';
@@ -62,6 +64,8 @@ export const RULES: readonly Rule[] = [
   unknownProperty,
   propertyNameCasing,
   enumValueCasing,
+  invalidWorkspaceItem,
+  unknownItemType,
   invalidVersionName,
   invalidVersion,
   invalidDefinitionVersion,

@@ -5,6 +5,7 @@ export const SCHEMA_IDS = {
   types: 'policyset:/schemas/policySetTypes.schema.json',
   policySetDefinition: 'policyset:/schemas/policySetDefinition.schema.json',
   policySetDefinitionVersion: 'policyset:/schemas/policySetDefinitionVersion.schema.json',
+  workspaceItem: 'policyset:/schemas/workspaceItem.schema.json',
 } as const;
 
 /** The schemas in schemas/, by id: for ajv here and for JSON language services in editors. */
@@ -13,10 +14,11 @@ export function loadSchemas(): Record<string, object> {
     [SCHEMA_IDS.types]: require('../../../../schemas/policySetTypes.schema.json') as object,
     [SCHEMA_IDS.policySetDefinition]: require('../../../../schemas/policySetDefinition.schema.json') as object,
     [SCHEMA_IDS.policySetDefinitionVersion]: require('../../../../schemas/policySetDefinitionVersion.schema.json') as object,
+    [SCHEMA_IDS.workspaceItem]: require('../../../../schemas/workspaceItem.schema.json') as object,
   };
 }
 
-export type SchemaTarget = 'policySetDefinition' | 'policySetDefinitionVersion' | 'setProperties' | 'versionProperties';
+export type SchemaTarget = 'policySetDefinition' | 'policySetDefinitionVersion' | 'setProperties' | 'versionProperties' | 'workspaceItem';
 
 export const AJV_OPTIONS = { allErrors: true, strict: true, verbose: true } as const;
 
@@ -25,6 +27,7 @@ export const VALIDATOR_REFS: Record<SchemaTarget, string> = {
   policySetDefinitionVersion: SCHEMA_IDS.policySetDefinitionVersion,
   setProperties: `${SCHEMA_IDS.types}#/definitions/PolicySetDefinitionProperties`,
   versionProperties: `${SCHEMA_IDS.types}#/definitions/PolicySetDefinitionVersionProperties`,
+  workspaceItem: SCHEMA_IDS.workspaceItem,
 };
 
 let validators: Record<SchemaTarget, ValidateFunction> | undefined;
@@ -43,6 +46,7 @@ export function compileValidators(): Record<SchemaTarget, ValidateFunction> {
     policySetDefinitionVersion: get(VALIDATOR_REFS.policySetDefinitionVersion),
     setProperties: get(VALIDATOR_REFS.setProperties),
     versionProperties: get(VALIDATOR_REFS.versionProperties),
+    workspaceItem: get(VALIDATOR_REFS.workspaceItem),
   };
 }
 
@@ -67,8 +71,9 @@ export function validateAgainst(target: SchemaTarget, value: unknown): ErrorObje
  * One self-contained schema for a document kind: the shared definitions inlined, references made local.
  * For JSON language services and tools that do not resolve references across files.
  */
-export function bundledSchema(kind: 'policySetDefinition' | 'policySetDefinitionVersion'): object {
+export function bundledSchema(kind: 'policySetDefinition' | 'policySetDefinitionVersion' | 'workspaceItem'): object {
   const schemas = loadSchemas();
+  if (kind === 'workspaceItem') return schemas[SCHEMA_IDS.workspaceItem]; // self-contained already
   const types = schemas[SCHEMA_IDS.types] as { definitions: object };
   const localized = JSON.stringify(schemas[SCHEMA_IDS[kind]]).replace(/"policySetTypes\.schema\.json#\/definitions\//g, '"#/definitions/');
   const root = JSON.parse(localized) as Record<string, unknown>;

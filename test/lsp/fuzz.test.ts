@@ -249,7 +249,8 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       } else {
         assert.ok('result' in response, `${method}: a response with neither result nor error`);
         counts.results++;
-        if (response.result !== null && !(Array.isArray(response.result) && response.result.length === 0)) counts.nonEmpty++;
+        const list = (response.result as { items?: unknown } | null)?.items ?? response.result;
+        if (list !== null && !(Array.isArray(list) && list.length === 0)) counts.nonEmpty++;
         const anomalies = rangeAnomalies(response.result, lineCount(document.text), document.uri);
         assert.deepEqual(anomalies, [], `${label}, edit ${edit} (seed ${seed}) of ${document.source}: ${method} returned ranges outside the document`);
         if (method === 'textDocument/diagnostic') document.diagnostics = ((response.result as { items?: unknown[] }).items ?? []);

@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/out/**', 'node_modules/**', '.cache/**', '**/*.tmp.js', '**/*.d.ts'],
+    ignores: ['**/out/**', 'node_modules/**', '.cache/**', 'dist/**', '**/*.tmp.js', '**/*.d.ts'],
   },
   ...tseslint.configs.recommended,
   {

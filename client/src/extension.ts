@@ -1,31 +1,45 @@
-import * as path from 'node:path';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { registerServiceCommands } from './commands';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetection';
+import { PolicySetStatus } from './languageStatus';
 
 let client: LanguageClient | undefined;
 
+/** The bundled server in a packaged extension; the compiled one in a checkout. */
+function serverModule(context: vscode.ExtensionContext): string {
+  const bundled = context.asAbsolutePath('dist/server/server.js');
+  return fs.existsSync(bundled) ? bundled : context.asAbsolutePath('server/out/server.js');
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const outputChannel = vscode.window.createOutputChannel('Policy Set', { log: true });
-  registerServiceCommands(context, { log: outputChannel });
-  const module = context.asAbsolutePath(path.join('server', 'out', 'server.js'));
+  const log = vscode.window.createOutputChannel('Policy Set', { log: true });
+  context.subscriptions.push(log);
+  registerServiceCommands(context, { log });
+  registerLanguageDetection(context, log);
+
+  const module = serverModule(context);
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
+  const schemes = ['file', 'untitled'];
   const clientOptions: LanguageClientOptions = {
-    // The server recognises policy documents by content; it is sent every JSON document.
-    documentSelector: [
-      { scheme: 'file', language: 'json' },
-      { scheme: 'file', language: 'jsonc' },
-      { scheme: 'untitled', language: 'json' },
-    ],
-    outputChannel,
+    // The server recognises policy documents by content, so it is sent every JSON document as well.
+    documentSelector: [POLICY_SET_LANGUAGE, 'json', 'jsonc'].flatMap((language) => schemes.map((scheme) => ({ scheme, language }))),
+    synchronize: { configurationSection: 'policySet' },
+    // The settings as plain data (the configuration object carries functions too).
+    initializationOptions: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration('policySet'))) as object,
+    outputChannel: log,
   };
   client = new LanguageClient('policySet', 'Policy Set', serverOptions, clientOptions);
   await client.start();
+  log.info(`language server started from ${module}`);
+  context.subscriptions.push(new PolicySetStatus(client, log));
 }
 
 export async function deactivate(): Promise<void> {
   await client?.stop();
+  client = undefined;
 }

@@ -1,0 +1,108 @@
+import * as vscode from 'vscode';
+import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
+import { looksLikePolicySet, POLICY_SET_LANGUAGE } from './languageDetection';
+
+/** The custom request the server answers: what a document is and how many problems it has. */
+export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
+export interface DocumentInfoParams {
+  uri: string;
+}
+export interface DocumentInfo {
+  /** The document kind: policySetDefinition, policySetDefinitionVersion, armTemplate, policyDefinition, unknown, … */
+  kind: string;
+  /** Errors, warnings and infos (hints are not problems). */
+  problems: number;
+}
+
+const KIND_LABELS: Record<string, string> = {
+  policySetDefinition: 'Policy set definition',
+  policySetDefinitionVersion: 'Policy set definition version',
+  armTemplate: 'ARM template',
+  policyDefinition: 'Policy definition',
+  unknown: 'Not a policy document',
+};
+
+export const SELECTOR: vscode.DocumentSelector = [
+  { language: POLICY_SET_LANGUAGE },
+  { language: 'json' },
+  { language: 'jsonc' },
+];
+
+/** A language status item with the kind of the active document and its problem count. */
+export class PolicySetStatus implements vscode.Disposable {
+  private readonly item = vscode.languages.createLanguageStatusItem('policySet.status', SELECTOR);
+  private readonly disposables: vscode.Disposable[] = [];
+  /** False once the server said it does not know the request: then the status is computed here. */
+  private serverAnswers = true;
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+
+  constructor(
+    private readonly client: LanguageClient,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.item.name = 'Policy Set';
+    this.item.text = 'Policy set';
+    this.item.command = { title: 'Show problems', command: 'workbench.actions.view.problems' };
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.schedule()),
+      vscode.languages.onDidChangeDiagnostics((event) => {
+        const active = vscode.window.activeTextEditor?.document.uri.toString();
+        if (active && event.uris.some((uri) => uri.toString() === active)) this.schedule();
+      }),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === vscode.window.activeTextEditor?.document) this.schedule();
+      }),
+    );
+    this.schedule();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.update(), 100);
+  }
+
+  private async update(): Promise<void> {
+    const document = vscode.window.activeTextEditor?.document;
+    if (!document) return;
+    const generation = ++this.generation;
+    const info = await this.infoOf(document);
+    if (generation !== this.generation) return; // a newer update is on its way
+    const label = KIND_LABELS[info.kind] ?? info.kind;
+    this.item.text = info.kind === 'unknown' ? label : `${label}: ${info.problems === 0 ? 'no problems' : `${info.problems} problem${info.problems === 1 ? '' : 's'}`}`;
+    this.item.detail = info.kind === 'unknown' ? 'not validated as a policy set' : 'Policy Set';
+    this.item.severity = info.problems > 0 && info.kind !== 'unknown' ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
+  }
+
+  private async infoOf(document: vscode.TextDocument): Promise<DocumentInfo> {
+    if (this.serverAnswers && this.client.isRunning()) {
+      try {
+        const params: DocumentInfoParams = { uri: document.uri.toString() };
+        const info = await this.client.sendRequest<DocumentInfo | null>(DOCUMENT_INFO_REQUEST, params);
+        // null: the server could not tell (the document is not open there, or the handler failed).
+        if (info && typeof info.kind === 'string' && typeof info.problems === 'number') return info;
+      } catch (error) {
+        if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) {
+          this.serverAnswers = false;
+          this.log.info(`the server does not answer ${DOCUMENT_INFO_REQUEST}: the status counts the diagnostics it published`);
+        } else {
+          this.log.warn(`${DOCUMENT_INFO_REQUEST} failed: ${(error as Error).message}`);
+        }
+      }
+    }
+    return this.localInfo(document);
+  }
+
+  /** Without the server's answer: the language id or a look at the content, and the diagnostics the server published. */
+  private localInfo(document: vscode.TextDocument): DocumentInfo {
+    const problems = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'policyset' && d.severity !== vscode.DiagnosticSeverity.Hint).length;
+    const isSet = document.languageId === POLICY_SET_LANGUAGE || looksLikePolicySet(document.getText()) || problems > 0;
+    return { kind: isSet ? 'policySetDefinition' : 'unknown', problems };
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.item.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,169 @@
+// E2E: the packaged .vsix in a real VS Code (code-server), as `npm test` runs it on CI here.
+// 1. the integration suite (test/e2e/suite, the run() contract) inside the extension host;
+// 2. what a person sees, through Chromium driven by Playwright.
+// The setup installs code-server, Node 24 and Chromium itself (test/e2e/support/install.ts) and ends every
+// process it starts.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { CodeServer } from './support/codeServer';
+import { ensureE2eTools, type E2eTools } from './support/install';
+import { packageVsix } from './support/packageVsix';
+import { poll } from './support/processes';
+import { launchBrowser, runSuite, type SuiteRun } from './runCodeServer';
+import { SERVER_FEATURES_SUITE } from './suite/suiteNames';
+import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
+
+/** The Done-when of the editing experience: the squiggle and the Problems entry within 2 s of opening the file. */
+const SHOWN_WITHIN_MS = 2000;
+const OPENS = 3;
+
+describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 }, () => {
+  let tools: E2eTools;
+  let vsix: string;
+  /** One code-server for the integration suite, a fresh one for the UI checks: nothing of the first window weighs on the timings. */
+  let server: CodeServer | undefined;
+  let uiServer: Promise<CodeServer> | undefined;
+  let browser: Browser | undefined;
+  let suiteRun: Promise<SuiteRun> | undefined;
+  let workbench: Promise<Workbench> | undefined;
+
+  before(async () => {
+    const started = Date.now();
+    tools = await ensureE2eTools();
+    vsix = await packageVsix();
+    server = await CodeServer.start(tools, { vsix });
+    browser = await launchBrowser(tools);
+    console.log(`# e2e setup (install when needed, package, code-server, chromium): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }, { timeout: 40 * 60_000 }); // a first install on a fresh machine: apt-get, Node 24, code-server's native build
+
+  after(async () => {
+    if (workbench) await (await workbench.catch(() => undefined))?.close();
+    await browser?.close();
+    await server?.stop();
+    if (uiServer) await (await uiServer.catch(() => undefined))?.stop();
+  });
+
+  const suiteResults = () =>
+    (suiteRun ??= runSuite(server!, browser!).finally(async () => {
+      await server?.stop();
+      server = undefined;
+    }));
+  const startUiServer = () => (uiServer ??= CodeServer.start(tools, { vsix }));
+  const freshName = (i: number) => `openedFresh${i}.json`;
+  const copies = Object.fromEntries(Array.from({ length: OPENS }, (_, i) => [freshName(i + 1), UNDEFINED_GROUP_FIXTURE]));
+  const openWorkbench = () => (workbench ??= startUiServer().then((s) => Workbench.open(s, browser!, copies)));
+
+  const assertPassed = (run: SuiteRun, results: SuiteRun['results'], minimum: number) => {
+    const failed = results.filter((r) => r.state !== 'passed');
+    assert.deepEqual(failed.map((r) => `${r.title}: ${r.error}`), [], 'every test of the suite passes');
+    assert.ok(results.length >= minimum, `the suite ran (${results.length} results, exit code ${run.exitCode}); the console's end:\n${run.console.slice(-30).join('\n')}`);
+  };
+
+  test('integration suite in the extension host: language and diagnostics', async () => {
+    const run = await suiteResults();
+    const mine = run.results.filter((r) => !r.suite.startsWith(SERVER_FEATURES_SUITE));
+    for (const r of mine) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
+    assertPassed(run, mine, 4);
+  });
+
+  for (const [check, titlePart] of [
+    ['strongType completion', 'completion'],
+    ['the declare-group quick fix', 'quick fix'],
+  ] as const) {
+    test(`integration suite in the extension host: ${check}`, async () => {
+      const run = await suiteResults();
+      const results = run.results.filter((r) => r.suite.startsWith(SERVER_FEATURES_SUITE) && r.title.includes(titlePart));
+      for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
+      assertPassed(run, results, 1);
+    });
+  }
+
+  test(`UI: the squiggle and the Problems entry for an undefined group appear (Done-when: within ${SHOWN_WITHIN_MS} ms of opening the file)`, async () => {
+    await suiteResults().catch(() => undefined); // the suite's code-server is stopped before this one starts
+    const wb = await openWorkbench();
+    try {
+      // The workspace holds a policySetDefinitions folder: the extension starts its server with the workbench (workspaceContains).
+      const ui = await startUiServer();
+      await poll('the language server to start with the workbench', () => (ui.languageServerPids().length > 0 ? true : undefined), 30_000, 100);
+      await wb.showProblems();
+      // Fresh files each time (new documents, content-detected as policy sets); the first open also warms the editor.
+      const times: number[] = [];
+      for (let i = 1; i <= OPENS; i++) {
+        const name = freshName(i);
+        await wb.closeAllEditors();
+        await poll('the Problems entries of the closed file to go', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
+        const opened = await wb.openFile(name);
+        await wb.squiggles().first().waitFor({ state: 'visible', timeout: 15_000 });
+        const squiggleMs = Date.now() - opened;
+        const row = wb.problemRows('Monitoring').first();
+        await row.waitFor({ state: 'visible', timeout: 15_000 });
+        const problemMs = Date.now() - opened;
+        assert.match((await row.textContent()) ?? '', /not declared.*PS5001/);
+        times.push(Math.max(squiggleMs, problemMs));
+        console.log(`# open ${i}: squiggle after ${squiggleMs} ms, Problems entry after ${problemMs} ms`);
+      }
+      const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+      // Measured, printed, not asserted: timings on a shared machine are not a pass/fail signal (the project's rule).
+      console.log(`# squiggle and Problems entry: median ${median} ms over ${OPENS} opens (first ${times[0]} ms); Done-when (<= ${SHOWN_WITHIN_MS} ms): ${median <= SHOWN_WITHIN_MS ? 'met' : 'NOT met'} here`);
+    } catch (error) {
+      console.log(`# screenshot: ${await wb.screenshot('squiggle')}`);
+      throw error;
+    }
+  });
+
+  test('UI: the suggest widget inside metadata.strongType lists strongType values', async () => {
+    const wb = await openWorkbench();
+    try {
+      await wb.openFile(UNDEFINED_GROUP_FIXTURE);
+      const { line, column } = wb.positionAfter(UNDEFINED_GROUP_FIXTURE, '"strongType": "');
+      await wb.goTo(line, column);
+      await wb.page.keyboard.press('Control+Space');
+      const labels = wb.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row .label-name');
+      const texts = await poll(
+        'the suggest widget to list the strongType value location',
+        async () => {
+          const shown = (await labels.allTextContents()).map((text) => text.replace(/"/g, '').trim());
+          return shown.includes('location') ? shown : undefined;
+        },
+        10_000,
+      );
+      console.log(`# suggestions: ${texts.slice(0, 8).join(' | ')}`);
+      await wb.page.keyboard.press('Escape');
+    } catch (error) {
+      console.log(`# screenshot: ${await wb.screenshot('completion')}`);
+      throw error;
+    }
+  });
+
+  test('UI: the quick fix from Ctrl+. declares the undefined group', async () => {
+    const wb = await openWorkbench();
+    try {
+      // Only this file open: the Problems panel then lists its entries alone.
+      await wb.closeAllEditors();
+      await poll('the Problems entries of the closed files to go', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
+      await wb.openFile(UNDEFINED_GROUP_FIXTURE);
+      await wb.problemRows('PS5001').first().waitFor({ state: 'visible', timeout: 15_000 });
+      const { line, column } = wb.positionAfter(UNDEFINED_GROUP_FIXTURE, '"Monitoring');
+      await wb.goTo(line, column - 3);
+      await wb.page.keyboard.press('Control+.');
+      const fix = wb.page.locator('.action-widget .monaco-list-row.action', { hasText: 'Monitoring' }).first();
+      await fix.waitFor({ state: 'visible', timeout: 10_000 });
+      console.log(`# quick fix: ${(await fix.textContent())?.trim()}`);
+      await fix.click();
+      const text = await poll(
+        'the group to be declared in the editor',
+        async () => {
+          const visible = await wb.editorText();
+          return (visible.match(/"Monitoring"/g) ?? []).length >= 2 ? visible : undefined;
+        },
+        10_000,
+      );
+      assert.match(text, /"name"\s*:\s*"Monitoring"/, 'a group named Monitoring is declared');
+      await poll('the PS5001 entry to leave the Problems panel', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
+    } catch (error) {
+      console.log(`# screenshot: ${await wb.screenshot('quickFix')}`);
+      throw error;
+    }
+  });
+});

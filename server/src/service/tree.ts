@@ -67,6 +67,7 @@ export class TapeNode implements Node {
   /** Children made so far, by index (all of them once `children` was read). */
   private made: Array<TapeNode | undefined> | undefined = undefined;
   private complete = false;
+  private records: number[] | undefined = undefined;
   private decoded: unknown = UNSET;
   constructor(
     public readonly type: NodeType,
@@ -81,12 +82,9 @@ export class TapeNode implements Node {
     if (this.complete) return this.made as Node[];
     const type = this.type;
     if (type !== 'object' && type !== 'array' && type !== 'property') return undefined;
-    const records = this.tape.records;
-    const after = records[this.index * RECORD + 3];
-    const made = this.made ?? [];
-    let n = 0;
-    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) made[n] ??= nodeOf(this.tape, i, this);
-    made.length = n;
+    const children = this.childRecords();
+    const made = this.made ?? new Array<TapeNode | undefined>(children.length);
+    for (let n = 0; n < children.length; n++) made[n] ??= nodeOf(this.tape, children[n], this);
     this.made = made;
     this.complete = true;
     return made as Node[];
@@ -94,10 +92,12 @@ export class TapeNode implements Node {
 
   /** The record number of each child, in order (no nodes are made). */
   private childRecords(): number[] {
+    if (this.records) return this.records;
     const records = this.tape.records;
     const after = records[this.index * RECORD + 3];
     const result: number[] = [];
     for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) result.push(i);
+    this.records = result;
     return result;
   }
 

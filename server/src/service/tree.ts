@@ -68,6 +68,8 @@ export class TapeNode implements Node {
   private made: Array<TapeNode | undefined> | undefined = undefined;
   private complete = false;
   private records: number[] | undefined = undefined;
+  private keys: string[] | undefined = undefined;
+  private lowerKeys: string[] | undefined = undefined;
   private decoded: unknown = UNSET;
   constructor(
     public readonly type: NodeType,
@@ -112,29 +114,34 @@ export class TapeNode implements Node {
    */
   propertyValue(key: string, ignoreCase: boolean): Node | undefined | null {
     if (this.type !== 'object') return null;
-    const { text, records } = this.tape;
-    const properties = this.childRecords();
-    const lower = ignoreCase ? key.toLowerCase() : key;
-    for (let n = properties.length - 1; n >= 0; n--) {
-      const record = properties[n];
-      const keyAt = (record + 1) * RECORD;
-      const start = records[keyAt + 1];
-      const end = records[keyAt + 2];
-      let matches: boolean;
-      if (records[keyAt] & ESCAPED) {
-        const name = JSON.parse(text.slice(start, end)) as string;
-        matches = ignoreCase ? name.length === key.length && name.toLowerCase() === lower : name === key;
-      } else if (end - start - 2 !== key.length) {
-        matches = false;
-      } else {
-        matches = ignoreCase ? text.slice(start + 1, end - 1).toLowerCase() === lower : text.startsWith(key, start + 1);
-      }
-      if (!matches) continue;
-      const property = this.childAt(n, record);
-      const valueRecord = records[keyAt + 3];
-      return valueRecord < records[record * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+    const names = this.keyNames();
+    let n = names.length - 1;
+    if (ignoreCase) {
+      const lowered = (this.lowerKeys ??= names.map((name) => name.toLowerCase()));
+      const lower = key.toLowerCase();
+      while (n >= 0 && !(lowered[n] === lower && names[n].length === key.length)) n--;
+    } else {
+      while (n >= 0 && names[n] !== key) n--;
     }
-    return null;
+    if (n < 0) return null;
+    const records = this.tape.records;
+    const record = this.childRecords()[n];
+    const property = this.childAt(n, record);
+    const valueRecord = records[(record + 1) * RECORD + 3];
+    return valueRecord < records[record * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+  }
+
+  /** The keys of this object's properties, in order, read from the text once. */
+  private keyNames(): string[] {
+    if (this.keys) return this.keys;
+    const { text, records } = this.tape;
+    this.keys = this.childRecords().map((record) => {
+      const at = (record + 1) * RECORD;
+      const start = records[at + 1];
+      const end = records[at + 2];
+      return records[at] & ESCAPED ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
+    });
+    return this.keys;
   }
 
   get value(): unknown {

@@ -58,6 +58,9 @@ interface Tape {
 
 /** Not yet computed (a value can be undefined, so undefined cannot mark it). */
 const UNSET: unique symbol = Symbol('unset');
+const TOO_MANY: unique symbol = Symbol('too many');
+/** Objects up to this many properties are searched in the text; larger ones get a table of their keys. */
+const SMALL_OBJECT = 8;
 
 /**
  * A jsonc-parser `Node` backed by its record: children and values are made on first read, and then kept.
@@ -67,9 +70,8 @@ export class TapeNode implements Node {
   /** Children made so far, by index (all of them once `children` was read). */
   private made: Array<TapeNode | undefined> | undefined = undefined;
   private complete = false;
-  private records: number[] | undefined = undefined;
-  private keys: string[] | undefined = undefined;
-  private lowerKeys: string[] | undefined = undefined;
+  /** For key lookups: the child records, keys and lowercased keys, made on the first lookup. */
+  private lookup: { records: number[]; keys: string[]; lowerKeys?: string[] } | undefined = undefined;
   private decoded: unknown = UNSET;
   constructor(
     public readonly type: NodeType,
@@ -84,23 +86,65 @@ export class TapeNode implements Node {
     if (this.complete) return this.made as Node[];
     const type = this.type;
     if (type !== 'object' && type !== 'array' && type !== 'property') return undefined;
-    const children = this.childRecords();
-    const made = this.made ?? new Array<TapeNode | undefined>(children.length);
-    for (let n = 0; n < children.length; n++) made[n] ??= nodeOf(this.tape, children[n], this);
+    const records = this.tape.records;
+    const after = records[this.index * RECORD + 3];
+    const made = this.made ?? [];
+    let n = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) made[n] ??= nodeOf(this.tape, i, this);
     this.made = made;
     this.complete = true;
     return made as Node[];
   }
 
-  /** The record number of each child, in order (no nodes are made). */
-  private childRecords(): number[] {
-    if (this.records) return this.records;
-    const records = this.tape.records;
+  /** Small objects: keys compared in the text, nothing allocated; TOO_MANY for objects worth a table. */
+  private scanForKey(key: string, ignoreCase: boolean): Node | undefined | null | typeof TOO_MANY {
+    const { text, records } = this.tape;
     const after = records[this.index * RECORD + 3];
-    const result: number[] = [];
-    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) result.push(i);
-    this.records = result;
-    return result;
+    const lower = ignoreCase ? key.toLowerCase() : key;
+    let found = -1;
+    let foundAt = -1;
+    let n = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) {
+      if (n >= SMALL_OBJECT) return TOO_MANY;
+      const at = (i + 1) * RECORD;
+      const start = records[at + 1];
+      const end = records[at + 2];
+      let matches: boolean;
+      if (records[at] & ESCAPED) {
+        const name = JSON.parse(text.slice(start, end)) as string;
+        matches = ignoreCase ? name.length === key.length && name.toLowerCase() === lower : name === key;
+      } else if (end - start - 2 !== key.length) {
+        matches = false;
+      } else {
+        matches = ignoreCase ? text.slice(start + 1, end - 1).toLowerCase() === lower : text.startsWith(key, start + 1);
+      }
+      if (matches) {
+        found = i;
+        foundAt = n;
+      }
+    }
+    if (found < 0) return null;
+    const property = this.childAt(foundAt, found);
+    const valueRecord = records[(found + 1) * RECORD + 3];
+    return valueRecord < records[found * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+  }
+
+  /** The record number and key of each child, in order (no nodes are made). */
+  private lookupTable(): { records: number[]; keys: string[]; lowerKeys?: string[] } {
+    if (this.lookup) return this.lookup;
+    const { text, records } = this.tape;
+    const after = records[this.index * RECORD + 3];
+    const children: number[] = [];
+    const keys: string[] = [];
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) {
+      children.push(i);
+      const at = (i + 1) * RECORD;
+      const start = records[at + 1];
+      const end = records[at + 2];
+      keys.push(records[at] & ESCAPED ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1));
+    }
+    this.lookup = { records: children, keys };
+    return this.lookup;
   }
 
   private childAt(n: number, record: number): TapeNode {
@@ -114,10 +158,15 @@ export class TapeNode implements Node {
    */
   propertyValue(key: string, ignoreCase: boolean): Node | undefined | null {
     if (this.type !== 'object') return null;
-    const names = this.keyNames();
+    if (!this.lookup) {
+      const found = this.scanForKey(key, ignoreCase);
+      if (found !== TOO_MANY) return found;
+    }
+    const table = this.lookupTable();
+    const names = table.keys;
     let n = names.length - 1;
     if (ignoreCase) {
-      const lowered = (this.lowerKeys ??= names.map((name) => name.toLowerCase()));
+      const lowered = (table.lowerKeys ??= names.map((name) => name.toLowerCase()));
       const lower = key.toLowerCase();
       while (n >= 0 && !(lowered[n] === lower && names[n].length === key.length)) n--;
     } else {
@@ -125,23 +174,10 @@ export class TapeNode implements Node {
     }
     if (n < 0) return null;
     const records = this.tape.records;
-    const record = this.childRecords()[n];
+    const record = table.records[n];
     const property = this.childAt(n, record);
     const valueRecord = records[(record + 1) * RECORD + 3];
     return valueRecord < records[record * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
-  }
-
-  /** The keys of this object's properties, in order, read from the text once. */
-  private keyNames(): string[] {
-    if (this.keys) return this.keys;
-    const { text, records } = this.tape;
-    this.keys = this.childRecords().map((record) => {
-      const at = (record + 1) * RECORD;
-      const start = records[at + 1];
-      const end = records[at + 2];
-      return records[at] & ESCAPED ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
-    });
-    return this.keys;
   }
 
   get value(): unknown {

@@ -48,8 +48,16 @@ export function parsePolicyDocument(text: string): PolicyDocument {
   }
   const classification = classify(parsed.root);
   const inTemplate = classification.kind === 'armTemplate';
-  const sets = classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));
-  return { parsed, kind: classification.kind, sets, lines: new LineIndex(parsed.text) };
+  let sets: SetModel[] | undefined;
+  return {
+    parsed,
+    kind: classification.kind,
+    // Built on first use: completion of a schema key right after an edit needs no model.
+    get sets() {
+      return (sets ??= classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate)));
+    },
+    lines: new LineIndex(parsed.text),
+  };
 }
 
 function format(template: string, data: Record<string, unknown> | undefined): string {

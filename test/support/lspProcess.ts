@@ -1,5 +1,4 @@
-// An LSP client over stdio for the fuzz test and the latency bench (lspClient.ts serves the feature tests):
-// requests with a deadline, notifications delivered as they arrive with their arrival time, requests from
+// An LSP client over stdio for the LSP tests, the fuzz test and the latency bench: requests with a deadline, notifications delivered as they arrive with their arrival time, requests from
 // the server answered, and the server process watched so that a crash is seen at once, not as a time-out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
@@ -37,6 +36,9 @@ export class LspProcess {
   notifications: Notification[] = [];
   /** Answers to server→client requests, by method; the default answers null (or one null per configuration item). */
   readonly serverRequestHandlers = new Map<string, (params: unknown) => unknown>();
+  /** Every request the server sent, in order. */
+  readonly serverRequests: Array<{ method: string; params: unknown }> = [];
+  private readonly requestWaiters = new Set<() => void>();
   stderr = '';
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private readonly exited: Promise<void>;
@@ -93,6 +95,8 @@ export class LspProcess {
       if (handler) result = handler(message.params);
       else if (message.method === 'workspace/configuration') result = ((message.params as { items?: unknown[] })?.items ?? []).map(() => null);
       this.send({ jsonrpc: '2.0', id: message.id, result: result ?? null });
+      this.serverRequests.push({ method: message.method, params: message.params });
+      for (const waiter of [...this.requestWaiters]) waiter();
       return;
     }
     const notification: Notification = { method: message.method, params: message.params, at };
@@ -164,6 +168,24 @@ export class LspProcess {
         done();
         reject(new Error(`${this.name} exited while a notification was awaited; stderr:\n${this.stderr}`));
       });
+    });
+  }
+
+  /** Resolves once the server has sent a request of this method (and it has been answered). */
+  waitForServerRequest(method: string, timeoutMs = 10000): Promise<void> {
+    if (this.serverRequests.some((r) => r.method === method)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = () => {
+        if (!this.serverRequests.some((r) => r.method === method)) return;
+        clearTimeout(timer);
+        this.requestWaiters.delete(waiter);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.requestWaiters.delete(waiter);
+        reject(new Error(`${this.name}: timed out after ${timeoutMs} ms waiting for its ${method} request`));
+      }, timeoutMs);
+      this.requestWaiters.add(waiter);
     });
   }
 

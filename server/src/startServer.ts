@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   validateDocument,
+  validationSteps,
   parsePolicyDocument,
   cloudOfPath,
   doHover,
@@ -37,6 +38,7 @@ import {
   type FeatureOptions,
   type PolicyDocument,
   type SeveritySetting,
+  type ValidationResult,
 } from './service';
 import { WorkspaceDefinitions } from './workspaceDefinitions';
 
@@ -54,6 +56,8 @@ const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onT
 /** Short enough to feel immediate, long enough that a burst of keystrokes is validated once. */
 const DEBOUNCE_MS = 100;
 const WATCH_DEBOUNCE_MS = 300;
+/** Validation yields to waiting requests after this much work. */
+const VALIDATION_SLICE_MS = 8;
 /** Each diagnostic links to its rule's page in the installed docs. */
 const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href;
 
@@ -98,6 +102,8 @@ export function startServer(connection: Connection): void {
   let settings: ServerSettings = DEFAULT_SETTINGS;
   let workspaceFolders: string[] = [];
   const timers = new Map<string, NodeJS.Timeout>();
+  /** The version each document was opened with (the change event that follows an open needs no second run). */
+  const openedVersions = new Map<string, number>();
   /** One parse per document version, shared by validation and every feature. */
   const parses = new Map<string, { version: number; document: PolicyDocument }>();
   /** The last diagnostics computed per document (pull answers with them in onSave mode). */
@@ -115,25 +121,48 @@ export function startServer(connection: Connection): void {
 
   const featureOptions = (uri: string): FeatureOptions => ({ definitions: definitions.catalog, cloud: settings.cloud || cloudOfPath(uri) });
 
-  const diagnose = (document: TextDocument): Diagnostic[] => {
-    const result = validateDocument(parsed(document), {
-      uri: document.uri,
-      severities: settings.severities,
-      ...featureOptions(document.uri),
-      definitions: definitions.catalog.size ? definitions.catalog : undefined,
-      assumePolicyDocument: document.languageId === 'policyset',
-      docsBaseUrl: DOCS_URL,
-    });
+  const validationOptions = (document: TextDocument) => ({
+    uri: document.uri,
+    severities: settings.severities,
+    ...featureOptions(document.uri),
+    definitions: definitions.catalog.size ? definitions.catalog : undefined,
+    assumePolicyDocument: document.languageId === 'policyset',
+    docsBaseUrl: DOCS_URL,
+  });
+
+  const remember = (document: TextDocument, result: ValidationResult): Diagnostic[] => {
     for (const failure of result.internalErrors) connection.console.error(`rule ${failure.rule} failed on ${document.uri}: ${failure.message}`);
     results.set(document.uri, { version: document.version, diagnostics: result.diagnostics });
     return result.diagnostics;
   };
 
-  const publish = (document: TextDocument) => {
+  /** Validates at once (a pull request, or a request that needs the diagnostics now). */
+  const diagnose = (document: TextDocument): Diagnostic[] => remember(document, validateDocument(parsed(document), validationOptions(document)));
+
+  /**
+   * Validates a rule at a time, letting requests that arrive meanwhile (completion, hover) be answered
+   * between rules, and gives up as soon as the document changes: its newer version has a run of its own.
+   */
+  const diagnoseInSteps = async (document: TextDocument): Promise<Diagnostic[] | undefined> => {
+    const current = () => documents.get(document.uri)?.version === document.version;
+    const steps = validationSteps(parsed(document), validationOptions(document));
+    let sliceStart = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return remember(document, step.value);
+      if (performance.now() - sliceStart > VALIDATION_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!current()) return undefined;
+        sliceStart = performance.now();
+      }
+    }
+  };
+
+  const publish = async (document: TextDocument) => {
     try {
-      const diagnostics = diagnose(document);
+      const diagnostics = await diagnoseInSteps(document);
       // Drop the result when the document changed meanwhile: the newer version has its own run scheduled.
-      if (documents.get(document.uri)?.version !== document.version) return;
+      if (!diagnostics || documents.get(document.uri)?.version !== document.version) return;
       void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
     } catch (error) {
       connection.console.error(`validation of ${document.uri} failed: ${(error as Error).message}`);
@@ -149,7 +178,7 @@ export function startServer(connection: Connection): void {
       setTimeout(() => {
         timers.delete(document.uri);
         const current = documents.get(document.uri);
-        if (current) publish(current);
+        if (current) void publish(current);
       }, delay),
     );
   };
@@ -356,12 +385,13 @@ export function startServer(connection: Connection): void {
   );
 
   documents.onDidOpen((event) => {
-    if (!pull) publish(event.document);
+    openedVersions.set(event.document.uri, event.document.version);
+    if (!pull) void publish(event.document);
   });
   documents.onDidChangeContent((event) => {
     if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
-    // Also fired on open, whose version was just validated.
-    if (results.get(event.document.uri)?.version === event.document.version) return;
+    // Also fired on open, whose version is being validated already.
+    if (openedVersions.get(event.document.uri) === event.document.version) return;
     if (settings.validate.run === 'onType') schedule(event.document);
   });
   documents.onDidSave((event) => {
@@ -378,6 +408,7 @@ export function startServer(connection: Connection): void {
     timers.delete(uri);
     parses.delete(uri);
     results.delete(uri);
+    openedVersions.delete(uri);
     if (!pull) void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 

@@ -161,14 +161,14 @@ describe('settings and workspace definitions', () => {
     const client = await startLanguageServer({
       rootUri: pathToFileURL(folder).href,
       capabilities: { workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true } } },
-      setup: (c) => c.onRequest('workspace/configuration', () => [{ validate: { run: 'onType' } }]),
+      setup: (c) => c.serverRequestHandlers.set('workspace/configuration', () => [{ validate: { run: 'onType' } }]),
     });
     const uri = pathToFileURL(path.join(folder, 'set.json')).href;
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: SET } });
     // 'extra' is not a parameter of the workspace definition: found once the workspace is read.
     const first = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.diagnostics.some((d) => d.code === 'PS8001'));
     assert.equal(first.params.diagnostics.find((d) => d.code === 'PS8001')?.range.start.line, lineOf('"extra"'));
-    assert.ok(client.requests.some((r) => r.method === 'client/registerCapability'), 'the server watches JSON files');
+    assert.ok(client.serverRequests.some((r) => r.method === 'client/registerCapability'), 'the server watches JSON files');
 
     writeFileSync(
       path.join(folder, 'workspace-def.json'),
@@ -185,9 +185,9 @@ describe('settings and workspace definitions', () => {
   test('validate.run onSave: edits are not validated until the document is saved', async () => {
     const client = await startLanguageServer({
       capabilities: { workspace: { configuration: true } },
-      setup: (c) => c.onRequest('workspace/configuration', () => [{ validate: { run: 'onSave' } }]),
+      setup: (c) => c.serverRequestHandlers.set('workspace/configuration', () => [{ validate: { run: 'onSave' } }]),
     });
-    await client.waitForRequest('workspace/configuration');
+    await client.waitForServerRequest('workspace/configuration');
     const uri = 'file:///work/on-save.json';
     const opened = await open(client, uri, SET.replace('"Netwrk"', '"Network"'));
     assert.ok(!opened.diagnostics.some((d) => d.code === 'PS5001'));
@@ -202,10 +202,10 @@ describe('settings and workspace definitions', () => {
   test('severities from workspace/configuration apply', async () => {
     const client = await startLanguageServer({
       capabilities: { workspace: { configuration: true } },
-      setup: (c) => c.onRequest('workspace/configuration', () => [{ severities: { PS5001: 'off' } }]),
+      setup: (c) => c.serverRequestHandlers.set('workspace/configuration', () => [{ severities: { PS5001: 'off' } }]),
     });
     // Configuration is read after `initialized`: give the server its answer before opening.
-    await client.waitForRequest('workspace/configuration');
+    await client.waitForServerRequest('workspace/configuration');
     const diagnostics = await open(client, 'file:///work/severities.json', SET);
     assert.ok(!diagnostics.diagnostics.some((d) => d.code === 'PS5001'));
   });

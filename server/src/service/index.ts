@@ -1,5 +1,5 @@
 // The policy set language service: pure, no editor or transport API, no file system.
-export { validateText, validateDocument, parsePolicyDocument, severityOf } from './validate';
+export { validateText, validateDocument, validationSteps, parsePolicyDocument, severityOf } from './validate';
 export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
 export { RULES } from './rules';
 export type { Rule, RuleMeta } from './rules';

@@ -1,6 +1,6 @@
 import { parseTree, getNodeValue, printParseErrorCode, createScanner, SyntaxKind } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import { buildTreeOfValidJson, findDuplicateKeys } from './tree';
+import { buildTreeOfValidJson, findDuplicateKeys, TapeNode } from './tree';
 
 export type { Node } from 'jsonc-parser';
 
@@ -141,7 +141,7 @@ export function parseJson(input: string): ParsedJson {
   } catch {
     // Not strict JSON (comments, errors) or nested beyond what JSON.parse takes: parse tolerantly below.
   }
-  const fast = value ? buildTreeOfValidJson(text, MAX_DEPTH) : undefined;
+  const fast = value ? buildTreeOfValidJson(text, MAX_DEPTH, value.value) : undefined;
   if (fast && 'root' in fast) {
     root = fast.root;
     duplicateKeys = fast.duplicateKeys;
@@ -182,7 +182,13 @@ const LARGE_OBJECT = 24;
 const keyIndexes = new WeakMap<Node, Map<string, Node | undefined>>();
 
 export function property(node: Node | undefined, key: string): Node | undefined {
-  if (!node || node.type !== 'object' || !node.children) return undefined;
+  if (!node || node.type !== 'object') return undefined;
+  if (node instanceof TapeNode) {
+    // A tree over a text JSON.parse accepted: keys are compared in the text, and only the found property is made.
+    const found = node.propertyValue(key, false);
+    return found === null ? undefined : found;
+  }
+  if (!node.children) return undefined;
   const children = node.children;
   if (children.length > LARGE_OBJECT) {
     // Large objects (parameter maps of hundreds of entries) get a key index on first lookup.
@@ -209,7 +215,12 @@ export function property(node: Node | undefined, key: string): Node | undefined 
 /** The value of a property whose key matches case-insensitively (the service treats property names so). */
 export function propertyIgnoreCase(node: Node | undefined, key: string): Node | undefined {
   const exact = property(node, key);
-  if (exact || !node || node.type !== 'object' || !node.children) return exact;
+  if (exact || !node || node.type !== 'object') return exact;
+  if (node instanceof TapeNode) {
+    const found = node.propertyValue(key, true);
+    return found === null ? undefined : found;
+  }
+  if (!node.children) return exact;
   let lower: string | undefined;
   const children = node.children;
   for (let i = children.length - 1; i >= 0; i--) {

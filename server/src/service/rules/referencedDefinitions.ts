@@ -22,6 +22,17 @@ export function majorOf(version: string | undefined): number | undefined {
  * (an index: the latest); a reference pinned to another major version is not checked against them.
  */
 export function resolvedReferences(ctx: SetRuleContext): ResolvedReference[] {
+  // Eight rules ask for the same resolution: computed once per set, catalogue and cloud.
+  const cached = resolutions.get(ctx.set);
+  if (cached && cached.definitions === ctx.options.definitions && cached.cloud === ctx.options.cloud) return cached.result;
+  const result = resolve(ctx);
+  resolutions.set(ctx.set, { definitions: ctx.options.definitions, cloud: ctx.options.cloud, result });
+  return result;
+}
+
+const resolutions = new WeakMap<SetRuleContext['set'], { definitions: SetRuleContext['options']['definitions']; cloud: string | undefined; result: ResolvedReference[] }>();
+
+function resolve(ctx: SetRuleContext): ResolvedReference[] {
   const result: ResolvedReference[] = [];
   if (!ctx.options.definitions) return result;
   for (const reference of ctx.set.references) {

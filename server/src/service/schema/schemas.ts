@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the schemas are JSON files at the top level, shared with editors */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type AjvClass from 'ajv';
 
 export const SCHEMA_IDS = {
   types: 'policyset:/schemas/policySetTypes.schema.json',
@@ -34,6 +35,8 @@ let validators: Record<SchemaTarget, ValidateFunction> | undefined;
 
 /** Compiles the schemas with ajv in strict mode: a schema that ajv would only warn about fails here. */
 export function compileValidators(): Record<SchemaTarget, ValidateFunction> {
+  // Loaded here only: validation uses the generated validators, and loading ajv costs a process tens of ms.
+  const Ajv = (require('ajv') as { default: typeof AjvClass }).default;
   const ajv = new Ajv(AJV_OPTIONS);
   for (const schema of Object.values(loadSchemas())) ajv.addSchema(schema);
   const get = (ref: string) => {

@@ -1,0 +1,79 @@
+// The tree built over text JSON.parse accepted (nodes made on first read) is the tree jsonc-parser builds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseTree, type Node } from 'jsonc-parser';
+import { parseJson, property, propertyIgnoreCase } from '#server/service/json';
+import { findDuplicateKeys } from '#server/service/tree';
+import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
+
+function assertSameTree(actual: Node, expected: Node, where: string) {
+  for (const key of ['type', 'offset', 'length', 'value', 'colonOffset'] as const) {
+    assert.deepEqual(actual[key], expected[key], `${where}: ${key}`);
+  }
+  assert.equal(actual.parent?.offset, expected.parent?.offset, `${where}: parent`);
+  assert.equal(!!actual.children, !!expected.children, `${where}: children`);
+  if (!expected.children) return;
+  assert.equal(actual.children!.length, expected.children.length, `${where}: number of children`);
+  expected.children.forEach((child, i) => assertSameTree(actual.children![i], child, `${where}/${i}`));
+}
+
+function checkFile(text: string, label: string) {
+  const parsed = parseJson(text);
+  const expected = parseTree(parsed.text, [], { disallowComments: false })!;
+  assertSameTree(parsed.root!, expected, label);
+  assert.deepEqual(
+    parsed.duplicateKeys.map((k) => k.offset),
+    findDuplicateKeys(expected).map((k) => k.offset),
+    `${label}: duplicate keys`,
+  );
+}
+
+const SAMPLES = [
+  '{"a":1,"b":[true,false,null,-1.5e3,"x"],"c":{}}',
+  '{ "k\\"ey": "va\\\\lue\\u00e9", "plain": "no escapes here", "esc\\\\": "\\\\" }',
+  '{"a":1,"b":2,"a":3}',
+  `{${Array.from({ length: 40 }, (_, i) => `"k${i % 30}": ${i}`).join(',')}}`,
+  '[[[]],[{}],{"x":[{"y":{"z":"deep"}}]}]',
+  '"just a string"',
+  '42',
+  '\uFEFF{"bom": true}',
+];
+
+test('the tree of strict JSON matches jsonc-parser node for node (types, offsets, values, colons, duplicates)', () => {
+  SAMPLES.forEach((text, i) => checkFile(text, `sample ${i}`));
+  const dirs = [path.join(REPO_ROOT, 'examples'), path.join(REPO_ROOT, 'test', 'fixtures')];
+  if (corpusAvailable) dirs.push(CORPUS_SETS);
+  else console.log('the corpus is absent: checking examples and fixtures only');
+  let checked = 0;
+  for (const file of dirs.flatMap((dir) => listJsonFiles(dir))) {
+    const text = fs.readFileSync(file, 'utf8');
+    try {
+      JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch {
+      continue; // not strict JSON: the tolerant parser builds that tree
+    }
+    checkFile(text, path.relative(REPO_ROOT, file));
+    checked++;
+  }
+  assert.ok(checked > 10, `only ${checked} files checked`);
+});
+
+test('key lookups make the same nodes the children do, and an exact key wins over one of another casing', () => {
+  const parsed = parseJson('{"Type":"a","type":"b","TYPE":"c","other":{"x":1}}');
+  const root = parsed.root!;
+  const exact = property(root, 'type');
+  assert.equal(exact?.value, 'b');
+  assert.equal(propertyIgnoreCase(root, 'type'), exact);
+  assert.equal(propertyIgnoreCase(root, 'tYpE')?.value, 'c', 'the last property of any casing');
+  assert.equal(property(root, 'missing'), undefined);
+  assert.equal(propertyIgnoreCase(root, 'OTHER')?.type, 'object');
+  // Nodes found by key are the very nodes of the children arrays, with their parents.
+  assert.equal(root.children![1].children![1], exact);
+  assert.equal(exact!.parent, root.children![1]);
+  assert.equal(root.children![1].children![0].value, 'type');
+  const x = property(property(root, 'other'), 'x');
+  assert.equal(x?.value, 1);
+  assert.equal(x?.parent?.parent?.parent?.parent, root); // property x, object, property other, root
+});

@@ -85,6 +85,23 @@ export class HttpClient {
     const what = `${request.method} ${url.pathname}`;
     const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
 
+    // The first token before the clock starts: an interactive sign-in is not the service's time.
+    const getToken = async (signal: AbortSignal | undefined, stopped: () => ApiError): Promise<string> => {
+      let token: string | undefined;
+      try {
+        token = await this.options.token(signal ?? new AbortController().signal);
+      } catch (error) {
+        if (signal?.aborted) throw stopped();
+        if (error instanceof ApiError) throw error;
+        throw new AuthenticationRequiredError(`Could not get a token: ${(error as Error).message ?? String(error)}`);
+      }
+      if (signal?.aborted) throw stopped();
+      if (!token) throw new AuthenticationRequiredError('Not signed in: no token, so nothing was sent');
+      return token;
+    };
+    if (call.signal?.aborted) throw new CancelledError(`Cancelled (${what})`);
+    const firstToken = await getToken(call.signal, () => new CancelledError(`Cancelled (${what})`));
+
     // One signal for the caller's cancellation and the time limit.
     const controller = new AbortController();
     let timedOut = false;
@@ -102,16 +119,8 @@ export class HttpClient {
     try {
       for (let attempt = 0; ; attempt++) {
         if (controller.signal.aborted) throw stopped();
-        let token: string | undefined;
-        try {
-          token = await this.options.token(controller.signal);
-        } catch (error) {
-          if (controller.signal.aborted) throw stopped();
-          if (error instanceof ApiError) throw error;
-          throw new AuthenticationRequiredError(`Could not get a token: ${(error as Error).message ?? String(error)}`);
-        }
-        if (controller.signal.aborted) throw stopped();
-        if (!token) throw new AuthenticationRequiredError('Not signed in: no token, so nothing was sent');
+        // A retry asks again: the provider may have refreshed the token meanwhile.
+        const token = attempt === 0 ? firstToken : await getToken(controller.signal, stopped);
         const secrets = [token];
 
         let raw: RawResponse;

@@ -61,7 +61,8 @@ export async function showFailure(what: string, error: unknown, deps: ServiceCom
     message += ' The stored token was refused and forgotten: sign in again.';
   }
   deps.log?.error(`${what}: ${message}`);
-  await vscode.window.showErrorMessage(`Policy Set: ${what}: ${message}`);
+  // Not awaited: the command ends now, not when the message is dismissed.
+  void vscode.window.showErrorMessage(`Policy Set: ${what}: ${message}`);
 }
 
 /** A new untitled document: never over an open or unsaved one. */

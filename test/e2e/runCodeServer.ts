@@ -156,7 +156,10 @@ export async function runSuite(server: CodeServer, browser: Browser, timeoutMs =
           try {
             const folder = path.join(workspace, UI_ANSWERS_FOLDER);
             fs.mkdirSync(folder, { recursive: true });
-            fs.writeFileSync(path.join(folder, `${request.id}.json`), JSON.stringify(value));
+            // Written aside and renamed: the suite polls for the file and must never read it half written.
+            const answer = path.join(folder, `${request.id}.json`);
+            fs.writeFileSync(`${answer}.tmp`, JSON.stringify(value));
+            fs.renameSync(`${answer}.tmp`, answer);
           } catch {
             // the suite has ended (its workspace is gone)
           }

@@ -57,4 +57,20 @@ describe('language server over stdio', () => {
     const after = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri.endsWith('set2.json'));
     assert.ok(after.params.diagnostics.some((d) => d.code === 'PS5001'));
   });
+
+  test('a client without code action literals gets each quick fix as a command; running it applies the edit', async () => {
+    const client = await startLanguageServer({ setup: (c) => c.serverRequestHandlers.set('workspace/applyEdit', () => ({ applied: true })) });
+    const uri = 'file:///work/commands.json';
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: SET } });
+    const opened = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri);
+    const diagnostic = opened.params.diagnostics.find((d) => d.code === 'PS5001')!;
+    const range = (diagnostic as unknown as { range: object }).range;
+    const { result } = await client.request<Array<{ title: string; command: string; arguments: unknown[] }>>('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics: [diagnostic] } });
+    const declare = result?.find((a) => /declare/i.test(a.title));
+    assert.equal(declare?.command, 'policySet.applyFix');
+    const executed = await client.request('workspace/executeCommand', { command: declare.command, arguments: declare.arguments });
+    assert.equal(executed.error, undefined);
+    const applied = client.serverRequests.find((r) => r.method === 'workspace/applyEdit') as { params: { edit: { changes: Record<string, unknown[]> } } } | undefined;
+    assert.ok(applied?.params.edit.changes[uri]?.length);
+  });
 });

@@ -21,6 +21,12 @@ import {
   validationSteps,
   parsePolicyDocument,
   cloudOfPath,
+  type DocumentKind,
+  type PolicyDocument,
+  type SeveritySetting,
+  type ValidationResult,
+} from './service';
+import {
   doHover,
   findDefinition,
   findReferences,
@@ -34,12 +40,8 @@ import {
   getCompletions,
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
-  type DocumentKind,
   type FeatureOptions,
-  type PolicyDocument,
-  type SeveritySetting,
-  type ValidationResult,
-} from './service';
+} from './service/features';
 import { WorkspaceDefinitions } from './workspaceDefinitions';
 
 /** The `policySet` settings the server reads (see server/README.md). */

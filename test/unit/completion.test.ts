@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { getCompletions, parsePolicyDocument, validateText, DefinitionCatalog, ITEM_TYPES, type CompletionOptions } from '#service';
+import { parsePolicyDocument, validateText, DefinitionCatalog, ITEM_TYPES } from '#service';
+import { getCompletions, type CompletionOptions } from '#features';
 import { CORPUS_SETS, CORPUS_INDEX, SKIP_NO_CORPUS, corpusAvailable } from '../support/corpus';
 import { sliceOf, a1, a3, template, defId } from './rules-harness';
 

@@ -2,20 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { MarkupContent, TextEdit } from 'vscode-languageserver-types';
-import {
-  parsePolicyDocument,
-  findDefinition,
-  findReferences,
-  prepareRename,
-  rename,
-  doHover,
-  documentSymbols,
-  foldingRanges,
-  selectionRanges,
-  format,
-  validateText,
-  DefinitionCatalog,
-} from '#service';
+import { parsePolicyDocument, validateText, DefinitionCatalog } from '#service';
+import { findDefinition, findReferences, prepareRename, rename, doHover, documentSymbols, foldingRanges, selectionRanges, format } from '#features';
 
 const URI = 'file:///work/set.json';
 

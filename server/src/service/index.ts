@@ -1,4 +1,5 @@
 // The policy set language service: pure, no editor or transport API, no file system.
+// The editor features are in ./features (imported apart: the CLI does not load them).
 export { validateText, validateDocument, validationSteps, parsePolicyDocument, severityOf } from './validate';
 export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
 export { RULES } from './rules';
@@ -9,5 +10,4 @@ export { decodeUtf8 } from './encoding';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';
-export * from './features';
 export { ITEM_TYPES } from './model/itemTypes';

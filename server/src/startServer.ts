@@ -20,6 +20,7 @@ import {
   validateDocument,
   validationSteps,
   parsePolicyDocument,
+  withModel,
   cloudOfPath,
   type DocumentKind,
   type PolicyDocument,
@@ -107,17 +108,28 @@ export function startServer(connection: Connection): void {
   /** The version each document was opened with (the change event that follows an open needs no second run). */
   const openedVersions = new Map<string, number>();
   /** One parse per document version, shared by validation and every feature. */
-  const parses = new Map<string, { version: number; document: PolicyDocument }>();
+  const parses = new Map<string, { version: number; document: PolicyDocument; model: boolean }>();
   /** The last diagnostics computed per document (pull answers with them in onSave mode). */
   const results = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
   const log = (message: string) => connection.console.log(message);
   const definitions = new WorkspaceDefinitions(log);
 
-  const parsed = (document: TextDocument): PolicyDocument => {
+  /**
+   * The document's parse, once per version. Completion asks for it without the set models (it builds
+   * the one it needs, if any): right after an edit that is most of the cost. Everything else gets them,
+   * added to the same parse.
+   */
+  const parsed = (document: TextDocument, model = true): PolicyDocument => {
     const cached = parses.get(document.uri);
-    if (cached && cached.version === document.version) return cached.document;
-    const policyDocument = parsePolicyDocument(document.getText());
-    parses.set(document.uri, { version: document.version, document: policyDocument });
+    if (cached && cached.version === document.version) {
+      if (model && !cached.model) {
+        cached.document = withModel(cached.document);
+        cached.model = true;
+      }
+      return cached.document;
+    }
+    const policyDocument = parsePolicyDocument(document.getText(), { model });
+    parses.set(document.uri, { version: document.version, document: policyDocument, model });
     return policyDocument;
   };
 
@@ -226,7 +238,12 @@ export function startServer(connection: Connection): void {
    * RequestCancelled, a document that changed while the answer was computed answers ContentModified
    * (the client asks again), and a failure answers InternalError instead of taking the server down.
    */
-  function handle<P extends { textDocument: { uri: string } }, R>(name: string, work: (document: TextDocument, policyDocument: PolicyDocument, params: P) => R | Promise<R>, empty: R) {
+  function handle<P extends { textDocument: { uri: string } }, R>(
+    name: string,
+    work: (document: TextDocument, policyDocument: PolicyDocument, params: P) => R | Promise<R>,
+    empty: R,
+    options: { model?: boolean } = {},
+  ) {
     return async (params: P, token: CancellationToken): Promise<R> => {
       if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
       const document = documents.get(params.textDocument.uri);
@@ -234,7 +251,7 @@ export function startServer(connection: Connection): void {
       const version = document.version;
       let result: R;
       try {
-        result = await work(document, parsed(document), params);
+        result = await work(document, parsed(document, options.model), params);
       } catch (error) {
         if (error instanceof ResponseError) throw error;
         connection.console.error(`${name} failed on ${document.uri}: ${(error as Error).stack ?? error}`);
@@ -322,7 +339,7 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeWatchedFiles(() => reloadDefinitions(WATCH_DEBOUNCE_MS));
 
   connection.onCompletion(
-    handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList),
+    handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList, { model: false }),
   );
   connection.onHover(handle('hover', (d, p, params) => doHover(p, offsetOf(d, params.position), featureOptions(d.uri)), null));
   connection.onDefinition(handle('definition', (d, p, params) => findDefinition(p, d.uri, offsetOf(d, params.position)), []));

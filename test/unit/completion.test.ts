@@ -26,6 +26,9 @@ async function complete(source: string, options?: CompletionOptions): Promise<Co
   assert.ok(offset >= 0 && source.indexOf('|', offset + 1) < 0, 'exactly one | marks the cursor');
   const text = source.slice(0, offset) + source.slice(offset + 1);
   const list = await getCompletions(parsePolicyDocument(text), offset, options);
+  // The language server asks without the set models (completion builds what it needs): the same answer.
+  const withoutModel = await getCompletions(parsePolicyDocument(text, { model: false }), offset, options);
+  assert.deepEqual(withoutModel, list, 'the same completions without the prebuilt set models');
   const item = (label: string) => {
     const found = list.items.find((i) => i.label === label);
     assert.ok(found, `no item '${label}' among: ${list.items.map((i) => i.label).join(', ')}`);

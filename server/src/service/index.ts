@@ -1,6 +1,6 @@
 // The policy set language service: pure, no editor or transport API, no file system.
 // The editor features are in ./features (imported apart: the CLI does not load them).
-export { validateText, validateDocument, validationSteps, parsePolicyDocument, severityOf } from './validate';
+export { validateText, validateDocument, validationSteps, parsePolicyDocument, withModel, severityOf } from './validate';
 export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
 export { RULES } from './rules';
 export type { Rule, RuleMeta } from './rules';

@@ -1,6 +1,6 @@
 import { parseJson, keyNodeOf, type Node, type ParsedJson } from './json';
 import { LineIndex } from './text';
-import { classify, classifyValue, type DocumentKind } from './model/documentKind';
+import { classify, classifyValue, type Classification, type DocumentKind } from './model/documentKind';
 import { buildSetModel, type SetModel } from './model/policySet';
 import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
@@ -39,18 +39,32 @@ export interface ValidationResult {
   document: PolicyDocument;
 }
 
-/** Parses a document and builds its model: what validation and the editor features share. */
-export function parsePolicyDocument(text: string): PolicyDocument {
+/**
+ * Parses a document and builds its model: what validation and the editor features share. With
+ * `model: false` the set models are left out (`sets` is empty) for callers that need only the tree and
+ * the kind, such as completion right after an edit; `withModel` adds them to that same parse.
+ */
+export function parsePolicyDocument(text: string, options: { model?: boolean } = {}): PolicyDocument {
   const parsed = parseJson(text);
   if (parsed.tooLarge) {
     // Recognised from the plain value: a document too large for a tree is still told apart from other JSON.
     return { parsed, kind: parsed.syntaxErrors.length ? 'unknown' : classifyValue(parsed.value()), sets: [], lines: new LineIndex(parsed.text) };
   }
   const classification = classify(parsed.root);
-  const inTemplate = classification.kind === 'armTemplate';
-  // Built at once: a lazy getter here made the whole parse twice as slow in V8 (measured on the corpus).
-  const sets = classification.resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));
+  const sets = options.model === false ? [] : modelsOf(parsed, classification.resources, classification.kind);
   return { parsed, kind: classification.kind, sets, lines: new LineIndex(parsed.text) };
+}
+
+/** The document of a `model: false` parse with its set models built (the same tree). */
+export function withModel(document: PolicyDocument): PolicyDocument {
+  if (document.parsed.tooLarge) return document;
+  const classification = classify(document.parsed.root);
+  return { ...document, sets: modelsOf(document.parsed, classification.resources, classification.kind) };
+}
+
+function modelsOf(parsed: ParsedJson, resources: Classification['resources'], kind: DocumentKind): SetModel[] {
+  const inTemplate = kind === 'armTemplate';
+  return resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));
 }
 
 function format(template: string, data: Record<string, unknown> | undefined): string {

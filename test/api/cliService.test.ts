@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
 import { startLocalService, type LocalService } from '../service/localService';
 import { corpusAvailable, REPO_ROOT } from '../support/corpus';
+import { cleanSet } from '../support/sets';
 
 /** A token nobody would write by chance: the leak test searches every output for it. */
 const TOKEN = 'TOKEN-leakcheck-4b9e2c71d0a35f68';
@@ -25,24 +26,7 @@ const CONCURRENT = { concurrency: 3 };
 /** Every output of every run in this file, for the leak test at the end. */
 const outputs: string[] = [];
 
-const CLEAN = {
-  name: 'cli-set',
-  properties: {
-    displayName: 'CLI set',
-    policyType: 'Custom',
-    version: '1.4.0',
-    parameters: { effect: { type: 'String', allowedValues: ['Audit', 'Disabled'], defaultValue: 'Audit' } },
-    policyDefinitionGroups: [{ name: 'Network' }],
-    policyDefinitions: [
-      {
-        policyDefinitionReferenceId: 'ref1',
-        policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d',
-        parameters: { effect: { value: "[parameters('effect')]" } },
-        groupNames: ['Network'],
-      },
-    ],
-  },
-};
+const CLEAN = cleanSet('cli-set', 'CLI set', '1.4.0');
 
 const write = (name: string, content: unknown) => {
   const file = path.join(dir, name);

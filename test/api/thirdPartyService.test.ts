@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as mockttp from 'mockttp';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
 import { CORPUS_SETS, corpusAvailable } from '../support/corpus';
+import { cleanSet } from '../support/sets';
 
 /** A token nobody would write by chance: the leak test searches every output for it. */
 const TOKEN = 'TOKEN-3rdparty-91c4e7a2b5d80f36';
@@ -150,24 +151,7 @@ async function cli(service: Service, args: string[], env: Record<string, string 
 /** The last line of stderr: the one message a failed run ends with. */
 const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1) ?? '';
 
-const DEPLOYABLE = {
-  name: 'third-party-set',
-  properties: {
-    displayName: 'Third-party deploy',
-    policyType: 'Custom',
-    version: '2.1.0',
-    parameters: { effect: { type: 'String', allowedValues: ['Audit', 'Disabled'], defaultValue: 'Audit' } },
-    policyDefinitionGroups: [{ name: 'Network' }],
-    policyDefinitions: [
-      {
-        policyDefinitionReferenceId: 'ref1',
-        policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d',
-        parameters: { effect: { value: "[parameters('effect')]" } },
-        groupNames: ['Network'],
-      },
-    ],
-  },
-};
+const DEPLOYABLE = cleanSet('third-party-set', 'Third-party deploy', '2.1.0');
 const write = (name: string, content: unknown) => {
   const file = path.join(dir, name);
   fs.writeFileSync(file, JSON.stringify(content, null, 2));

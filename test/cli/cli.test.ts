@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli, isCleanMessage } from '../support/run';
+import { cleanSet } from '../support/sets';
 
 let dir: string;
 const write = (name: string, content: string | Buffer) => {
@@ -13,27 +14,7 @@ const write = (name: string, content: string | Buffer) => {
   return file;
 };
 
-const CLEAN = JSON.stringify(
-  {
-    name: 'clean-set',
-    properties: {
-      displayName: 'Clean set',
-      policyType: 'Custom',
-      parameters: { effect: { type: 'String', allowedValues: ['Audit', 'Disabled'], defaultValue: 'Audit' } },
-      policyDefinitionGroups: [{ name: 'Network' }],
-      policyDefinitions: [
-        {
-          policyDefinitionReferenceId: 'ref1',
-          policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d',
-          parameters: { effect: { value: "[parameters('effect')]" } },
-          groupNames: ['Network'],
-        },
-      ],
-    },
-  },
-  null,
-  2,
-);
+const CLEAN = JSON.stringify(cleanSet('clean-set', 'Clean set'), null, 2);
 
 const BROKEN_GROUP = CLEAN.replace('"groupNames": [\n          "Network"', '"groupNames": [\n          "Netwrok"');
 

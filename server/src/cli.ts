@@ -9,7 +9,6 @@ import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine'
 import { lintInParallel, startHelpers, stopHelpers } from './cli/pool';
 import type { ChildProcess } from 'node:child_process';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
-import { SERVICE_USAGE, deployCommand, fetchCommand } from './cli/serviceCommands';
 
 const USAGE = `Usage: policyset lint <files or folders...> [options]
        policyset fetch <name> [options]          (policyset fetch --help)
@@ -202,6 +201,9 @@ export async function main(argv: string[]): Promise<number> {
       return await lint(parseLintArgs(rest));
     }
     if (command === 'fetch' || command === 'deploy') {
+      // Loaded only for these commands: linting does not need the service client.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { SERVICE_USAGE, deployCommand, fetchCommand } = require('./cli/serviceCommands') as typeof import('./cli/serviceCommands');
       if (rest.includes('-h') || rest.includes('--help')) {
         process.stdout.write(SERVICE_USAGE);
         return 0;

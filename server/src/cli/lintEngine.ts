@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { validateText, decodeUtf8, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
 
 /** What a worker or the main thread needs to lint files the same way. */
@@ -20,8 +21,13 @@ export interface FileResult {
   internalErrors: Array<{ rule: string; message: string }>;
 }
 
+/** Valid UTF-8 (nearly every file) is decoded by Node's own fast path; decodeUtf8 finds where invalid bytes are. */
+function decode(bytes: Uint8Array): ReturnType<typeof decodeUtf8> {
+  return isUtf8(bytes) ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') } : decodeUtf8(bytes);
+}
+
 export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, catalog: DefinitionCatalog | undefined, settings: LintSettings): FileResult {
-  const { text, encodingProblem } = decodeUtf8(bytes);
+  const { text, encodingProblem } = decode(bytes);
   const result = validateText(text, {
     uri: file,
     definitions: catalog,

@@ -56,6 +56,14 @@ interface Tape {
   records: Int32Array;
 }
 
+interface KeyTable {
+  records: number[];
+  keys: string[];
+  /** Where each key last occurs (the last occurrence wins, as in JSON.parse). */
+  last: Map<string, number>;
+  lowerKeys?: string[];
+}
+
 /** Not yet computed (a value can be undefined, so undefined cannot mark it). */
 const UNSET: unique symbol = Symbol('unset');
 const TOO_MANY: unique symbol = Symbol('too many');
@@ -71,7 +79,7 @@ export class TapeNode implements Node {
   private made: Array<TapeNode | undefined> | undefined = undefined;
   private complete = false;
   /** For key lookups: the child records, keys and lowercased keys, made on the first lookup. */
-  private lookup: { records: number[]; keys: string[]; lowerKeys?: string[] } | undefined = undefined;
+  private lookup: KeyTable | undefined = undefined;
   private decoded: unknown = UNSET;
   constructor(
     public readonly type: NodeType,
@@ -129,21 +137,24 @@ export class TapeNode implements Node {
     return valueRecord < records[found * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
   }
 
-  /** The record number and key of each child, in order (no nodes are made). */
-  private lookupTable(): { records: number[]; keys: string[]; lowerKeys?: string[] } {
+  /** The record number and key of each child, in order, and where each key last occurs (no nodes are made). */
+  private lookupTable(): KeyTable {
     if (this.lookup) return this.lookup;
     const { text, records } = this.tape;
     const after = records[this.index * RECORD + 3];
     const children: number[] = [];
     const keys: string[] = [];
+    const last = new Map<string, number>();
     for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) {
-      children.push(i);
       const at = (i + 1) * RECORD;
       const start = records[at + 1];
       const end = records[at + 2];
-      keys.push(records[at] & ESCAPED ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1));
+      const key = records[at] & ESCAPED ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
+      last.set(key, children.length);
+      children.push(i);
+      keys.push(key);
     }
-    this.lookup = { records: children, keys };
+    this.lookup = { records: children, keys, last };
     return this.lookup;
   }
 
@@ -164,13 +175,12 @@ export class TapeNode implements Node {
     }
     const table = this.lookupTable();
     const names = table.keys;
-    let n = names.length - 1;
-    if (ignoreCase) {
+    let n = table.last.get(key) ?? -1;
+    if (n < 0 && ignoreCase) {
       const lowered = (table.lowerKeys ??= names.map((name) => name.toLowerCase()));
       const lower = key.toLowerCase();
+      n = names.length - 1;
       while (n >= 0 && !(lowered[n] === lower && names[n].length === key.length)) n--;
-    } else {
-      while (n >= 0 && names[n] !== key) n--;
     }
     if (n < 0) return null;
     const records = this.tape.records;

@@ -90,6 +90,17 @@ export function severityOf(rule: Rule, severities: ValidateOptions['severities']
   return isSeveritySetting(byName) ? byName : rule.meta.defaultSeverity;
 }
 
+const settingsCache = new WeakMap<object, SeveritySetting[]>();
+const DEFAULT_SETTINGS = RULES.map((rule) => rule.meta.defaultSeverity);
+
+/** The setting of every rule (in RULES order), worked out once per severities object (callers pass new objects, never changed ones). */
+function settingsOf(severities: ValidateOptions['severities']): SeveritySetting[] {
+  if (!severities) return DEFAULT_SETTINGS;
+  let settings = settingsCache.get(severities);
+  if (!settings) settingsCache.set(severities, (settings = RULES.map((rule) => severityOf(rule, severities))));
+  return settings;
+}
+
 /**
  * Validation in steps, one rule at a time: a caller that must stay responsive (the language server)
  * can yield between steps and stop when the document has changed. Returns the result when done.
@@ -134,8 +145,10 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
   };
   const documentContext = createValidationContext(parsed, kind, sets, options, report);
   const setContexts = sets.map((set) => documentContext.forSet(set));
-  for (rule of RULES) {
-    const setting = severityOf(rule, options.severities);
+  const settings = settingsOf(options.severities);
+  for (let r = 0; r < RULES.length; r++) {
+    rule = RULES[r];
+    const setting = settings[r];
     if (setting === 'off' || SEVERITY_VALUES[setting] > threshold) continue;
     if (rule.scope === 'set' && !runSetRules) continue;
     if (rule.scope === 'document' && kind === 'unknown' && !options.assumePolicyDocument) continue;

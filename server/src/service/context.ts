@@ -6,6 +6,7 @@ import type { DefinitionCatalog, DefinitionInfo } from './definitions';
 import { validateAgainst } from './schema/schemas';
 
 export interface SchemaError {
+  /** ajv's error (verbose: `data` is the value it is about). */
   error: ErrorObject;
   node: Node;
 }
@@ -51,8 +52,14 @@ export function createValidationContext<R>(
       errors = [];
       const { errors: found, base } = validateSet(set, parsed);
       for (const error of found) {
-        const node = nodeAtPointer(base, error.instancePath);
-        if (node && !set.isDynamic(node)) errors.push({ error, node });
+        if (set.inTemplate) {
+          const node = nodeAtPointer(base, error.instancePath);
+          if (node && !set.isDynamic(node)) errors.push({ error, node });
+        } else {
+          // Outside a template nothing is dynamic, and the value validated is the tree's: every error's node
+          // exists. It is looked up when a rule reads it (many errors are about casing only a hint reports).
+          errors.push(lazySchemaError(error, base));
+        }
       }
       schemaCache.set(set, errors);
     }
@@ -78,6 +85,17 @@ export function createValidationContext<R>(
     definitionsOf,
     report,
     forSet: (set) => ({ text, parsed, kind, sets, options, schemaErrors, definitionsOf, report, set }),
+  };
+}
+
+function lazySchemaError(error: ErrorObject, base: Node | undefined): SchemaError {
+  let node: Node | undefined;
+  return {
+    error,
+    get node() {
+      node ??= nodeAtPointer(base, error.instancePath)!;
+      return node;
+    },
   };
 }
 

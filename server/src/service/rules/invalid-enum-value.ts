@@ -17,9 +17,11 @@ export const invalidEnumValue: SetRule = {
     messages: { enum: "'{{value}}' is not a valid '{{property}}': use one of {{allowed}}." },
   },
   check(ctx) {
-    for (const { error, node } of schemaErrorsOf(ctx, 'enum')) {
-      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
-      if (enumCasingMatch(node.value, allowed)) continue;
+    for (const schemaError of schemaErrorsOf(ctx, 'enum')) {
+      const allowed = (schemaError.error.params as { allowedValues: unknown[] }).allowedValues;
+      // Another casing of an allowed value is a hint of its own (enum-value-casing).
+      if (enumCasingMatch(schemaError.error.data, allowed)) continue;
+      const node = schemaError.node;
       ctx.report({
         node,
         messageId: 'enum',

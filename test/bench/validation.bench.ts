@@ -62,10 +62,12 @@ function row(label: string, r: { ours: number; jsonls: number; parse: number }) 
 function processRuns(rounds: number, corpus: string): void {
   const cli = path.join(REPO_ROOT, 'bin', 'policyset.js');
   const baseline = path.join(REPO_ROOT, 'test', 'out', 'bench', 'jsonlsProcess.js');
+  const floor = path.join(REPO_ROOT, 'test', 'out', 'bench', 'parseProcess.js');
   const commands: Record<string, string[]> = {
     'policyset lint (CLI, default)': [cli, 'lint', corpus, '-f', 'json', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null'],
     'policyset lint (CLI, --jobs 2)': [cli, 'lint', corpus, '-f', 'json', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null', '--jobs', '2'],
     'vscode-json-languageservice process': [baseline, corpus],
+    'read + JSON.parse only (the floor)': [floor, corpus],
   };
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {

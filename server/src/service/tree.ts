@@ -78,17 +78,28 @@ export class TapeNode implements Node {
   /** Children made so far, by index (all of them once `children` was read). */
   private made: Array<TapeNode | undefined> | undefined = undefined;
   private complete = false;
-  /** For key lookups: the child records, keys and lowercased keys, made on the first lookup. */
-  private lookup: KeyTable | undefined = undefined;
-  private decoded: unknown = UNSET;
+  /**
+   * Made on first use: an object's table of keys (for lookups in large objects), a scalar's value. A
+   * node has few fields (offset and length are read from the record): the nodes a validation makes live
+   * until it ends, and every young-generation collection copies them.
+   */
+  private cache: unknown = UNSET;
   constructor(
     public readonly type: NodeType,
-    public readonly offset: number,
-    public readonly length: number,
     public readonly parent: Node | undefined,
     private readonly tape: Tape,
     private readonly index: number,
   ) {}
+
+  get offset(): number {
+    return this.tape.records[this.index * RECORD + 1];
+  }
+
+  get length(): number {
+    const at = this.index * RECORD;
+    const records = this.tape.records;
+    return records[at + 2] - records[at + 1];
+  }
 
   get children(): Node[] | undefined {
     if (this.complete) return this.made as Node[];
@@ -139,7 +150,7 @@ export class TapeNode implements Node {
 
   /** The record number and key of each child, in order, and where each key last occurs (no nodes are made). */
   private lookupTable(): KeyTable {
-    if (this.lookup) return this.lookup;
+    if (this.cache !== UNSET) return this.cache as KeyTable;
     const { text, records } = this.tape;
     const after = records[this.index * RECORD + 3];
     const children: number[] = [];
@@ -154,8 +165,9 @@ export class TapeNode implements Node {
       children.push(i);
       keys.push(key);
     }
-    this.lookup = { records: children, keys, last };
-    return this.lookup;
+    const table: KeyTable = { records: children, keys, last };
+    this.cache = table;
+    return table;
   }
 
   private childAt(n: number, record: number): TapeNode {
@@ -169,7 +181,7 @@ export class TapeNode implements Node {
    */
   propertyValue(key: string, ignoreCase: boolean): Node | undefined | null {
     if (this.type !== 'object') return null;
-    if (!this.lookup) {
+    if (this.cache === UNSET) {
       const found = this.scanForKey(key, ignoreCase);
       if (found !== TOO_MANY) return found;
     }
@@ -191,19 +203,21 @@ export class TapeNode implements Node {
   }
 
   get value(): unknown {
-    if (this.decoded !== UNSET) return this.decoded;
+    if (this.cache !== UNSET) return this.cache;
     const records = this.tape.records;
     const at = this.index * RECORD;
     const flags = records[at];
+    const start = records[at + 1];
+    const end = records[at + 2];
     let value: unknown;
     switch (flags & KIND) {
       case STRING: {
         const text = this.tape.text;
-        value = flags & ESCAPED ? JSON.parse(text.slice(this.offset, this.offset + this.length)) : text.slice(this.offset + 1, this.offset + this.length - 1);
+        value = flags & ESCAPED ? JSON.parse(text.slice(start, end)) : text.slice(start + 1, end - 1);
         break;
       }
       case NUMBER:
-        value = Number(this.tape.text.slice(this.offset, this.offset + this.length));
+        value = Number(this.tape.text.slice(start, end));
         break;
       case TRUE:
         value = true;
@@ -215,9 +229,10 @@ export class TapeNode implements Node {
         value = null;
         break;
       default:
-        value = undefined;
+        // Containers and properties have no value (and an object may keep its key table here).
+        return undefined;
     }
-    this.decoded = value;
+    this.cache = value;
     return value;
   }
 
@@ -229,10 +244,7 @@ export class TapeNode implements Node {
 }
 
 function nodeOf(tape: Tape, index: number, parent: Node | undefined): TapeNode {
-  const at = index * RECORD;
-  const records = tape.records;
-  const start = records[at + 1];
-  return new TapeNode(TYPES[records[at] & KIND], start, records[at + 2] - start, parent, tape, index);
+  return new TapeNode(TYPES[tape.records[index * RECORD] & KIND], parent, tape, index);
 }
 
 /** Own keys in a JSON.parse value, all levels: fewer than the text's keys exactly when some object repeats a key. */

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser';
-import { parseJson, property, propertyIgnoreCase } from '#server/service/json';
-import { findDuplicateKeys } from '#server/service/tree';
+import { parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json';
+import { findDuplicateKeys, TapeNode } from '#server/service/tree';
 import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
 function assertSameTree(actual: Node, expected: Node, where: string) {
@@ -76,4 +76,34 @@ test('key lookups make the same nodes the children do, and an exact key wins ove
   const x = property(property(root, 'other'), 'x');
   assert.equal(x?.value, 1);
   assert.equal(x?.parent?.parent?.parent?.parent, root); // property x, object, property other, root
+});
+
+test('several keys at once and expression strings: the tree over strict JSON answers as the jsonc-parser tree does', () => {
+  const names = ['parameters', 'policydefinitionid', 'groupnames', 'type', 'value', 'name'];
+  const texts = [
+    '{"Parameters":{"a":{"value":"[parameters(\'x\')]"}},"PolicyDefinitionId":"/p","groupNames":["g","[[lit"],"name":"n","name":"last"}',
+    '{"k\\u0065y":"[esc]","t\\u0059pe":"\\u005Bparameters(\'y\')]","\\u00c9":"[x]","value":["[a]",{"value":"[b]","[key]":1}]}',
+  ];
+  const dirs = [path.join(REPO_ROOT, 'examples'), path.join(REPO_ROOT, 'test', 'fixtures')];
+  if (corpusAvailable) dirs.push(CORPUS_SETS);
+  for (const file of dirs.flatMap((dir) => listJsonFiles(dir))) texts.push(fs.readFileSync(file, 'utf8'));
+  let objects = 0;
+  for (const text of texts) {
+    const parsed = parseJson(text);
+    if (!parsed.root || !(parsed.root instanceof TapeNode)) continue; // not strict JSON: the generic path is the tree's own
+    const expected = parseTree(parsed.text, [], { disallowComments: false })!;
+    const offsets = (nodes: Array<Node | undefined>) => nodes.map((n) => (n ? `${n.offset}:${n.length}` : '-'));
+    // Both trees walked together: every object's lookups, and every subtree's expression strings.
+    const stack: Array<[Node, Node]> = [[parsed.root, expected]];
+    while (stack.length) {
+      const [ours, theirs] = stack.pop()!;
+      if (ours.type === 'object') {
+        objects++;
+        assert.deepEqual(offsets(propertyValuesIgnoreCase(ours, names)), offsets(propertyValuesIgnoreCase(theirs, names)), `keys of the object at ${theirs.offset}`);
+        assert.deepEqual(offsets(stringValuesStartingWith(ours, '[')), offsets(stringValuesStartingWith(theirs, '[')), `strings under the object at ${theirs.offset}`);
+      }
+      theirs.children?.forEach((child, i) => stack.push([ours.children![i], child]));
+    }
+  }
+  assert.ok(objects > 100, `only ${objects} objects compared`);
 });

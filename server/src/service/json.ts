@@ -233,6 +233,44 @@ export function propertyIgnoreCase(node: Node | undefined, key: string): Node | 
   return undefined;
 }
 
+/**
+ * The values of several properties, matched case-insensitively (`lowerNames` are lowercased names): for
+ * each name, the value of the last property that matches it.
+ */
+export function propertyValuesIgnoreCase(node: Node | undefined, lowerNames: readonly string[]): Array<Node | undefined> {
+  if (node instanceof TapeNode) return node.propertyValuesIgnoreCase(lowerNames);
+  const found = new Array<Node | undefined>(lowerNames.length).fill(undefined);
+  if (!node || node.type !== 'object' || !node.children) return found;
+  for (const prop of node.children) {
+    const key = prop.children?.[0]?.value;
+    if (typeof key !== 'string') continue;
+    const slot = lowerNames.indexOf(key.toLowerCase());
+    if (slot >= 0) found[slot] = prop.children?.[1];
+  }
+  return found;
+}
+
+/** The string values (not keys) in a subtree whose content starts with `first`, in document order. */
+export function stringValuesStartingWith(node: Node | undefined, first: string): Node[] {
+  if (!node) return [];
+  if (node instanceof TapeNode) return node.stringValuesStartingWith(first);
+  const found: Node[] = [];
+  // Iteratively: values can nest deeply.
+  const stack: Node[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (current.type === 'string') {
+      if ((current.value as string)[0] === first) found.push(current);
+    } else if (current.children) {
+      for (let i = current.children.length - 1; i >= 0; i--) {
+        // Keys are not values.
+        if (current.type !== 'property' || i !== 0) stack.push(current.children[i]);
+      }
+    }
+  }
+  return found;
+}
+
 export function keyNodeOf(valueNode: Node): Node | undefined {
   const parent = valueNode.parent;
   return parent?.type === 'property' ? parent.children?.[0] : undefined;

@@ -202,6 +202,67 @@ export class TapeNode implements Node {
     return valueRecord < records[record * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
   }
 
+  /**
+   * The value nodes of several properties in one pass over the keys, matched case-insensitively:
+   * `lowerNames` are lowercased names, and the answer holds, for each, the value of the last property
+   * that matches it. Only the matching properties' nodes are made (not their keys).
+   */
+  propertyValuesIgnoreCase(lowerNames: readonly string[]): Array<Node | undefined> {
+    const found = new Array<Node | undefined>(lowerNames.length).fill(undefined);
+    if (this.type !== 'object') return found;
+    const { text, records } = this.tape;
+    const after = records[this.index * RECORD + 3];
+    let n = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) {
+      const at = (i + 1) * RECORD;
+      const start = records[at + 1];
+      const end = records[at + 2];
+      // ASCII keys without escapes (nearly all) are compared in the text; others as toLowerCase has them.
+      let lowered: string | undefined;
+      if (records[at] & ESCAPED) lowered = (JSON.parse(text.slice(start, end)) as string).toLowerCase();
+      else if (!isAscii(text, start + 1, end - 1)) lowered = text.slice(start + 1, end - 1).toLowerCase();
+      for (let slot = 0; slot < lowerNames.length; slot++) {
+        const wanted = lowerNames[slot];
+        if (lowered !== undefined ? lowered !== wanted : wanted.length !== end - start - 2 || !equalsIgnoreCase(text, start + 1, wanted)) continue;
+        const property = this.childAt(n, i);
+        const valueRecord = records[at + 3];
+        found[slot] = valueRecord < records[i * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+        break;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The string value nodes in this subtree whose content starts with `first` (keys are not values), in
+   * document order. Only they and the nodes above them are made.
+   */
+  stringValuesStartingWith(first: string): Node[] {
+    const { text, records } = this.tape;
+    const found: Node[] = [];
+    const after = records[this.index * RECORD + 3];
+    const code = first.charCodeAt(0);
+    for (let i = this.index; i < after; i++) {
+      const at = i * RECORD;
+      // A key is the record right after its property's.
+      if ((records[at] & KIND) !== STRING || (i > 0 && (records[at - RECORD] & KIND) === PROPERTY)) continue;
+      const start = records[at + 1];
+      const starts = records[at] & ESCAPED ? (JSON.parse(text.slice(start, records[at + 2])) as string).charCodeAt(0) === code : text.charCodeAt(start + 1) === code;
+      if (starts) found.push(this.descendant(i));
+    }
+    return found;
+  }
+
+  /** The node of a record in this subtree, made with the nodes above it. */
+  private descendant(record: number): TapeNode {
+    if (record === this.index) return this;
+    const records = this.tape.records;
+    let n = 0;
+    for (let i = this.index + 1; ; i = records[i * RECORD + 3], n++) {
+      if (record < records[i * RECORD + 3]) return this.childAt(n, i).descendant(record);
+    }
+  }
+
   get value(): unknown {
     if (this.cache !== UNSET) return this.cache;
     const records = this.tape.records;
@@ -241,6 +302,21 @@ export class TapeNode implements Node {
     // The key is the next record; in strict JSON the first colon after it is the property's.
     return this.tape.text.indexOf(':', this.tape.records[(this.index + 1) * RECORD + 2]);
   }
+}
+
+function isAscii(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** Whether the ASCII text at `start` is `lower` (lowercase ASCII) in any casing. */
+function equalsIgnoreCase(text: string, start: number, lower: string): boolean {
+  for (let k = 0; k < lower.length; k++) {
+    let c = text.charCodeAt(start + k);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 function nodeOf(tape: Tape, index: number, parent: Node | undefined): TapeNode {

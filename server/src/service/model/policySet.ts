@@ -1,4 +1,4 @@
-import { entries, items, propertyIgnoreCase, stringValue, type Node } from '../json';
+import { entries, items, propertyIgnoreCase, propertyValuesIgnoreCase, stringValue, stringValuesStartingWith, type Node } from '../json';
 import { analyzeExpression, isTemplateExpression, type ExpressionInfo } from '../expressions';
 import type { PolicyResource } from './documentKind';
 import { normalizeDefinitionId } from '../definitions';
@@ -147,13 +147,8 @@ class Reference implements ReferenceModel {
   }
 }
 
-/** The keys of a reference that the model reads, by exact and lowercased spelling. */
-const REFERENCE_KEYS = new Map<string, string>(
-  ['parameters', 'policyDefinitionId', 'policyDefinitionReferenceId', 'definitionVersion', 'groupNames'].flatMap((k) => [
-    [k, k.toLowerCase()],
-    [k.toLowerCase(), k.toLowerCase()],
-  ]),
-);
+/** The keys of a reference that the model reads, lowercased. */
+const REFERENCE_KEYS = ['parameters', 'policydefinitionid', 'policydefinitionreferenceid', 'definitionversion', 'groupnames'];
 
 function objectOrUndefined(node: Node | undefined): Node | undefined {
   return node && node.type === 'object' ? node : undefined;
@@ -200,32 +195,7 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     }
     if (node.type !== 'object') return;
     // One pass over the reference's keys (the service reads them case-insensitively).
-    let parametersOfReference: Node | undefined;
-    let idNode: Node | undefined;
-    let refIdNode: Node | undefined;
-    let definitionVersionNode: Node | undefined;
-    let groupNamesNode: Node | undefined;
-    for (const prop of node.children ?? []) {
-      const key = prop.children?.[0]?.value as string;
-      const value = prop.children?.[1];
-      switch (REFERENCE_KEYS.get(key) ?? REFERENCE_KEYS.get(key.toLowerCase())) {
-        case 'parameters':
-          parametersOfReference = value;
-          break;
-        case 'policydefinitionid':
-          idNode = value;
-          break;
-        case 'policydefinitionreferenceid':
-          refIdNode = value;
-          break;
-        case 'definitionversion':
-          definitionVersionNode = value;
-          break;
-        case 'groupnames':
-          groupNamesNode = value;
-          break;
-      }
-    }
+    const [parametersOfReference, idNode, refIdNode, definitionVersionNode, groupNamesNode] = propertyValuesIgnoreCase(node, REFERENCE_KEYS);
     if (isDynamic(parametersOfReference)) parameterUsesDynamic = true;
     const idLiteral = idNode && idNode.type === 'string' && !isDynamic(idNode) ? (idNode.value as string) : undefined;
     const reference = new Reference(index, node, idNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), definitionVersionNode, groupNamesNode, parametersOfReference);
@@ -276,7 +246,7 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
   };
 }
 
-/** Finds every set-parameter reference in a reference's parameter values (iteratively: values can nest). */
+/** Finds every set-parameter reference in a reference's parameter values. */
 function collectParameterUses(
   text: string,
   start: Node | undefined,
@@ -287,30 +257,19 @@ function collectParameterUses(
   dynamic: { value: boolean },
   templateUses: TemplateParameterUse[],
 ) {
-  if (!start) return;
-  const stack: Node[] = [start];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node.type === 'string') {
-      const info: ExpressionInfo | undefined = analyzeExpression(text, node, inTemplate);
-      if (!info) continue;
-      if (info.level === 'template') {
-        for (const call of info.calls) templateUses.push({ name: call.name, start: call.start, end: call.end, node });
-        continue;
-      }
-      // parameters() of a computed name could be any parameter.
-      if (info.dynamicParameterCall) dynamic.value = true;
-      for (const call of info.calls) {
-        uses.push({ name: call.name, lower: call.name.toLowerCase(), start: call.start, end: call.end, node, reference });
-      }
-      if (info.error) problems.push({ node, ...info.error });
-    } else if (node.children) {
-      for (let i = node.children.length - 1; i >= 0; i--) {
-        const child = node.children[i];
-        // Keys are not values.
-        if (node.type === 'property' && i === 0) continue;
-        stack.push(child);
-      }
+  // Only strings that start with '[' can be expressions.
+  for (const node of stringValuesStartingWith(start, '[')) {
+    const info: ExpressionInfo | undefined = analyzeExpression(text, node, inTemplate);
+    if (!info) continue;
+    if (info.level === 'template') {
+      for (const call of info.calls) templateUses.push({ name: call.name, start: call.start, end: call.end, node });
+      continue;
     }
+    // parameters() of a computed name could be any parameter.
+    if (info.dynamicParameterCall) dynamic.value = true;
+    for (const call of info.calls) {
+      uses.push({ name: call.name, lower: call.name.toLowerCase(), start: call.start, end: call.end, node, reference });
+    }
+    if (info.error) problems.push({ node, ...info.error });
   }
 }

@@ -113,6 +113,19 @@ function parseLintArgs(args: string[]): LintArgs {
 const AUTO_BYTES_PER_HELPER = 64 * 1024 * 1024;
 const BYTES_PER_HELPER = 4 * 1024 * 1024;
 
+/**
+ * Lints the smallest files first (the results keep the files' order): the code is optimised on small
+ * files before the large ones, which take most of the time. Linting the corpus in one process: 1.39 s
+ * instead of 1.48 s in path order (medians of 8 interleaved runs; largest first was the slowest); the
+ * whole process gains less (1.65 s against 1.68 s, medians of 11).
+ */
+function lintInSizeOrder<T extends { bytes: Uint8Array }>(tasks: T[], lintOne: (task: T) => FileResult): FileResult[] {
+  const results: FileResult[] = new Array(tasks.length);
+  const order = tasks.map((_, i) => i).sort((a, b) => tasks[a].bytes.length - tasks[b].bytes.length);
+  for (const i of order) results[i] = lintOne(tasks[i]);
+  return results;
+}
+
 async function lint(args: LintArgs): Promise<number> {
   // Asked-for helpers start loading now; they are stopped below if the input turns out too small to share.
   const started = startHelpers(args.jobs !== 'auto' && args.jobs > 1 ? args.jobs - 1 : 0);
@@ -158,7 +171,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   stopHelpers(started.slice(helpers));
   const results: FileResult[] = helpers
     ? await lintInParallel(readable, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
-    : readable.map((t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings));
+    : lintInSizeOrder(readable, (t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings));
 
   const cwd = process.cwd();
   const report =

@@ -107,9 +107,10 @@ export class TapeNode implements Node {
     if (type !== 'object' && type !== 'array' && type !== 'property') return undefined;
     const records = this.tape.records;
     const after = records[this.index * RECORD + 3];
-    const made = this.made ?? [];
+    const made = this.made ?? this.slots();
     let n = 0;
     for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) made[n] ??= nodeOf(this.tape, i, this);
+    made.length = n;
     this.made = made;
     this.complete = true;
     return made as Node[];
@@ -171,8 +172,21 @@ export class TapeNode implements Node {
   }
 
   private childAt(n: number, record: number): TapeNode {
-    const made = (this.made ??= []);
+    const made = (this.made ??= this.slots());
     return (made[n] ??= nodeOf(this.tape, record, this));
+  }
+
+  /**
+   * An array with room for exactly this node's children: filling an empty array at an index leaves
+   * spare capacity, and most nodes here get one child made (a property's value, one item).
+   */
+  private slots(): Array<TapeNode | undefined> {
+    if (this.type === 'property') return new Array<TapeNode | undefined>(2);
+    const records = this.tape.records;
+    const after = records[this.index * RECORD + 3];
+    let count = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) count++;
+    return new Array<TapeNode | undefined>(count);
   }
 
   /**

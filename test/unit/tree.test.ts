@@ -73,6 +73,11 @@ test('key lookups make the same nodes the children do, and an exact key wins ove
   assert.equal(root.children![1].children![1], exact);
   assert.equal(exact!.parent, root.children![1]);
   assert.equal(root.children![1].children![0].value, 'type');
+  // A large object keeps a table of its keys; it still has no value, as jsonc-parser's objects have none.
+  const large = parseJson(`{${Array.from({ length: 20 }, (_, i) => `"k${i}": ${i}`).join(',')}}`).root!;
+  assert.equal(property(large, 'k19')?.value, 19);
+  assert.equal(propertyIgnoreCase(large, 'K7')?.value, 7);
+  assert.equal(large.value, undefined);
   const x = property(property(root, 'other'), 'x');
   assert.equal(x?.value, 1);
   assert.equal(x?.parent?.parent?.parent?.parent, root); // property x, object, property other, root

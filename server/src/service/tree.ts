@@ -278,6 +278,9 @@ export class TapeNode implements Node {
   }
 
   get value(): unknown {
+    const type = this.type;
+    // Containers and properties have no value (an object may keep its key table in the cache).
+    if (type === 'object' || type === 'array' || type === 'property') return undefined;
     if (this.cache !== UNSET) return this.cache;
     const records = this.tape.records;
     const at = this.index * RECORD;
@@ -304,8 +307,7 @@ export class TapeNode implements Node {
         value = null;
         break;
       default:
-        // Containers and properties have no value (and an object may keep its key table here).
-        return undefined;
+        value = undefined;
     }
     this.cache = value;
     return value;

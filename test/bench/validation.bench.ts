@@ -1,7 +1,7 @@
 // npm run bench: medians of full validation beside baselines measured in the same run, interleaved.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
 import { validateText, bundledSchema } from '#service';
 import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
@@ -85,6 +85,47 @@ function processRuns(rounds: number, corpus: string): void {
   }
 }
 
+/** Runs lintPart.js; resolves with the milliseconds of each pass and the process's wall time. */
+function lintPart(corpus: string, part: number, parts: number, passes: number): Promise<{ passes: number[]; wall: number }> {
+  const script = path.join(REPO_ROOT, 'test', 'out', 'bench', 'lintPart.js');
+  const start = process.hrtime.bigint();
+  const child = spawn(process.execPath, [script, corpus, String(part), String(parts), String(passes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => (code === 0 ? resolve({ passes: JSON.parse(output) as number[], wall: Number(process.hrtime.bigint() - start) / 1e6 }) : reject(new Error(`lintPart.js exited with ${code}`)))),
+  );
+}
+
+/**
+ * What limits a whole process, measured: the cost of cold code (a first pass over the files against a
+ * second one in the same process), and whether a second process helps (the files shared by two
+ * processes side by side, against one process doing them all).
+ */
+async function coldCodeAndTwoProcesses(rounds: number, corpus: string): Promise<void> {
+  const first: number[] = [];
+  const second: number[] = [];
+  const half: number[] = [];
+  const halvesSideBySide: number[] = [];
+  const oneProcess: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const twice = await lintPart(corpus, 0, 1, 2);
+    first.push(twice.passes[0]);
+    second.push(twice.passes[1]);
+    oneProcess.push((await lintPart(corpus, 0, 1, 1)).wall);
+    half.push((await lintPart(corpus, 0, 2, 1)).passes[0]);
+    const start = process.hrtime.bigint();
+    await Promise.all([lintPart(corpus, 0, 2, 1), lintPart(corpus, 1, 2, 1)]);
+    halvesSideBySide.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  console.log(`
+What limits a whole process (median of ${rounds}; linting in-process, startup excluded except where said):`);
+  console.log(`  the files, first pass in a fresh process     ${ms(median(first))}`);
+  console.log(`  the same files, second pass in that process  ${ms(median(second))} ${ratio(median(second), median(first))} of the first: the rest is cold code`);
+  console.log(`  half of the files (every second by size)     ${ms(median(half))} ${ratio(median(half), median(first))} of all of them`);
+  console.log(`  both halves in two processes side by side    ${ms(median(halvesSideBySide))} ${ratio(median(halvesSideBySide), median(oneProcess))} of one process doing all (${ms(median(oneProcess)).trim()}), wall times with startup`);
+}
+
 async function main() {
   let files: string[];
   let root: string;
@@ -109,6 +150,7 @@ async function main() {
   const all = [...texts.values()];
   row(`all ${files.length} files (${(all.reduce((n, t) => n + t.length, 0) / 1048576).toFixed(1)} MB)`, await measure(all));
   processRuns(Number(process.env.BENCH_PROCESS_ROUNDS ?? 5), root);
+  await coldCodeAndTwoProcesses(Number(process.env.BENCH_PROCESS_ROUNDS ?? 5), root);
 }
 
 void main();

@@ -34,6 +34,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
   },
   {
+    // Node I/O shared by the CLI and the language server (definitions loading, file discovery): no CLI, no transport.
+    files: ['server/src/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['vscode', 'vscode-languageserver', 'vscode-languageserver/node'],
+          patterns: [{ group: ['../cli/*', '../cli', '../startServer', '../server'], message: 'server/src/node is shared by both faces: it imports neither.' }],
+        },
+      ],
+    },
+  },
+  {
     // The client never imports the server's code: it talks to it over LSP.
     files: ['client/src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'Talk to the server over LSP.' }] }] },

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefinitionCatalog } from './service';
-import { loadCatalog, resolveDefinitionSources, isPolicyDefinition } from './cli/definitions';
+import { loadCatalog, resolveDefinitionSources, isPolicyDefinition } from './node/definitions';
 
 export interface DefinitionSettings {
   /** Index files and folders of policy definition files; relative paths are resolved against each workspace folder. */

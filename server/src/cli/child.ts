@@ -1,7 +1,7 @@
 // A lint process: receives its settings, then file paths, and answers with one result per file.
-import { loadCatalog, type DefinitionSources } from './definitions';
+import { loadCatalog, type DefinitionSources } from '../node/definitions';
 import { lintBytes, type FileResult, type LintSettings } from './lintEngine';
-import { readBytes } from './files';
+import { readBytes } from '../node/files';
 
 export interface ChildInit {
   type: 'init';

@@ -4,7 +4,7 @@ import type { DefinitionCatalog } from '../service';
 import type { FileResult, LintSettings } from './lintEngine';
 import { lintBytes } from './lintEngine';
 import type { ChildInit, ChildMessage, ChildTask } from './child';
-import type { DefinitionSources } from './definitions';
+import type { DefinitionSources } from '../node/definitions';
 
 export interface LintTask {
   file: string;

@@ -16,9 +16,9 @@ import {
   type DeploymentScope,
   type TokenProvider,
 } from '#api';
-import { readBytes, UsageError } from './files';
+import { readBytes, UsageError } from '../node/files';
 import { lintBytes } from './lintEngine';
-import { loadCatalog, resolveDefinitionSources } from './definitions';
+import { loadCatalog, resolveDefinitionSources } from '../node/definitions';
 import { formatText } from './formatters';
 
 export const SERVICE_USAGE = `Usage: policyset fetch <name> [--expand <list>] [-o <file>] [service options]

@@ -1,4 +1,7 @@
-import { canonicalParameterType, type ParameterType } from './model/policySet';
+import { canonicalParameterType, type ParameterType } from './model/parameterTypes';
+import { normalizeDefinitionId } from './definitionIds';
+
+export { normalizeDefinitionId } from './definitionIds';
 
 export interface DefinitionParameter {
   name: string;
@@ -39,12 +42,6 @@ export function cloudOfPath(pathOrUri: string): string | undefined {
   return /(^|[/\\])(azure[ _%20-]*government|azureusgovernment)([/\\]|$)/i.test(decodeURIComponent(pathOrUri.replace(/%(?![0-9a-f]{2})/gi, '%25')))
     ? 'AzureUSGovernment'
     : undefined;
-}
-
-/** Resource IDs compare case-insensitively and with any `<Namespace>.Authorization` provider. */
-export function normalizeDefinitionId(id: string): string {
-  const lower = id.toLowerCase();
-  return lower.indexOf('.authorization/') < 0 ? lower : lower.replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');
 }
 
 function lastSegment(id: string): string {

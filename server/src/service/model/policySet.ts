@@ -1,16 +1,10 @@
 import { entries, items, propertyIgnoreCase, propertyValuesIgnoreCase, stringValue, stringValuesStartingWith, type Node } from '../json';
 import { analyzeExpression, isTemplateExpression, type ExpressionInfo } from '../expressions';
 import type { PolicyResource } from './documentKind';
-import { normalizeDefinitionId } from '../definitions';
+import { normalizeDefinitionId } from '../definitionIds';
+import { canonicalParameterType, type ParameterType } from './parameterTypes';
 
-export const PARAMETER_TYPES = ['String', 'Array', 'Object', 'Boolean', 'Integer', 'Float', 'DateTime'] as const;
-export type ParameterType = (typeof PARAMETER_TYPES)[number];
-
-const TYPE_BY_LOWER = new Map<string, ParameterType>(PARAMETER_TYPES.map((t) => [t.toLowerCase(), t]));
-
-export function canonicalParameterType(value: string | undefined): ParameterType | undefined {
-  return value === undefined ? undefined : TYPE_BY_LOWER.get(value.toLowerCase());
-}
+export { PARAMETER_TYPES, canonicalParameterType, type ParameterType } from './parameterTypes';
 
 export interface ParameterDecl {
   name: string;

@@ -9,10 +9,12 @@ import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine'
 import { lintInParallel, startHelpers, stopHelpers } from './cli/pool';
 import type { ChildProcess } from 'node:child_process';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
+import { COMMANDS } from './cli/commands';
 
 const USAGE = `Usage: policyset lint <files or folders...> [options]
-       policyset fetch <name> [options]          (policyset fetch --help)
-       policyset deploy <file> [options]         (policyset deploy --help)
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `       ${c.synopsis.padEnd(40)} (policyset ${name} --help)`)
+  .join('\n')}
 
 Validates policy set definitions (documents, version resources, ARM templates holding them).
 Folders are walked for .json and .jsonc files; JSON that is not a policy document is skipped.
@@ -213,15 +215,14 @@ export async function main(argv: string[]): Promise<number> {
       }
       return await lint(parseLintArgs(rest));
     }
-    if (command === 'fetch' || command === 'deploy') {
-      // Loaded only for these commands: linting does not need the service client.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { SERVICE_USAGE, deployCommand, fetchCommand } = require('./cli/serviceCommands') as typeof import('./cli/serviceCommands');
+    const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (entry) {
+      const module = entry.load();
       if (rest.includes('-h') || rest.includes('--help')) {
-        process.stdout.write(SERVICE_USAGE);
+        process.stdout.write(module.usage);
         return 0;
       }
-      return command === 'fetch' ? await fetchCommand(rest) : await deployCommand(rest);
+      return await module.run(rest);
     }
     throw new UsageError(`unknown command '${command}'`);
   } catch (error) {

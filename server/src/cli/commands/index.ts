@@ -1,0 +1,20 @@
+// The service commands of the CLI, one file each. A command module exports `usage` (its --help text)
+// and `run(args, env)` (the exit status). Each is loaded only when it runs: linting never loads the
+// service client. To add a command: one file here and one line in COMMANDS.
+export interface CommandModule {
+  usage: string;
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<number>;
+}
+
+interface CommandEntry {
+  /** One line for the top-level usage. */
+  synopsis: string;
+  load(): CommandModule;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const COMMANDS: Record<string, CommandEntry> = {
+  fetch: { synopsis: 'policyset fetch <name> [options]', load: () => require('./fetch') as CommandModule },
+  deploy: { synopsis: 'policyset deploy <file> [options]', load: () => require('./deploy') as CommandModule },
+};
+/* eslint-enable @typescript-eslint/no-require-imports */

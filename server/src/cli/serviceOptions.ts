@@ -1,0 +1,110 @@
+// What every service command shares: the service flags, the client they build, the token (never
+// printed), confirmation on a terminal, and how an api error is reported. Each command lives in a
+// file of its own under ./commands.
+import { exec } from 'node:child_process';
+import * as readline from 'node:readline/promises';
+import { ApiError, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import { UsageError } from '../node/files';
+
+export const SERVICE_OPTIONS_USAGE = `Service options:
+      --base-url <url>          The service address (or ${ENV.baseUrl})
+      --namespace <name>        Provider namespace in paths (default: Provider, or ${ENV.providerNamespace})
+      --token-command "<cmd>"   A command that prints the bearer token (default: the token is read from
+                                ${ENV.accessToken})
+      --timeout <seconds>       Time limit of each call, retries included (default: 60)
+`;
+
+/** parseArgs options of the service flags; spread into a command's own options. */
+export const serviceOptions = {
+  'base-url': { type: 'string' },
+  namespace: { type: 'string' },
+  'token-command': { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
+
+export interface ServiceContext {
+  settings: ServiceSettings;
+  token: TokenProvider;
+  timeoutMs: number;
+  /** Known secrets, to keep out of anything printed. */
+  secrets: Array<string | undefined>;
+  /** Prints a retry on standard error, without secrets. */
+  onRetry: (info: RetryInfo) => void;
+}
+
+/** The settings, token and time limit the service flags (and environment) give. */
+export function serviceContext(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ServiceContext {
+  let settings: ServiceSettings;
+  try {
+    settings = resolveServiceSettings([{ baseUrl: values['base-url'] as string | undefined, providerNamespace: values.namespace as string | undefined }], env);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new UsageError(error.message);
+    throw error;
+  }
+  const timeoutText = values.timeout as string | undefined;
+  const seconds = timeoutText === undefined ? 60 : Number(timeoutText);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
+  const timeoutMs = Math.round(seconds * 1000);
+  const secrets: Array<string | undefined> = [];
+  const command = values['token-command'] as string | undefined;
+  let pending: Promise<string | undefined> | undefined;
+  const token: TokenProvider = (signal) => {
+    pending ??= command ? runTokenCommand(command, signal) : Promise.resolve(env[ENV.accessToken]?.trim() || undefined);
+    return pending.then((t) => {
+      if (t) secrets.push(t);
+      return t;
+    });
+  };
+  const onRetry = (info: RetryInfo): void => {
+    process.stderr.write(`policyset: ${redact(info.reason, secrets)}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})\n`);
+  };
+  return { settings, token, timeoutMs, secrets, onRetry };
+}
+
+/** The client of the policy set interfaces (E1, E2) for these flags. */
+export function policySetClient(context: ServiceContext): PolicySetClient {
+  return new PolicySetClient(context.settings, { token: context.token, timeoutMs: context.timeoutMs, onRetry: context.onRetry });
+}
+
+/** Runs the token command; its output is the token. Neither its output nor its error output is ever printed. */
+function runTokenCommand(command: string, signal: AbortSignal): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    exec(command, { timeout: 60_000, maxBuffer: 1024 * 1024, signal, windowsHide: true }, (error, stdout) => {
+      if (error) {
+        const how = (error as NodeJS.ErrnoException & { killed?: boolean }).killed ? 'was stopped' : `failed with exit status ${String(error.code ?? '?')}`;
+        reject(new ApiError(`the --token-command ${how}; its output is not shown because it may hold secrets`));
+        return;
+      }
+      const lines = stdout.split(/\r?\n/).filter((l) => l.trim());
+      if (lines.length > 1) return reject(new ApiError('the --token-command printed more than one line; it must print only the token'));
+      resolve(lines[0]?.trim() || undefined);
+    });
+  });
+}
+
+/**
+ * Asks on the terminal before something is changed. Without `--yes` and without a terminal it refuses
+ * (prints why) and answers false; `what` is the thing not done ("not deployed").
+ */
+export async function confirm(question: string, yes: boolean, what: string): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY || !process.stderr.isTTY) {
+    process.stderr.write(`policyset: ${what}: no terminal to confirm on; pass --yes to go ahead without asking\n`);
+    return false;
+  }
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  const answer = await rl.question(`${question} [y/N] `);
+  rl.close();
+  if (/^y(es)?$/i.test(answer.trim())) return true;
+  process.stderr.write(`policyset: ${what}\n`);
+  return false;
+}
+
+/** Prints an api error without secrets: exit status 2. Anything else is rethrown. */
+export function reportApiError(error: unknown, secrets: Array<string | undefined>): number {
+  if (error instanceof ApiError) {
+    process.stderr.write(`policyset: ${redact(error.message, secrets)}\n`);
+    return 2;
+  }
+  throw error;
+}

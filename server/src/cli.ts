@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isSeveritySetting, type SeverityName, type SeveritySetting } from './service';
+import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
+import { closestMatch } from './service/text';
 import { discover, readBytes, UsageError, InputError } from './node/files';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition } from './node/definitions';
 import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine';
@@ -25,17 +26,24 @@ Options:
   -d, --definitions <path>         Known policy definitions: an index file (JSON array, as
                                    builtin-policy-definitions-index.json) or a folder of policy
                                    definition files. Repeatable.
-      --cloud <name>               Prefer this cloud's definitions in an index (AzureCloud, AzureUSGovernment;
-                                   default: AzureUSGovernment under an 'Azure Government' folder, else AzureCloud)
+      --cloud <name>               Prefer this cloud's definitions in an index (AzureCloud, AzureUSGovernment,
+                                   AzureChinaCloud; default: AzureUSGovernment under an 'Azure Government'
+                                   folder, else AzureCloud)
       --rule <code|name>=<level>   Severity of a rule: error, warning, info, hint or off. Repeatable.
       --min-severity <level>       Report only this severity and above (default: info)
+      --strict                     A file named on the command line that is not checked (not JSON, or JSON
+                                   of no known kind) is an error, not a note (also: .policysetrc.json
+                                   {"strict": true} in the current folder)
+      --no-error-on-unmatched-pattern
+                                   Exit 0 when the inputs hold no policy document (default: exit 2)
   -j, --jobs <n>                   Processes to use (default: one, and all cores for inputs over 64 MB)
       --docs-base-url <url>        Base URL of the rule pages, for SARIF help links
       --no-color                   Plain text output
   -h, --help                       Show this help
   -v, --version                    Show the version
 
-Exit status: 0 no errors, 1 errors found, 2 usage or input problems.
+Exit status: 0 no errors, 1 errors found, 2 usage or input problems (a file or folder that cannot be
+read, inputs that hold no policy document, a named file not checked with --strict).
 `;
 
 function version(): string {
@@ -58,6 +66,39 @@ interface LintArgs {
   jobs: number | 'auto';
   docsBaseUrl?: string;
   color: boolean;
+  strict: boolean;
+  errorOnUnmatched: boolean;
+}
+
+const CLOUDS = ['AzureCloud', 'AzureUSGovernment', 'AzureChinaCloud'];
+
+/** The canonical key of a --rule name or code (codes in any casing), or a usage error with "did you mean". */
+function ruleKey(given: string): string {
+  const byCode = RULES.find((r) => r.meta.code.toLowerCase() === given.toLowerCase());
+  if (byCode) return byCode.meta.code;
+  const byName = RULES.find((r) => r.meta.name === given);
+  if (byName) return byName.meta.name;
+  const near = closestMatch(given, RULES.flatMap((r) => [r.meta.name, r.meta.code]));
+  throw new UsageError(`--rule: no rule '${given}'${near ? `; did you mean '${near}'?` : ''} (the rules: policyset lint --help, README "Rules")`);
+}
+
+/** .policysetrc.json in the current folder: { "strict": boolean }. */
+function readConfig(): { strict?: boolean } {
+  let text: string;
+  try {
+    text = fs.readFileSync('.policysetrc.json', 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const config = JSON.parse(text) as unknown;
+    if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new Error('not an object');
+    const strict = (config as { strict?: unknown }).strict;
+    if (strict !== undefined && typeof strict !== 'boolean') throw new Error("'strict' must be true or false");
+    return { strict: strict as boolean | undefined };
+  } catch (error) {
+    throw new UsageError(`.policysetrc.json: ${(error as Error).message}`);
+  }
 }
 
 function parseLintArgs(args: string[]): LintArgs {
@@ -74,6 +115,8 @@ function parseLintArgs(args: string[]): LintArgs {
       jobs: { type: 'string', short: 'j' },
       'docs-base-url': { type: 'string' },
       'no-color': { type: 'boolean', default: false },
+      strict: { type: 'boolean' },
+      'no-error-on-unmatched-pattern': { type: 'boolean', default: false },
     },
   });
   if (!positionals.length) throw new UsageError('no files or folders to lint');
@@ -83,7 +126,12 @@ function parseLintArgs(args: string[]): LintArgs {
   for (const setting of values.rule as string[]) {
     const [rule, level] = setting.split('=');
     if (!rule || !isSeveritySetting(level)) throw new UsageError(`--rule takes <code or name>=<error|warning|info|hint|off>, not '${setting}'`);
-    severities[rule] = level;
+    severities[ruleKey(rule.trim())] = level;
+  }
+  const cloud = values.cloud as string | undefined;
+  if (cloud !== undefined && !CLOUDS.includes(cloud)) {
+    const near = closestMatch(cloud, CLOUDS);
+    throw new UsageError(`--cloud takes ${CLOUDS.join(', ')}, not '${cloud}'${near ? `; did you mean '${near}'?` : ''}`);
   }
   const minSeverity = values['min-severity'] as string;
   if (!isSeveritySetting(minSeverity) || minSeverity === 'off') throw new UsageError(`--min-severity takes error, warning, info or hint, not '${minSeverity}'`);
@@ -97,12 +145,14 @@ function parseLintArgs(args: string[]): LintArgs {
     format,
     output: values.output as string | undefined,
     definitions: values.definitions as string[],
-    cloud: values.cloud as string | undefined,
+    cloud,
     severities,
     minSeverity,
     jobs,
     docsBaseUrl: values['docs-base-url'] as string | undefined,
     color: !values['no-color'] && !!process.stdout.isTTY && !values.output && !process.env.NO_COLOR,
+    strict: (values.strict as boolean | undefined) ?? readConfig().strict ?? false,
+    errorOnUnmatched: !values['no-error-on-unmatched-pattern'],
   };
 }
 
@@ -175,9 +225,20 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     ? await lintInParallel(readable, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
     : lintInSizeOrder(readable, (t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings));
 
+  // Everything that went wrong with the inputs is known before the report, so no report claims success.
+  for (const result of results) if (result.error) problems.push(result.error);
+  if (args.strict) for (const result of results) if (result.notChecked) problems.push(`${result.file}: not checked (--strict): ${result.notChecked}`);
+  const checked = results.filter((r) => !r.skipped && !r.error).length;
+  if (!checked && !problems.length && args.errorOnUnmatched) {
+    problems.push(`no policy document in ${args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`);
+  }
   const cwd = process.cwd();
   const report =
-    args.format === 'json' ? formatJson(results, cwd) : args.format === 'sarif' ? formatSarif(results, cwd, args.severities, version(), args.docsBaseUrl) : formatText(results, cwd, args.color);
+    args.format === 'json'
+      ? formatJson(results, cwd, problems)
+      : args.format === 'sarif'
+        ? formatSarif(results, cwd, args.severities, version(), args.docsBaseUrl, problems)
+        : formatText(results, cwd, args.color, problems);
   if (args.output) {
     try {
       fs.writeFileSync(args.output, report);
@@ -190,8 +251,6 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   for (const result of results) {
     for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
   }
-  // A file a helper process could not read is an input problem like any other.
-  for (const result of results) if (result.error) problems.push(result.error);
   for (const problem of problems) process.stderr.write(`policyset: ${problem}\n`);
   if (problems.length) return 2;
   return results.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? 1 : 0;
@@ -237,10 +296,19 @@ export async function main(argv: string[]): Promise<number> {
     // parseArgs throws TypeErrors with codes for unknown or malformed options.
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`policyset: ${(error as Error).message}\nRun 'policyset --help' for usage.\n`);
+      process.stderr.write(`policyset: ${parseArgsMessage(error as Error)}\nRun 'policyset --help' for usage.\n`);
       return 2;
     }
     process.stderr.write(`policyset: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
+}
+
+/** Node's parseArgs messages, in one clean line ("unknown option '--bogus'"). */
+function parseArgsMessage(error: Error): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (unknown) return `unknown option '${unknown[1]}'`;
+  const missing = /^Option '([^']+)' argument missing/.exec(error.message);
+  if (missing) return `option '${missing[1].replace(/^-\w, /, '')}' needs a value`;
+  return error.message.split('. ')[0].replace(/\.$/, '');
 }

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
@@ -11,6 +12,8 @@ export interface Summary {
   files: number;
   checked: number;
   skipped: number;
+  /** Named on the command line and not checked (see FileResult.notChecked). */
+  notChecked: number;
   errors: number;
   warnings: number;
   infos: number;
@@ -18,9 +21,10 @@ export interface Summary {
 }
 
 export function summarize(results: FileResult[]): Summary {
-  const summary: Summary = { files: results.length, checked: 0, skipped: 0, errors: 0, warnings: 0, infos: 0, hints: 0 };
+  const summary: Summary = { files: results.length, checked: 0, skipped: 0, notChecked: 0, errors: 0, warnings: 0, infos: 0, hints: 0 };
   for (const result of results) {
-    if (result.skipped) summary.skipped++;
+    if (result.notChecked) summary.notChecked++;
+    else if (result.skipped) summary.skipped++;
     else if (!result.error) summary.checked++;
     for (const d of result.diagnostics) {
       if (d.severity === 1) summary.errors++;
@@ -34,7 +38,11 @@ export function summarize(results: FileResult[]): Summary {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function formatText(results: FileResult[], cwd: string, color: boolean): string {
+/**
+ * Inputs that could not be checked (unreadable, missing, matching no file): every format carries them,
+ * and no format reports success while there are any.
+ */
+export function formatText(results: FileResult[], cwd: string, color: boolean, inputErrors: string[] = []): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const severityLabel: Record<number, string> = { 1: paint('31', 'error'), 2: paint('33', 'warning'), 3: paint('36', 'info'), 4: paint('2', 'hint') };
   const lines: string[] = [];
@@ -47,20 +55,27 @@ export function formatText(results: FileResult[], cwd: string, color: boolean): 
     }
     lines.push('');
   }
+  for (const result of results) {
+    if (result.notChecked) lines.push(`${paint('36', 'note')} ${path.relative(cwd, result.file) || result.file}: not checked: ${result.notChecked}`);
+  }
+  if (results.some((r) => r.notChecked)) lines.push('');
   const s = summarize(results);
   const counts = [plural(s.errors, 'error'), plural(s.warnings, 'warning')];
   if (s.infos) counts.push(`${s.infos} info`);
   if (s.hints) counts.push(plural(s.hints, 'hint'));
-  const mark = s.errors ? paint('31', '✖') : paint('32', '✔');
-  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${s.skipped ? ` (${plural(s.skipped, 'other JSON file')} skipped)` : ''}`);
+  const failed = inputErrors.length ? `; ${plural(inputErrors.length, 'input')} could not be checked` : '';
+  const mark = s.errors || inputErrors.length ? paint('31', '✖') : paint('32', '✔');
+  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${s.skipped ? ` (${plural(s.skipped, 'other JSON file')} skipped)` : ''}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}`);
   return lines.join('\n') + '\n';
 }
 
-export function formatJson(results: FileResult[], cwd: string): string {
+export function formatJson(results: FileResult[], cwd: string, inputErrors: string[] = []): string {
   return (
     JSON.stringify(
       {
-        summary: summarize(results),
+        summary: { ...summarize(results), inputErrors: inputErrors.length },
+        inputErrors,
+        notChecked: results.filter((r) => r.notChecked).map((r) => ({ file: path.relative(cwd, r.file) || r.file, reason: r.notChecked })),
         files: results
           .filter((r) => !r.skipped)
           .map((r) => ({
@@ -101,7 +116,14 @@ function ruleHelp(name: string): string | undefined {
   }
 }
 
-export function formatSarif(results: FileResult[], cwd: string, severities: Record<string, SeveritySetting>, version: string, docsBaseUrl?: string): string {
+export function formatSarif(
+  results: FileResult[],
+  cwd: string,
+  severities: Record<string, SeveritySetting>,
+  version: string,
+  docsBaseUrl?: string,
+  inputErrors: string[] = [],
+): string {
   const base = docsBaseUrl ? docsBaseUrl.replace(/\/$/, '') : pathToFileURL(docsFolder()).href;
   const rules: Sarif.ReportingDescriptor[] = RULES.map((rule) => {
     const help = ruleHelp(rule.meta.name);
@@ -132,7 +154,8 @@ export function formatSarif(results: FileResult[], cwd: string, severities: Reco
   });
   const sarifResults: Sarif.Result[] = [];
   for (const result of results) {
-    for (const d of result.diagnostics) {
+    const relative = path.relative(cwd, path.resolve(result.file)).split(path.sep).join('/');
+    for (const [i, d] of result.diagnostics.entries()) {
       const location = { physicalLocation: { artifactLocation: artifactUri(result.file), region: region(d.range) } };
       sarifResults.push({
         ruleId: d.code,
@@ -145,7 +168,9 @@ export function formatSarif(results: FileResult[], cwd: string, severities: Reco
           message: { text: rel.message },
           physicalLocation: { artifactLocation: artifactUri(rel.location.uri), region: region(rel.location.range) },
         })),
-        partialFingerprints: { primaryLocationLineHash: `${d.code}:${d.range.start.line + 1}:${d.range.start.character + 1}` },
+        // The rule, the file and the flagged text (with its occurrence), never a line number: an alert keeps
+        // its fingerprint when lines move. "/v1" marks how it is made.
+        partialFingerprints: { 'policysetFingerprint/v1': createHash('sha256').update(`${relative}\u0000${result.identities[i] ?? d.code}`).digest('hex') },
       });
     }
   }
@@ -157,6 +182,15 @@ export function formatSarif(results: FileResult[], cwd: string, severities: Reco
         tool: { driver: { name: 'policyset', semanticVersion: version, version, rules } },
         originalUriBaseIds: { '%SRCROOT%': { uri: root } },
         columnKind: 'utf16CodeUnits',
+        invocations: [
+          {
+            executionSuccessful: inputErrors.length === 0,
+            toolExecutionNotifications: [
+              ...inputErrors.map((text) => ({ level: 'error' as const, message: { text } })),
+              ...results.filter((r) => r.notChecked).map((r) => ({ level: 'note' as const, message: { text: `${path.relative(cwd, r.file) || r.file}: not checked: ${r.notChecked}` } })),
+            ],
+          },
+        ],
         results: sarifResults,
       },
     ],

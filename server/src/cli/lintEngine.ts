@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { POLICY_FILE } from '../node/files';
 import { validateText, decodeUtf8, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
 
 /** What a worker or the main thread needs to lint files the same way. */
@@ -15,10 +16,34 @@ export interface FileResult {
   diagnostics: PolicySetDiagnostic[];
   /** Not a policy document: nothing to report. */
   skipped: boolean;
+  /** Named on the command line but not checked, and why: said to the user, never passed over in silence. */
+  notChecked?: string;
   /** A file that could not be read. */
   error?: string;
   /** A rule failed on this file: a bug in this tool, reported so it is not hidden. */
   internalErrors: Array<{ rule: string; message: string }>;
+  /**
+   * Per diagnostic, what identifies it apart from where it is: its code, the flagged text (whitespace
+   * folded) and which occurrence of that pair it is. SARIF fingerprints are made of this and the file,
+   * so an alert keeps its fingerprint when lines are inserted above it.
+   */
+  identities: string[];
+}
+
+/** See FileResult.identities. */
+export function diagnosticIdentities(text: string, diagnostics: PolicySetDiagnostic[]): string[] {
+  if (!diagnostics.length) return [];
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const offset = (p: { line: number; character: number }) => (starts[p.line] ?? text.length) + p.character;
+  const seen = new Map<string, number>();
+  return diagnostics.map((d) => {
+    const flagged = text.slice(offset(d.range.start), offset(d.range.end)).replace(/\s+/g, ' ').slice(0, 500);
+    const key = `${d.code}\u0000${flagged}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return `${key}\u0000${n}`;
+  });
 }
 
 /** Valid UTF-8 (nearly every file) is decoded by Node's own fast path; decodeUtf8 finds where invalid bytes are. */
@@ -39,12 +64,24 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     docsBaseUrl: settings.docsBaseUrl,
   });
   // A document that is not a policy document, and not named on the command line, is left alone.
-  const skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !encodingProblem;
+  let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !encodingProblem;
+  let notChecked: string | undefined;
+  if (explicit && result.kind === 'unknown' && !encodingProblem) {
+    if (skipped) notChecked = 'JSON, but not a policy set definition, a version of one, an ARM template holding them or a policy definition';
+    else if (!POLICY_FILE.test(file) && result.diagnostics.every((d) => d.code === 'PS1001')) {
+      // A named .txt (or any other) file that is not JSON is not a broken policy document.
+      notChecked = 'not JSON, and not a .json or .jsonc file';
+      skipped = true;
+    }
+  }
+  const diagnostics = skipped ? [] : result.diagnostics;
   return {
     file,
     kind: result.kind,
-    diagnostics: skipped ? [] : result.diagnostics,
+    diagnostics,
     skipped,
+    notChecked,
     internalErrors: result.internalErrors,
+    identities: diagnosticIdentities(text, diagnostics),
   };
 }

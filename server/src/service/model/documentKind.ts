@@ -1,5 +1,6 @@
 import { property, stringValue, items, entries, type Node } from '../json';
 import { ITEM_ONLY_KEYS, knownItemType } from './itemTypes';
+import { editDistance } from '../text';
 
 export type DocumentKind =
   | 'policySetDefinition' // A3: as fetched or as in the built-in corpus
@@ -34,6 +35,7 @@ interface JsonView<T> {
   string(value: T | undefined): string | undefined;
   isObject(value: T | undefined): boolean;
   isContainer(value: T | undefined): boolean;
+  keys(value: T | undefined): string[];
 }
 
 const nodeView: JsonView<Node> = {
@@ -42,6 +44,7 @@ const nodeView: JsonView<Node> = {
   string: stringValue,
   isObject: (node) => node?.type === 'object',
   isContainer: (node) => node?.type === 'object' || node?.type === 'array',
+  keys: (node) => entries(node).map((e) => e.key),
 };
 
 type Value = unknown;
@@ -52,6 +55,7 @@ const valueView: JsonView<Value> = {
   string: (v) => (typeof v === 'string' ? v : undefined),
   isObject: isPlainObject,
   isContainer: (v) => typeof v === 'object' && v !== null,
+  keys: (v) => (isPlainObject(v) ? Object.keys(v) : []),
 };
 
 export interface Resource<T> {
@@ -102,7 +106,7 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
   if (DEFINITION_TYPE.test(type ?? '') || (id && DEFINITION_ID.test(id)) || view.get(properties, 'policyRule') !== undefined) {
     return { kind: 'policyDefinition', resources: [] };
   }
-  const looksLikeSet = (id && SET_ID.test(id)) || view.get(properties, 'policyDefinitions') !== undefined;
+  const looksLikeSet = (id && SET_ID.test(id)) || view.get(properties, 'policyDefinitions') !== undefined || almostASet(root!, view);
   if (!looksLikeSet) return { kind: 'unknown', resources: [] };
   // Without a type or id, an apiVersion or a version-shaped name marks the deployable version resource.
   const name = view.string(view.get(root, 'name'));
@@ -110,6 +114,30 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
     return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root! }] };
   }
   return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root! }] };
+}
+
+/** A misspelling (edit distance 1 or 2, any casing) of `word` among the keys of `container`. */
+function misspelt<T>(container: T | undefined, word: string, view: JsonView<T>): string | undefined {
+  return view.keys(container).find((key) => key !== word && editDistance(key.toLowerCase(), word.toLowerCase(), 2) <= 2);
+}
+
+/**
+ * Almost a policy set, so checked as one (and the misspelling reported with "did you mean"), rather than
+ * passed over as "other JSON": `properties` holds a misspelling of `policyDefinitions`, or the set-only
+ * key `policyDefinitionGroups`; or a misspelling of `properties` holds `policyDefinitions` (or a
+ * misspelling of it). Assignments (`policyDefinitionId`, `enforcementMode`) and definitions stay apart.
+ */
+function almostASet<T>(root: T, view: JsonView<T>): boolean {
+  const setLike = (properties: T | undefined) =>
+    view.isObject(properties) &&
+    view.get(properties, 'policyDefinitionId') === undefined &&
+    view.get(properties, 'enforcementMode') === undefined &&
+    view.get(properties, 'policyRule') === undefined &&
+    (view.get(properties, 'policyDefinitions') !== undefined || view.get(properties, 'policyDefinitionGroups') !== undefined || misspelt(properties, 'policyDefinitions', view) !== undefined);
+  const properties = view.get(root, 'properties');
+  if (properties !== undefined) return setLike(properties);
+  const near = misspelt(root, 'properties', view);
+  return near !== undefined && setLike(view.get(root, near));
 }
 
 /**

@@ -115,3 +115,36 @@ vim.defer_fn(poll, 200)
   assert.ok(undeclared, JSON.stringify(diagnostics));
   assert.match(undeclared.message, /Netwrok/);
 });
+
+test("the README's Emacs eglot configuration, verbatim, gets diagnostics from the installed server", () => {
+  // scripts/ensure-emacs.sh installs Debian's emacs-nox and elpa-eglot when missing.
+  const install = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'ensure-emacs.sh')], { encoding: 'utf8', timeout: 600_000 });
+  assert.equal(install.status, 0, install.stderr);
+  const folder = fs.mkdtempSync(path.join(work, 'emacs-'));
+  fs.writeFileSync(path.join(folder, 'init.el'), readmeSnippet('elisp', 'policyset-language-server'));
+  // What a person would see: open the file, let eglot connect, read flymake's diagnostics.
+  fs.writeFileSync(
+    path.join(folder, 'check.el'),
+    `(find-file "set.json")
+(run-hooks 'post-command-hook)
+(let ((n 0))
+  (while (and (< n 150) (null (flymake-diagnostics)))
+    (accept-process-output nil 0.2)
+    (setq n (1+ n))))
+(let ((found (mapcar (lambda (d) (format "%d %s" (line-number-at-pos (flymake-diagnostic-beg d)) (flymake-diagnostic-text d))) (flymake-diagnostics))))
+  (with-temp-file "diagnostics.txt" (dolist (line found) (insert line "\\n"))))
+(kill-emacs 0)
+`,
+  );
+  const set = { properties: { displayName: 'x', policyDefinitionGroups: [{ name: 'Network' }], policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a', groupNames: ['Netwrok'] }] } };
+  fs.writeFileSync(path.join(folder, 'set.json'), JSON.stringify(set, null, 2));
+  // HOME is the test folder, so no one's own Emacs configuration takes part.
+  const env = { ...process.env, HOME: folder, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` };
+  const emacs = spawnSync('emacs', ['--batch', '-l', 'init.el', '-l', 'check.el'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
+  const file = path.join(folder, 'diagnostics.txt');
+  assert.ok(fs.existsSync(file), `Emacs wrote nothing (status ${emacs.status}): ${emacs.stderr}`);
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const undeclared = lines.find((l) => l.includes('PS5001'));
+  assert.ok(undeclared, `eglot got: ${lines.join(' | ')}; ${emacs.stderr}`);
+  assert.match(undeclared, /Netwrok/);
+});

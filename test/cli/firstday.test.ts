@@ -192,3 +192,28 @@ describe('SARIF fingerprints survive edits', () => {
     assert.ok(before.every((r) => /^[0-9a-f]{64}$/.test(r.fingerprint)));
   });
 });
+
+describe("messages in the CLI user's own terms", () => {
+  const env = { ...process.env, POLICYSET_BASE_URL: '', POLICYSET_ACCESS_TOKEN: '' };
+
+  test('no service address names --base-url and POLICYSET_BASE_URL, not a VS Code setting', async () => {
+    const result = await runCli(['fetch', 'abc'], { env });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /give --base-url <url> or set POLICYSET_BASE_URL/);
+    assert.doesNotMatch(result.stderr, /policySet\.service/);
+  });
+
+  test('no token names POLICYSET_ACCESS_TOKEN and --token-command', async () => {
+    const result = await runCli(['fetch', 'abc', '--base-url', 'http://127.0.0.1:9'], { env });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /Not signed in.*set POLICYSET_ACCESS_TOKEN to a bearer token, or pass --token-command/);
+  });
+
+  test('a bad --version is called --version', async () => {
+    const file = write('deploy-me.json', CLEAN);
+    const result = await runCli(['deploy', file, '--subscription', 's', '--name', 'n', '--version', '1.0', '--base-url', 'http://127.0.0.1:9'], { env });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /\(from --version\)/);
+    assert.doesNotMatch(result.stderr, /from given/);
+  });
+});

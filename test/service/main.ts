@@ -33,7 +33,8 @@ async function main(): Promise<void> {
     faults: faultTexts.map(parseFault),
     log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
-  process.stdout.write(`Local policy service listening on ${service.url} (${service.source.count} built-in sets from the ${service.source.kind})\n`);
+  const which = service.source.kind === 'corpus' ? "of the public cloud's built-in sets from the corpus; its US Government variants are not served" : 'built-in sets from the seed';
+  process.stdout.write(`Local policy service listening on ${service.url} (${service.source.count} ${which})\n`);
   const stop = () => void service.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

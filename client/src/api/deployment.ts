@@ -18,7 +18,12 @@ const VERSION_ID = /\/policySetDefinitions\/([^/]+)\/versions\/([^/]+)$/i;
  * properties }`, its id naming the set). Explicit values win over the document's.
  * Throws an Error with a message for the user when the document cannot be deployed as is.
  */
-export function versionToDeploy(document: unknown, explicit: { name?: string; version?: string } = {}): VersionToDeploy {
+export function versionToDeploy(
+  document: unknown,
+  explicit: { name?: string; version?: string } = {},
+  /** What the face calls the explicit values in messages (the CLI: its flags). */
+  labels: { name: string; version: string } = { name: 'the name given', version: 'the version given' },
+): VersionToDeploy {
   if (!isObject(document) || !isObject(document.properties)) throw new Error('The document is not a policy set definition or version: it has no "properties" object');
   const properties = document.properties as PolicySetDefinitionProperties;
   if (!Array.isArray(properties.policyDefinitions)) throw new Error('The document has no properties.policyDefinitions array');
@@ -28,12 +33,12 @@ export function versionToDeploy(document: unknown, explicit: { name?: string; ve
   const isVersionResource = !!docName && !checkVersion(docName);
 
   let name = explicit.name;
-  let nameSource = name ? 'given' : undefined;
+  let nameSource = name ? labels.name : undefined;
   if (!name && idMatch) [name, nameSource] = [decodeURIComponent(idMatch[1]), 'the document id'];
   if (!name && docName && !isVersionResource) [name, nameSource] = [docName, 'the document name'];
 
   let version = explicit.version;
-  let versionSource = version ? 'given' : undefined;
+  let versionSource = version ? labels.version : undefined;
   if (!version && isVersionResource) [version, versionSource] = [docName, 'the document name'];
   if (!version && propertyVersion) [version, versionSource] = [propertyVersion, 'properties.version'];
 

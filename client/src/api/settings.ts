@@ -50,8 +50,15 @@ export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-/** First non-empty of the given sources wins: flags, then settings, then the environment. */
-export function resolveServiceSettings(sources: Array<Partial<Record<keyof ServiceSettings, string | undefined>>>, env: NodeJS.ProcessEnv = {}): ServiceSettings {
+/**
+ * First non-empty of the given sources wins: flags, then settings, then the environment. `howToSetBaseUrl`
+ * is what the face that asks tells its user (the CLI names its flag, the extension its setting).
+ */
+export function resolveServiceSettings(
+  sources: Array<Partial<Record<keyof ServiceSettings, string | undefined>>>,
+  env: NodeJS.ProcessEnv = {},
+  howToSetBaseUrl = `set ${ENV.baseUrl}`,
+): ServiceSettings {
   const pick = (key: keyof ServiceSettings): string | undefined => {
     for (const source of sources) {
       const value = source[key]?.trim();
@@ -61,7 +68,7 @@ export function resolveServiceSettings(sources: Array<Partial<Record<keyof Servi
     return value || undefined;
   };
   const baseUrl = pick('baseUrl');
-  if (!baseUrl) throw new SettingsError(`no service address: set policySet.service.baseUrl, --base-url or ${ENV.baseUrl}`);
+  if (!baseUrl) throw new SettingsError(`no service address: ${howToSetBaseUrl}`);
   const providerNamespace = pick('providerNamespace') ?? DEFAULT_PROVIDER_NAMESPACE;
   if (!NAMESPACE.test(providerNamespace)) throw new SettingsError(`provider namespace '${providerNamespace}' must be letters and digits, like 'Provider'`);
   const itemsBaseUrl = pick('itemsBaseUrl');

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { resolveServiceSettings, type ServiceSettings } from '../api';
+import { ENV, resolveServiceSettings, type ServiceSettings } from '../api';
 
 /** The service settings of the editor (`policySet.service.*`), with the environment as a fallback. */
 export function serviceSettings(): ServiceSettings {
@@ -14,6 +14,7 @@ export function serviceSettings(): ServiceSettings {
       },
     ],
     process.env,
+    `set policySet.service.baseUrl in the settings (or ${ENV.baseUrl} in the environment VS Code starts in)`,
   );
 }
 

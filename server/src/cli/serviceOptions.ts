@@ -3,7 +3,7 @@
 // file of its own under ./commands.
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
-import { ApiError, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import { ApiError, AuthenticationRequiredError, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
 export const SERVICE_OPTIONS_USAGE = `Service options:
@@ -36,7 +36,11 @@ export interface ServiceContext {
 export function serviceContext(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ServiceContext {
   let settings: ServiceSettings;
   try {
-    settings = resolveServiceSettings([{ baseUrl: values['base-url'] as string | undefined, providerNamespace: values.namespace as string | undefined }], env);
+    settings = resolveServiceSettings(
+      [{ baseUrl: values['base-url'] as string | undefined, providerNamespace: values.namespace as string | undefined }],
+      env,
+      `give --base-url <url> or set ${ENV.baseUrl}`,
+    );
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
@@ -102,6 +106,11 @@ export async function confirm(question: string, yes: boolean, what: string): Pro
 
 /** Prints an api error without secrets: exit status 2. Anything else is rethrown. */
 export function reportApiError(error: unknown, secrets: Array<string | undefined>): number {
+  if (error instanceof AuthenticationRequiredError) {
+    // In the CLI's own terms: where a token comes from here.
+    process.stderr.write(`policyset: ${redact(error.message, secrets)}; set ${ENV.accessToken} to a bearer token, or pass --token-command "<a command that prints one>"\n`);
+    return 2;
+  }
   if (error instanceof ApiError) {
     process.stderr.write(`policyset: ${redact(error.message, secrets)}\n`);
     return 2;

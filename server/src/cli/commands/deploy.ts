@@ -57,7 +57,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   let target;
   try {
     const document: unknown = parseJsonc(Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, ''));
-    target = versionToDeploy(document, { name: values.name, version: values.version });
+    target = versionToDeploy(document, { name: values.name, version: values.version }, { name: '--name', version: '--version' });
   } catch (error) {
     throw new UsageError(`${file}: ${(error as Error).message}`);
   }

@@ -3,6 +3,7 @@ import {
   TextDocumentSyncKind,
   DocumentDiagnosticReportKind,
   DidChangeWatchedFilesNotification,
+  DiagnosticSeverity,
   ResponseError,
   ErrorCodes,
   LSPErrorCodes,
@@ -22,6 +23,8 @@ import {
   parsePolicyDocument,
   withModel,
   cloudOfPath,
+  NOT_A_POLICY_DOCUMENT,
+  DIAGNOSTIC_SOURCE,
   type DocumentKind,
   type PolicyDocument,
   type SeveritySetting,
@@ -52,6 +55,24 @@ export interface ServerSettings {
   definitions: { paths: string[] };
   /** The cloud whose definitions win; empty: inferred from the document's path. */
   cloud: string;
+}
+
+/**
+ * No silent pass: a document opened as a policy set (language 'policyset') that is valid JSON of no known
+ * kind gets one information diagnostic on its first line saying why nothing else is reported.
+ */
+function notCheckedNotice(document: TextDocument, result: ValidationResult): Diagnostic[] | undefined {
+  if (document.languageId !== 'policyset' || result.kind !== 'unknown' || result.diagnostics.length > 0) return undefined;
+  const firstLine = document.getText({ start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }).replace(/\r?\n$/, '');
+  return [
+    {
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: firstLine.length } },
+      severity: DiagnosticSeverity.Information,
+      source: DIAGNOSTIC_SOURCE,
+      message: `Not checked: ${NOT_A_POLICY_DOCUMENT}. A set needs properties.policyDefinitions; a definition needs properties.policyRule.`,
+      data: { rule: 'not-checked', messageId: 'notChecked' },
+    },
+  ];
 }
 
 const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '' };
@@ -146,8 +167,9 @@ export function startServer(connection: Connection): void {
 
   const remember = (document: TextDocument, result: ValidationResult): Diagnostic[] => {
     for (const failure of result.internalErrors) connection.console.error(`rule ${failure.rule} failed on ${document.uri}: ${failure.message}`);
-    results.set(document.uri, { version: document.version, diagnostics: result.diagnostics });
-    return result.diagnostics;
+    const diagnostics = notCheckedNotice(document, result) ?? result.diagnostics;
+    results.set(document.uri, { version: document.version, diagnostics });
+    return diagnostics;
   };
 
   /** Validates at once (a pull request, or a request that needs the diagnostics now). */

@@ -79,6 +79,27 @@ describe('no silent pass', () => {
   });
 });
 
+describe('comments in JSON', () => {
+  const commented = CLEAN.replace('{\n', '{\n  // reviewed by the platform team\n');
+
+  test('a comment in a .json file is PS1005 on its line; the file is still checked', async () => {
+    const file = write('commented.json', commented);
+    const result = await runCli(['lint', file, '--no-color', '-f', 'json']);
+    const report = JSON.parse(result.stdout) as { files: Array<{ diagnostics: Array<{ code: string; range: { start: { line: number } } }> }> };
+    const diagnostics = report.files.flatMap((f) => f.diagnostics);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line]), [['PS1005', 1]]);
+    assert.equal(result.code, 0, 'a warning does not fail the run');
+  });
+
+  test('a .jsonc file, and a file of the policy-as-code framework, may hold comments', async () => {
+    const jsonc = write('commented.jsonc', commented);
+    const framework = write('framework.json', commented.replace('{\n', '{\n  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",\n'));
+    const result = await runCli(['lint', jsonc, framework, '--no-color']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.doesNotMatch(result.stdout, /PS1005/);
+  });
+});
+
 describe('honest summaries and exit codes', () => {
   test('a missing file: no success line, exit 2, and the JSON and SARIF reports carry it', async () => {
     const missing = path.join(dir, 'missing.json');

@@ -58,6 +58,24 @@ describe('language server over stdio', () => {
     assert.ok(after.params.diagnostics.some((d) => d.code === 'PS5001'));
   });
 
+  test('no silent pass: JSON of no known kind opened as a policy set gets one information notice on its first line', async () => {
+    const client = await startLanguageServer();
+    const uri = 'file:///work/assignment.policyset.json';
+    const text = '{\n  "properties": { "policyDefinitionId": "/providers/Microsoft.Authorization/policySetDefinitions/x" }\n}';
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text } });
+    const opened = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri);
+    const notices = opened.params.diagnostics as unknown as Array<{ severity: number; message: string; range: { start: { line: number }; end: { line: number; character: number } } }>;
+    assert.equal(notices.length, 1);
+    assert.equal(notices[0].severity, 3, 'information');
+    assert.deepEqual([notices[0].range.start.line, notices[0].range.end.line, notices[0].range.end.character], [0, 0, 1]);
+    assert.match(notices[0].message, /^Not checked: JSON, but not a policy set definition/);
+    // The same text as plain JSON is not ours to talk about; once it becomes a set, the notice goes.
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: SET }] });
+    const changed = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.version === 2);
+    assert.ok(changed.params.diagnostics.every((d) => !/Not checked/.test((d as unknown as { message: string }).message)));
+    assert.ok(changed.params.diagnostics.some((d) => d.code === 'PS5001'));
+  });
+
   test('a client without code action literals gets each quick fix as a command; running it applies the edit', async () => {
     const client = await startLanguageServer({ setup: (c) => c.serverRequestHandlers.set('workspace/applyEdit', () => ({ applied: true })) });
     const uri = 'file:///work/commands.json';

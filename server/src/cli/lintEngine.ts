@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../node/files';
-import { validateText, decodeUtf8, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
+import { validateText, decodeUtf8, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -67,7 +67,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !encodingProblem;
   let notChecked: string | undefined;
   if (explicit && result.kind === 'unknown' && !encodingProblem) {
-    if (skipped) notChecked = 'JSON, but not a policy set definition, a version of one, an ARM template holding them or a policy definition';
+    if (skipped) notChecked = NOT_A_POLICY_DOCUMENT;
     else if (!POLICY_FILE.test(file) && result.diagnostics.every((d) => d.code === 'PS1001')) {
       // A named .txt (or any other) file that is not JSON is not a broken policy document.
       notChecked = 'not JSON, and not a .json or .jsonc file';

@@ -12,6 +12,8 @@ export interface SchemaError {
 }
 
 export interface ValidationOptions {
+  /** The document's URI (or path), for related information and for what its name says (`.jsonc`). */
+  uri?: string;
   /** Known policy definitions, for the checks of referenced definitions. */
   definitions?: DefinitionCatalog;
   /**

@@ -10,4 +10,5 @@ export { decodeUtf8 } from './encoding';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';
+export { NOT_A_POLICY_DOCUMENT } from './model/documentKind';
 export { ITEM_TYPES } from './model/itemTypes';

@@ -23,6 +23,8 @@ export interface ParsedJson {
   tooDeep?: { offset: number; depth: number };
   /** The plain JavaScript value of the document (last key wins for duplicates), computed on first use. */
   value(): unknown;
+  /** JSON.parse took the text: strict JSON, so no comments and no trailing commas. */
+  strict: boolean;
 }
 
 /**
@@ -125,7 +127,7 @@ function parseLarge(text: string): ParsedJson {
     const offset = position ? Number(position[1]) : Math.max(0, text.length - 1);
     syntaxErrors.push({ offset, length: 1, message: `Invalid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}` });
   }
-  return { text, root: undefined, syntaxErrors, duplicateKeys: [], tooLarge: { length: text.length }, value: () => value };
+  return { text, root: undefined, syntaxErrors, duplicateKeys: [], tooLarge: { length: text.length }, value: () => value, strict: syntaxErrors.length === 0 };
 }
 
 export function parseJson(input: string): ParsedJson {
@@ -165,6 +167,7 @@ export function parseJson(input: string): ParsedJson {
   return {
     text,
     root,
+    strict: value !== undefined,
     tooDeep,
     duplicateKeys: tooDeep ? [] : duplicateKeys,
     syntaxErrors: reportTrailingCommas(text, errors.map((e) => ({ offset: e.offset, length: e.length, message: describe(e) }))),

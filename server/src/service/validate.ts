@@ -8,8 +8,6 @@ import type { Report } from './rules/types';
 import { DIAGNOSTIC_SOURCE, SEVERITY_VALUES, isSeveritySetting, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from './diagnostics';
 
 export interface ValidateOptions extends ValidationOptions {
-  /** The document's URI, for related information. */
-  uri?: string;
   /** Severity by rule code or name; 'off' turns a rule off. */
   severities?: Record<string, SeveritySetting>;
   /** Rules whose severity is below this one are not run (default: hint, everything runs). */

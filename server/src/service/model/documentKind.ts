@@ -11,6 +11,9 @@ export type DocumentKind =
   | 'unknown';
 
 /** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */
+/** Why a JSON document of kind 'unknown' is not checked: one wording for the CLI's note and the editor's notice. */
+export const NOT_A_POLICY_DOCUMENT = 'JSON, but not a policy set definition, a version of one, an ARM template holding them or a policy definition';
+
 const SET_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions$/i;
 const VERSION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions\/versions$/i;
 const DEFINITION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyDefinitions$/i;

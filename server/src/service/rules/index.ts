@@ -52,12 +52,14 @@ import { tooManyParameters } from './too-many-parameters';
 import { requestTooLarge } from './request-too-large';
 import { displayNameTooLong } from './display-name-too-long';
 import { descriptionTooLong } from './description-too-long';
+import { commentInJson } from './comment-in-json';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
   duplicateKey,
   nestingTooDeep,
   invalidEncoding,
+  commentInJson,
   schemaType,
   missingRequiredProperty,
   invalidEnumValue,

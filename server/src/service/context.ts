@@ -3,6 +3,7 @@ import { nodeAtPointer, valueOf, type Node, type ParsedJson } from './json';
 import type { DocumentKind } from './model/documentKind';
 import type { SetModel, ReferenceModel } from './model/policySet';
 import type { DefinitionCatalog, DefinitionInfo } from './definitions';
+import { customDefinitionName } from './definitionIds';
 import { validateAgainst } from './schema/schemas';
 
 export interface SchemaError {
@@ -71,7 +72,11 @@ export function createValidationContext<R>(
     let found = definitionCache.get(reference);
     if (!found) {
       const id = reference.idNode?.type === 'string' ? (reference.idNode.value as string) : undefined;
-      found = id && reference.idKey && options.definitions ? options.definitions.lookup(id, reference.idKey) : [];
+      const catalog = options.definitions;
+      // A literal ID, or an expression that ends with a custom definition's name ('[concat(…, '…/policyDefinitions/<name>')]').
+      if (!id || !catalog) found = [];
+      else if (reference.idKey) found = catalog.lookup(id, reference.idKey);
+      else found = customDefinitionName(id) !== undefined ? catalog.lookup(id) : [];
       definitionCache.set(reference, found);
     }
     return found;
@@ -101,8 +106,18 @@ function lazySchemaError(error: ErrorObject, base: Node | undefined): SchemaErro
   };
 }
 
+/** The keys of a template resource beside `name`, `type` and `properties` (lowercased). */
+const RESOURCE_KEYS = new Set(['apiversion', 'scope', 'location', 'dependson', 'condition', 'comments', 'copy']);
+
 /** Validates a set with its schema; error paths are relative to the node returned with them. */
 function validateSet(set: SetModel, parsed: ParsedJson): { errors: ErrorObject[]; base: Node | undefined } {
+  if (set.fragment) {
+    // A resource outside its template: the whole resource is ours, with the resource keys a template takes.
+    const errors = validateAgainst(set.kind, parsed.value()).filter(
+      (e) => !(e.keyword === 'additionalProperties' && e.instancePath === '' && RESOURCE_KEYS.has((e.params as { additionalProperty: string }).additionalProperty.toLowerCase())),
+    );
+    return { errors, base: parsed.root };
+  }
   if (set.inTemplate) {
     // In a template, only the properties are ours to check; the resource envelope is the template's.
     if (!set.properties) return { errors: [], base: undefined };

@@ -3,3 +3,22 @@ export function normalizeDefinitionId(id: string): string {
   const lower = id.toLowerCase();
   return lower.indexOf('.authorization/') < 0 ? lower : lower.replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');
 }
+
+const CUSTOM_DEFINITION_ID = /^\/(?:providers\/[A-Za-z0-9.]+\.Management\/managementGroups|subscriptions)\/[^/]+\/providers\/[A-Za-z0-9.]+\.Authorization\/policyDefinitions\/([^/]+)$/i;
+const DEFINITION_NAME_AT_END = /\/policyDefinitions\/([^/']+)'\s*\)\s*\]$/i;
+
+/**
+ * The name of the custom definition an ID names: a definition at management group or subscription
+ * scope (`/providers/<Ns>.Management/managementGroups/<mg>/providers/<Ns>.Authorization/policyDefinitions/<name>`,
+ * `/subscriptions/<id>/…`), or an expression (`[concat(…, '…/policyDefinitions/<name>')]`, `[[concat(…)]`)
+ * whose last literal ends with the name. The scope is usually a placeholder and takes no part.
+ */
+export function customDefinitionName(id: string): string | undefined {
+  if (id[0] === '[') return DEFINITION_NAME_AT_END.exec(id)?.[1];
+  return CUSTOM_DEFINITION_ID.exec(id)?.[1];
+}
+
+/** A built-in definition's ID: at tenant level, `/providers/<Ns>.Authorization/policyDefinitions/<name>`. */
+export function isTenantDefinitionId(id: string): boolean {
+  return /^\/providers\/[A-Za-z0-9.]+\.Authorization\/policyDefinitions\/[^/]+$/i.test(id);
+}

@@ -1,7 +1,7 @@
 import { canonicalParameterType, type ParameterType } from './model/parameterTypes';
-import { normalizeDefinitionId } from './definitionIds';
+import { customDefinitionName, isTenantDefinitionId, normalizeDefinitionId } from './definitionIds';
 
-export { normalizeDefinitionId } from './definitionIds';
+export { normalizeDefinitionId, customDefinitionName } from './definitionIds';
 
 export interface DefinitionParameter {
   name: string;
@@ -74,19 +74,23 @@ export class DefinitionCatalog {
   private readonly byId = new Map<string, DefinitionInfo[]>();
   /** Definitions read from documents without a full ID, by name. */
   private readonly byName = new Map<string, DefinitionInfo[]>();
+  /** Custom definitions (any scope but the tenant's) by lowercased name: a custom ID is resolved by its name alone. */
+  private readonly customByName = new Map<string, DefinitionInfo[]>();
   /** True once an index of built-in definitions is loaded: then an unknown tenant-level ID is suspicious. */
   hasBuiltIns = false;
+  /** How many custom definitions are loaded: with none, an unknown custom name says nothing. */
+  customCount = 0;
 
   get size(): number {
     return this.byId.size + this.byName.size;
   }
 
   add(info: DefinitionInfo, key: 'id' | 'name' = 'id') {
-    const map = key === 'id' ? this.byId : this.byName;
-    const k = key === 'id' ? normalizeDefinitionId(info.id) : info.name.toLowerCase();
-    const list = map.get(k);
-    if (list) list.push(info);
-    else map.set(k, [info]);
+    push(key === 'id' ? this.byId : this.byName, key === 'id' ? normalizeDefinitionId(info.id) : info.name.toLowerCase(), info);
+    if (key === 'name' || !isTenantDefinitionId(info.id)) {
+      push(this.customByName, info.name.toLowerCase(), info);
+      this.customCount++;
+    }
   }
 
   /** Adds the entries of an index file; returns how many were read. */
@@ -133,7 +137,9 @@ export class DefinitionCatalog {
       name,
       displayName: asString(properties['displayName']),
       version,
-      versions: versions.length ? versions : version ? [version] : [],
+      // A file holds one version; which others exist it says only in `properties.versions`. Without that
+      // list the definition's versions are not known (and a definitionVersion is not checked against them).
+      versions,
       parameters: readParameters(properties['parameters']),
       deprecated: metadata?.['deprecated'] === true,
       source,
@@ -156,6 +162,14 @@ export class DefinitionCatalog {
   lookup(policyDefinitionId: string, normalized = normalizeDefinitionId(policyDefinitionId)): DefinitionInfo[] {
     const exact = this.byId.get(normalized);
     if (exact) return exact;
+    const custom = customDefinitionName(policyDefinitionId);
+    if (custom !== undefined) return this.customByName.get(custom.toLowerCase()) ?? [];
     return this.byName.get(lastSegment(policyDefinitionId)) ?? [];
   }
+}
+
+function push(map: Map<string, DefinitionInfo[]>, key: string, info: DefinitionInfo) {
+  const list = map.get(key);
+  if (list) list.push(info);
+  else map.set(key, [info]);
 }

@@ -61,8 +61,7 @@ export function withModel(document: PolicyDocument): PolicyDocument {
 }
 
 function modelsOf(parsed: ParsedJson, resources: Classification['resources'], kind: DocumentKind): SetModel[] {
-  const inTemplate = kind === 'armTemplate';
-  return resources.map((resource) => buildSetModel(parsed.text, resource, inTemplate));
+  return resources.map((resource) => buildSetModel(parsed.text, resource, kind === 'armTemplate' || !!resource.fragment));
 }
 
 function format(template: string, data: Record<string, unknown> | undefined): string {

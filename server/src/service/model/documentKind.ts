@@ -66,6 +66,12 @@ export interface Resource<T> {
   node: T;
   /** In a template: a child in its parent's `resources`, named by its own name alone (not '<parent>/<child>'). */
   nested?: boolean;
+  /**
+   * A resource outside its template (a template fragment): the file's top level is the resource, with an
+   * `apiVersion`, as landing-zone repositories keep sets to load into templates. Its strings are read as
+   * inside a template ('[[' escapes a policy expression), and the template's parameters are not in sight.
+   */
+  fragment?: boolean;
 }
 
 export type PolicyResource = Resource<Node>;
@@ -102,7 +108,9 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
   }
   const type = view.string(view.get(root, 'type'));
   if (isVersionType(type)) return { kind: 'policySetDefinitionVersion', resources: [{ kind: 'policySetDefinitionVersion', node: root! }] };
-  if (isSetType(type)) return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root! }] };
+  // The spec's set (A3) has no apiVersion; its version resource (A1) does, and is sent as it is.
+  const fragment = view.get(root, 'apiVersion') !== undefined;
+  if (isSetType(type)) return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root!, fragment }] };
   const properties = view.get(root, 'properties');
   if (properties === undefined && isWorkspaceItem(root, type, view)) return { kind: 'workspaceItem', resources: [] };
   const id = view.string(view.get(root, 'id'));
@@ -150,6 +158,11 @@ function almostASet<T>(root: T, view: JsonView<T>): boolean {
 function isWorkspaceItem<T>(root: T, type: string | undefined, view: JsonView<T>): boolean {
   if (ITEM_ONLY_KEYS.some((key) => view.get(root, key) !== undefined)) return true;
   return type !== undefined && knownItemType(type) !== undefined && (view.get(root, 'id') !== undefined || view.get(root, 'displayName') !== undefined);
+}
+
+/** Whether a document is a set resource outside its template (see Resource.fragment). */
+export function isResourceFragment(root: Node | undefined): boolean {
+  return !!classify(root).resources[0]?.fragment;
 }
 
 /** Recognises a document by its content, whatever its file name or language id. */

@@ -86,6 +86,8 @@ export interface SetModel {
   nested: boolean;
   /** In an ARM template: '[...]' strings are evaluated at deployment, '[[...]' are policy expressions. */
   inTemplate: boolean;
+  /** A resource outside its template (a template fragment): read as in a template, but the template is not in sight. */
+  fragment: boolean;
   resource: Node;
   properties: Node | undefined;
   parametersNode: Node | undefined;
@@ -219,6 +221,7 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     kind: resource.kind,
     nested: !!resource.nested,
     inTemplate,
+    fragment: !!resource.fragment,
     resource: resource.node,
     properties,
     parametersNode,

@@ -38,6 +38,8 @@ import { parameterReferenceCasing } from './parameter-reference-casing';
 import { unusedParameter } from './unused-parameter';
 import { malformedExpression } from './malformed-expression';
 import { undefinedTemplateParameter } from './undefined-template-parameter';
+import { escapedExpressionOutsideTemplate } from './escaped-expression-outside-template';
+import { unknownCustomDefinition } from './unknown-custom-definition';
 import { unknownDefinitionParameter } from './unknown-definition-parameter';
 import { missingDefinitionParameter } from './missing-definition-parameter';
 import { definitionParameterTypeMismatch } from './definition-parameter-type-mismatch';
@@ -93,6 +95,7 @@ export const RULES: readonly Rule[] = [
   unusedParameter,
   malformedExpression,
   undefinedTemplateParameter,
+  escapedExpressionOutsideTemplate,
   unknownDefinitionParameter,
   missingDefinitionParameter,
   definitionParameterTypeMismatch,
@@ -100,6 +103,7 @@ export const RULES: readonly Rule[] = [
   unknownDefinitionVersion,
   unknownDefinition,
   deprecatedDefinition,
+  unknownCustomDefinition,
   definitionParameterCasing,
   parameterTypeFlow,
   tooManyReferences,

@@ -36,7 +36,6 @@ function resolve(ctx: SetRuleContext): ResolvedReference[] {
   const result: ResolvedReference[] = [];
   if (!ctx.options.definitions) return result;
   for (const reference of ctx.set.references) {
-    if (ctx.set.isDynamic(reference.idNode)) continue;
     const all = ctx.definitionsOf(reference);
     if (!all.length) continue;
     // The document's cloud's variants win; without one, every variant must agree.

@@ -29,7 +29,8 @@ export const undefinedTemplateParameter: SetRule = {
   },
   check(ctx) {
     const { set } = ctx;
-    if (!set.inTemplate || !set.templateParameterUses.length) return;
+    // A fragment's template is not in sight: which parameters it declares is not known.
+    if (!set.inTemplate || set.fragment || !set.templateParameterUses.length) return;
     const template = outermostTemplate(set.resource);
     if (!template) return;
     const declared = new Set(entries(property(template, 'parameters')).map((e) => e.key.toLowerCase()));

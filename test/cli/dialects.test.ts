@@ -1,0 +1,66 @@
+// Real-world dialects (issue "Real-world dialects"): every fixture of test/fixtures/dialects, linted by the
+// CLI and opened in the language server over stdio, gives exactly the diagnostics of expected.json: each
+// planted mistake on its line with its code, and nothing on the clean files.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runCli } from '../support/run';
+import { startLanguageServer } from '../support/lspClient';
+import { REPO_ROOT } from '../support/corpus';
+
+const ROOT = path.join(REPO_ROOT, 'test', 'fixtures', 'dialects');
+type Expected = Record<string, Array<[code: string, line: number, why: string]>>;
+const expected = JSON.parse(fs.readFileSync(path.join(ROOT, 'expected.json'), 'utf8')) as Expected;
+/** The dialects: one folder each, linted (and opened as a workspace) as a whole. */
+const dialects = fs.readdirSync(ROOT, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+
+const files = (dir: string): string[] =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.jsonc?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+const key = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
+const want = (dialect: string) => Object.fromEntries(Object.entries(expected).filter(([file]) => file.startsWith(`${dialect}/`)).map(([file, list]) => [file, list.map(([code, line]) => `${code}@${line}`).sort()]));
+
+test('every fixture file is in expected.json, and every entry is a file', () => {
+  const all = dialects.flatMap((d) => files(path.join(ROOT, d)).map(key)).sort();
+  assert.deepEqual(all, Object.keys(expected).sort());
+});
+
+describe('the CLI', () => {
+  for (const dialect of dialects) {
+    test(`${dialect}: every planted mistake on its line, nothing else`, async () => {
+      const result = await runCli(['lint', path.join(ROOT, dialect), '-f', 'json', '--min-severity', 'hint'], { cwd: ROOT });
+      const report = JSON.parse(result.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; line: number }> }>; notChecked: unknown[] };
+      const got = Object.fromEntries(report.files.map((f) => [f.file.split(path.sep).join('/'), f.diagnostics.map((d) => `${d.code}@${d.line}`).sort()]));
+      assert.deepEqual(got, want(dialect));
+      assert.deepEqual(report.notChecked, []);
+    });
+  }
+});
+
+describe('the language server over stdio', () => {
+  for (const dialect of dialects) {
+    test(`${dialect}: the same diagnostics with the folder as the workspace`, async () => {
+      const folder = path.join(ROOT, dialect);
+      const client = await startLanguageServer({ rootUri: pathToFileURL(folder).href });
+      type Published = { uri: string; diagnostics: Array<{ code: string; range: { start: { line: number } } }> };
+      const codes = (p: Published) => p.diagnostics.map((d) => `${d.code}@${d.range.start.line + 1}`).sort();
+      const expectedHere = want(dialect);
+      for (const file of files(folder)) {
+        const uri = pathToFileURL(file).href;
+        client.notify('textDocument/didOpen', { textDocument: { uri, languageId: file.endsWith('.jsonc') ? 'jsonc' : 'json', version: 1, text: fs.readFileSync(file, 'utf8') } });
+      }
+      // The workspace's definitions are scanned off the path of the first diagnostics, and every open
+      // document is checked again when they are in: wait for each file's diagnostics to settle on the expected ones.
+      const got: Record<string, string[]> = {};
+      for (const file of files(folder)) {
+        const uri = pathToFileURL(file).href;
+        const isIt = (n: { method: string; params: unknown }) => n.method === 'textDocument/publishDiagnostics' && (n.params as Published).uri === uri;
+        await client.waitFor<Published>((n) => isIt(n) && codes(n.params).join() === (expectedHere[key(file)] ?? []).join(), 10000).catch(() => undefined);
+        const last = client.notifications.filter(isIt).pop();
+        got[key(file)] = last ? codes(last.params as Published) : ['(no diagnostics published)'];
+      }
+      assert.deepEqual(got, want(dialect));
+    });
+  }
+});

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
 import { discover, readBytes, UsageError, InputError } from './node/files';
-import { loadCatalog, resolveDefinitionSources, isPolicyDefinition } from './node/definitions';
+import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine';
 import { lintInParallel, startHelpers, stopHelpers } from './cli/pool';
 import type { ChildProcess } from 'node:child_process';
@@ -201,13 +201,17 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     }),
   );
   const readable = tasks.filter((t): t is NonNullable<typeof t> => !!t);
-  // Policy definitions among the linted files are known definitions too.
+  // Policy definitions among the linted files are known definitions too; so are the sets, when a set
+  // imports the groups of others (importPolicyDefinitionGroups).
+  const buffer = (t: (typeof readable)[number]) => Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength);
+  const importsGroups = readable.some((t) => buffer(t).includes('"importPolicyDefinitionGroups"'));
   const extraDefinitions = readable
-    .filter((t) => Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength).includes('"policyRule"'))
+    .filter((t) => buffer(t).includes('"policyRule"') || (importsGroups && buffer(t).includes('"policyDefinitions"')))
     .map((t) => ({ file: t.file, text: Buffer.from(t.bytes).toString('utf8') }))
     .filter((d) => {
       try {
-        return isPolicyDefinition(JSON.parse(d.text.replace(/^\uFEFF/, '')));
+        const value = parseDocumentText(d.text);
+        return isPolicyDefinition(value) || isPolicySet(value);
       } catch {
         return false;
       }

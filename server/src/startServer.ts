@@ -160,7 +160,7 @@ export function startServer(connection: Connection): void {
     uri: document.uri,
     severities: settings.severities,
     ...featureOptions(document.uri),
-    definitions: definitions.catalog.size ? definitions.catalog : undefined,
+    definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
     assumePolicyDocument: document.languageId === 'policyset',
     docsBaseUrl: DOCS_URL,
   });

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefinitionCatalog } from './service';
-import { loadCatalog, resolveDefinitionSources, isPolicyDefinition } from './node/definitions';
+import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 
 export interface DefinitionSettings {
   /** Index files and folders of policy definition files; relative paths are resolved against each workspace folder. */
@@ -62,7 +62,7 @@ export class WorkspaceDefinitions {
     if (generation !== this.generation) return false;
     this.base = base;
     this.refreshOpen(openDefinitions);
-    this.log(`Known policy definitions: ${this.catalog.size}.`);
+    this.log(`Known policy definitions: ${this.catalog.size}; policy sets: ${this.catalog.setCount}.`);
     return true;
   }
 
@@ -71,15 +71,19 @@ export class WorkspaceDefinitions {
     const parsed: Array<{ source: string; value: unknown }> = [];
     for (const { uri, text } of openDefinitions) {
       try {
-        const value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
-        if (isPolicyDefinition(value)) parsed.push({ source: toPath(uri) ?? uri, value });
+        const value = parseDocumentText(text);
+        if (isPolicyDefinition(value) || isPolicySet(value)) parsed.push({ source: toPath(uri) ?? uri, value });
       } catch {
         // Not JSON now: the saved version (if any) stays known.
       }
     }
     const open = new Set(parsed.map((p) => p.source));
-    const catalog = this.base.clone((info) => info.source !== undefined && open.has(info.source));
-    for (const { source, value } of parsed) catalog.addDefinitionDocument(value, source);
+    const isOpen = (info: { source?: string }) => info.source !== undefined && open.has(info.source);
+    const catalog = this.base.clone(isOpen, isOpen);
+    for (const { source, value } of parsed) {
+      if (isPolicyDefinition(value)) catalog.addDefinitionDocument(value, source);
+      else catalog.addSetDocument(value, source);
+    }
     this.catalog = catalog;
   }
 }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { DefinitionCatalog, decodeUtf8 } from '../service';
 import { describeFsError, InputError, POLICY_FILE } from './files';
 
@@ -47,10 +48,32 @@ async function readJson(file: string): Promise<unknown> {
   }
   const { text } = decodeUtf8(bytes);
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return parseDocumentText(text);
   } catch (error) {
     throw new InputError(`--definitions: '${file}' is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The value of a definition or set file: strict JSON, or JSON with comments and trailing commas (the
+ * policy-as-code framework keeps its files as .jsonc, and templates take comments). Throws on anything else.
+ */
+export function parseDocumentText(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    const errors: ParseError[] = [];
+    const value = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+    if (errors.length) throw error;
+    return value;
+  }
+}
+
+/** Adds a definition or a set document; returns whether it was either. */
+function addDocument(catalog: DefinitionCatalog, value: unknown, file: string): boolean {
+  if (isPolicyDefinition(value)) return catalog.addDefinitionDocument(value, file);
+  return isPolicySet(value) && catalog.addSetDocument(value, file);
 }
 
 /**
@@ -63,8 +86,8 @@ export async function loadCatalog(sources: DefinitionSources, extraDefinitionTex
     const value = await readJson(file);
     if (Array.isArray(value) || (typeof value === 'object' && value !== null && Array.isArray((value as { definitions?: unknown }).definitions))) {
       catalog.addIndex(value, file);
-    } else if (!catalog.addDefinitionDocument(value, file)) {
-      throw new InputError(`--definitions: '${file}' is neither a definitions index (a JSON array) nor a policy definition`);
+    } else if (!addDocument(catalog, value, file) && !catalog.addDefinitionDocument(value, file)) {
+      throw new InputError(`--definitions: '${file}' is neither a definitions index (a JSON array), a policy definition nor a policy set`);
     }
   }
   for (const file of sources.definitionFiles) {
@@ -74,12 +97,11 @@ export async function loadCatalog(sources: DefinitionSources, extraDefinitionTex
     } catch {
       continue; // A broken file in a folder of definitions is not a definition; linting reports it if asked.
     }
-    if (isPolicyDefinition(value)) catalog.addDefinitionDocument(value, file);
+    addDocument(catalog, value, file);
   }
   for (const { file, text } of extraDefinitionTexts) {
     try {
-      const value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
-      if (isPolicyDefinition(value)) catalog.addDefinitionDocument(value, file);
+      addDocument(catalog, parseDocumentText(text), file);
     } catch {
       // Not JSON: not a definition.
     }
@@ -90,4 +112,10 @@ export async function loadCatalog(sources: DefinitionSources, extraDefinitionTex
 export function isPolicyDefinition(value: unknown): boolean {
   const properties = (value as { properties?: { policyRule?: unknown } } | null)?.properties;
   return typeof properties === 'object' && properties !== null && typeof properties.policyRule === 'object';
+}
+
+/** A policy set document: `properties.policyDefinitions` is an array. */
+export function isPolicySet(value: unknown): boolean {
+  const properties = (value as { properties?: { policyDefinitions?: unknown } } | null)?.properties;
+  return typeof properties === 'object' && properties !== null && Array.isArray(properties.policyDefinitions);
 }

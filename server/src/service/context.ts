@@ -74,7 +74,9 @@ export function createValidationContext<R>(
       const id = reference.idNode?.type === 'string' ? (reference.idNode.value as string) : undefined;
       const catalog = options.definitions;
       // A literal ID, or an expression that ends with a custom definition's name ('[concat(…, '…/policyDefinitions/<name>')]').
-      if (!id || !catalog) found = [];
+      const name = reference.nameNode?.type === 'string' ? (reference.nameNode.value as string) : undefined;
+      if (!catalog) found = [];
+      else if (!id) found = name && !reference.idNode ? catalog.lookupName(name) : [];
       else if (reference.idKey) found = catalog.lookup(id, reference.idKey);
       else found = customDefinitionName(id) !== undefined ? catalog.lookup(id) : [];
       definitionCache.set(reference, found);
@@ -124,5 +126,26 @@ function validateSet(set: SetModel, parsed: ParsedJson): { errors: ErrorObject[]
     const target = set.kind === 'policySetDefinition' ? 'setProperties' : 'versionProperties';
     return { errors: validateAgainst(target, valueOf(set.properties)), base: set.properties };
   }
-  return { errors: validateAgainst(set.kind, parsed.value()), base: parsed.root };
+  const errors = validateAgainst(set.kind, parsed.value());
+  return { errors: set.policyAsCode ? errors.filter((e) => !takenByPolicyAsCode(e, parsed.value())) : errors, base: parsed.root };
+}
+
+/**
+ * What the policy-as-code framework adds to the set's shape: a reference names its definition by
+ * `policyDefinitionName` instead of `policyDefinitionId` (both at once is PS4004), and the set may import
+ * groups (`importPolicyDefinitionGroups`). The framework sends the set with the ID it builds.
+ */
+function takenByPolicyAsCode(error: ErrorObject, value: unknown): boolean {
+  const isReference = /^\/properties\/policyDefinitions\/\d+$/.test(error.instancePath);
+  if (error.keyword === 'additionalProperties') {
+    const key = (error.params as { additionalProperty: string }).additionalProperty;
+    return (isReference && key === 'policyDefinitionName') || (error.instancePath === '/properties' && key === 'importPolicyDefinitionGroups');
+  }
+  if (error.keyword === 'required' && isReference && (error.params as { missingProperty: string }).missingProperty === 'policyDefinitionId') {
+    const index = Number(error.instancePath.slice(error.instancePath.lastIndexOf('/') + 1));
+    const references = (value as { properties?: { policyDefinitions?: unknown[] } }).properties?.policyDefinitions;
+    const reference = references?.[index] as Record<string, unknown> | undefined;
+    return reference?.['policyDefinitionName'] !== undefined;
+  }
+  return false;
 }

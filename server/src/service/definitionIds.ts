@@ -22,3 +22,8 @@ export function customDefinitionName(id: string): string | undefined {
 export function isTenantDefinitionId(id: string): boolean {
   return /^\/providers\/[A-Za-z0-9.]+\.Authorization\/policyDefinitions\/[^/]+$/i.test(id);
 }
+
+/** A GUID, as built-in definitions are named. */
+export function isGuid(name: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name);
+}

@@ -27,6 +27,15 @@ export interface DefinitionInfo {
   source?: string;
 }
 
+/** A known policy set: what other sets read of it (the groups that `importPolicyDefinitionGroups` imports). */
+export interface SetInfo {
+  id?: string;
+  name: string;
+  displayName?: string;
+  groups: string[];
+  source?: string;
+}
+
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -78,6 +87,11 @@ export class DefinitionCatalog {
   private readonly customByName = new Map<string, DefinitionInfo[]>();
   /** True once an index of built-in definitions is loaded: then an unknown tenant-level ID is suspicious. */
   hasBuiltIns = false;
+  /** Every definition by lowercased name: a reference may name its definition by name (`policyDefinitionName`). */
+  private readonly allByName = new Map<string, DefinitionInfo[]>();
+  /** Known policy sets by lowercased name and by normalised ID. */
+  private readonly setsByKey = new Map<string, SetInfo>();
+  private readonly setList: SetInfo[] = [];
   /** How many custom definitions are loaded: with none, an unknown custom name says nothing. */
   customCount = 0;
 
@@ -87,6 +101,7 @@ export class DefinitionCatalog {
 
   add(info: DefinitionInfo, key: 'id' | 'name' = 'id') {
     push(key === 'id' ? this.byId : this.byName, key === 'id' ? normalizeDefinitionId(info.id) : info.name.toLowerCase(), info);
+    push(this.allByName, info.name.toLowerCase(), info);
     if (key === 'name' || !isTenantDefinitionId(info.id)) {
       push(this.customByName, info.name.toLowerCase(), info);
       this.customCount++;
@@ -148,10 +163,45 @@ export class DefinitionCatalog {
     return true;
   }
 
+  /** Adds a policy set document (`{ id?, name?, properties: { policyDefinitions, policyDefinitionGroups } }`). */
+  addSetDocument(document: unknown, source?: string): boolean {
+    if (!isObject(document) || !isObject(document['properties']) || !Array.isArray(document['properties']['policyDefinitions'])) return false;
+    const properties = document['properties'];
+    const id = asString(document['id']);
+    const name = asString(document['name']) ?? (id ? lastSegment(id) : undefined);
+    if (!name) return false;
+    const groups = Array.isArray(properties['policyDefinitionGroups'])
+      ? properties['policyDefinitionGroups'].map((g) => (isObject(g) ? asString(g['name']) : undefined)).filter((g): g is string => g !== undefined)
+      : [];
+    this.addSet({ id, name, displayName: asString(properties['displayName']), groups, source });
+    return true;
+  }
+
+  private addSet(info: SetInfo) {
+    this.setList.push(info);
+    if (info.id) this.setsByKey.set(normalizeDefinitionId(info.id), info);
+    if (!this.setsByKey.has(info.name.toLowerCase())) this.setsByKey.set(info.name.toLowerCase(), info);
+  }
+
+  /** A known set, by ID or by name (the last segment of an ID). */
+  lookupSet(nameOrId: string): SetInfo | undefined {
+    return this.setsByKey.get(normalizeDefinitionId(nameOrId)) ?? this.setsByKey.get(lastSegment(nameOrId));
+  }
+
+  get setCount(): number {
+    return this.setList.length;
+  }
+
+  /** Every definition of this name (a built-in's GUID name or a custom definition's name), any casing. */
+  lookupName(name: string): DefinitionInfo[] {
+    return this.allByName.get(name.toLowerCase()) ?? [];
+  }
+
   /** A copy without the definitions that `drop` matches (e.g. ones read from a file now open with other text). */
-  clone(drop?: (info: DefinitionInfo) => boolean): DefinitionCatalog {
+  clone(drop?: (info: DefinitionInfo) => boolean, dropSet?: (info: SetInfo) => boolean): DefinitionCatalog {
     const copy = new DefinitionCatalog();
     copy.hasBuiltIns = this.hasBuiltIns;
+    for (const set of this.setList) if (!dropSet?.(set)) copy.addSet(set);
     for (const [map, key] of [[this.byId, 'id'], [this.byName, 'name']] as const) {
       for (const list of map.values()) for (const info of list) if (!drop?.(info)) copy.add(info, key);
     }

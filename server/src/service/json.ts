@@ -8,6 +8,8 @@ export interface SyntaxProblem {
   offset: number;
   length: number;
   message: string;
+  /** A comma before '}' or ']': an error for the service's reader, not for readers of JSON with comments. */
+  trailingComma?: boolean;
 }
 
 export interface ParsedJson {
@@ -73,7 +75,7 @@ function reportTrailingCommas(text: string, problems: SyntaxProblem[]): SyntaxPr
       let i = problem.offset - 1;
       while (i >= 0 && /\s/.test(text[i])) i--;
       if (text[i] === ',') {
-        if (!seen.has(i)) result.push({ offset: i, length: 1, message: `Trailing comma: remove it before '${closing}'` });
+        if (!seen.has(i)) result.push({ offset: i, length: 1, message: `Trailing comma: remove it before '${closing}'`, trailingComma: true });
         seen.add(i);
         continue;
       }

@@ -44,6 +44,8 @@ export interface ReferenceModel {
   index: number;
   node: Node;
   idNode: Node | undefined;
+  /** `policyDefinitionName` (the policy-as-code framework's way to name a definition: its `name`). */
+  nameNode: Node | undefined;
   /** The policyDefinitionId as definitions are looked up by (see normalizeDefinitionId), when it is a literal string. */
   idKey: string | undefined;
   /** The policyDefinitionReferenceId, lowercased, when it is a literal string. */
@@ -88,6 +90,13 @@ export interface SetModel {
   inTemplate: boolean;
   /** A resource outside its template (a template fragment): read as in a template, but the template is not in sight. */
   fragment: boolean;
+  /**
+   * A file of the policy-as-code framework (its `$schema` names policy-set-definition-schema.json): references
+   * may name definitions by `policyDefinitionName`, and groups may be imported (`importPolicyDefinitionGroups`).
+   */
+  policyAsCode: boolean;
+  /** The `importPolicyDefinitionGroups` entries: names or IDs of the sets whose groups are declared here too. */
+  importedGroupSets: Array<{ value: string; node: Node }>;
   resource: Node;
   properties: Node | undefined;
   parametersNode: Node | undefined;
@@ -123,6 +132,7 @@ class Reference implements ReferenceModel {
     readonly index: number,
     readonly node: Node,
     readonly idNode: Node | undefined,
+    readonly nameNode: Node | undefined,
     readonly idKey: string | undefined,
     readonly refIdNode: Node | undefined,
     readonly refIdLower: string | undefined,
@@ -144,7 +154,10 @@ class Reference implements ReferenceModel {
 }
 
 /** The keys of a reference that the model reads, lowercased. */
-const REFERENCE_KEYS = ['parameters', 'policydefinitionid', 'policydefinitionreferenceid', 'definitionversion', 'groupnames'];
+const REFERENCE_KEYS = ['parameters', 'policydefinitionid', 'policydefinitionreferenceid', 'definitionversion', 'groupnames', 'policydefinitionname'];
+
+/** The `$schema` of the policy-as-code framework's set files. */
+const POLICY_AS_CODE_SET_SCHEMA = /policy-set-definition-schema\.json/i;
 
 function objectOrUndefined(node: Node | undefined): Node | undefined {
   return node && node.type === 'object' ? node : undefined;
@@ -153,6 +166,9 @@ function objectOrUndefined(node: Node | undefined): Node | undefined {
 export function buildSetModel(text: string, resource: PolicyResource, inTemplate: boolean): SetModel {
   const isDynamic = (node: Node | undefined) => isTemplateExpression(node, inTemplate);
   const properties = objectOrUndefined(propertyIgnoreCase(resource.node, 'properties'));
+  const schema = resource.node.parent ? undefined : stringValue(propertyIgnoreCase(resource.node, '$schema'));
+  const importsNode = resource.node.parent ? undefined : propertyIgnoreCase(properties, 'importPolicyDefinitionGroups');
+  const importedGroupSets = items(importsNode).flatMap((node) => (node.type === 'string' ? [{ value: node.value as string, node }] : []));
 
   // The service reads property names case-insensitively; so does the model (the casing is a hint of its own).
   const parametersNode = propertyIgnoreCase(properties, 'parameters');
@@ -191,10 +207,10 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     }
     if (node.type !== 'object') return;
     // One pass over the reference's keys (the service reads them case-insensitively).
-    const [parametersOfReference, idNode, refIdNode, definitionVersionNode, groupNamesNode] = propertyValuesIgnoreCase(node, REFERENCE_KEYS);
+    const [parametersOfReference, idNode, refIdNode, definitionVersionNode, groupNamesNode, nameNode] = propertyValuesIgnoreCase(node, REFERENCE_KEYS);
     if (isDynamic(parametersOfReference)) parameterUsesDynamic = true;
     const idLiteral = idNode && idNode.type === 'string' && !isDynamic(idNode) ? (idNode.value as string) : undefined;
-    const reference = new Reference(index, node, idNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), definitionVersionNode, groupNamesNode, parametersOfReference);
+    const reference = new Reference(index, node, idNode, nameNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), definitionVersionNode, groupNamesNode, parametersOfReference);
     references.push(reference);
     const groupNames = reference.groupNamesNode;
     if (groupNames && isDynamic(groupNames)) groupUsesDynamic = true;
@@ -211,6 +227,11 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     if (dynamic.value) parameterUsesDynamic = true;
   });
 
+  // The framework's files are known by their $schema, or by what only they hold (the service's own shape
+  // has neither policyDefinitionName nor importPolicyDefinitionGroups): many carry no $schema.
+  const policyAsCode =
+    !resource.node.parent && ((schema !== undefined && POLICY_AS_CODE_SET_SCHEMA.test(schema)) || importsNode !== undefined || references.some((r) => r.nameNode !== undefined));
+
   const parametersByLower = new Map<string, ParameterDecl>();
   for (const parameter of parameters) {
     const lower = parameter.name.toLowerCase();
@@ -222,6 +243,8 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     nested: !!resource.nested,
     inTemplate,
     fragment: !!resource.fragment,
+    policyAsCode,
+    importedGroupSets,
     resource: resource.node,
     properties,
     parametersNode,

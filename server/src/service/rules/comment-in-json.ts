@@ -1,8 +1,6 @@
 import { createScanner, SyntaxKind } from 'jsonc-parser';
 import type { DocumentRule } from './types';
-
-/** Files whose readers take comments: JSON with Comments by name, ARM templates, and the policy-as-code framework's files. */
-const COMMENTS_TAKEN_SCHEMA = /policy-(set-)?definition-schema\.json|deploymentTemplate\.json/i;
+import { readerTakes } from './jsonc';
 
 export const commentInJson: DocumentRule = {
   scope: 'document',
@@ -10,15 +8,13 @@ export const commentInJson: DocumentRule = {
     code: 'PS1005',
     name: 'comment-in-json',
     description:
-      'A comment in a .json file. The service reads strict JSON and rejects a request body with comments; tools that strip them first (ARM templates, the policy-as-code framework, .jsonc files) are not affected, and such files are not reported.',
+      'A comment in a .json file. The service reads strict JSON and rejects a request body with comments; tools that strip them first (ARM templates and sets kept as template fragments, the policy-as-code framework, .jsonc files) are not affected, and such files are not reported.',
     defaultSeverity: 'warning',
     messages: { comment: 'A comment in JSON: the service does not take comments in a request body. Remove it, or name the file .jsonc if a tool strips comments before sending.' },
   },
   check(ctx) {
     // Strict JSON (JSON.parse took it) has no comments: nothing to scan, which is nearly every file.
-    if (ctx.parsed.strict || ctx.parsed.tooLarge || /\.jsonc$/i.test(ctx.options.uri ?? '') || ctx.kind === 'armTemplate') return;
-    const schema = (ctx.parsed.value() as { $schema?: unknown } | undefined)?.$schema;
-    if (typeof schema === 'string' && COMMENTS_TAKEN_SCHEMA.test(schema)) return;
+    if (ctx.parsed.strict || ctx.parsed.tooLarge || readerTakes(ctx, 'comments')) return;
     const scanner = createScanner(ctx.text, false);
     for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
       if (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia) {

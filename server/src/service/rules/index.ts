@@ -40,6 +40,7 @@ import { malformedExpression } from './malformed-expression';
 import { undefinedTemplateParameter } from './undefined-template-parameter';
 import { escapedExpressionOutsideTemplate } from './escaped-expression-outside-template';
 import { unknownCustomDefinition } from './unknown-custom-definition';
+import { definitionNamedTwice } from './definition-named-twice';
 import { unknownDefinitionParameter } from './unknown-definition-parameter';
 import { missingDefinitionParameter } from './missing-definition-parameter';
 import { definitionParameterTypeMismatch } from './definition-parameter-type-mismatch';
@@ -78,6 +79,7 @@ export const RULES: readonly Rule[] = [
   duplicateReferenceId,
   missingReferenceId,
   invalidPolicyDefinitionId,
+  definitionNamedTwice,
   undefinedGroup,
   duplicateGroupName,
   unusedGroup,

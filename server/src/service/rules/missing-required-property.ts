@@ -9,7 +9,10 @@ export const missingRequiredProperty: SetRule = {
     name: 'missing-required-property',
     description: 'A required property is missing: `policyDefinitions` in the set, `policyDefinitionId` in each reference, `name` in each group, `type` in each parameter, `name` and `properties` in the version resource.',
     defaultSeverity: 'error',
-    messages: { missing: "Missing required property '{{property}}'{{where}}." },
+    messages: {
+      missing: "Missing required property '{{property}}'{{where}}.",
+      missingDefinition: "Missing 'policyDefinitionId' or 'policyDefinitionName'{{where}}: a reference names its definition by one of them.",
+    },
   },
   check(ctx) {
     for (const { error, node } of schemaErrorsOf(ctx, 'required')) {
@@ -20,7 +23,7 @@ export const missingRequiredProperty: SetRule = {
       ctx.report({
         node,
         on: 'key',
-        messageId: 'missing',
+        messageId: ctx.set.policyAsCode && missing === 'policyDefinitionId' ? 'missingDefinition' : 'missing',
         data: { property: missing, where: owner ? ` in '${owner}'` : node.parent ? '' : ' at the top level' },
       });
     }

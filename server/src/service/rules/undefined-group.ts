@@ -18,15 +18,23 @@ export const undefinedGroup: SetRule = {
   check(ctx) {
     const { set } = ctx;
     if (set.groupsDynamic) return;
+    // Groups imported from other sets (importPolicyDefinitionGroups) are declared too; when one of those
+    // sets is not known, which groups it brings is not known either, and nothing is said.
+    const imported = new Map<string, string>();
+    for (const source of set.importedGroupSets) {
+      const known = ctx.options.definitions?.lookupSet(source.value);
+      if (!known) return;
+      for (const group of known.groups) imported.set(group.toLowerCase(), group);
+    }
     for (const use of set.groupUses) {
-      if (use.declared) continue;
+      if (use.declared || imported.has(use.lower)) continue;
       const name = use.name;
-      if (!set.groups.length) {
+      if (!set.groups.length && !set.importedGroupSets.length) {
         const related: RelatedReport[] = set.properties ? [{ node: set.properties, message: 'policyDefinitionGroups belongs in these properties' }] : [];
         ctx.report({ node: use.node, messageId: 'noGroups', data: { name }, related });
         continue;
       }
-      const suggestion = closestMatch(name, set.groups.map((g) => g.name));
+      const suggestion = closestMatch(name, [...set.groups.map((g) => g.name), ...imported.values()]);
       const related = set.groups.slice(0, 20).map((g) => ({ node: g.nameNode as Node, message: `Declared group '${g.name}'` }));
       ctx.report({ node: use.node, messageId: suggestion ? 'undefinedDidYouMean' : 'undefined', data: { name, suggestion }, related });
     }

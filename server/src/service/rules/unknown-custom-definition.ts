@@ -1,4 +1,4 @@
-import { customDefinitionName } from '../definitionIds';
+import { customDefinitionName, isGuid } from '../definitionIds';
 import type { SetRule } from './types';
 
 export const unknownCustomDefinition: SetRule = {
@@ -7,7 +7,7 @@ export const unknownCustomDefinition: SetRule = {
     code: 'PS8010',
     name: 'unknown-custom-definition',
     description:
-      'A reference names a custom policy definition (at management group or subscription scope, or by an expression that ends with its name) that none of the loaded custom definitions has: the set fails to deploy until the definition exists. Definitions are matched by name; the scope, usually a placeholder, takes no part. Only reported when at least one custom definition is loaded (definition files linted alongside, `--definitions`, the workspace).',
+      'A reference names a custom policy definition (at management group or subscription scope, by an expression that ends with its name, or by a `policyDefinitionName` that is not a GUID) that none of the loaded custom definitions has: the set fails to deploy until the definition exists. Definitions are matched by name; the scope, usually a placeholder, takes no part. Only reported when at least one custom definition is loaded (definition files linted alongside, `--definitions`, the workspace).',
     defaultSeverity: 'warning',
     messages: { unknown: "No custom policy definition '{{name}}' is among the {{count}} loaded: deploy it with the set, or check the name." },
   },
@@ -15,9 +15,11 @@ export const unknownCustomDefinition: SetRule = {
     const catalog = ctx.options.definitions;
     if (!catalog?.customCount) return;
     for (const reference of ctx.set.references) {
-      const node = reference.idNode;
+      // By ID, or (policy-as-code framework) by a policyDefinitionName that is not a built-in's GUID name.
+      const node = reference.idNode ?? reference.nameNode;
       if (!node || node.type !== 'string') continue;
-      const name = customDefinitionName(node.value as string);
+      const value = node.value as string;
+      const name = reference.idNode ? customDefinitionName(value) : isGuid(value) ? undefined : value;
       if (name === undefined || ctx.definitionsOf(reference).length) continue;
       ctx.report({ node, messageId: 'unknown', data: { name, count: catalog.customCount } });
     }

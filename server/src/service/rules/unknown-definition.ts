@@ -1,6 +1,5 @@
+import { isGuid, isTenantDefinitionId } from '../definitionIds';
 import type { SetRule } from './types';
-
-const TENANT_DEFINITION = /^\/providers\/[A-Za-z0-9.]+\.Authorization\/policyDefinitions\/[^/]+$/i;
 
 export const unknownDefinition: SetRule = {
   scope: 'set',
@@ -16,11 +15,13 @@ export const unknownDefinition: SetRule = {
     const catalog = ctx.options.definitions;
     if (!catalog?.hasBuiltIns) return;
     for (const reference of ctx.set.references) {
-      const node = reference.idNode;
+      // A tenant-level ID, or (policy-as-code framework) a policyDefinitionName that is a built-in's GUID name.
+      const node = reference.idNode ?? reference.nameNode;
       if (!node || node.type !== 'string' || ctx.set.isDynamic(node)) continue;
-      const id = node.value as string;
-      if (!TENANT_DEFINITION.test(id) || ctx.definitionsOf(reference).length) continue;
-      ctx.report({ node, messageId: 'unknown', data: { name: id.slice(id.lastIndexOf('/') + 1) } });
+      const value = node.value as string;
+      const builtIn = reference.idNode ? isTenantDefinitionId(value) : isGuid(value);
+      if (!builtIn || ctx.definitionsOf(reference).length) continue;
+      ctx.report({ node, messageId: 'unknown', data: { name: value.slice(value.lastIndexOf('/') + 1) } });
     }
   },
 };

@@ -6,7 +6,8 @@ export const POLICY_SET_LANGUAGE = 'policyset';
 const SNIFF_LENGTH = 64 * 1024;
 const SET_TYPE = /[A-Za-z0-9.]+\.Authorization\/policySetDefinitions/i;
 const REFERENCES = /"policyDefinitions"\s*:/;
-const DEFINITION_ID = /"policyDefinitionId"\s*:/;
+/** A reference names its definition by ID, or (the policy-as-code framework) by name. */
+const DEFINITION_REFERENCE = /"policyDefinition(?:Id|Name)"\s*:/;
 
 /**
  * A cheap look at the start of a document: does it look like a policy set (or one of its versions)?
@@ -14,7 +15,7 @@ const DEFINITION_ID = /"policyDefinitionId"\s*:/;
  */
 export function looksLikePolicySet(text: string): boolean {
   const head = text.length > SNIFF_LENGTH ? text.slice(0, SNIFF_LENGTH) : text;
-  return SET_TYPE.test(head) || (REFERENCES.test(head) && DEFINITION_ID.test(head));
+  return SET_TYPE.test(head) || (REFERENCES.test(head) && DEFINITION_REFERENCE.test(head));
 }
 
 function detectionEnabled(document: vscode.TextDocument): boolean {

@@ -33,6 +33,7 @@ import {
 import {
   doHover,
   findDefinition,
+  referencedDefinitionAt,
   findReferences,
   prepareRename,
   rename,
@@ -364,7 +365,20 @@ export function startServer(connection: Connection): void {
     handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList, { model: false }),
   );
   connection.onHover(handle('hover', (d, p, params) => doHover(p, offsetOf(d, params.position), featureOptions(d.uri)), null));
-  connection.onDefinition(handle('definition', (d, p, params) => findDefinition(p, d.uri, offsetOf(d, params.position)), []));
+  connection.onDefinition(
+    handle(
+      'definition',
+      (d, p, params) => {
+        const offset = offsetOf(d, params.position);
+        // On policyDefinitionId / policyDefinitionName: the file of the known definition, when it was read from one.
+        const source = referencedDefinitionAt(p, offset, featureOptions(d.uri))?.source;
+        const file = source && (/^[a-z][a-z0-9+.-]+:\/\//i.test(source) ? source : path.isAbsolute(source) ? pathToFileURL(source).href : undefined);
+        if (file) return [{ uri: file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+        return findDefinition(p, d.uri, offset);
+      },
+      [],
+    ),
+  );
   connection.onReferences(handle('references', (d, p, params) => findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration), []));
   connection.onPrepareRename(
     handle(

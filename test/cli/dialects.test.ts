@@ -64,3 +64,39 @@ describe('the language server over stdio', () => {
     });
   }
 });
+
+describe("editor features on the policy-as-code framework's sets", () => {
+  const folder = path.join(ROOT, 'policy-as-code');
+  const file = path.join(folder, 'policySetDefinitions', 'network-guardrails.jsonc');
+  const positionOf = (text: string, needle: string, delta = 0) => {
+    const offset = text.indexOf(needle) + delta;
+    const before = text.slice(0, offset).split('\n');
+    return { line: before.length - 1, character: before[before.length - 1].length };
+  };
+
+  test('hover, go to definition and completion work on policyDefinitionName as on policyDefinitionId', async () => {
+    const client = await startLanguageServer({ rootUri: pathToFileURL(folder).href });
+    const uri = pathToFileURL(file).href;
+    const text = fs.readFileSync(file, 'utf8');
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'jsonc', version: 1, text } });
+    // Once the workspace's definitions are in, the set is checked against them (and is clean).
+    await client.waitFor((n) => n.method === 'window/logMessage' && /Known policy definitions: [1-9]/.test((n.params as { message: string }).message), 10000);
+    const at = positionOf(text, '"deny-rdp-from-internet"', 5);
+
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: at });
+    assert.match(hover.result?.contents.value ?? '', /RDP access from the internet should be blocked/);
+
+    const definition = await client.request<Array<{ uri: string }>>('textDocument/definition', { textDocument: { uri }, position: at });
+    assert.equal(definition.result?.[0]?.uri, pathToFileURL(path.join(folder, 'policyDefinitions', 'deny-rdp-from-internet.jsonc')).href);
+
+    const scratch = pathToFileURL(path.join(folder, 'policySetDefinitions', 'unsaved.jsonc')).href;
+    const typed = text.replace('"policyDefinitionName": "deny-rdp-from-internet"', '"policyDefinitionName": ""');
+    client.notify('textDocument/didOpen', { textDocument: { uri: scratch, languageId: 'jsonc', version: 1, text: typed } });
+    const completion = await client.request<{ items: Array<{ label: string; detail?: string }> }>('textDocument/completion', {
+      textDocument: { uri: scratch },
+      position: positionOf(typed, '"policyDefinitionName": ""', '"policyDefinitionName": "'.length),
+    });
+    const item = completion.result?.items.find((i) => i.label === 'deny-rdp-from-internet');
+    assert.match(item?.detail ?? '', /^custom: RDP access from the internet/);
+  });
+});

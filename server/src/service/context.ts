@@ -2,8 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { nodeAtPointer, valueOf, type Node, type ParsedJson } from './json';
 import type { DocumentKind } from './model/documentKind';
 import type { SetModel, ReferenceModel } from './model/policySet';
-import type { DefinitionCatalog, DefinitionInfo } from './definitions';
-import { customDefinitionName } from './definitionIds';
+import { definitionsNamedBy, type DefinitionCatalog, type DefinitionInfo } from './definitions';
 import { validateAgainst } from './schema/schemas';
 
 export interface SchemaError {
@@ -72,13 +71,9 @@ export function createValidationContext<R>(
     let found = definitionCache.get(reference);
     if (!found) {
       const id = reference.idNode?.type === 'string' ? (reference.idNode.value as string) : undefined;
-      const catalog = options.definitions;
-      // A literal ID, or an expression that ends with a custom definition's name ('[concat(…, '…/policyDefinitions/<name>')]').
-      const name = reference.nameNode?.type === 'string' ? (reference.nameNode.value as string) : undefined;
-      if (!catalog) found = [];
-      else if (!id) found = name && !reference.idNode ? catalog.lookupName(name) : [];
-      else if (reference.idKey) found = catalog.lookup(id, reference.idKey);
-      else found = customDefinitionName(id) !== undefined ? catalog.lookup(id) : [];
+      const name = !reference.idNode && reference.nameNode?.type === 'string' ? (reference.nameNode.value as string) : undefined;
+      // An ID that is not a string names nothing.
+      found = reference.idNode && !id ? [] : definitionsNamedBy(options.definitions, id, name, reference.idKey);
       definitionCache.set(reference, found);
     }
     return found;

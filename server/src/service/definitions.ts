@@ -192,6 +192,16 @@ export class DefinitionCatalog {
     return this.setList.length;
   }
 
+  /** One definition of each known name: what a `policyDefinitionName` can be. */
+  *named(): IterableIterator<DefinitionInfo> {
+    for (const list of this.allByName.values()) yield list[0];
+  }
+
+  /** Whether a definition is custom (read from a file or index entry at another scope than the tenant's). */
+  isCustom(info: DefinitionInfo): boolean {
+    return this.customByName.get(info.name.toLowerCase())?.includes(info) ?? false;
+  }
+
   /** Every definition of this name (a built-in's GUID name or a custom definition's name), any casing. */
   lookupName(name: string): DefinitionInfo[] {
     return this.allByName.get(name.toLowerCase()) ?? [];
@@ -222,4 +232,21 @@ function push(map: Map<string, DefinitionInfo[]>, key: string, info: DefinitionI
   const list = map.get(key);
   if (list) list.push(info);
   else map.set(key, [info]);
+}
+
+/**
+ * The definitions a reference names: by `policyDefinitionId` (a literal ID, or an expression that ends with
+ * a custom definition's name), or, without one, by `policyDefinitionName` (the policy-as-code framework).
+ */
+export function definitionsNamedBy(catalog: DefinitionCatalog | undefined, id: string | undefined, name: string | undefined, idKey?: string): DefinitionInfo[] {
+  if (!catalog) return [];
+  if (id === undefined) return name ? catalog.lookupName(name) : [];
+  if (idKey || id[0] !== '[') return catalog.lookup(id, idKey);
+  return customDefinitionName(id) !== undefined ? catalog.lookup(id) : [];
+}
+
+/** The variant of a definition for a cloud: that cloud's, else one of no cloud, else the first. */
+export function variantFor(variants: DefinitionInfo[], cloud: string | undefined): DefinitionInfo | undefined {
+  const want = (cloud ?? DEFAULT_CLOUD).toLowerCase();
+  return variants.find((v) => v.cloud?.toLowerCase() === want) ?? variants.find((v) => !v.cloud) ?? variants[0];
 }

@@ -31,6 +31,14 @@ suite('Extension: language and diagnostics', () => {
     assert.ok(target && /docs\/rules\/[a-z-]+\.md$/.test(target.path), `the code links to the rule's page in the extension: ${target?.toString()}`);
   });
 
+  test('a .jsonc set of the policy-as-code framework (policyDefinitionName, comments, trailing commas) is policyset and checked as that dialect', async () => {
+    const uri = await open('policyAsCodeSet.jsonc');
+    await poll('the language to become policyset', () => (openDocument(uri)?.languageId === 'policyset' ? true : undefined));
+    const diagnostic = await waitForDiagnostic(uri, 'PS4004');
+    assert.equal(openDocument(uri)!.getText(diagnostic.range), '"policyDefinitionName"');
+    assert.deepEqual(vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'policyset').map(codeOf), ['PS4004'], 'no syntax error for comments or trailing commas');
+  });
+
   test('a JSON file under a policySetDefinitions folder is policyset by its path', async () => {
     const uri = await open('policySetDefinitions/byPath.json');
     assert.equal(openDocument(uri)?.languageId, 'policyset');

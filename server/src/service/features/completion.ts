@@ -4,7 +4,7 @@ import { entries, items, property, propertyIgnoreCase, stringValue, type Node } 
 import { buildSetModel, PARAMETER_TYPES, type SetModel } from '../model/policySet';
 import { ITEM_ONLY_KEYS, ITEM_TYPES } from '../model/itemTypes';
 import { STRONG_TYPES } from '../data/strongTypes';
-import { normalizeDefinitionId, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
+import { definitionsNamedBy, variantFor, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
 import type { PolicyDocument } from '../validate';
 import { schemaCompletions } from './schemaCompletion';
 
@@ -263,10 +263,8 @@ function isInTemplate(document: PolicyDocument, resourcePath: JSONPath): boolean
 
 function definitionOf(node: Node | undefined, options: CompletionOptions): DefinitionInfo | undefined {
   const id = stringValue(propertyIgnoreCase(node, 'policyDefinitionId'));
-  if (!id || !options.definitions) return undefined;
-  const variants = options.definitions.lookup(id, normalizeDefinitionId(id));
-  const cloud = options.cloud ?? 'AzureCloud';
-  return variants.find((v) => v.cloud === cloud) ?? variants.find((v) => !v.cloud) ?? variants[0];
+  const name = stringValue(propertyIgnoreCase(node, 'policyDefinitionName'));
+  return variantFor(definitionsNamedBy(options.definitions, id, name), options.cloud);
 }
 
 function referenceNode(document: PolicyDocument, referencePath: JSONPath): Node | undefined {
@@ -450,6 +448,19 @@ function compareVersions(a: string, b: string): number {
     if (d) return d;
   }
   return 0;
+}
+
+function definitionNames(b: Builder, where: Where, catalog: DefinitionCatalog) {
+  for (const definition of catalog.named()) {
+    const custom = catalog.isCustom(definition);
+    addStringValue(b, where, definition.name, {
+      kind: CompletionItemKind.Reference,
+      detail: `${custom ? 'custom' : 'built-in'}: ${definition.displayName ?? definition.name}`,
+      sortText: `${custom ? 0 : 1}${definition.displayName ?? definition.name}`,
+      filterText: `${JSON.stringify(definition.name)} ${definition.displayName ?? ''}`,
+      documentation: definition.source ? `From ${definition.source}` : undefined,
+    });
+  }
 }
 
 function definitionVersions(b: Builder, where: Where, definition: DefinitionInfo) {
@@ -638,6 +649,11 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
     if (valueSlot && rest.length === 1 && lower(rest[0]) === 'definitionversion') {
       const definition = definitionOf(referenceNode(document, referencePath), options);
       if (definition) definitionVersions(b, where, definition);
+      return true;
+    }
+    // policyDefinitionName (the policy-as-code framework): the known definitions' names, custom ones first.
+    if (valueSlot && rest.length === 1 && lower(rest[0]) === 'policydefinitionname') {
+      if (options.definitions) definitionNames(b, where, options.definitions);
       return true;
     }
     // The referenced definition's parameters, as keys of the reference's parameters.

@@ -1,5 +1,5 @@
 import type { Hover, MarkupContent } from 'vscode-languageserver-types';
-import { DEFAULT_CLOUD, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
+import { definitionsNamedBy, variantFor, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
 import { propertyIgnoreCase, stringValue, valueOf, type Node } from '../json';
 import type { GroupDecl, ParameterDecl, ReferenceModel } from '../model/policySet';
 import type { PolicyDocument } from '../validate';
@@ -15,11 +15,8 @@ export interface FeatureOptions {
 
 /** The known definition a reference points at: the document's cloud's variant first. */
 export function definitionOf(reference: ReferenceModel, options: FeatureOptions): DefinitionInfo | undefined {
-  const id = stringValue(reference.idNode);
-  if (!id || !reference.idKey || !options.definitions) return undefined;
-  const variants = options.definitions.lookup(id, reference.idKey);
-  const cloud = (options.cloud ?? DEFAULT_CLOUD).toLowerCase();
-  return variants.find((v) => v.cloud?.toLowerCase() === cloud) ?? variants[0];
+  const name = reference.idNode ? undefined : stringValue(reference.nameNode);
+  return variantFor(definitionsNamedBy(options.definitions, stringValue(reference.idNode), name, reference.idKey), options.cloud);
 }
 
 const code = (value: unknown) => {

@@ -1,5 +1,5 @@
 // Editor features over a parsed document: pure, verb-first, one file per feature.
-export { findDefinition, findReferences, prepareRename, rename } from './navigation';
+export { findDefinition, findReferences, prepareRename, rename, referencedDefinitionAt } from './navigation';
 export type { RenameTarget } from './navigation';
 export { doHover, definitionOf } from './hover';
 export type { FeatureOptions } from './hover';

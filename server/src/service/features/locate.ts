@@ -14,6 +14,7 @@ export interface NameSpan {
 export type Target =
   | { type: 'group'; set: SetModel; name: string; span: NameSpan; declaration: GroupDecl | undefined }
   | { type: 'parameter'; set: SetModel; name: string; span: NameSpan; declaration: ParameterDecl | undefined }
+  /** On the policyDefinitionId (or policyDefinitionName) that names the referenced definition. */
   | { type: 'definitionId'; set: SetModel; reference: ReferenceModel; node: Node }
   | { type: 'definitionParameter'; set: SetModel; reference: ReferenceModel; value: ParameterValue };
 
@@ -47,6 +48,7 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
   for (const reference of set.references) {
     if (!inNode(offset, reference.node)) continue;
     if (inNode(offset, reference.idNode) && reference.idNode.type === 'string') return { type: 'definitionId', set, reference, node: reference.idNode };
+    if (inNode(offset, reference.nameNode) && reference.nameNode.type === 'string') return { type: 'definitionId', set, reference, node: reference.nameNode };
     if (inNode(offset, reference.groupNamesNode)) {
       for (const use of set.groupUses) {
         if (use.reference === reference && inNode(offset, use.node)) {

@@ -1,6 +1,8 @@
 import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { PolicyDocument } from '../validate';
+import type { DefinitionInfo } from '../definitions';
 import { occurrences, targetAt, type NameSpan } from './locate';
+import { definitionOf, type FeatureOptions } from './hover';
 
 /** Go to definition: from a group or parameter use (or its declaration) to its declaration. */
 export function findDefinition(document: PolicyDocument, uri: string, offset: number): Location[] {
@@ -9,6 +11,15 @@ export function findDefinition(document: PolicyDocument, uri: string, offset: nu
   return occurrences(target)
     .filter((o) => o.declaration)
     .map((o) => ({ uri, range: document.lines.rangeOf(o.start, o.end) }));
+}
+
+/**
+ * Go to definition on a `policyDefinitionId` or `policyDefinitionName`: the known definition it names, whose
+ * `source` (the file it was read from) the server turns into a location.
+ */
+export function referencedDefinitionAt(document: PolicyDocument, offset: number, options: FeatureOptions): DefinitionInfo | undefined {
+  const target = targetAt(document, offset);
+  return target?.type === 'definitionId' ? definitionOf(target.reference, options) : undefined;
 }
 
 /** Every declaration and use of the group or parameter at the offset. */

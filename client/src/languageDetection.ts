@@ -18,6 +18,28 @@ export function looksLikePolicySet(text: string): boolean {
   return SET_TYPE.test(head) || (REFERENCES.test(head) && DEFINITION_REFERENCE.test(head));
 }
 
+/** A part of a set in the cloud CLI's split layout, by its name: `<base>.definitions.json` and its siblings. */
+const SPLIT_PART = /^(.*)\.(definitions|parameters|groups)\.jsonc?$/i;
+
+/**
+ * `<base>.definitions.json` holding an array of references is a part by itself; `<base>.parameters.json` and
+ * `<base>.groups.json` are parts only beside one (a template's parameter file has the same name).
+ */
+async function isSplitPart(document: vscode.TextDocument): Promise<boolean> {
+  const match = SPLIT_PART.exec(document.uri.path);
+  if (!match) return false;
+  if (match[2].toLowerCase() === 'definitions') return /^\s*\[/.test(document.getText()) && DEFINITION_REFERENCE.test(document.getText().slice(0, SNIFF_LENGTH));
+  for (const extension of ['json', 'jsonc']) {
+    try {
+      await vscode.workspace.fs.stat(document.uri.with({ path: `${match[1]}.definitions.${extension}` }));
+      return true;
+    } catch {
+      // No such sibling.
+    }
+  }
+  return false;
+}
+
 function detectionEnabled(document: vscode.TextDocument): boolean {
   return vscode.workspace.getConfiguration('policySet', document.uri).get<boolean>('detectByContent', true);
 }
@@ -25,7 +47,7 @@ function detectionEnabled(document: vscode.TextDocument): boolean {
 async function switchIfPolicySet(document: vscode.TextDocument, log: vscode.LogOutputChannel): Promise<void> {
   if (document.languageId !== 'json' && document.languageId !== 'jsonc') return;
   if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return;
-  if (!detectionEnabled(document) || !looksLikePolicySet(document.getText())) return;
+  if (!detectionEnabled(document) || !(looksLikePolicySet(document.getText()) || (await isSplitPart(document)))) return;
   try {
     await vscode.languages.setTextDocumentLanguage(document, POLICY_SET_LANGUAGE);
     log.info(`${vscode.workspace.asRelativePath(document.uri)}: a policy set by its content, language set to '${POLICY_SET_LANGUAGE}'`);

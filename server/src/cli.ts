@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
 import { discover, readBytes, UsageError, InputError } from './node/files';
+import { lintSplitSets } from './cli/splitSets';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine';
 import { lintInParallel, startHelpers, stopHelpers } from './cli/pool';
@@ -225,9 +226,14 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   const perHelper = args.jobs === 'auto' ? AUTO_BYTES_PER_HELPER : BYTES_PER_HELPER;
   const helpers = Math.max(0, Math.min(started.length, readable.length - 1, Math.floor(totalBytes / perHelper)));
   stopHelpers(started.slice(helpers));
-  const results: FileResult[] = helpers
-    ? await lintInParallel(readable, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
-    : lintInSizeOrder(readable, (t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings));
+  // Sets in the split layout are checked part by part, as one set, here; every other file on its own.
+  const split = lintSplitSets(readable, catalog, settings);
+  const results: FileResult[] = [
+    ...split.results,
+    ...(helpers
+      ? await lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
+      : lintInSizeOrder(split.rest, (t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings))),
+  ];
 
   // Everything that went wrong with the inputs is known before the report, so no report claims success.
   for (const result of results) if (result.error) problems.push(result.error);

@@ -16,16 +16,24 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import * as fs from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   validateDocument,
   validationSteps,
   parsePolicyDocument,
   withModel,
   cloudOfPath,
+  isSplitSet,
+  siblingNames,
+  splitPartOf,
+  validateSplitSet,
+  SPLIT_PARTS,
   NOT_A_POLICY_DOCUMENT,
   DIAGNOSTIC_SOURCE,
   type DocumentKind,
+  type PartText,
+  type SplitPart,
   type PolicyDocument,
   type SeveritySetting,
   type ValidationResult,
@@ -62,6 +70,16 @@ export interface ServerSettings {
  * No silent pass: a document opened as a policy set (language 'policyset') that is valid JSON of no known
  * kind gets one information diagnostic on its first line saying why nothing else is reported.
  */
+/** The text of a file: URI on disk, or undefined when there is none. */
+function readFileOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fs.readFileSync(fileURLToPath(uri), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 function notCheckedNotice(document: TextDocument, result: ValidationResult): Diagnostic[] | undefined {
   if (document.languageId !== 'policyset' || result.kind !== 'unknown' || result.diagnostics.length > 0) return undefined;
   const firstLine = document.getText({ start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }).replace(/\r?\n$/, '');
@@ -173,8 +191,44 @@ export function startServer(connection: Connection): void {
     return diagnostics;
   };
 
+  /**
+   * A part of a set in the split layout (`<base>.definitions.json`, `.parameters.json`, `.groups.json`): the
+   * set is assembled from the open parts and, for the others, the files on disk, and checked as one.
+   */
+  const splitPartsOf = (uri: string): Partial<Record<SplitPart, PartText>> | undefined => {
+    const part = splitPartOf(uri);
+    if (!part) return undefined;
+    const siblings = siblingNames(part.base);
+    const parts: Partial<Record<SplitPart, PartText>> = {};
+    for (const name of SPLIT_PARTS) {
+      for (const sibling of siblings[name]) {
+        const text = documents.get(sibling)?.getText() ?? readFileOf(sibling);
+        if (text !== undefined) {
+          parts[name] = { uri: sibling, text };
+          break;
+        }
+      }
+    }
+    return isSplitSet(parts) ? parts : undefined;
+  };
+  const diagnoseAsPart = (document: TextDocument): Diagnostic[] | undefined => {
+    const parts = splitPartsOf(document.uri);
+    if (!parts) return undefined;
+    const diagnostics = validateSplitSet(parts, validationOptions(document)).get(document.uri) ?? [];
+    results.set(document.uri, { version: document.version, diagnostics });
+    return diagnostics;
+  };
+  /** The other open parts of a document's split-layout set: a change to one part re-checks them. */
+  const openSiblings = (uri: string): TextDocument[] => {
+    const part = splitPartOf(uri);
+    if (!part) return [];
+    const siblings = siblingNames(part.base);
+    return SPLIT_PARTS.flatMap((name) => siblings[name]).filter((s) => s !== uri).map((s) => documents.get(s)).filter((d): d is TextDocument => !!d);
+  };
+
   /** Validates at once (a pull request, or a request that needs the diagnostics now). */
-  const diagnose = (document: TextDocument): Diagnostic[] => remember(document, validateDocument(parsed(document), validationOptions(document)));
+  const diagnose = (document: TextDocument): Diagnostic[] =>
+    diagnoseAsPart(document) ?? remember(document, validateDocument(parsed(document), validationOptions(document)));
 
   /**
    * Validates a rule at a time, letting requests that arrive meanwhile (completion, hover) be answered
@@ -182,6 +236,8 @@ export function startServer(connection: Connection): void {
    */
   const diagnoseInSteps = async (document: TextDocument): Promise<Diagnostic[] | undefined> => {
     const current = () => documents.get(document.uri)?.version === document.version;
+    const asPart = diagnoseAsPart(document);
+    if (asPart) return asPart;
     const steps = validationSteps(parsed(document), validationOptions(document));
     let sliceStart = performance.now();
     for (;;) {
@@ -442,9 +498,11 @@ export function startServer(connection: Connection): void {
   documents.onDidOpen((event) => {
     openedVersions.set(event.document.uri, event.document.version);
     if (!pull) void publish(event.document);
+    for (const sibling of openSiblings(event.document.uri)) schedule(sibling);
   });
   documents.onDidChangeContent((event) => {
     if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
+    for (const sibling of openSiblings(event.document.uri)) if (openedVersions.get(event.document.uri) !== event.document.version) schedule(sibling);
     // Also fired on open, whose version is being validated already.
     if (openedVersions.get(event.document.uri) === event.document.version) return;
     if (settings.validate.run === 'onType') schedule(event.document);

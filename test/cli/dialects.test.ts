@@ -100,3 +100,25 @@ describe("editor features on the policy-as-code framework's sets", () => {
     assert.match(item?.detail ?? '', /^custom: RDP access from the internet/);
   });
 });
+
+describe('the split layout in the language server', () => {
+  test('a change to one part re-checks the others; related information points into the other file', async () => {
+    const folder = path.join(ROOT, 'split-layout', 'tagging');
+    const client = await startLanguageServer({ rootUri: pathToFileURL(folder).href });
+    const uriOf = (part: string) => pathToFileURL(path.join(folder, `tags.${part}.json`)).href;
+    type Published = { uri: string; diagnostics: Array<{ code: string; relatedInformation?: Array<{ location: { uri: string } }> }> };
+    for (const part of ['definitions', 'groups']) {
+      client.notify('textDocument/didOpen', { textDocument: { uri: uriOf(part), languageId: 'json', version: 1, text: fs.readFileSync(path.join(folder, `tags.${part}.json`), 'utf8') } });
+    }
+    const isDefinitions = (n: { method: string; params: unknown }) => n.method === 'textDocument/publishDiagnostics' && (n.params as Published).uri === uriOf('definitions');
+    const before = await client.waitFor<Published>((n) => isDefinitions(n) && n.params.diagnostics.some((d) => d.code === 'PS5001'));
+    const undeclared = before.params.diagnostics.find((d) => d.code === 'PS5001')!;
+    assert.ok(undeclared.relatedInformation?.some((r) => r.location.uri === uriOf('groups')), 'the declared groups are shown in the groups file');
+
+    const since = client.notifications.length;
+    client.notify('textDocument/didChange', { textDocument: { uri: uriOf('groups'), version: 2 }, contentChanges: [{ text: '[{ "name": "Tagging" }, { "name": "Cost" }]' }] });
+    // The unsaved groups file is what the definitions file is now checked against.
+    const after = await client.waitFor<Published>((n) => isDefinitions(n), 10000, { since });
+    assert.deepEqual(after.params.diagnostics.map((d) => d.code), ['PS7001']);
+  });
+});

@@ -7,6 +7,8 @@ export type { Rule, RuleMeta } from './rules';
 export { DefinitionCatalog, normalizeDefinitionId, cloudOfPath, DEFAULT_CLOUD } from './definitions';
 export type { DefinitionInfo, DefinitionParameter } from './definitions';
 export { decodeUtf8 } from './encoding';
+export { validateSplitSet, isSplitSet, splitPartOf, siblingNames, SPLIT_PARTS } from './splitSet';
+export type { SplitPart, PartText } from './splitSet';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';

@@ -8,6 +8,7 @@ export type DocumentKind =
   | 'armTemplate' // a deployment template holding such resources
   | 'policyDefinition' // a policy definition: a source of parameters, not validated here
   | 'workspaceItem' // C: a workspace item such as an eventstream ({ id, workspaceId, displayName, type: ItemType, ... })
+  | 'policySetPart' // a part of a set in the cloud CLI's split layout (<base>.definitions.json, .parameters.json, .groups.json)
   | 'unknown';
 
 /** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */

@@ -1,0 +1,107 @@
+import { parseTree, type Node as JsoncNode } from 'jsonc-parser';
+import type { Range } from 'vscode-languageserver-types';
+import type { PolicySetDiagnostic } from './diagnostics';
+import { validateText, type ValidateOptions } from './validate';
+
+/**
+ * The command-line split layout: a set kept as `<base>.definitions.json` (the references, an array),
+ * `<base>.parameters.json` (the parameters object) and `<base>.groups.json` (the groups, an array), the
+ * files the cloud's CLI takes for `policy set-definition create --definitions --params --definition-groups`.
+ * The parts are assembled into one set, checked as a set, and every diagnostic goes back to its part.
+ */
+export type SplitPart = 'definitions' | 'parameters' | 'groups';
+
+export const SPLIT_PARTS: readonly SplitPart[] = ['definitions', 'parameters', 'groups'];
+const PART_FILE = /^(.*)\.(definitions|parameters|groups)\.(jsonc?)$/i;
+
+/** The part a file name (a path or a URI) names, and the base its siblings share. */
+export function splitPartOf(fileName: string): { base: string; part: SplitPart; extension: string } | undefined {
+  const match = PART_FILE.exec(fileName);
+  return match ? { base: match[1], part: match[2].toLowerCase() as SplitPart, extension: match[3] } : undefined;
+}
+
+/** Where the siblings of a part may be: `<base>.<part>.json` and `.jsonc`. */
+export function siblingNames(base: string): Record<SplitPart, string[]> {
+  const names = (part: SplitPart) => [`${base}.${part}.json`, `${base}.${part}.jsonc`];
+  return { definitions: names('definitions'), parameters: names('parameters'), groups: names('groups') };
+}
+
+export interface PartText {
+  /** The part's URI or path, as diagnostics should name it. */
+  uri: string;
+  text: string;
+}
+
+const rootOf = (text: string): JsoncNode | undefined => parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+
+/**
+ * Whether the parts make a split set: the definitions part is a JSON array (of references). A
+ * `<base>.parameters.json` alone is not one: that is also the name of a template's parameter file.
+ */
+export function isSplitSet(parts: Partial<Record<SplitPart, PartText>>): boolean {
+  const definitions = parts.definitions && rootOf(parts.definitions.text);
+  if (definitions?.type !== 'array') return false;
+  // Parts of other shapes (a template's parameter file beside the definitions) are left out by assembleSplitSet.
+  return definitions.children?.every((c) => c.type === 'object') ?? true;
+}
+
+/** A parameters part is the set's parameters object (not a template's parameter file, which has `$schema` or `contentVersion`). */
+function usablePart(part: SplitPart, text: string): boolean {
+  const root = rootOf(text);
+  if (part === 'parameters') return root?.type === 'object' && !root.children?.some((p) => ['$schema', 'contentVersion'].includes(p.children?.[0]?.value as string));
+  return root?.type === 'array';
+}
+
+interface Segment {
+  uri: string;
+  firstLine: number;
+  lineCount: number;
+  lastLineLength: number;
+}
+
+/**
+ * Checks the assembled set and returns the diagnostics of each part, by URI (every part present has an
+ * entry, empty when clean). Diagnostics about the set as a whole (limits of the request, for example) go
+ * to the definitions part's first line.
+ */
+export function validateSplitSet(parts: Partial<Record<SplitPart, PartText>>, options: ValidateOptions = {}): Map<string, PolicySetDiagnostic[]> {
+  const result = new Map<string, PolicySetDiagnostic[]>();
+  const definitions = parts.definitions;
+  if (!definitions) return result;
+  const keys: Record<SplitPart, string> = { definitions: 'policyDefinitions', parameters: 'parameters', groups: 'policyDefinitionGroups' };
+  // Each part starts on a line of its own: a position in the assembled text maps back by its line alone.
+  const lines: string[] = ['{ "properties": {'];
+  const segments: Segment[] = [];
+  let first = true;
+  for (const part of SPLIT_PARTS) {
+    const given = parts[part];
+    if (!given) continue;
+    result.set(given.uri, []);
+    if (part !== 'definitions' && !usablePart(part, given.text)) continue;
+    const text = given.text.charCodeAt(0) === 0xfeff ? given.text.slice(1) : given.text;
+    lines.push(`${first ? '' : ','}"${keys[part]}":`);
+    first = false;
+    const partLines = text.split(/\r\n|\r|\n/);
+    segments.push({ uri: given.uri, firstLine: lines.length, lineCount: partLines.length, lastLineLength: partLines[partLines.length - 1].length });
+    lines.push(...partLines);
+  }
+  lines.push('} }');
+  const validated = validateText(lines.join('\n'), { ...options, uri: definitions.uri, assumePolicyDocument: true });
+
+  const locate = (range: Range): { uri: string; range: Range } => {
+    const segment = segments.find((s) => range.start.line >= s.firstLine && range.start.line < s.firstLine + s.lineCount);
+    if (!segment) return { uri: definitions.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+    const last = segment.firstLine + segment.lineCount - 1;
+    const end = range.end.line > last ? { line: last, character: segment.lastLineLength } : range.end;
+    return {
+      uri: segment.uri,
+      range: { start: { line: range.start.line - segment.firstLine, character: range.start.character }, end: { line: end.line - segment.firstLine, character: end.character } },
+    };
+  };
+  for (const diagnostic of validated.diagnostics) {
+    const { uri, range } = locate(diagnostic.range);
+    const relatedInformation = diagnostic.relatedInformation?.map((related) => ({ ...related, location: locate(related.location.range) }));
+    result.get(uri)!.push({ ...diagnostic, range, ...(relatedInformation ? { relatedInformation } : {}) });
+  }
+  return result;
+}

@@ -70,6 +70,8 @@ test('workspace items are a document kind of their own; policy documents are not
   assert.equal(parsePolicyDocument('{ "type": "Report" }').kind, 'unknown');
   assert.equal(parsePolicyDocument(a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] }`)).kind, 'policySetDefinition');
   assert.equal(parsePolicyDocument(`{ "workspaceId": "${WS}", "properties": { "policyDefinitions": [] } }`).kind, 'policySetDefinition');
+  // A definition's parameters file (azurepolicy.parameters.json) may declare a parameter named workspaceId.
+  assert.equal(parsePolicyDocument('{ "workspaceId": { "type": "String", "metadata": { "strongType": "omsWorkspace" } } }').kind, 'unknown');
   // Items get no policy set diagnostics.
   const result = validateText(item('"type": "Eventstream"'));
   assert.deepEqual(result.diagnostics, []);

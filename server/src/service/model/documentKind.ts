@@ -157,7 +157,10 @@ function almostASet<T>(root: T, view: JsonView<T>): boolean {
  * sensitivityLabel), or a listed ItemType with an id or displayName.
  */
 function isWorkspaceItem<T>(root: T, type: string | undefined, view: JsonView<T>): boolean {
-  if (ITEM_ONLY_KEYS.some((key) => view.get(root, key) !== undefined)) return true;
+  // A parameters object (a definition's `azurepolicy.parameters.json`) may declare a parameter named
+  // workspaceId: its value is a declaration ({ "type": ... }), not an item's ID.
+  const isDeclaration = (value: T | undefined) => view.isObject(value) && view.get(value, 'type') !== undefined;
+  if (ITEM_ONLY_KEYS.some((key) => view.get(root, key) !== undefined && !isDeclaration(view.get(root, key)))) return true;
   return type !== undefined && knownItemType(type) !== undefined && (view.get(root, 'id') !== undefined || view.get(root, 'displayName') !== undefined);
 }
 

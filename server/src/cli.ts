@@ -24,9 +24,10 @@ Folders are walked for .json and .jsonc files; JSON that is not a policy documen
 Options:
   -f, --format <text|json|sarif>   Output format (default: text)
   -o, --output <file>              Write the report to a file instead of standard output
-  -d, --definitions <path>         Known policy definitions: an index file (JSON array, as
-                                   builtin-policy-definitions-index.json) or a folder of policy
-                                   definition files. Repeatable.
+  -d, --definitions <path>         Known policy definitions and sets: an index file (a JSON array shaped
+                                   like builtin-policy-definitions-index.json), a definition or set file,
+                                   or a folder of them (sets give the groups importPolicyDefinitionGroups
+                                   imports). Repeatable.
       --cloud <name>               Prefer this cloud's definitions in an index (AzureCloud, AzureUSGovernment,
                                    AzureChinaCloud; default: AzureUSGovernment under an 'Azure Government'
                                    folder, else AzureCloud)

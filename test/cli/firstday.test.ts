@@ -48,6 +48,21 @@ describe('no silent pass', () => {
     assert.match(result.stdout, /not checked: JSON, but not a policy set definition/);
   });
 
+  test('a JSON Schema whose properties name policy_definitions is not taken for an almost-set', async () => {
+    // Seen in a landing-zone library: the schema of its archetype files (policy_definitions is within edit distance 2).
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { name: { type: 'string' }, policy_definitions: { type: 'array', items: { type: 'string' } } },
+      required: ['name'],
+    };
+    const file = write('archetype_definition.json', JSON.stringify(schema, null, 2));
+    const result = await runCli(['lint', file, '--no-color', '--no-error-on-unmatched-pattern']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.doesNotMatch(result.stdout, /PS2\d{3}/);
+    assert.match(result.stdout, /not checked: JSON, but not a policy set definition/);
+  });
+
   test('a named JSON file of no known kind gets a note, and --strict makes it an error', async () => {
     const file = write('other.json', '{"a": 1}');
     const plain = await runCli(['lint', file, write('clean.json', CLEAN), '--no-color']);

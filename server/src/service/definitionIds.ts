@@ -4,13 +4,21 @@ export function normalizeDefinitionId(id: string): string {
   return lower.indexOf('.authorization/') < 0 ? lower : lower.replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');
 }
 
-const CUSTOM_DEFINITION_ID = /^\/(?:providers\/[A-Za-z0-9.]+\.Management\/managementGroups|subscriptions)\/[^/]+\/providers\/[A-Za-z0-9.]+\.Authorization\/policyDefinitions\/([^/]+)$/i;
+/**
+ * A scope left to a template engine: `${name}` is filled in before the file is deployed (Terraform's
+ * templatefile, a Bicep replace()); it stands for a management group's or a subscription's resource ID.
+ */
+export const SCOPE_PLACEHOLDER = '\\$\\{[A-Za-z_][\\w.-]*\\}';
+const CUSTOM_DEFINITION_ID = new RegExp(
+  `^(?:/(?:providers/[A-Za-z0-9.]+\\.Management/managementGroups|subscriptions)/[^/]+|${SCOPE_PLACEHOLDER})/providers/[A-Za-z0-9.]+\\.Authorization/policyDefinitions/([^/]+)$`,
+  'i',
+);
 const DEFINITION_NAME_AT_END = /\/policyDefinitions\/([^/']+)'\s*\)\s*\]$/i;
 
 /**
  * The name of the custom definition an ID names: a definition at management group or subscription
  * scope (`/providers/<Ns>.Management/managementGroups/<mg>/providers/<Ns>.Authorization/policyDefinitions/<name>`,
- * `/subscriptions/<id>/…`), or an expression (`[concat(…, '…/policyDefinitions/<name>')]`, `[[concat(…)]`)
+ * `/subscriptions/<id>/…`, or a `${placeholder}` scope), or an expression (`[concat(…, '…/policyDefinitions/<name>')]`, `[[concat(…)]`)
  * whose last literal ends with the name. The scope is usually a placeholder and takes no part.
  */
 export function customDefinitionName(id: string): string | undefined {

@@ -1,7 +1,7 @@
 import { parseJson, keyNodeOf, type Node, type ParsedJson } from './json';
 import { LineIndex } from './text';
 import { classify, classifyValue, type Classification, type DocumentKind } from './model/documentKind';
-import { buildSetModel, type SetModel } from './model/policySet';
+import { modelOfResource, type SetModel } from './model/policySet';
 import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
 import type { Report } from './rules/types';
@@ -61,7 +61,7 @@ export function withModel(document: PolicyDocument): PolicyDocument {
 }
 
 function modelsOf(parsed: ParsedJson, resources: Classification['resources'], kind: DocumentKind): SetModel[] {
-  return resources.map((resource) => buildSetModel(parsed.text, resource, kind === 'armTemplate' || !!resource.fragment));
+  return resources.map((resource) => modelOfResource(parsed.text, resource, kind === 'armTemplate' || !!resource.fragment));
 }
 
 function format(template: string, data: Record<string, unknown> | undefined): string {

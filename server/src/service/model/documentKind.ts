@@ -22,6 +22,8 @@ const SET_ID = /\/providers\/[A-Za-z0-9.]+\.Authorization\/policySetDefinitions\
 const DEFINITION_ID = /\/providers\/[A-Za-z0-9.]+\.Authorization\/policyDefinitions\/[^/]+$/i;
 const VERSION_NAME = /^\d+\.\d+\.\d+$/;
 const TEMPLATE_SCHEMA = /deploymentTemplate\.json#?$/i;
+/** A JSON Schema's own `$schema` (draft-04 to 2020-12): a schema describing some document, never a policy document. */
+const JSON_SCHEMA_SCHEMA = /^https?:\/\/json-schema\.org\//i;
 
 export function isSetType(type: string | undefined): boolean {
   return !!type && SET_TYPE.test(type);
@@ -86,6 +88,8 @@ export interface Classification<T = Node> {
 function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification<T> {
   if (!view.isObject(root)) return { kind: 'unknown', resources: [] };
   const schema = view.string(view.get(root, '$schema'));
+  // A JSON Schema (a landing-zone library's schema of its own files, say) has `properties` too.
+  if (schema && JSON_SCHEMA_SCHEMA.test(schema)) return { kind: 'unknown', resources: [] };
   const isTemplate = (schema && TEMPLATE_SCHEMA.test(schema)) || (view.isContainer(view.get(root, 'resources')) && view.get(root, 'contentVersion') !== undefined);
   if (isTemplate) {
     const found: Array<Resource<T>> = [];

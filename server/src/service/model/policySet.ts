@@ -163,6 +163,20 @@ function objectOrUndefined(node: Node | undefined): Node | undefined {
   return node && node.type === 'object' ? node : undefined;
 }
 
+/**
+ * The model of a set as its file is read. A set resource outside its template (a fragment) is read as a
+ * template reads it ('[[' escapes the set's own expressions) when it holds an escaped expression, or when
+ * none of its '[...]' expressions names a parameter the set declares. Otherwise its '[...]' expressions
+ * are the set's own: Terraform's templatefile() and jsondecode() hand the file to the service with no
+ * template between, so its sets write "[parameters('effect')]" unescaped.
+ */
+export function modelOfResource(text: string, resource: PolicyResource, inTemplate: boolean): SetModel {
+  const model = buildSetModel(text, resource, inTemplate);
+  if (!resource.fragment || text.includes('"[[')) return model;
+  const usesOwnParameters = model.templateParameterUses.some((use) => model.parametersByLower.has(use.name.toLowerCase()));
+  return usesOwnParameters ? buildSetModel(text, resource, false) : model;
+}
+
 export function buildSetModel(text: string, resource: PolicyResource, inTemplate: boolean): SetModel {
   const isDynamic = (node: Node | undefined) => isTemplateExpression(node, inTemplate);
   const properties = objectOrUndefined(propertyIgnoreCase(resource.node, 'properties'));
@@ -210,7 +224,9 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     const [parametersOfReference, idNode, refIdNode, definitionVersionNode, groupNamesNode, nameNode] = propertyValuesIgnoreCase(node, REFERENCE_KEYS);
     if (isDynamic(parametersOfReference)) parameterUsesDynamic = true;
     const idLiteral = idNode && idNode.type === 'string' && !isDynamic(idNode) ? (idNode.value as string) : undefined;
-    const reference = new Reference(index, node, idNode, nameNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), definitionVersionNode, groupNamesNode, parametersOfReference);
+    // An empty definitionVersion is no version: the landing-zone libraries write "" and deploy it.
+    const versionNode = definitionVersionNode?.type === 'string' && definitionVersionNode.value === '' ? undefined : definitionVersionNode;
+    const reference = new Reference(index, node, idNode, nameNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), versionNode, groupNamesNode, parametersOfReference);
     references.push(reference);
     const groupNames = reference.groupNamesNode;
     if (groupNames && isDynamic(groupNames)) groupUsesDynamic = true;

@@ -1,8 +1,11 @@
+import { SCOPE_PLACEHOLDER } from '../definitionIds';
 import type { SetRule } from './types';
 
-/** Tenant (built-in), management group or subscription scope; `<Namespace>.Authorization`, any casing. */
-const DEFINITION_ID =
-  /^(\/subscriptions\/[^/]+|\/providers\/[A-Za-z0-9.]+\.Management\/managementGroups\/[^/]+)?\/providers\/[A-Za-z0-9]+(\.[A-Za-z0-9]+)*\.Authorization\/(policyDefinitions|policySetDefinitions)\/[^/]+$/i;
+/** Tenant (built-in), management group or subscription scope (or a template engine's `${scope}` placeholder); `<Namespace>.Authorization`, any casing. */
+const DEFINITION_ID = new RegExp(
+  `^(/subscriptions/[^/]+|/providers/[A-Za-z0-9.]+\\.Management/managementGroups/[^/]+|${SCOPE_PLACEHOLDER})?/providers/[A-Za-z0-9]+(\\.[A-Za-z0-9]+)*\\.Authorization/(policyDefinitions|policySetDefinitions)/[^/]+$`,
+  'i',
+);
 
 /** The shape of nearly every reference: a built-in definition at tenant level. */
 const BUILT_IN_PREFIX = '/providers/microsoft.authorization/policydefinitions/';

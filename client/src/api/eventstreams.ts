@@ -111,3 +111,11 @@ function explain(error: unknown, workspaceId: string, eventstreamId: string, acc
     { earlierStatuses: error.earlierStatuses },
   );
 }
+
+/**
+ * The scope to ask an authentication provider for: the spec's narrower delegated scope (Eventstream.*),
+ * on the items address's origin, as identity providers name a resource's scopes (`<resource>/<scope>`).
+ */
+export function eventstreamScopes(itemsBaseUrl: string, access: 'read' | 'write'): string[] {
+  return [`${new URL(itemsBaseUrl).origin}/${access === 'read' ? EVENTSTREAM_SCOPES.read[0] : EVENTSTREAM_SCOPES.write[0]}`];
+}

@@ -1,4 +1,5 @@
 import * as http from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CORPUS_DIR } from '../support/corpus';
 import { errorBody, isItemsPath, itemsErrorBody, type Route } from './routes';
@@ -91,7 +92,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const body = Buffer.concat(chunks).toString('utf8');
-      const requestId = `local-${++counter}`;
+      // The items API's request ids are UUIDs (spec C, ErrorResponse.requestId).
+      const requestId = isItemsPath(url.pathname) ? randomUUID() : `local-${++counter}`;
       const send = (status: number, text: string, headers: http.OutgoingHttpHeaders = {}): true => {
         res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'x-ms-request-id': requestId, ...headers });
         res.end(text);

@@ -93,9 +93,16 @@ async function doUiRequest(page: Page, request: UiRequest, run: SuiteRun): Promi
       fs.mkdirSync(SCREENSHOTS, { recursive: true });
       const file = path.join(SCREENSHOTS, `${request.name}.png`);
       await page.screenshot({ path: file });
-      const rows = await pane.locator('.monaco-list-row').allInnerTexts();
+      // Each row as a person reads it: the label, then its description after a dash.
+      const rows = await pane.locator('.monaco-list-row').evaluateAll((nodes) =>
+        nodes.map((node) => {
+          const text = (selector: string) => ((node as unknown as { querySelector(s: string): { textContent: string | null } | null }).querySelector(selector)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+          const description = text('.label-description');
+          return `${text('.label-name')}${description ? ` — ${description}` : ''}`;
+        }),
+      );
       run.uiLog.push(`screenshot: ${file}`);
-      return rows.map((r) => r.replace(/\s+/g, ' ').trim()).join('\n');
+      return rows.join('\n');
     }
     case 'clickNotificationButton': {
       const item = page.locator('.notification-list-item', { hasText: request.text }).first();

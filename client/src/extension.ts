@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { registerServiceCommands } from './commands';
+import { ITEM_SCHEME, registerServiceCommands } from './commands';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetection';
 import { PolicySetStatus } from './languageStatus';
@@ -24,7 +24,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
-  const schemes = ['file', 'untitled'];
+  // Opened workspace items (read-only documents) are checked as well.
+  const schemes = ['file', 'untitled', ITEM_SCHEME];
   const clientOptions: LanguageClientOptions = {
     // The server recognises policy documents by content, so it is sent every JSON document as well.
     documentSelector: [POLICY_SET_LANGUAGE, 'json', 'jsonc'].flatMap((language) => schemes.map((scheme) => ({ scheme, language }))),

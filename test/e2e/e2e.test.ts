@@ -11,13 +11,19 @@ import { ensureE2eTools, type E2eTools } from './support/install';
 import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
 import { launchBrowser, runSuite, startSuiteService, type SuiteRun } from './runCodeServer';
-import { E2E_TOKEN, SERVER_FEATURES_SUITE, SERVICE_SUITE } from './suite/suiteNames';
+import { E2E_TOKEN, ITEMS_SUITE, METADATA_SCREENSHOT, SERVER_FEATURES_SUITE, SERVICE_SUITE } from './suite/suiteNames';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SCREENSHOTS } from './runCodeServer';
 import type { LocalService } from '../service/localService';
 import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
 
 /** The Done-when of the editing experience: the squiggle and the Problems entry within 2 s of opening the file. */
 const SHOWN_WITHIN_MS = 2000;
 const OPENS = 3;
+
+/** When this file started: artifacts older than this are from an earlier run. */
+const testsStarted = Date.now();
 
 describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 }, () => {
   let tools: E2eTools;
@@ -68,7 +74,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
 
   test('integration suite in the extension host: language and diagnostics', async () => {
     const run = await suiteResults();
-    const mine = run.results.filter((r) => !r.suite.startsWith(SERVER_FEATURES_SUITE) && !r.suite.startsWith(SERVICE_SUITE));
+    const mine = run.results.filter((r) => !r.suite.startsWith(SERVER_FEATURES_SUITE) && !r.suite.startsWith(SERVICE_SUITE) && !r.suite.startsWith(ITEMS_SUITE));
     for (const r of mine) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
     assertPassed(run, mine, 4);
   });
@@ -102,6 +108,21 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     assert.match(channel, /GET built-in '[^']+': 200/, `the Policy Set output channel's log; files: ${run.files.map((f) => f.path).join(', ')}`);
     assert.match(channel, /fetching '[^']+' failed: No answer from the service within 8 s/);
     // (The suite itself checks that the local service received the test provider's token, in the fetch's Authorization header.)
+  });
+
+  test('integration suite in the extension host: Open Eventstream and the advisor metadata view from the palette, against the local service', async () => {
+    const run = await suiteResults();
+    const results = run.results.filter((r) => r.suite.startsWith(ITEMS_SUITE));
+    for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
+    assertPassed(run, results, 3);
+    // A person's view of the metadata: the screenshot the runner took of the view, in the e2e artifacts.
+    const screenshot = path.join(SCREENSHOTS, `${METADATA_SCREENSHOT}.png`);
+    assert.ok(fs.existsSync(screenshot) && fs.statSync(screenshot).size > 10_000, `the screenshot of the metadata view: ${screenshot}`);
+    assert.ok(fs.statSync(screenshot).mtimeMs >= testsStarted, 'the screenshot is from this run');
+    console.log(`#   screenshot of the advisor metadata view: ${screenshot}`);
+    const channel = run.files.filter((f) => /Policy Set\.log$/.test(f.path)).map((f) => f.text).join('\n');
+    assert.match(channel, /GET advisor metadata: 3 entities in 3 page\(s\)/);
+    assert.match(channel, /GET eventstream \S+ in workspace \S+: 200/);
   });
 
   test('no token in the output channel, logs, settings, storage, notifications or console of the suite\'s code-server', async () => {

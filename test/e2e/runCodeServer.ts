@@ -43,7 +43,12 @@ export async function newPage(browser: Browser): Promise<Page> {
  */
 export async function startSuiteService(): Promise<{ service: LocalService; settings: Record<string, unknown>; machineSettings: Record<string, unknown> }> {
   const service = await startLocalService({ token: E2E_TOKEN });
-  return { service, settings: { 'policySet.auth.providerId': E2E_AUTH_PROVIDER }, machineSettings: { 'policySet.service.baseUrl': service.url } };
+  return {
+    service,
+    settings: { 'policySet.auth.providerId': E2E_AUTH_PROVIDER },
+    // The local service serves the items API (/v1/...) on the same address.
+    machineSettings: { 'policySet.service.baseUrl': service.url, 'policySet.service.itemsBaseUrl': service.url },
+  };
 }
 
 export interface SuiteRun {
@@ -71,6 +76,33 @@ async function doUiRequest(page: Page, request: UiRequest, run: SuiteRun): Promi
       const text = (await item.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ').trim();
       run.notifications.push(text);
       return text;
+    }
+    case 'runCommand': {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${request.title}`);
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: request.title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+      return undefined;
+    }
+    case 'screenshotView': {
+      const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: request.view }) }).first();
+      await pane.locator('.monaco-list-row', { hasText: request.text }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      const file = path.join(SCREENSHOTS, `${request.name}.png`);
+      await page.screenshot({ path: file });
+      // Each row as a person reads it: the label, then its description after a dash.
+      const rows = await pane.locator('.monaco-list-row').evaluateAll((nodes) =>
+        nodes.map((node) => {
+          const text = (selector: string) => ((node as unknown as { querySelector(s: string): { textContent: string | null } | null }).querySelector(selector)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+          const description = text('.label-description');
+          return `${text('.label-name')}${description ? ` — ${description}` : ''}`;
+        }),
+      );
+      run.uiLog.push(`screenshot: ${file}`);
+      return rows.join('\n');
     }
     case 'clickNotificationButton': {
       const item = page.locator('.notification-list-item', { hasText: request.text }).first();

@@ -1,22 +1,29 @@
 import * as http from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CORPUS_DIR } from '../support/corpus';
-import { errorBody, type Route } from './routes';
+import { errorBody, isItemsPath, itemsErrorBody, type Route } from './routes';
+import { advisorMetadataRoute } from './advisorMetadata';
+import { EventstreamStore, eventstreamRoute, type StoredItem } from './eventstreams';
 import { BuiltInStore, policySetRoute } from './policySets';
 
 /**
  * A local stand-in for the service, for tests and demos, over HTTP on 127.0.0.1, with switchable faults and
  * a record of every request. Each interface is a route of its own (see ./routes.ts): E1 and E2 in
- * ./policySets.ts. Faults and the token check apply to every route. Admin endpoints (no token needed, loopback only):
- *   POST   /_local/faults     body {"mode": "429"|"500"|"502html"|"malformed"|"drop"|"hang"|"echo", "count"?: n, "retryAfter"?: s, "method"?: "GET"|"PUT"}
+ * ./policySets.ts, E3 in ./advisorMetadata.ts, E4 and E5 in ./eventstreams.ts. Faults and the token check apply
+ * to every route (on the items API, /v1/..., with the items ErrorResponse shape). Admin endpoints (no token needed, loopback only):
+ *   POST   /_local/faults     body {"mode": "429"|"429bare"|"500"|"502html"|"malformed"|"drop"|"hang"|"echo", "count"?: n, "retryAfter"?: s,
+ *                            "method"?: "GET"|"PUT"|"DELETE", "path"?: "<prefix>"}
+ *   POST   /_local/eventstreams  body an eventstream ({ id, workspaceId, ... }): adds or replaces it in the store
  *   DELETE /_local/faults     clears them
  *   GET    /_local/requests   what was received (method, path, query, headers, body)
  *   DELETE /_local/requests   forgets them
  */
 
 /** 'echo' answers 400 with the request's Authorization header in the error message: a careless service, for leak tests. */
-export type FaultMode = '429' | '500' | '502html' | 'malformed' | 'drop' | 'hang' | 'echo';
-export const FAULT_MODES: FaultMode[] = ['429', '500', '502html', 'malformed', 'drop', 'hang', 'echo'];
+/** '429bare' is a 429 without Retry-After (the items API sends those too). */
+export type FaultMode = '429' | '429bare' | '500' | '502html' | 'malformed' | 'drop' | 'hang' | 'echo';
+export const FAULT_MODES: FaultMode[] = ['429', '429bare', '500', '502html', 'malformed', 'drop', 'hang', 'echo'];
 
 export interface Fault {
   mode: FaultMode;
@@ -26,6 +33,8 @@ export interface Fault {
   retryAfter?: number;
   /** Only requests with this method. */
   method?: string;
+  /** Only requests whose path starts with this (`/v1/`: the items API). */
+  path?: string;
 }
 
 export interface RecordedRequest {
@@ -59,6 +68,8 @@ export interface LocalService {
   /** Where the built-in sets come from ('corpus' or 'seed'), and how many. */
   source: { kind: 'corpus' | 'seed'; count: number };
   versions: Map<string, unknown>;
+  /** E4/E5's eventstreams (two workspaces). */
+  eventstreams: EventstreamStore;
   close(): Promise<void>;
 }
 
@@ -72,7 +83,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   let counter = 0;
 
   // One route per interface; each answers its own paths.
-  const routes: Route[] = [policySetRoute({ namespace, store, versions })];
+  const eventstreams = new EventstreamStore();
+  const routes: Route[] = [policySetRoute({ namespace, store, versions }), advisorMetadataRoute({ namespace }), eventstreamRoute({ store: eventstreams })];
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -80,7 +92,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const body = Buffer.concat(chunks).toString('utf8');
-      const requestId = `local-${++counter}`;
+      // The items API's request ids are UUIDs (spec C, ErrorResponse.requestId).
+      const requestId = isItemsPath(url.pathname) ? randomUUID() : `local-${++counter}`;
       const send = (status: number, text: string, headers: http.OutgoingHttpHeaders = {}): true => {
         res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'x-ms-request-id': requestId, ...headers });
         res.end(text);
@@ -96,15 +109,20 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         log(`${record.method} ${record.path} -> ${outcome}`);
       };
 
-      const fault = faults.find((f) => !f.method || f.method.toUpperCase() === req.method);
+      const items = isItemsPath(url.pathname);
+      // Each interface answers in its own error shape.
+      const failure = (code: string, message: string, target?: string) => (items ? itemsErrorBody(code, message, requestId) : errorBody(code, message, target));
+      const fault = faults.find((f) => (!f.method || f.method.toUpperCase() === req.method) && (!f.path || url.pathname.startsWith(f.path)));
       if (fault) {
         if (fault.count !== undefined && --fault.count <= 0) faults.splice(faults.indexOf(fault), 1);
         done(`fault ${fault.mode}`);
         switch (fault.mode) {
           case '429':
-            return send(429, errorBody('TooManyRequests', 'Too many requests; retry later.'), { 'Retry-After': String(fault.retryAfter ?? 1) });
+            return send(429, failure(items ? 'RequestBlocked' : 'TooManyRequests', 'Too many requests; retry later.'), { 'Retry-After': String(fault.retryAfter ?? 1) });
+          case '429bare':
+            return send(429, failure(items ? 'RequestBlocked' : 'TooManyRequests', 'Too many requests; retry later.'));
           case '500':
-            return send(500, errorBody('InternalServerError', 'The local service failed on purpose.'));
+            return send(500, failure('InternalServerError', 'The local service failed on purpose.'));
           case '502html':
             return send(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', { 'Content-Type': 'text/html' });
           case 'malformed':
@@ -114,7 +132,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
           case 'hang':
             return; // never answers; close() ends the connection
           case 'echo':
-            return send(400, errorBody('BadToken', `Rejected header '${req.headers.authorization ?? ''}'.`, req.headers.authorization));
+            return send(400, failure('BadToken', `Rejected header '${req.headers.authorization ?? ''}'.`, req.headers.authorization));
         }
       }
 
@@ -122,7 +140,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       const token = /^Bearer (\S+)$/.exec(auth)?.[1];
       if (!token || (options.token !== undefined && token !== options.token)) {
         done('401');
-        return send(401, errorBody('AuthenticationFailed', token ? 'The access token is not valid.' : 'Authentication failed: the Authorization header is missing or not a bearer token.'), {
+        return send(401, failure(items ? 'Unauthorized' : 'AuthenticationFailed', token ? 'The access token is not valid.' : 'Authentication failed: the Authorization header is missing or not a bearer token.'), {
           'WWW-Authenticate': 'Bearer',
         });
       }
@@ -143,6 +161,16 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     if (pathname === '/_local/faults' && method === 'DELETE') {
       faults.length = 0;
       return send(204, '');
+    }
+    if (pathname === '/_local/eventstreams' && method === 'POST') {
+      try {
+        const item = JSON.parse(body) as StoredItem;
+        if (typeof item?.id !== 'string' || typeof item.workspaceId !== 'string') throw new Error('an eventstream needs string id and workspaceId');
+        eventstreams.put(item);
+        return send(201, JSON.stringify(item));
+      } catch (error) {
+        return send(400, errorBody('InvalidItem', (error as Error).message));
+      }
     }
     if (pathname === '/_local/faults' && method === 'POST') {
       try {
@@ -168,6 +196,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     requests,
     faults,
     versions,
+    eventstreams,
     source: { kind: store.kind, count: store.count },
     close: () =>
       new Promise<void>((resolve) => {
@@ -179,7 +208,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
 /** Parses `--fault 429:2` (mode, then Retry-After or nothing) and `--fault 500x3` (count). */
 export function parseFault(text: string): Fault {
-  const match = /^([a-z0-9]+)(?::(\d+))?(?:x(\d+))?(?:@(GET|PUT))?$/i.exec(text.trim());
-  if (!match || !FAULT_MODES.includes(match[1] as FaultMode)) throw new Error(`--fault takes <mode>[:retryAfter][x<count>][@GET|@PUT] with mode ${FAULT_MODES.join(', ')}; not '${text}'`);
+  const match = /^([a-z0-9]+)(?::(\d+))?(?:x(\d+))?(?:@(GET|PUT|DELETE))?$/i.exec(text.trim());
+  if (!match || !FAULT_MODES.includes(match[1] as FaultMode)) throw new Error(`--fault takes <mode>[:retryAfter][x<count>][@GET|@PUT|@DELETE] with mode ${FAULT_MODES.join(', ')}; not '${text}'`);
   return { mode: match[1] as FaultMode, retryAfter: match[2] ? Number(match[2]) : undefined, count: match[3] ? Number(match[3]) : undefined, method: match[4]?.toUpperCase() };
 }

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { startLocalService, parseFault, FAULT_MODES } from './localService';
 
-const USAGE = `Usage: npm run service:local -- [--port <n>] [--namespace Provider] [--token <t>] [--fault <mode>[:retryAfter][x<count>][@GET|@PUT]]... [--quiet]
+const USAGE = `Usage: npm run service:local -- [--port <n>] [--namespace Provider] [--token <t>] [--fault <mode>[:retryAfter][x<count>][@GET|@PUT|@DELETE]]... [--quiet]
 
-A local service on 127.0.0.1 implementing E1 and E2 for tests and demos. Fault modes: ${FAULT_MODES.join(', ')}.
+A local service on 127.0.0.1 implementing E1 and E2 (policy sets), E3 (advisor metadata) and E4/E5 (eventstreams,
+under /v1/: use the same address as the items base URL) for tests and demos. Fault modes: ${FAULT_MODES.join(', ')}.
 Faults can also be set while it runs: POST /_local/faults {"mode":"429","retryAfter":2,"count":1}; DELETE /_local/faults.
 Requests received: GET /_local/requests. Environment: POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
 `;
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
   });
   const which = service.source.kind === 'corpus' ? "of the public cloud's built-in sets from the corpus; its US Government variants are not served" : 'built-in sets from the seed';
   process.stdout.write(`Local policy service listening on ${service.url} (${service.source.count} ${which})\n`);
+  const workspaces = new Set([...service.eventstreams.items.values()].map((i) => i.workspaceId));
+  process.stdout.write(`  advisor metadata at /providers/${values.namespace as string}.Advisor/metadata; ${service.eventstreams.items.size} eventstreams in ${workspaces.size} workspaces under /v1/workspaces/\n`);
+  for (const item of service.eventstreams.items.values()) process.stdout.write(`    ${item.workspaceId} ${item.id} ${String(item.displayName)}\n`);
   const stop = () => void service.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -22,3 +22,11 @@ export type Route = (context: RouteContext) => boolean;
 export function errorBody(code: string, message: string, target?: string): string {
   return JSON.stringify({ error: { code, message, ...(target ? { target } : {}), details: [], additionalInfo: [] } });
 }
+
+/** The ErrorResponse shape of the workspace-items interface (C: E4, E5): errorCode, message, requestId in the body. */
+export function itemsErrorBody(errorCode: string, message: string, requestId: string, relatedResource?: { resourceId: string; resourceType: string }): string {
+  return JSON.stringify({ errorCode, message, requestId, ...(relatedResource ? { relatedResource } : {}), moreDetails: [] });
+}
+
+/** The items interface's paths: its error bodies have their own shape. */
+export const isItemsPath = (pathname: string): boolean => pathname.startsWith('/v1/');

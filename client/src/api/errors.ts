@@ -69,6 +69,11 @@ export class ServiceError extends ApiError {
   ) {
     super(message);
   }
+  /**
+   * What the service answered to the earlier attempts of the same call, which were retried (429, 503 ...;
+   * 0 for no answer). A DELETE answered ItemNotFound after a 429 was deleted meanwhile: see eventstreams.ts.
+   */
+  earlierStatuses: number[] = [];
 }
 
 const EXCERPT_CHARS = 200;
@@ -176,7 +181,10 @@ export function serviceErrorOf(facts: ResponseFacts): ServiceError {
   const serviceMessage = safe(detail.message) ?? '';
   const target = safe(detail.target);
   const details = redactDetails(detail.details ?? [], secrets);
-  const extras = [target ? `target '${target}'` : '', requestId ? `request id ${requestId}` : ''].filter(Boolean).join(', ');
+  // The eventstream shape names the resource concerned (relatedResource) and its request id in the body.
+  const related = detail.relatedResource;
+  const relatedText = related && (related.resourceId || related.resourceType) ? safe(`related resource ${[related.resourceType, related.resourceId].filter(Boolean).join(' ')}`) : '';
+  const extras = [target ? `target '${target}'` : '', relatedText ?? '', requestId ? `request id ${requestId}` : ''].filter(Boolean).join(', ');
   const detailText = details.length ? ` ${details.map((d) => `[${d.code ?? '?'}${d.target ? ` at '${d.target}'` : ''}: ${d.message ?? ''}]`).join(' ')}` : '';
   return new ServiceError(
     `${code} (${status}): ${serviceMessage || 'no message'}${detailText}${extras ? ` (${extras})` : ''}`,

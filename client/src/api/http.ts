@@ -34,6 +34,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Told before each wait; for progress reports. */
   onRetry?: (info: RetryInfo) => void;
+  /** How a wait is made (tests inject one that records and returns at once); rejects when the signal aborts. */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export interface CallOptions {
@@ -46,6 +48,11 @@ export interface HttpRequest {
   method: 'GET' | 'PUT' | 'DELETE';
   /** Path below the base URL, already encoded. */
   path: string;
+  /**
+   * An absolute address to use instead of base URL + path (a page's nextLink); its query is kept, and
+   * api-version is added only when it has none. The caller checks where it points.
+   */
+  url?: string;
   apiVersion: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
@@ -79,8 +86,10 @@ export class HttpClient {
     const backoffMs = this.options.backoffMs ?? 1000;
     const maxDelayMs = this.options.maxDelayMs ?? 30_000;
     const onRetry = call.onRetry ?? this.options.onRetry;
-    const url = new URL(this.baseUrl + request.path);
-    url.searchParams.set('api-version', request.apiVersion);
+    const wait = this.options.wait ?? sleep;
+    const url = new URL(request.url ?? this.baseUrl + request.path);
+    // The items API carries its version in the path (/v1): an empty apiVersion sends none.
+    if (request.apiVersion && (!request.url || !url.searchParams.has('api-version'))) url.searchParams.set('api-version', request.apiVersion);
     for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
     const what = `${request.method} ${url.pathname}`;
     const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
@@ -116,6 +125,8 @@ export class HttpClient {
       timedOut ? new TimeoutError(`No answer from the service within ${formatSeconds(timeoutMs)} (${what})`) : new CancelledError(`Cancelled (${what})`);
     const deadline = Date.now() + timeoutMs;
 
+    // The statuses answered to earlier attempts of this call (0: no answer), kept on a final ServiceError.
+    const earlier: number[] = [];
     try {
       for (let attempt = 0; ; attempt++) {
         if (controller.signal.aborted) throw stopped();
@@ -134,7 +145,8 @@ export class HttpClient {
           const delay = backoff(attempt, backoffMs, maxDelayMs);
           if (!retryable || attempt >= maxRetries || Date.now() + delay >= deadline) throw error;
           onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: network.message });
-          await sleep(delay, controller.signal).catch(() => {
+          earlier.push(0);
+          await wait(delay, controller.signal).catch(() => {
             throw stopped();
           });
           continue;
@@ -164,14 +176,15 @@ export class HttpClient {
         }
 
         const error = serviceErrorOf({ status: raw.status, headers: raw.headers, body: raw.body, request: what, area: request.area, secrets });
-        // 429 and 503 mean "not processed", so even a PUT may go again; other 5xx only for reads.
+        error.earlierStatuses = [...earlier];
+        // 429 and 503 mean "not processed", so even a PUT or a DELETE may go again; other 5xx only for reads.
         const retryable = raw.status === 429 || raw.status === 503 || (request.method === 'GET' && raw.status >= 500 && raw.status <= 599);
         if (!retryable || attempt >= maxRetries) throw error;
         const asked = error.retryAfterSeconds;
         const delay = asked !== undefined ? asked * 1000 : backoff(attempt, backoffMs, maxDelayMs);
         if (delay > maxDelayMs || Date.now() + delay >= deadline) {
           const left = Math.max(0, deadline - Date.now());
-          throw new ServiceError(
+          throw Object.assign(new ServiceError(
             `${error.message}; not retried: a wait of ${formatSeconds(delay)} does not fit in the ${formatSeconds(left)} left`,
             error.status,
             error.code,
@@ -182,10 +195,11 @@ export class HttpClient {
             error.requestId,
             error.retryAfterSeconds,
             error.excerpt,
-          );
+          ), { earlierStatuses: error.earlierStatuses });
         }
         onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: `${raw.status} ${error.code}` });
-        await sleep(delay, controller.signal).catch(() => {
+        earlier.push(raw.status);
+        await wait(delay, controller.signal).catch(() => {
           throw stopped();
         });
       }

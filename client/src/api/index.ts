@@ -4,3 +4,5 @@ export * from './http';
 export * from './policySets';
 export * from './deployment';
 export * from './implicitFlow';
+export * from './advisorMetadata';
+export * from './eventstreams';

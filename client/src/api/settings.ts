@@ -58,6 +58,9 @@ export function resolveServiceSettings(
   sources: Array<Partial<Record<keyof ServiceSettings, string | undefined>>>,
   env: NodeJS.ProcessEnv = {},
   howToSetBaseUrl = `set ${ENV.baseUrl}`,
+  /** Which address the caller needs: the resource-management one (E1-E3), or the workspace-items one (E4, E5). */
+  needs: 'baseUrl' | 'itemsBaseUrl' = 'baseUrl',
+  howToSetItemsBaseUrl = `set ${ENV.itemsBaseUrl}`,
 ): ServiceSettings {
   const pick = (key: keyof ServiceSettings): string | undefined => {
     for (const source of sources) {
@@ -68,13 +71,15 @@ export function resolveServiceSettings(
     return value || undefined;
   };
   const baseUrl = pick('baseUrl');
-  if (!baseUrl) throw new SettingsError(`no service address: ${howToSetBaseUrl}`);
+  if (!baseUrl && needs === 'baseUrl') throw new SettingsError(`no service address: ${howToSetBaseUrl}`);
   const providerNamespace = pick('providerNamespace') ?? DEFAULT_PROVIDER_NAMESPACE;
   if (!NAMESPACE.test(providerNamespace)) throw new SettingsError(`provider namespace '${providerNamespace}' must be letters and digits, like 'Provider'`);
   const itemsBaseUrl = pick('itemsBaseUrl');
+  if (!itemsBaseUrl && needs === 'itemsBaseUrl') throw new SettingsError(`no workspace-items address: ${howToSetItemsBaseUrl}`);
   const authUrl = pick('authUrl');
   return {
-    baseUrl: checkServiceUrl(baseUrl, 'the service address'),
+    // Empty when only the items address is needed and none is given.
+    baseUrl: baseUrl ? checkServiceUrl(baseUrl, 'the service address') : '',
     itemsBaseUrl: itemsBaseUrl ? checkServiceUrl(itemsBaseUrl, 'the items address') : undefined,
     authUrl: authUrl ? checkServiceUrl(authUrl, 'the authorization address', true) : undefined,
     providerNamespace,

@@ -5,8 +5,11 @@ import { DEPLOY_COMMAND, deployVersion } from './deployVersion';
 import { FETCH_COMMAND, fetchBuiltIn } from './fetchBuiltIn';
 import { SIGN_IN_COMMAND, signIn } from './signIn';
 import { SIGN_OUT_COMMAND, signOut } from './signOut';
+import { AdvisorMetadataView, REFRESH_METADATA_COMMAND, SHOW_METADATA_COMMAND, showAdvisorMetadata } from './showAdvisorMetadata';
+import { ITEM_SCHEME, ItemDocuments, OPEN_EVENTSTREAM_COMMAND, openEventstream } from './openEventstream';
+import { DELETE_EVENTSTREAM_COMMAND, deleteEventstream } from './deleteEventstream';
 
-export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND };
+export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, ITEM_SCHEME };
 
 /** Registers the commands that talk to the service (fetch, deploy, sign in, sign out). */
 export function registerServiceCommands(context: vscode.ExtensionContext, deps: Partial<ServiceCommandDeps> = {}): void {
@@ -16,5 +19,22 @@ export function registerServiceCommands(context: vscode.ExtensionContext, deps: 
     vscode.commands.registerCommand(DEPLOY_COMMAND, () => deployVersion(context, full)),
     vscode.commands.registerCommand(SIGN_IN_COMMAND, () => signIn(full)),
     vscode.commands.registerCommand(SIGN_OUT_COMMAND, () => signOut(full)),
+  );
+  registerItemCommands(context, full);
+}
+
+/** Advisor metadata (E3) and eventstreams (E4, E5): the view, the read-only item documents, their commands. */
+function registerItemCommands(context: vscode.ExtensionContext, deps: ServiceCommandDeps): void {
+  const view = new AdvisorMetadataView();
+  const documents = new ItemDocuments();
+  type Ids = { workspaceId?: unknown; eventstreamId?: unknown };
+  context.subscriptions.push(
+    view,
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(ITEM_SCHEME, documents),
+    vscode.commands.registerCommand(SHOW_METADATA_COMMAND, (options?: { filter?: unknown }) => showAdvisorMetadata(deps, view, { filter: options?.filter })),
+    vscode.commands.registerCommand(REFRESH_METADATA_COMMAND, () => showAdvisorMetadata(deps, view, { refresh: true })),
+    vscode.commands.registerCommand(OPEN_EVENTSTREAM_COMMAND, (ids?: Ids) => openEventstream(context, deps, documents, ids)),
+    vscode.commands.registerCommand(DELETE_EVENTSTREAM_COMMAND, (ids?: Ids) => deleteEventstream(context, deps, ids)),
   );
 }

@@ -3,11 +3,12 @@
 // file of its own under ./commands.
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
-import { ApiError, AuthenticationRequiredError, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import { AdvisorMetadataClient, ApiError, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
 export const SERVICE_OPTIONS_USAGE = `Service options:
       --base-url <url>          The service address (or ${ENV.baseUrl})
+      --items-base-url <url>    The workspace-items address, for eventstreams (or ${ENV.itemsBaseUrl})
       --namespace <name>        Provider namespace in paths (default: Provider, or ${ENV.providerNamespace})
       --token-command "<cmd>"   A command that prints the bearer token (default: the token is read from
                                 ${ENV.accessToken})
@@ -17,6 +18,7 @@ export const SERVICE_OPTIONS_USAGE = `Service options:
 /** parseArgs options of the service flags; spread into a command's own options. */
 export const serviceOptions = {
   'base-url': { type: 'string' },
+  'items-base-url': { type: 'string' },
   namespace: { type: 'string' },
   'token-command': { type: 'string' },
   timeout: { type: 'string' },
@@ -33,13 +35,15 @@ export interface ServiceContext {
 }
 
 /** The settings, token and time limit the service flags (and environment) give. */
-export function serviceContext(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ServiceContext {
+export function serviceContext(values: Record<string, unknown>, env: NodeJS.ProcessEnv, needs: 'baseUrl' | 'itemsBaseUrl' = 'baseUrl'): ServiceContext {
   let settings: ServiceSettings;
   try {
     settings = resolveServiceSettings(
-      [{ baseUrl: values['base-url'] as string | undefined, providerNamespace: values.namespace as string | undefined }],
+      [{ baseUrl: values['base-url'] as string | undefined, itemsBaseUrl: values['items-base-url'] as string | undefined, providerNamespace: values.namespace as string | undefined }],
       env,
       `give --base-url <url> or set ${ENV.baseUrl}`,
+      needs,
+      `give --items-base-url <url> or set ${ENV.itemsBaseUrl}`,
     );
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
@@ -68,6 +72,16 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
 /** The client of the policy set interfaces (E1, E2) for these flags. */
 export function policySetClient(context: ServiceContext): PolicySetClient {
   return new PolicySetClient(context.settings, { token: context.token, timeoutMs: context.timeoutMs, onRetry: context.onRetry });
+}
+
+/** The client of the advisor metadata interface (E3) for these flags. */
+export function advisorMetadataClient(context: ServiceContext): AdvisorMetadataClient {
+  return new AdvisorMetadataClient(context.settings, { token: context.token, timeoutMs: context.timeoutMs, onRetry: context.onRetry });
+}
+
+/** The client of the eventstream interface (E4, E5) for these flags (the items address). */
+export function eventstreamClient(context: ServiceContext): EventstreamClient {
+  return new EventstreamClient(context.settings, { token: context.token, timeoutMs: context.timeoutMs, onRetry: context.onRetry });
 }
 
 /** Runs the token command; its output is the token. Neither its output nor its error output is ever printed. */

@@ -5,6 +5,11 @@ export const SERVER_FEATURES_SUITE = 'Server features: strongType completion and
 
 /** The fetch and deploy commands against the local service, signed in through a test authentication provider. */
 export const SERVICE_SUITE = 'Service commands: fetch and deploy against the local service';
+/** Advisor metadata (E3) and eventstreams (E4) from the palette, against the same local service. */
+export const ITEMS_SUITE = 'Item commands: advisor metadata and eventstreams against the local service';
+/** The screenshot of the advisor metadata view, under .cache/e2e/screenshots. */
+export const METADATA_SCREENSHOT = 'advisorMetadata';
+
 /** The test authentication provider the suite registers; policySet.auth.providerId names it. */
 export const E2E_AUTH_PROVIDER = 'policyset-e2e-auth';
 /** Its session's token: the only one the local service accepts, and what the leak check searches for. */
@@ -23,6 +28,10 @@ export type UiRequest = { id: string } & (
   | { kind: 'readNotification'; text: string }
   /** Click `button` on the notification including `text` (Cancel on a progress notification). */
   | { kind: 'clickNotificationButton'; text: string; button: string }
+  /** Run a command from the command palette (F1), by its title, as a person does. */
+  | { kind: 'runCommand'; title: string }
+  /** Wait until the side bar view titled `view` shows `text`, take a screenshot `<name>.png`; answer the view's visible rows. */
+  | { kind: 'screenshotView'; view: string; text: string; name: string }
 );
 export interface UiAnswer {
   ok: boolean;

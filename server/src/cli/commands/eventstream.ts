@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import * as fs from 'node:fs';
+import { checkItemId, type EventstreamClient } from '#api';
+import { UsageError } from '../../node/files';
+import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+
+export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [service options]
+       policyset eventstream delete <workspaceId> <eventstreamId> [--yes] [service options]
+
+get (E4) prints the eventstream item's JSON, or saves it with -o.
+delete (E5) reads the item first and shows its display name, then asks on a terminal; without one,
+--yes is required. A DELETE is sent again only after a 429 or 503 (not processed); a retry answered
+ItemNotFound means the item was deleted meanwhile ("already deleted", exit 0). Both IDs are UUIDs,
+checked before anything is sent. The address is --items-base-url or POLICYSET_ITEMS_BASE_URL.
+
+${SERVICE_OPTIONS_USAGE}
+Exit status: 0 done, 1 not confirmed, 2 usage, input, sign-in or service problems (ItemNotFound too).
+`;
+
+export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...serviceOptions, output: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y', default: false } },
+  });
+  const [sub, workspaceId, eventstreamId, ...extra] = positionals;
+  if (sub !== 'get' && sub !== 'delete') throw new UsageError(sub ? `eventstream takes get or delete, not '${sub}'` : 'eventstream needs a subcommand: get or delete');
+  if (!workspaceId || !eventstreamId || extra.length) throw new UsageError(`eventstream ${sub} takes <workspaceId> <eventstreamId>`);
+  const problem = checkItemId(workspaceId, 'workspace') ?? checkItemId(eventstreamId, 'eventstream');
+  if (problem) throw new UsageError(problem);
+  if (sub === 'delete' && values.output) throw new UsageError('-o is for eventstream get');
+  if (sub === 'get' && values.yes) throw new UsageError('--yes is for eventstream delete');
+  const context = serviceContext(values, env, 'itemsBaseUrl');
+  const client = eventstreamClient(context);
+  try {
+    return sub === 'get' ? await get(client, workspaceId, eventstreamId, values.output) : await remove(client, workspaceId, eventstreamId, values.yes as boolean);
+  } catch (error) {
+    return reportApiError(error, context.secrets);
+  }
+}
+
+async function get(client: EventstreamClient, workspaceId: string, eventstreamId: string, output: string | undefined): Promise<number> {
+  const response = await client.get(workspaceId, eventstreamId);
+  const text = JSON.stringify(response.body, null, 2) + '\n';
+  if (!output) {
+    process.stdout.write(text);
+    return 0;
+  }
+  try {
+    fs.writeFileSync(output, text);
+  } catch (error) {
+    process.stderr.write(`policyset: cannot write '${output}': ${(error as Error).message}\n`);
+    return 2;
+  }
+  process.stderr.write(`policyset: saved eventstream '${response.body.displayName ?? eventstreamId}' to ${output}\n`);
+  return 0;
+}
+
+async function remove(client: EventstreamClient, workspaceId: string, eventstreamId: string, yes: boolean): Promise<number> {
+  // Read first: the question names what would be deleted, and a missing item is reported before any DELETE.
+  const item = (await client.get(workspaceId, eventstreamId)).body;
+  const name = item.displayName ? `'${item.displayName}'` : '(no display name)';
+  process.stderr.write(`policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.settings.itemsBaseUrl}${client.eventstreamPath(workspaceId, eventstreamId)}\n`);
+  if (!(await confirm(`Delete eventstream ${name}?`, yes, 'not deleted'))) return 1;
+  const result = await client.delete(workspaceId, eventstreamId);
+  const id = result.requestId ? `, request id ${result.requestId}` : '';
+  if (result.alreadyDeleted) process.stdout.write(`already deleted: eventstream ${name} (${eventstreamId}) was gone when the retried DELETE arrived (${result.status} ItemNotFound after a 429${id})\n`);
+  else process.stdout.write(`deleted eventstream ${name} (${eventstreamId}) in workspace ${workspaceId} (${result.status}${id})\n`);
+  return 0;
+}

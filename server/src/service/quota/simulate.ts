@@ -85,8 +85,13 @@ export function simulate(limits: Pick<RateLimits, 'tpm' | 'rpm'>, load: Load): S
     if (inWindow >= window.allowance) refused = 'rpm';
     else if (minute.tokensCounted + requestTokens > limits.tpm) refused = 'tpm';
     if (refused) {
-      if (refused === 'rpm') (result.refusedRpm++, minute.refusedRpm++);
-      else (result.refusedTpm++, minute.refusedTpm++);
+      if (refused === 'rpm') {
+        result.refusedRpm++;
+        minute.refusedRpm++;
+      } else {
+        result.refusedTpm++;
+        minute.refusedTpm++;
+      }
       result.firstRefusal ??= { atSeconds: at, rule: refused };
       continue;
     }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CORPUS_DIR } from '../support/corpus';
 import { errorBody, type Route } from './routes';
 import { BuiltInStore, policySetRoute } from './policySets';
+import { QuotaStore, modelDeploymentRoute, type QuotaSeed } from './modelDeployments';
 
 /**
  * A local stand-in for the service, for tests and demos, over HTTP on 127.0.0.1, with switchable faults and
@@ -12,6 +13,8 @@ import { BuiltInStore, policySetRoute } from './policySets';
  *   DELETE /_local/faults     clears them
  *   GET    /_local/requests   what was received (method, path, query, headers, body)
  *   DELETE /_local/requests   forgets them
+ *   POST   /_local/quota      body QuotaSeed (./modelDeployments.ts): accounts, quota limits, deployments (E6/E7)
+ *   DELETE /_local/quota      forgets them
  */
 
 /** 'echo' answers 400 with the request's Authorization header in the error message: a careless service, for leak tests. */
@@ -48,6 +51,8 @@ export interface LocalServiceOptions {
   /** Only this bearer token is accepted (default: any non-empty one). */
   token?: string;
   faults?: Fault[];
+  /** The in-memory subscription of E6/E7. */
+  quota?: QuotaSeed;
   log?: (line: string) => void;
 }
 
@@ -59,6 +64,7 @@ export interface LocalService {
   /** Where the built-in sets come from ('corpus' or 'seed'), and how many. */
   source: { kind: 'corpus' | 'seed'; count: number };
   versions: Map<string, unknown>;
+  quota: QuotaStore;
   close(): Promise<void>;
 }
 
@@ -72,7 +78,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   let counter = 0;
 
   // One route per interface; each answers its own paths.
-  const routes: Route[] = [policySetRoute({ namespace, store, versions })];
+  const quota = new QuotaStore(options.quota);
+  const routes: Route[] = [policySetRoute({ namespace, store, versions }), modelDeploymentRoute({ namespace, store: quota })];
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -154,6 +161,18 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         return send(400, errorBody('InvalidFault', (error as Error).message));
       }
     }
+    if (pathname === '/_local/quota' && method === 'DELETE') {
+      quota.reset();
+      return send(204, '');
+    }
+    if (pathname === '/_local/quota' && method === 'POST') {
+      try {
+        quota.apply(JSON.parse(body) as QuotaSeed);
+        return send(201, body);
+      } catch (error) {
+        return send(400, errorBody('InvalidQuotaSeed', (error as Error).message));
+      }
+    }
     return send(404, errorBody('NotFound', 'Unknown admin endpoint.'));
   };
 
@@ -168,6 +187,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     requests,
     faults,
     versions,
+    quota,
     source: { kind: store.kind, count: store.count },
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,3 +4,4 @@ export * from './http';
 export * from './policySets';
 export * from './deployment';
 export * from './implicitFlow';
+export * from './modelDeployments';

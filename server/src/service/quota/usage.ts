@@ -99,3 +99,10 @@ export function checkQuota(usage: Pick<ModelUsage, 'usedTpm' | 'limitTpm'>, requ
       'Lower another deployment of this model in the region, or request a quota increase; quota of a resource deleted in the last 48 hours stays held until the resource is purged.',
   };
 }
+
+/** A text bar of `width` cells for used of limit (full cells for used, light ones for free). */
+export function usageBar(used: number, limit: number, width = 20): string {
+  const share = limit > 0 ? Math.min(1, Math.max(0, used / limit)) : used > 0 ? 1 : 0;
+  const full = Math.round(share * width);
+  return '█'.repeat(full) + '░'.repeat(width - full);
+}

@@ -16,7 +16,7 @@ interface CommandEntry {
 export const COMMANDS: Record<string, CommandEntry> = {
   fetch: { synopsis: 'policyset fetch <name> [options]', load: () => require('./fetch') as CommandModule },
   deploy: { synopsis: 'policyset deploy <file> [options]', load: () => require('./deploy') as CommandModule },
-  quota: { synopsis: 'policyset quota usage|calc|simulate|plan ...', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('quota', { usage: () => require('./quotaUsage') as CommandModule, calc: () => require('./quotaCalc') as CommandModule, simulate: () => require('./quotaSimulate') as CommandModule }) },
+  quota: { synopsis: 'policyset quota usage|calc|simulate|plan ...', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('quota', { usage: () => require('./quotaUsage') as CommandModule, calc: () => require('./quotaCalc') as CommandModule, simulate: () => require('./quotaSimulate') as CommandModule, plan: () => require('./quotaPlan') as CommandModule }) },
   model: { synopsis: 'policyset model deploy [options]', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('model', { deploy: () => require('./modelDeploy') as CommandModule }) },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

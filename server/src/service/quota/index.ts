@@ -2,3 +2,4 @@
 export * from './capacity';
 export * from './simulate';
 export * from './usage';
+export * from './plan';

@@ -56,6 +56,7 @@ import {
   type FeatureOptions,
 } from './service/features';
 import { WorkspaceDefinitions } from './workspaceDefinitions';
+import { QuotaFiles } from './quotaFiles';
 
 /** The `policySet` settings the server reads (see server/README.md). */
 export interface ServerSettings {
@@ -64,6 +65,8 @@ export interface ServerSettings {
   definitions: { paths: string[] };
   /** The cloud whose definitions win; empty: inferred from the document's path. */
   cloud: string;
+  /** Deployment plans: a capacity-unit file over the built-in table, and saved usage files. */
+  quota: { capacityUnitsFile: string; usageFiles: string[] };
 }
 
 /**
@@ -94,7 +97,7 @@ function notCheckedNotice(document: TextDocument, result: ValidationResult): Dia
   ];
 }
 
-const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '' };
+const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '', quota: { capacityUnitsFile: '', usageFiles: [] } };
 
 /** Short enough to feel immediate, long enough that a burst of keystrokes is validated once. */
 const DEBOUNCE_MS = 100;
@@ -127,6 +130,10 @@ function readSettings(raw: unknown): ServerSettings {
     validate: { run },
     definitions: { paths },
     cloud: typeof s.cloud === 'string' ? s.cloud : '',
+    quota: {
+      capacityUnitsFile: isObject(s.quota) && typeof s.quota['capacityUnitsFile'] === 'string' ? s.quota['capacityUnitsFile'] : '',
+      usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
+    },
   };
 }
 
@@ -173,12 +180,23 @@ export function startServer(connection: Connection): void {
     return policyDocument;
   };
 
-  const featureOptions = (uri: string): FeatureOptions => ({ definitions: definitions.catalog, cloud: settings.cloud || cloudOfPath(uri) });
+  const quotaFiles = new QuotaFiles(log);
+  const folderPaths = () => workspaceFolders.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
+  const featureOptions = (uri: string): FeatureOptions => ({
+    definitions: definitions.catalog,
+    cloud: settings.cloud || cloudOfPath(uri),
+    quota: { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()) },
+  });
 
   const validationOptions = (document: TextDocument) => ({
     uri: document.uri,
     severities: settings.severities,
     ...featureOptions(document.uri),
+    // Deployment plans read their usage files (the settings' and the plan's own) on each check.
+    quota:
+      parsed(document).kind === 'deploymentPlan'
+        ? { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()), usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, parsed(document).parsed.root) }
+        : undefined,
     definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
     assumePolicyDocument: document.languageId === 'policyset',
     docsBaseUrl: DOCS_URL,

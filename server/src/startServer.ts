@@ -57,6 +57,7 @@ import {
 } from './service/features';
 import { WorkspaceDefinitions } from './workspaceDefinitions';
 import { QuotaFiles } from './quotaFiles';
+import { quotaFigures, type QuotaFiguresParams } from './service/quota';
 
 /** The `policySet` settings the server reads (see server/README.md). */
 export interface ServerSettings {
@@ -109,6 +110,9 @@ const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href
 
 /** For clients without code action literals: applies a quick fix's edit. */
 const APPLY_EDIT_COMMAND = 'policySet.applyFix';
+
+/** Custom request: the quota figures the extension's quota commands show (see service/quota/figures.ts). */
+export const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
 
 /** Custom request: what the extension's status item shows. */
 export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
@@ -508,6 +512,14 @@ export function startServer(connection: Connection): void {
     },
     null,
   );
+  // The extension's quota commands ask here for their figures: one quota model, in the service.
+  connection.onRequest(QUOTA_FIGURES_REQUEST, (params: QuotaFiguresParams) => {
+    try {
+      return quotaFigures(params ?? {}, quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()));
+    } catch (error) {
+      throw new ResponseError(-32602, `quota figures: ${(error as Error).message}`);
+    }
+  });
   // `{ textDocument: { uri } }` as in every LSP request, or `{ uri }`.
   connection.onRequest(DOCUMENT_INFO_REQUEST, (params: { uri?: string; textDocument?: { uri: string } }, token) =>
     documentInfo({ textDocument: params.textDocument ?? { uri: params.uri ?? '' } }, token),

@@ -3,3 +3,4 @@ export * from './capacity';
 export * from './simulate';
 export * from './usage';
 export * from './plan';
+export * from './figures';

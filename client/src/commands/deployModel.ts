@@ -11,6 +11,7 @@ import {
   type DeploymentBody,
   type DeploymentTarget,
   type ModelDeployment,
+  type ServiceSettings,
 } from '../api';
 import { requireTrust, settingsOrExplain, showFailure, withProgress, type ServiceCommandDeps } from './common';
 import { askSubscriptionAndLocation, deploymentClientFor, fmt, recall, remember, type QuotaFiguresProvider } from './quotaCommon';
@@ -29,10 +30,37 @@ async function ask(title: string, value: string | undefined, check: (v: string) 
  * 404 = new) and, with a region, the region's usage; refuses without sending anything when the model's
  * free quota is short; else shows the exact PUT with the TPM and RPM in a modal, and sends it once.
  */
-export async function deployModel(context: vscode.ExtensionContext, deps: ServiceCommandDeps, figures: QuotaFiguresProvider): Promise<boolean> {
+/** The answers, when the command is run with an argument (scripts, keybindings, tests): nothing is asked but the confirmation. */
+export interface DeployModelArgs {
+  subscriptionId: string;
+  location?: string;
+  resourceGroupName: string;
+  accountName: string;
+  deploymentName: string;
+  model: string;
+  version?: string;
+  sku?: string;
+  capacity: number;
+}
+
+export async function deployModel(context: vscode.ExtensionContext, deps: ServiceCommandDeps, figures: QuotaFiguresProvider, given?: DeployModelArgs): Promise<boolean> {
   if (!(await requireTrust())) return false;
   const service = await settingsOrExplain();
   if (!service) return false;
+  if (given) {
+    if (!Number.isInteger(given.capacity) || given.capacity < 1) {
+      void vscode.window.showErrorMessage(`Policy Set: not deployed: capacity must be a positive whole number, not ${String(given.capacity)}`);
+      return false;
+    }
+    let where;
+    try {
+      where = await askSubscriptionAndLocation(context, true, given);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Policy Set: not deployed: ${(error as Error).message}`);
+      return false;
+    }
+    return deployWith(deps, figures, service, where!, given.resourceGroupName, given.accountName, given.deploymentName, given.model, given.version ?? '', given.sku ?? 'Standard', given.capacity);
+  }
   const where = await askSubscriptionAndLocation(context, true);
   if (!where) return false;
   const last = recall(context);
@@ -69,7 +97,22 @@ export async function deployModel(context: vscode.ExtensionContext, deps: Servic
   if (!capacityText) return false;
   const capacity = Number(capacityText);
   await remember(context, { resourceGroupName, accountName, deploymentName, model: modelName, sku });
+  return deployWith(deps, figures, service, where, resourceGroupName, accountName, deploymentName, modelName, version, sku, capacity);
+}
 
+async function deployWith(
+  deps: ServiceCommandDeps,
+  figures: QuotaFiguresProvider,
+  service: ServiceSettings,
+  where: { subscriptionId: string; location?: string },
+  resourceGroupName: string,
+  accountName: string,
+  deploymentName: string,
+  modelName: string,
+  version: string,
+  sku: string,
+  capacity: number,
+): Promise<boolean> {
   const target: DeploymentTarget = { subscriptionId: where.subscriptionId, resourceGroupName, accountName, deploymentName };
   const body: DeploymentBody = { sku: { name: sku, capacity }, properties: { model: { format: DEFAULT_MODEL_FORMAT, name: modelName, ...(version ? { version } : {}) } } };
   const client = deploymentClientFor(service, deps);

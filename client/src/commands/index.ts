@@ -6,7 +6,7 @@ import { FETCH_COMMAND, fetchBuiltIn } from './fetchBuiltIn';
 import { SIGN_IN_COMMAND, signIn } from './signIn';
 import { SIGN_OUT_COMMAND, signOut } from './signOut';
 import { SHOW_QUOTA_USAGE_COMMAND, showQuotaUsage } from './showQuotaUsage';
-import { DEPLOY_MODEL_COMMAND, deployModel } from './deployModel';
+import { DEPLOY_MODEL_COMMAND, deployModel, type DeployModelArgs } from './deployModel';
 import type { QuotaFiguresProvider } from './quotaCommon';
 
 export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, SHOW_QUOTA_USAGE_COMMAND, DEPLOY_MODEL_COMMAND };
@@ -22,7 +22,7 @@ export function registerServiceCommands(context: vscode.ExtensionContext, deps: 
   );
   const figures: QuotaFiguresProvider = deps.quotaFigures ?? (() => Promise.reject(new Error('the language server is not running')));
   context.subscriptions.push(
-    vscode.commands.registerCommand(SHOW_QUOTA_USAGE_COMMAND, () => showQuotaUsage(context, full, figures)),
-    vscode.commands.registerCommand(DEPLOY_MODEL_COMMAND, () => deployModel(context, full, figures)),
+    vscode.commands.registerCommand(SHOW_QUOTA_USAGE_COMMAND, (given?: { subscriptionId?: string; location?: string }) => showQuotaUsage(context, full, figures, given ?? {})),
+    vscode.commands.registerCommand(DEPLOY_MODEL_COMMAND, (given?: DeployModelArgs) => deployModel(context, full, figures, given)),
   );
 }

@@ -49,7 +49,18 @@ export interface QuotaMemory {
 export const recall = (context: vscode.ExtensionContext): QuotaMemory => context.workspaceState.get<QuotaMemory>(MEMORY_KEY) ?? {};
 export const remember = (context: vscode.ExtensionContext, values: QuotaMemory): Thenable<void> => context.workspaceState.update(MEMORY_KEY, { ...recall(context), ...values });
 
-export async function askSubscriptionAndLocation(context: vscode.ExtensionContext, locationOptional = false): Promise<{ subscriptionId: string; location?: string } | undefined> {
+export async function askSubscriptionAndLocation(
+  context: vscode.ExtensionContext,
+  locationOptional = false,
+  given: { subscriptionId?: string; location?: string } = {},
+): Promise<{ subscriptionId: string; location?: string } | undefined> {
+  // Answers given as the command's argument (scripts, keybindings, tests) are checked, not asked.
+  if (given.subscriptionId !== undefined) {
+    if (!SUBSCRIPTION_ID_PATTERN.test(given.subscriptionId)) throw new Error(`'${given.subscriptionId}' is not a subscription id`);
+    const problem = given.location ? checkLocation(given.location) : locationOptional ? undefined : 'a region is needed';
+    if (problem) throw new Error(problem);
+    return { subscriptionId: given.subscriptionId, location: given.location || undefined };
+  }
   const last = recall(context);
   const subscriptionId = (
     await vscode.window.showInputBox({

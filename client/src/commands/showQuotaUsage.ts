@@ -5,11 +5,22 @@ import { askSubscriptionAndLocation, deploymentClientFor, fmt, type QuotaFigures
 export const SHOW_QUOTA_USAGE_COMMAND = 'policySet.showQuotaUsage';
 
 /** "Policy Set: Show Quota Usage...": E7 for a region, shown as a table with bars in a view. */
-export async function showQuotaUsage(context: vscode.ExtensionContext, deps: ServiceCommandDeps, figures: QuotaFiguresProvider): Promise<vscode.WebviewPanel | undefined> {
+export async function showQuotaUsage(
+  context: vscode.ExtensionContext,
+  deps: ServiceCommandDeps,
+  figures: QuotaFiguresProvider,
+  given: { subscriptionId?: string; location?: string } = {},
+): Promise<vscode.WebviewPanel | undefined> {
   if (!(await requireTrust())) return undefined;
   const service = await settingsOrExplain();
   if (!service) return undefined;
-  const where = await askSubscriptionAndLocation(context);
+  let where;
+  try {
+    where = await askSubscriptionAndLocation(context, false, given);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Policy Set: ${(error as Error).message}`);
+    return undefined;
+  }
   if (!where?.location) return undefined;
   const location = where.location;
   const client = deploymentClientFor(service, deps);

@@ -11,7 +11,7 @@ import { ensureE2eTools, type E2eTools } from './support/install';
 import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
 import { launchBrowser, runSuite, startSuiteService, type SuiteRun } from './runCodeServer';
-import { E2E_TOKEN, SERVER_FEATURES_SUITE, SERVICE_SUITE } from './suite/suiteNames';
+import { E2E_TOKEN, MODEL_DEPLOYMENT_SUITE, SERVER_FEATURES_SUITE, SERVICE_SUITE } from './suite/suiteNames';
 import type { LocalService } from '../service/localService';
 import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
 
@@ -68,7 +68,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
 
   test('integration suite in the extension host: language and diagnostics', async () => {
     const run = await suiteResults();
-    const mine = run.results.filter((r) => !r.suite.startsWith(SERVER_FEATURES_SUITE) && !r.suite.startsWith(SERVICE_SUITE));
+    const mine = run.results.filter((r) => !r.suite.startsWith(SERVER_FEATURES_SUITE) && !r.suite.startsWith(SERVICE_SUITE) && !r.suite.startsWith(MODEL_DEPLOYMENT_SUITE));
     for (const r of mine) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
     assertPassed(run, mine, 4);
   });
@@ -102,6 +102,16 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     assert.match(channel, /GET built-in '[^']+': 200/, `the Policy Set output channel's log; files: ${run.files.map((f) => f.path).join(', ')}`);
     assert.match(channel, /fetching '[^']+' failed: No answer from the service within 8 s/);
     // (The suite itself checks that the local service received the test provider's token, in the fetch's Authorization header.)
+  });
+
+  test('integration suite in the extension host: model deployment refused over the free quota, the usage view', async () => {
+    const run = await suiteResults();
+    const results = run.results.filter((r) => r.suite.startsWith(MODEL_DEPLOYMENT_SUITE));
+    for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
+    assertPassed(run, results, 2);
+    const refused = run.notifications.find((n) => /not deployed: 20,000 TPM asked, 5,000 TPM free/.test(n));
+    assert.ok(refused, `the refusal's notification; seen: ${JSON.stringify(run.notifications)}`);
+    console.log(`#   shown: ${refused}`);
   });
 
   test('no token in the output channel, logs, settings, storage, notifications or console of the suite\'s code-server', async () => {

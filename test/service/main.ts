@@ -1,11 +1,15 @@
 import { parseArgs } from 'node:util';
+import * as fs from 'node:fs';
 import { startLocalService, parseFault, FAULT_MODES } from './localService';
+import type { QuotaSeed } from './modelDeployments';
 
-const USAGE = `Usage: npm run service:local -- [--port <n>] [--namespace Provider] [--token <t>] [--fault <mode>[:retryAfter][x<count>][@GET|@PUT]]... [--quiet]
+const USAGE = `Usage: npm run service:local -- [--port <n>] [--namespace Provider] [--token <t>] [--fault <mode>[:retryAfter][x<count>][@GET|@PUT]]...
+                              [--quota <seed.json>] [--quiet]
 
-A local service on 127.0.0.1 implementing E1 and E2 for tests and demos. Fault modes: ${FAULT_MODES.join(', ')}.
+A local service on 127.0.0.1 implementing E1, E2, E6 and E7 for tests and demos. Fault modes: ${FAULT_MODES.join(', ')}.
 Faults can also be set while it runs: POST /_local/faults {"mode":"429","retryAfter":2,"count":1}; DELETE /_local/faults.
-Requests received: GET /_local/requests. Environment: POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
+Requests received: GET /_local/requests. E6/E7 (model deployments, quota usage) run over an in-memory subscription:
+--quota <file> seeds it ({ accounts, limits, deployments, defaultLimit, pageSize }), as POST /_local/quota does. Environment: POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
 `;
 
 async function main(): Promise<void> {
@@ -15,6 +19,7 @@ async function main(): Promise<void> {
       namespace: { type: 'string', default: 'Provider' },
       token: { type: 'string' },
       fault: { type: 'string', multiple: true, default: [] },
+      quota: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -31,6 +36,7 @@ async function main(): Promise<void> {
     providerNamespace: values.namespace as string,
     token: values.token as string | undefined,
     faults: faultTexts.map(parseFault),
+    quota: values.quota ? (JSON.parse(fs.readFileSync(values.quota as string, 'utf8')) as QuotaSeed) : undefined,
     log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
   const which = service.source.kind === 'corpus' ? "of the public cloud's built-in sets from the corpus; its US Government variants are not served" : 'built-in sets from the seed';

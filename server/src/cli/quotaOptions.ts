@@ -40,7 +40,8 @@ export function numberFlag(value: string | undefined, flag: string, options: { m
   const ok = value.trim() !== '' && Number.isFinite(n) && n >= options.min && (options.max === undefined || n <= options.max) && (!options.integer || Number.isInteger(n));
   if (!ok) {
     const kind = options.integer ? 'a whole number' : 'a number';
-    throw new UsageError(`${flag} takes ${kind} from ${options.min}${options.max !== undefined ? ` to ${options.max}` : ''}, not '${value}'`);
+    const range = Number.isFinite(options.min) ? ` from ${options.min}${options.max !== undefined ? ` to ${options.max}` : ''}` : '';
+    throw new UsageError(`${flag} takes ${kind}${range}, not '${value}'`);
   }
   return n;
 }

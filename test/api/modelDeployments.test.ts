@@ -322,6 +322,34 @@ describe('the CLI against mockttp (a stand-in no one here wrote)', CONCURRENT, (
     assert.equal(mock.seen.filter((r) => r.method === 'PUT').length, 1);
   });
 
+  test("the service's over-quota answer (400 InsufficientQuota with usage and limit in its message): shown with what to do; not sent again", async () => {
+    const mock = await mockService();
+    await mock.server
+      .forPut(deploymentPath('acct-a', 'quota-race'))
+      .asPriority(3)
+      .thenJson(400, {
+        error: {
+          code: 'InsufficientQuota',
+          message: 'Capacity 8 asked in quota Tokens Per Minute (thousands) - gpt-4o exceeds the 5 available (usage 95, limit 100).',
+        },
+      });
+    const result = await cli(mock.url, deployArgs('quota-race', ['--capacity', '8', '--yes']));
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /InsufficientQuota \(400\): Capacity 8 asked in quota Tokens Per Minute \(thousands\) - gpt-4o exceeds the 5 available/);
+    assert.match(result.stderr, /what you can do: lower the TPM of another deployment of this model in the region, or request a quota increase/);
+    assert.equal(mock.seen.filter((r) => r.method === 'PUT').length, 1);
+  });
+
+  test('a PUT answered 500 (it may have been applied) is not sent again', async () => {
+    const mock = await mockService();
+    await mock.server.forPut(deploymentPath('acct-a', 'flaky')).asPriority(3).thenJson(500, { error: { code: 'InternalServerError', message: 'Something went wrong.' } });
+    const result = await cli(mock.url, deployArgs('flaky', ['--capacity', '1', '--yes']));
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /InternalServerError \(500\)/);
+    assert.ok(isCleanMessage(result.stderr));
+    assert.equal(mock.seen.filter((r) => r.method === 'PUT').length, 1);
+  });
+
   test('quota usage reads both pages; GlobalStandard is its own row', async () => {
     const mock = await mockService();
     const result = await cli(mock.url, ['quota', 'usage', '--subscription', SUB, '--location', 'eastus']);

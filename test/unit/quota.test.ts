@@ -139,3 +139,31 @@ describe('usages (E7) and the quota check (Limits 1-2)', () => {
     assert.deepEqual(checkQuota(usage, 20_000, 15_000), { ok: true, freeTpm: 25_000, afterTpm: 5_000 });
   });
 });
+
+describe('the figures the extension asks the server for (policySet/quotaFigures)', () => {
+  test('usage rows with the RPM the free TPM buys, the models of the table, what a capacity buys, the check with a resize freed first', async () => {
+    const { quotaFigures } = await import('#service');
+    const usages = [
+      { name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 95, limit: 100 },
+      { name: { value: 'OpenAI.Standard.o3-mini' }, currentValue: 0, limit: 50 },
+    ];
+    const answer = quotaFigures({ usages, model: 'gpt-4o', sku: 'Standard', capacity: 10, currentTpm: 5000 });
+    assert.deepEqual(
+      answer.rows.map((r) => [r.model, r.freeTpm, r.freeRpm]),
+      [
+        ['gpt-4o', 5000, 30],
+        ['o3-mini', 50000, 5],
+      ],
+    );
+    assert.ok(answer.models.some((m) => m.name === 'o1' && m.className === 'reasoning-a'));
+    assert.equal(answer.limits?.rpm, 60);
+    assert.equal(answer.limits?.perTenSeconds, 10);
+    assert.equal(answer.usageFound, true);
+    assert.deepEqual(answer.check, { ok: true, freeTpm: 10000, afterTpm: 0 });
+    const over = quotaFigures({ usages, model: 'gpt-4o', capacity: 11, currentTpm: 5000 });
+    assert.equal(over.check?.ok, false);
+    const unknown = quotaFigures({ usages, model: 'nobody', capacity: 1 });
+    assert.equal(unknown.limits, undefined);
+    assert.equal(unknown.usageFound, false);
+  });
+});

@@ -167,3 +167,9 @@ describe('the figures the extension asks the server for (policySet/quotaFigures)
     assert.equal(unknown.usageFound, false);
   });
 });
+
+test('usage written by hand: entries that are not objects, or names that are not strings, are listed as unmatched, not thrown on', () => {
+  const read = readUsages([null, 5, 'x', { name: 'gpt-4o', currentValue: 1, limit: 2 }, { name: { value: 7 }, currentValue: 1, limit: 2 }] as never[]);
+  assert.equal(read.models.length, 0);
+  assert.equal(read.unmatched.length, 5);
+});

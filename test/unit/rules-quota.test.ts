@@ -82,3 +82,17 @@ test('deployment plans and E6 bodies are a kind of their own; other documents ar
   const result = validateText(plan([d('a', '1')]));
   assert.deepEqual(result.diagnostics, []);
 });
+
+test('odd plans written by hand give diagnostics or nothing, never a rule failure', () => {
+  const odd = [
+    '{ "deployments": [{ "sku": null }, 5, { "sku": { "capacity": 1 }, "model": { "name": 5 } }], "usage": [null, 3, { "location": 5 }, { "location": "x", "value": [null] }] }',
+    '{ "region": 7, "deployments": [{ "model": "gpt-4o", "sku": { "capacity": 1 }, "account": [] }], "usage": { "location": "EastUS", "value": {} } }',
+    '{ "deployments": [{ "model": "gpt-4o", "sku": { "capacity": 1e400 } }] }',
+    '{ "sku": { "capacity": -1 }, "properties": { "model": { "name": null } } }',
+    '{ "deployments": [{ "sku": { "capacity": 1 }',
+  ];
+  for (const text of odd) {
+    const result = validateText(text);
+    assert.deepEqual(result.internalErrors, [], text);
+  }
+});

@@ -38,7 +38,13 @@ const MODEL_USAGE = /^([A-Za-z0-9]+)\.([A-Za-z0-9-]+)\.(.+)$/;
 export function readUsages(entries: Usage[]): ReadUsages {
   const result: ReadUsages = { models: [], unmatched: [] };
   for (const entry of entries) {
-    const key = entry.name?.value ?? '';
+    // Saved files and plans are written by hand: anything may be in the list.
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      result.unmatched.push(JSON.stringify(entry ?? null).slice(0, 80));
+      continue;
+    }
+    const name = typeof entry.name === 'object' && entry.name !== null ? entry.name : undefined;
+    const key = typeof name?.value === 'string' ? name.value : '';
     const used = entry.currentValue;
     const limit = entry.limit;
     if (typeof used !== 'number' || typeof limit !== 'number') {
@@ -62,7 +68,7 @@ export function readUsages(entries: Usage[]): ReadUsages {
       usedTpm: used * TPM_PER_CAPACITY,
       limitTpm: limit * TPM_PER_CAPACITY,
       freeTpm: Math.max(0, limit - used) * TPM_PER_CAPACITY,
-      label: entry.name?.localizedValue,
+      label: typeof name?.localizedValue === 'string' ? name.localizedValue : undefined,
     });
   }
   return result;

@@ -6,6 +6,8 @@ import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetect
 import { PolicySetStatus } from './languageStatus';
 
 let client: LanguageClient | undefined;
+/** The server's custom request (server/src/startServer.ts). */
+const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
 
 /** The bundled server in a packaged extension; the compiled one in a checkout. */
 function serverModule(context: vscode.ExtensionContext): string {
@@ -16,7 +18,11 @@ function serverModule(context: vscode.ExtensionContext): string {
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Policy Set', { log: true });
   context.subscriptions.push(log);
-  registerServiceCommands(context, { log });
+  registerServiceCommands(context, {
+    log,
+    // The quota commands ask the server for their figures: the quota model lives in the service.
+    quotaFigures: (params) => (client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+  });
   registerLanguageDetection(context, log);
 
   const module = serverModule(context);

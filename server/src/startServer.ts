@@ -56,6 +56,8 @@ import {
   type FeatureOptions,
 } from './service/features';
 import { WorkspaceDefinitions } from './workspaceDefinitions';
+import { QuotaFiles } from './quotaFiles';
+import { quotaFigures, type QuotaFiguresParams } from './service/quota';
 
 /** The `policySet` settings the server reads (see server/README.md). */
 export interface ServerSettings {
@@ -64,6 +66,8 @@ export interface ServerSettings {
   definitions: { paths: string[] };
   /** The cloud whose definitions win; empty: inferred from the document's path. */
   cloud: string;
+  /** Deployment plans: a capacity-unit file over the built-in table, and saved usage files. */
+  quota: { capacityUnitsFile: string; usageFiles: string[] };
 }
 
 /**
@@ -94,7 +98,7 @@ function notCheckedNotice(document: TextDocument, result: ValidationResult): Dia
   ];
 }
 
-const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '' };
+const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '', quota: { capacityUnitsFile: '', usageFiles: [] } };
 
 /** Short enough to feel immediate, long enough that a burst of keystrokes is validated once. */
 const DEBOUNCE_MS = 100;
@@ -106,6 +110,9 @@ const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href
 
 /** For clients without code action literals: applies a quick fix's edit. */
 const APPLY_EDIT_COMMAND = 'policySet.applyFix';
+
+/** Custom request: the quota figures the extension's quota commands show (see service/quota/figures.ts). */
+export const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
 
 /** Custom request: what the extension's status item shows. */
 export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
@@ -127,6 +134,10 @@ function readSettings(raw: unknown): ServerSettings {
     validate: { run },
     definitions: { paths },
     cloud: typeof s.cloud === 'string' ? s.cloud : '',
+    quota: {
+      capacityUnitsFile: isObject(s.quota) && typeof s.quota['capacityUnitsFile'] === 'string' ? s.quota['capacityUnitsFile'] : '',
+      usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
+    },
   };
 }
 
@@ -173,12 +184,23 @@ export function startServer(connection: Connection): void {
     return policyDocument;
   };
 
-  const featureOptions = (uri: string): FeatureOptions => ({ definitions: definitions.catalog, cloud: settings.cloud || cloudOfPath(uri) });
+  const quotaFiles = new QuotaFiles(log);
+  const folderPaths = () => workspaceFolders.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
+  const featureOptions = (uri: string): FeatureOptions => ({
+    definitions: definitions.catalog,
+    cloud: settings.cloud || cloudOfPath(uri),
+    quota: { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()) },
+  });
 
   const validationOptions = (document: TextDocument) => ({
     uri: document.uri,
     severities: settings.severities,
     ...featureOptions(document.uri),
+    // Deployment plans read their usage files (the settings' and the plan's own) on each check.
+    quota:
+      parsed(document).kind === 'deploymentPlan'
+        ? { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()), usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, parsed(document).parsed.root) }
+        : undefined,
     definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
     assumePolicyDocument: document.languageId === 'policyset',
     docsBaseUrl: DOCS_URL,
@@ -490,6 +512,14 @@ export function startServer(connection: Connection): void {
     },
     null,
   );
+  // The extension's quota commands ask here for their figures: one quota model, in the service.
+  connection.onRequest(QUOTA_FIGURES_REQUEST, (params: QuotaFiguresParams) => {
+    try {
+      return quotaFigures(params ?? {}, quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()));
+    } catch (error) {
+      throw new ResponseError(-32602, `quota figures: ${(error as Error).message}`);
+    }
+  });
   // `{ textDocument: { uri } }` as in every LSP request, or `{ uri }`.
   connection.onRequest(DOCUMENT_INFO_REQUEST, (params: { uri?: string; textDocument?: { uri: string } }, token) =>
     documentInfo({ textDocument: params.textDocument ?? { uri: params.uri ?? '' } }, token),

@@ -6,6 +6,7 @@ import { errorBody, isItemsPath, itemsErrorBody, type Route } from './routes';
 import { advisorMetadataRoute } from './advisorMetadata';
 import { EventstreamStore, eventstreamRoute, type StoredItem } from './eventstreams';
 import { BuiltInStore, policySetRoute } from './policySets';
+import { QuotaStore, modelDeploymentRoute, type QuotaSeed } from './modelDeployments';
 
 /**
  * A local stand-in for the service, for tests and demos, over HTTP on 127.0.0.1, with switchable faults and
@@ -18,6 +19,8 @@ import { BuiltInStore, policySetRoute } from './policySets';
  *   DELETE /_local/faults     clears them
  *   GET    /_local/requests   what was received (method, path, query, headers, body)
  *   DELETE /_local/requests   forgets them
+ *   POST   /_local/quota      body QuotaSeed (./modelDeployments.ts): accounts, quota limits, deployments (E6/E7)
+ *   DELETE /_local/quota      forgets them
  */
 
 /** 'echo' answers 400 with the request's Authorization header in the error message: a careless service, for leak tests. */
@@ -57,6 +60,8 @@ export interface LocalServiceOptions {
   /** Only this bearer token is accepted (default: any non-empty one). */
   token?: string;
   faults?: Fault[];
+  /** The in-memory subscription of E6/E7. */
+  quota?: QuotaSeed;
   log?: (line: string) => void;
 }
 
@@ -70,6 +75,8 @@ export interface LocalService {
   versions: Map<string, unknown>;
   /** E4/E5's eventstreams (two workspaces). */
   eventstreams: EventstreamStore;
+  /** E6/E7's in-memory subscription: accounts, deployments, limits. */
+  quota: QuotaStore;
   close(): Promise<void>;
 }
 
@@ -84,7 +91,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
   // One route per interface; each answers its own paths.
   const eventstreams = new EventstreamStore();
-  const routes: Route[] = [policySetRoute({ namespace, store, versions }), advisorMetadataRoute({ namespace }), eventstreamRoute({ store: eventstreams })];
+  const quota = new QuotaStore(options.quota);
+  const routes: Route[] = [
+    policySetRoute({ namespace, store, versions }),
+    advisorMetadataRoute({ namespace }),
+    eventstreamRoute({ store: eventstreams }),
+    modelDeploymentRoute({ namespace, store: quota }),
+  ];
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -182,6 +195,18 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         return send(400, errorBody('InvalidFault', (error as Error).message));
       }
     }
+    if (pathname === '/_local/quota' && method === 'DELETE') {
+      quota.reset();
+      return send(204, '');
+    }
+    if (pathname === '/_local/quota' && method === 'POST') {
+      try {
+        quota.apply(JSON.parse(body) as QuotaSeed);
+        return send(201, body);
+      } catch (error) {
+        return send(400, errorBody('InvalidQuotaSeed', (error as Error).message));
+      }
+    }
     return send(404, errorBody('NotFound', 'Unknown admin endpoint.'));
   };
 
@@ -197,6 +222,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     faults,
     versions,
     eventstreams,
+    quota,
     source: { kind: store.kind, count: store.count },
     close: () =>
       new Promise<void>((resolve) => {

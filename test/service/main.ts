@@ -1,12 +1,17 @@
 import { parseArgs } from 'node:util';
+import * as fs from 'node:fs';
 import { startLocalService, parseFault, FAULT_MODES } from './localService';
+import type { QuotaSeed } from './modelDeployments';
 
-const USAGE = `Usage: npm run service:local -- [--port <n>] [--namespace Provider] [--token <t>] [--fault <mode>[:retryAfter][x<count>][@GET|@PUT|@DELETE]]... [--quiet]
+const USAGE = `Usage: npm run service:local -- [--port <n>] [--namespace Provider] [--token <t>] [--fault <mode>[:retryAfter][x<count>][@GET|@PUT|@DELETE]]...
+                              [--quota <seed.json>] [--quiet]
 
-A local service on 127.0.0.1 implementing E1 and E2 (policy sets), E3 (advisor metadata) and E4/E5 (eventstreams,
-under /v1/: use the same address as the items base URL) for tests and demos. Fault modes: ${FAULT_MODES.join(', ')}.
+A local service on 127.0.0.1 implementing E1 and E2 (policy sets), E3 (advisor metadata), E4/E5 (eventstreams,
+under /v1/: use the same address as the items base URL) and E6/E7 (model deployments, quota usage) for tests
+and demos. Fault modes: ${FAULT_MODES.join(', ')}.
 Faults can also be set while it runs: POST /_local/faults {"mode":"429","retryAfter":2,"count":1}; DELETE /_local/faults.
-Requests received: GET /_local/requests. Environment: POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
+Requests received: GET /_local/requests. E6/E7 (model deployments, quota usage) run over an in-memory subscription:
+--quota <file> seeds it ({ accounts, limits, deployments, defaultLimit, pageSize }), as POST /_local/quota does. Environment: POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
 `;
 
 async function main(): Promise<void> {
@@ -16,6 +21,7 @@ async function main(): Promise<void> {
       namespace: { type: 'string', default: 'Provider' },
       token: { type: 'string' },
       fault: { type: 'string', multiple: true, default: [] },
+      quota: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -32,6 +38,7 @@ async function main(): Promise<void> {
     providerNamespace: values.namespace as string,
     token: values.token as string | undefined,
     faults: faultTexts.map(parseFault),
+    quota: values.quota ? (JSON.parse(fs.readFileSync(values.quota as string, 'utf8')) as QuotaSeed) : undefined,
     log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
   const which = service.source.kind === 'corpus' ? "of the public cloud's built-in sets from the corpus; its US Government variants are not served" : 'built-in sets from the seed';
@@ -39,6 +46,9 @@ async function main(): Promise<void> {
   const workspaces = new Set([...service.eventstreams.items.values()].map((i) => i.workspaceId));
   process.stdout.write(`  advisor metadata at /providers/${values.namespace as string}.Advisor/metadata; ${service.eventstreams.items.size} eventstreams in ${workspaces.size} workspaces under /v1/workspaces/\n`);
   for (const item of service.eventstreams.items.values()) process.stdout.write(`    ${item.workspaceId} ${item.id} ${String(item.displayName)}\n`);
+  process.stdout.write(
+    `  model deployments and quota usage under /subscriptions/<id>/: ${service.quota.accounts.size} accounts, ${service.quota.deployments.size} deployments (seed with --quota or POST /_local/quota)\n`,
+  );
   const stop = () => void service.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -6,3 +6,4 @@ export * from './deployment';
 export * from './implicitFlow';
 export * from './advisorMetadata';
 export * from './eventstreams';
+export * from './modelDeployments';

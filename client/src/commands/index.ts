@@ -8,11 +8,14 @@ import { SIGN_OUT_COMMAND, signOut } from './signOut';
 import { AdvisorMetadataView, REFRESH_METADATA_COMMAND, SHOW_METADATA_COMMAND, showAdvisorMetadata } from './showAdvisorMetadata';
 import { ITEM_SCHEME, ItemDocuments, OPEN_EVENTSTREAM_COMMAND, openEventstream } from './openEventstream';
 import { DELETE_EVENTSTREAM_COMMAND, deleteEventstream } from './deleteEventstream';
+import { SHOW_QUOTA_USAGE_COMMAND, showQuotaUsage } from './showQuotaUsage';
+import { DEPLOY_MODEL_COMMAND, deployModel, type DeployModelArgs } from './deployModel';
+import type { QuotaFiguresProvider } from './quotaCommon';
 
-export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, ITEM_SCHEME };
+export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, ITEM_SCHEME, SHOW_QUOTA_USAGE_COMMAND, DEPLOY_MODEL_COMMAND };
 
-/** Registers the commands that talk to the service (fetch, deploy, sign in, sign out). */
-export function registerServiceCommands(context: vscode.ExtensionContext, deps: Partial<ServiceCommandDeps> = {}): void {
+/** Registers the commands that talk to the service (fetch, deploy, sign in, sign out, advisor metadata, eventstreams, quota and model deployments). */
+export function registerServiceCommands(context: vscode.ExtensionContext, deps: Partial<ServiceCommandDeps> & { quotaFigures?: QuotaFiguresProvider } = {}): void {
   const full: ServiceCommandDeps = { auth: deps.auth ?? createAuth(context), log: deps.log };
   context.subscriptions.push(
     vscode.commands.registerCommand(FETCH_COMMAND, (name?: unknown) => fetchBuiltIn(full, typeof name === 'string' ? name : undefined)),
@@ -21,6 +24,7 @@ export function registerServiceCommands(context: vscode.ExtensionContext, deps: 
     vscode.commands.registerCommand(SIGN_OUT_COMMAND, () => signOut(full)),
   );
   registerItemCommands(context, full);
+  registerQuotaCommands(context, full, deps.quotaFigures);
 }
 
 /** Advisor metadata (E3) and eventstreams (E4, E5): the view, the read-only item documents, their commands. */
@@ -36,5 +40,14 @@ function registerItemCommands(context: vscode.ExtensionContext, deps: ServiceCom
     vscode.commands.registerCommand(REFRESH_METADATA_COMMAND, () => showAdvisorMetadata(deps, view, { refresh: true })),
     vscode.commands.registerCommand(OPEN_EVENTSTREAM_COMMAND, (ids?: Ids) => openEventstream(context, deps, documents, ids)),
     vscode.commands.registerCommand(DELETE_EVENTSTREAM_COMMAND, (ids?: Ids) => deleteEventstream(context, deps, ids)),
+  );
+}
+
+/** Model deployments and quota (E6, E7): the usage view and the create-or-resize command; figures come from the language server. */
+function registerQuotaCommands(context: vscode.ExtensionContext, deps: ServiceCommandDeps, quotaFigures: QuotaFiguresProvider | undefined): void {
+  const figures: QuotaFiguresProvider = quotaFigures ?? (() => Promise.reject(new Error('the language server is not running')));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(SHOW_QUOTA_USAGE_COMMAND, (given?: { subscriptionId?: string; location?: string }) => showQuotaUsage(context, deps, figures, given ?? {})),
+    vscode.commands.registerCommand(DEPLOY_MODEL_COMMAND, (given?: DeployModelArgs) => deployModel(context, deps, figures, given)),
   );
 }

@@ -4,6 +4,7 @@ import type { DocumentKind } from './model/documentKind';
 import type { SetModel, ReferenceModel } from './model/policySet';
 import { definitionsNamedBy, type DefinitionCatalog, type DefinitionInfo } from './definitions';
 import { validateAgainst } from './schema/schemas';
+import type { CapacityTable, SavedUsage } from './quota';
 
 export interface SchemaError {
   /** ajv's error (verbose: `data` is the value it is about). */
@@ -21,6 +22,11 @@ export interface ValidationOptions {
    * 'AzureUSGovernment'); default AzureCloud. See cloudOfPath.
    */
   cloud?: string;
+  /**
+   * For deployment plans: the capacity-unit table (built in when absent) and the saved usage of the files the
+   * plan or the settings name (read by the host; usage written in the plan itself is read from the plan).
+   */
+  quota?: { table?: CapacityTable; usages?: SavedUsage[] };
   /** Set when the bytes the text came from were not valid UTF-8 (see decodeUtf8). */
   encodingProblem?: { offset: number; byteOffset: number; byte: number };
 }

@@ -14,3 +14,4 @@ export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';
 export { NOT_A_POLICY_DOCUMENT } from './model/documentKind';
 export { ITEM_TYPES } from './model/itemTypes';
+export * from './quota';

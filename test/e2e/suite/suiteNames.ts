@@ -40,3 +40,6 @@ export interface UiAnswer {
 }
 /** The account of the test authentication provider. */
 export const E2E_ACCOUNT = 'E2E User';
+
+/** The quota commands (Create or Resize Model Deployment, Show Quota Usage) against the local service. */
+export const MODEL_DEPLOYMENT_SUITE = 'Model deployment commands: quota check and usage view against the local service';

@@ -7,12 +7,16 @@ import { STRONG_TYPES } from '../data/strongTypes';
 import { definitionsNamedBy, variantFor, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
 import type { PolicyDocument } from '../validate';
 import { schemaCompletions } from './schemaCompletion';
+import { planCompletions } from './deploymentPlan';
+import type { CapacityTable } from '../quota/capacity';
 
 export interface CompletionOptions {
   /** Known policy definitions: the parameters and versions of referenced definitions. */
   definitions?: DefinitionCatalog;
   /** The cloud whose variant of a definition wins ('AzureCloud' by default), as in validation. */
   cloud?: string;
+  /** For deployment plans: the capacity-unit table (built in when absent). */
+  quota?: { table?: CapacityTable };
 }
 
 /** The characters after which an editor should ask for completions. */
@@ -576,6 +580,10 @@ export async function getCompletions(document: PolicyDocument, offset: number, o
   // Nesting too deep to walk (the scanner's parser is recursive) or a document too large for a model: nothing to offer.
   if (document.parsed.tooDeep || document.parsed.tooLarge) return { isIncomplete: false, items: [] };
   offset = Math.max(0, Math.min(offset, text.length));
+  if (document.kind === 'deploymentPlan') {
+    const own = planCompletions(document, offset, options.quota?.table);
+    if (own) return own;
+  }
   const where = locate(document, offset);
   const b = new Builder(document);
   // In our own value contexts the schema has nothing to add: the JSON service is not asked (nor parses).

@@ -5,12 +5,16 @@ import type { GroupDecl, ParameterDecl, ReferenceModel } from '../model/policySe
 import type { PolicyDocument } from '../validate';
 import { jsonViewOf } from './jsonService';
 import { targetAt } from './locate';
+import { planHover } from './deploymentPlan';
+import type { CapacityTable } from '../quota/capacity';
 
 export interface FeatureOptions {
   /** Known policy definitions (for what a reference points at). */
   definitions?: DefinitionCatalog;
   /** The cloud whose variant of a definition wins (default AzureCloud). */
   cloud?: string;
+  /** For deployment plans: the capacity-unit table (built in when absent). */
+  quota?: { table?: CapacityTable };
 }
 
 /** The known definition a reference points at: the document's cloud's variant first. */
@@ -83,6 +87,7 @@ const spanOf = (node: Node): [number, number] => [node.offset, node.offset + nod
  * the schema's description.
  */
 export async function doHover(document: PolicyDocument, offset: number, options: FeatureOptions = {}): Promise<Hover | null> {
+  if (document.kind === 'deploymentPlan') return planHover(document, offset, options.quota?.table);
   const target = targetAt(document, offset);
   switch (target?.type) {
     case 'parameter':

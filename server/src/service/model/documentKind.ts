@@ -9,6 +9,7 @@ export type DocumentKind =
   | 'policyDefinition' // a policy definition: a source of parameters, not validated here
   | 'workspaceItem' // C: a workspace item such as an eventstream ({ id, workspaceId, displayName, type: ItemType, ... })
   | 'policySetPart' // a part of a set in the cloud CLI's split layout (<base>.definitions.json, .parameters.json, .groups.json)
+  | 'deploymentPlan' // D: a plan of model deployments ({ deployments: [{ subscription, region, account, name, model, sku }] }), or a lone E6 request body ({ sku, properties: { model } })
   | 'unknown';
 
 /** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */
@@ -118,6 +119,7 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
   if (isSetType(type)) return { kind: 'policySetDefinition', resources: [{ kind: 'policySetDefinition', node: root!, fragment }] };
   const properties = view.get(root, 'properties');
   if (properties === undefined && isWorkspaceItem(root, type, view)) return { kind: 'workspaceItem', resources: [] };
+  if (isDeploymentPlan(root, schema, view)) return { kind: 'deploymentPlan', resources: [] };
   const id = view.string(view.get(root, 'id'));
   if (DEFINITION_TYPE.test(type ?? '') || (id && DEFINITION_ID.test(id)) || view.get(properties, 'policyRule') !== undefined) {
     return { kind: 'policyDefinition', resources: [] };
@@ -166,6 +168,31 @@ function isWorkspaceItem<T>(root: T, type: string | undefined, view: JsonView<T>
   const isDeclaration = (value: T | undefined) => view.isObject(value) && view.get(value, 'type') !== undefined;
   if (ITEM_ONLY_KEYS.some((key) => view.get(root, key) !== undefined && !isDeclaration(view.get(root, key)))) return true;
   return type !== undefined && knownItemType(type) !== undefined && (view.get(root, 'id') !== undefined || view.get(root, 'displayName') !== undefined);
+}
+
+const PLAN_SCHEMA = /deploymentPlan\.schema\.json#?$/i;
+const PLAN_ENTRY_KEYS = ['sku', 'model', 'capacity'];
+
+/**
+ * A deployment plan (its $schema, or a `deployments` array whose objects carry a sku or a model, and no
+ * `properties` beside it), or a lone E6 request body: `sku` and `properties.model`, objects both, and no
+ * policy keys in `properties`.
+ */
+function isDeploymentPlan<T>(root: T, schema: string | undefined, view: JsonView<T>): boolean {
+  if (schema && PLAN_SCHEMA.test(schema)) return true;
+  const properties = view.get(root, 'properties');
+  const deployments = view.get(root, 'deployments');
+  if (properties === undefined && view.isContainer(deployments) && !view.isObject(deployments)) {
+    const first = view.members(deployments).find((d) => view.isObject(d));
+    return first !== undefined && PLAN_ENTRY_KEYS.some((key) => view.get(first, key) !== undefined || (key === 'model' && view.get(view.get(first, 'properties'), 'model') !== undefined));
+  }
+  return (
+    view.isObject(view.get(root, 'sku')) &&
+    view.isObject(properties) &&
+    view.isObject(view.get(properties, 'model')) &&
+    view.get(properties, 'policyDefinitions') === undefined &&
+    view.get(properties, 'policyRule') === undefined
+  );
 }
 
 /** Whether a document is a set resource outside its template (see Resource.fragment). */

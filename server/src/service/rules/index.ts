@@ -56,6 +56,10 @@ import { requestTooLarge } from './request-too-large';
 import { displayNameTooLong } from './display-name-too-long';
 import { descriptionTooLong } from './description-too-long';
 import { commentInJson } from './comment-in-json';
+import { invalidDeploymentCapacity } from './invalid-deployment-capacity';
+import { unknownModelClass } from './unknown-model-class';
+import { modelQuotaExceeded } from './model-quota-exceeded';
+import { tooManyResourcesInRegion } from './too-many-resources-in-region';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -114,6 +118,10 @@ export const RULES: readonly Rule[] = [
   displayNameTooLong,
   descriptionTooLong,
   documentTooLarge,
+  invalidDeploymentCapacity,
+  unknownModelClass,
+  modelQuotaExceeded,
+  tooManyResourcesInRegion,
 ];
 
 export type { Rule, RuleMeta, SetRule, DocumentRule } from './types';

@@ -7,6 +7,7 @@ export const SCHEMA_IDS = {
   policySetDefinition: 'policyset:/schemas/policySetDefinition.schema.json',
   policySetDefinitionVersion: 'policyset:/schemas/policySetDefinitionVersion.schema.json',
   workspaceItem: 'policyset:/schemas/workspaceItem.schema.json',
+  deploymentPlan: 'policyset:/schemas/deploymentPlan.schema.json',
 } as const;
 
 /** The schemas in schemas/, by id: for ajv here and for JSON language services in editors. */
@@ -16,6 +17,8 @@ export function loadSchemas(): Record<string, object> {
     [SCHEMA_IDS.policySetDefinition]: require('../../../../schemas/policySetDefinition.schema.json') as object,
     [SCHEMA_IDS.policySetDefinitionVersion]: require('../../../../schemas/policySetDefinitionVersion.schema.json') as object,
     [SCHEMA_IDS.workspaceItem]: require('../../../../schemas/workspaceItem.schema.json') as object,
+    // For editors (the extension's jsonValidation); the quota rules read plans themselves.
+    [SCHEMA_IDS.deploymentPlan]: require('../../../../schemas/deploymentPlan.schema.json') as object,
   };
 }
 

@@ -1,0 +1,22 @@
+import { UsageError } from '../node/files';
+import type { CommandModule } from './commands';
+
+/**
+ * A command of two words (`policyset quota calc`): the group dispatches to one module per subcommand, each
+ * a file of its own under ./commands, loaded only when it runs. `--help` after the group prints every
+ * subcommand's usage; after a subcommand, its own.
+ */
+export function commandGroup(group: string, subcommands: Record<string, () => CommandModule>): CommandModule {
+  const names = Object.keys(subcommands);
+  return {
+    get usage() {
+      return names.map((name) => subcommands[name]().usage).join('\n');
+    },
+    async run(args, env) {
+      const [sub, ...rest] = args;
+      const load = sub !== undefined && Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
+      if (!load) throw new UsageError(sub === undefined || sub.startsWith('-') ? `${group} needs one of: ${names.join(', ')}` : `unknown command '${group} ${sub}': use one of ${names.join(', ')}`);
+      return load().run(rest, env);
+    },
+  };
+}

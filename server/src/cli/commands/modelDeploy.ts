@@ -1,0 +1,143 @@
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_SKU_NAME,
+  INSUFFICIENT_QUOTA_ADVICE,
+  describeRateLimits,
+  isInsufficientQuota,
+  parseModelSpec,
+  redact,
+  type DeploymentBody,
+  type DeploymentModel,
+  type DeploymentTarget,
+  type ModelDeployment,
+} from '#api';
+import { capacityClassOf, checkQuota, checkSize, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
+import { UsageError } from '../../node/files';
+import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../quotaOptions';
+
+export const usage = `Usage: policyset model deploy --subscription <id> --resource-group <rg> --account <name> --name <deployment>
+                            --model <name>[:<version>[:<format>]] (--capacity <n> | --tpm <n>) [--sku <name>]
+                            [--location <region>] [--yes] [--capacity-units <file>] [service options]
+
+Creates or resizes a model deployment (E6) with one PUT of sku and properties.model. First reads the
+deployment (a GET on its path: 404 means new, else its current sku). With --location, reads the region's
+usage (E7) and refuses, sending nothing, when the model's free quota (counting this deployment's current
+TPM as freed when it is a resize of the same model and type) is short. Shows the TPM and RPM the
+deployment will get and the exact PUT, then asks (or --yes). --sku is the deployment type (default
+${DEFAULT_SKU_NAME}); the model format defaults to OpenAI.
+
+${CAPACITY_UNITS_USAGE}
+${SERVICE_OPTIONS_USAGE}
+Exit status: 0 done, 1 refused (quota short, not confirmed), 2 usage, input, sign-in or service problems.
+`;
+
+export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...serviceOptions,
+      subscription: { type: 'string' },
+      'resource-group': { type: 'string' },
+      account: { type: 'string' },
+      name: { type: 'string' },
+      model: { type: 'string' },
+      capacity: { type: 'string' },
+      tpm: { type: 'string' },
+      sku: { type: 'string', default: DEFAULT_SKU_NAME },
+      location: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
+      'capacity-units': { type: 'string' },
+    },
+  });
+  if (positionals.length) throw new UsageError(`model deploy takes no positional arguments ('${positionals[0]}')`);
+  const missing = ['subscription', 'resource-group', 'account', 'name', 'model'].filter((k) => !values[k as keyof typeof values]);
+  if (missing.length) throw new UsageError(`model deploy needs ${missing.map((m) => `--${m}`).join(', ')}`);
+  if ((values.capacity === undefined) === (values.tpm === undefined)) throw new UsageError('model deploy needs exactly one of --capacity <n> or --tpm <n>');
+  const size = checkSize({ capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }), tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }) });
+  if (!size.ok) throw new UsageError(size.message);
+  let model: DeploymentModel;
+  try {
+    model = parseModelSpec(values.model as string);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const table = capacityTable(values['capacity-units']);
+  const target: DeploymentTarget = {
+    subscriptionId: values.subscription as string,
+    resourceGroupName: values['resource-group'] as string,
+    accountName: values.account as string,
+    deploymentName: values.name as string,
+  };
+  const skuName = values.sku as string;
+  const body: DeploymentBody = { sku: { name: skuName, capacity: size.capacity }, properties: { model } };
+  const context = serviceContext(values, env);
+  const client = modelDeploymentClient(context);
+  let path: string;
+  try {
+    path = client.deploymentPath(target);
+    if (values.location) client.usagesPath(target.subscriptionId, values.location);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const tpm = size.capacity * TPM_PER_CAPACITY;
+  const say = (line: string) => process.stderr.write(`policyset: ${redact(line, context.secrets)}\n`);
+
+  // Reads only, before anything is sent: the deployment as it is, then the region's usage.
+  let current: ModelDeployment | undefined;
+  try {
+    current = await client.getDeployment(target);
+  } catch (error) {
+    return reportApiError(error, context.secrets);
+  }
+  const currentCapacity = typeof current?.sku?.capacity === 'number' ? current.sku.capacity : 0;
+  const sameQuota =
+    !!current && (current.properties?.model?.name ?? '').toLowerCase() === model.name.toLowerCase() && (current.sku?.name ?? DEFAULT_SKU_NAME).toLowerCase() === skuName.toLowerCase();
+  const currentTpm = sameQuota ? currentCapacity * TPM_PER_CAPACITY : 0;
+  if (current) say(`'${target.deploymentName}' exists: ${current.properties?.model?.name ?? '?'} ${current.sku?.name ?? '?'} capacity ${currentCapacity || '?'}; this is a resize${sameQuota ? ` (its ${fmt(currentTpm)} TPM is freed first)` : ''}`);
+  else say(`'${target.deploymentName}' does not exist yet: it will be created`);
+
+  if (values.location) {
+    let entries;
+    try {
+      entries = (await client.listUsages(target.subscriptionId, values.location)).value;
+    } catch (error) {
+      return reportApiError(error, context.secrets);
+    }
+    const found = usageOf(readUsages(entries as Usage[]), model.name, skuName);
+    if (!found) say(`the usage of ${values.location} has no entry for ${model.name} (${skuName}); the quota was not checked`);
+    else {
+      const check = checkQuota(found, tpm, currentTpm);
+      if (!check.ok) {
+        say(`not deployed: ${check.message}`);
+        return 1;
+      }
+      say(`quota: ${fmt(check.freeTpm)} TPM free for ${model.name} (${skuName}) in ${values.location} of ${fmt(found.limitTpm)}; ${fmt(check.afterTpm)} TPM left after this`);
+    }
+  }
+
+  const unit = capacityClassOf(model.name, table);
+  if (unit) {
+    const limits = rateLimits(size.capacity, unit);
+    say(`${model.name} at capacity ${size.capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${limits.perSecond} per 1 s window, ${limits.perTenSeconds} per 10 s)`);
+  } else say(`${model.name} at capacity ${size.capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
+  say(`PUT ${client.settings.baseUrl}${path}?api-version=2023-05-01\n  ${JSON.stringify(body)}`);
+  if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) return 1;
+
+  try {
+    const response = await client.createOrUpdateDeployment(target, body);
+    const state = response.body?.properties?.provisioningState;
+    const enforced = describeRateLimits(response.body);
+    process.stdout.write(
+      `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id ?? path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})\n` +
+        (state && !/^succeeded$/i.test(state) ? `the service is still provisioning it (${state})\n` : '') +
+        (enforced ? `rate limits the service reports: ${enforced}\n` : ''),
+    );
+    return 0;
+  } catch (error) {
+    const status = reportApiError(error, context.secrets);
+    if (isInsufficientQuota(error)) say(`what you can do: ${INSUFFICIENT_QUOTA_ADVICE}`);
+    return status;
+  }
+}

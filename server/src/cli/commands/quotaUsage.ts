@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import * as fs from 'node:fs';
+import { capacityClassOf, rateLimits, readUsages, usageBar, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
+import { UsageError } from '../../node/files';
+import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../quotaOptions';
+
+export const usage = `Usage: policyset quota usage --subscription <id> --location <region> [--format text|json] [-o <file>]
+                           [--capacity-units <file>] [service options]
+
+Reads the quota usage of a region (E7, every page) and shows, per model and deployment type, the TPM
+used, the limit, the free TPM with a bar, and the RPM the free TPM would buy. --format json prints
+{ subscription, location, value } with the entries as the service returned them, each model entry
+with the computed "freeTpm" added: save it with -o and name it in a deployment plan ("usage").
+
+${CAPACITY_UNITS_USAGE}
+${SERVICE_OPTIONS_USAGE}
+Exit status: 0 done, 2 usage, input, sign-in or service problems.
+`;
+
+export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...serviceOptions,
+      subscription: { type: 'string' },
+      location: { type: 'string' },
+      format: { type: 'string', default: 'text' },
+      output: { type: 'string', short: 'o' },
+      'capacity-units': { type: 'string' },
+    },
+  });
+  if (positionals.length) throw new UsageError(`quota usage takes no positional arguments ('${positionals[0]}')`);
+  if (!values.subscription || !values.location) throw new UsageError('quota usage needs --subscription <id> and --location <region>');
+  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
+  const table = capacityTable(values['capacity-units']);
+  const context = serviceContext(values, env);
+  const client = modelDeploymentClient(context);
+  try {
+    client.usagesPath(values.subscription, values.location);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  let listed;
+  try {
+    listed = await client.listUsages(values.subscription, values.location);
+  } catch (error) {
+    return reportApiError(error, context.secrets);
+  }
+  const read = readUsages(listed.value as Usage[]);
+  let text: string;
+  if (values.format === 'json') {
+    const free = new Map(read.models.map((m) => [m.key, m.freeTpm]));
+    const value = listed.value.map((entry) => (entry.name?.value !== undefined && free.has(entry.name.value) ? { ...entry, freeTpm: free.get(entry.name.value) } : entry));
+    text = JSON.stringify({ subscription: values.subscription, location: values.location, value }, null, 2) + '\n';
+  } else {
+    const rows = read.models.map((m) => {
+      const unit = capacityClassOf(m.model, table);
+      const rpm = unit ? fmt(rateLimits(m.freeTpm / TPM_PER_CAPACITY, unit).rpm, 2) : '?';
+      return [m.model, m.deploymentType, fmt(m.usedTpm), fmt(m.limitTpm), fmt(m.freeTpm), usageBar(m.usedTpm, m.limitTpm), rpm];
+    });
+    const header = ['model', 'type', 'used TPM', 'limit TPM', 'free TPM', 'used', 'RPM free buys'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+    const out = [`Quota usage in ${values.location} (subscription ${values.subscription})`, '', line(header), ...rows.map(line)];
+    if (!rows.length) out.push('(no model entries)');
+    if (read.accounts) out.push('', `model-service resources in the region: ${read.accounts.used} of ${read.accounts.limit}`);
+    if (read.unmatched.length) out.push('', `entries not read as <Provider>.<DeploymentType>.<model> with numbers: ${read.unmatched.join(', ')}`);
+    text = out.join('\n') + '\n';
+  }
+  if (values.output) {
+    try {
+      fs.writeFileSync(values.output, text);
+    } catch (error) {
+      process.stderr.write(`policyset: cannot write '${values.output}': ${(error as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`policyset: saved the usage of ${values.location} (${read.models.length} model entries) to ${values.output}\n`);
+  } else process.stdout.write(text);
+  return 0;
+}

@@ -1,0 +1,198 @@
+import { items, property, stringValue, type Node } from '../json';
+import { MAX_RESOURCES_PER_REGION, TPM_PER_CAPACITY } from './capacity';
+import { readUsages, usageOf, type Usage } from './usage';
+
+/**
+ * A deployment plan (spec D): deployments to make, each with subscription, region, resource group, account,
+ * name, model and sku; `subscription` and `region` at the top apply to entries without their own. `usage`
+ * names saved usage (the output of `policyset quota usage --format json`): a file path, the object itself,
+ * or a list of those. A lone E6 request body ({ sku, properties: { model } }) is a plan of one deployment
+ * with no region.
+ */
+export interface PlannedDeployment {
+  node: Node;
+  subscription?: string;
+  region?: string;
+  resourceGroup?: string;
+  account?: string;
+  /** The entry's own account value (not one inherited from the top). */
+  accountNode?: Node;
+  name?: string;
+  model?: string;
+  modelNode?: Node;
+  /** The deployment type; Standard when the sku has no name. */
+  sku: string;
+  skuNameNode?: Node;
+  capacityNode?: Node;
+  /** sku.capacity when it is a positive integer. */
+  capacity?: number;
+}
+
+/** A region's usage as `quota usage --format json` saves it. */
+export interface SavedUsage {
+  subscription?: string;
+  location: string;
+  value: Usage[];
+}
+
+export interface DeploymentPlan {
+  deployments: PlannedDeployment[];
+  /** Usage written in the plan itself. */
+  usages: SavedUsage[];
+  /** Usage files the plan names (paths as written; the host reads them). */
+  usageFiles: Array<{ path: string; node: Node }>;
+  /** A lone E6 body rather than a plan. */
+  lone: boolean;
+}
+
+const str = (node: Node | undefined): string | undefined => stringValue(node);
+const first = (node: Node | undefined, ...keys: string[]): Node | undefined => keys.map((k) => property(node, k)).find((n) => n !== undefined);
+
+function readDeployment(node: Node, defaults: { subscription?: string; region?: string; resourceGroup?: string; account?: string }): PlannedDeployment {
+  const modelProperty = first(node, 'model') ?? property(property(node, 'properties'), 'model');
+  const modelNode = modelProperty?.type === 'string' ? modelProperty : property(modelProperty, 'name');
+  const sku = property(node, 'sku');
+  const capacityNode = property(sku, 'capacity') ?? property(node, 'capacity');
+  const capacityValue = capacityNode?.type === 'number' ? (capacityNode.value as number) : undefined;
+  const skuNameNode = property(sku, 'name');
+  return {
+    node,
+    subscription: str(first(node, 'subscription', 'subscriptionId')) ?? defaults.subscription,
+    region: (str(first(node, 'region', 'location')) ?? defaults.region)?.toLowerCase(),
+    resourceGroup: str(first(node, 'resourceGroup', 'resourceGroupName')) ?? defaults.resourceGroup,
+    account: str(first(node, 'account', 'accountName')) ?? defaults.account,
+    accountNode: first(node, 'account', 'accountName'),
+    name: str(first(node, 'name', 'deploymentName')),
+    model: str(modelNode),
+    modelNode: modelNode?.type === 'string' ? modelNode : undefined,
+    sku: str(skuNameNode) ?? 'Standard',
+    skuNameNode: skuNameNode?.type === 'string' ? skuNameNode : undefined,
+    capacityNode,
+    capacity: capacityValue !== undefined && Number.isInteger(capacityValue) && capacityValue >= 1 ? capacityValue : undefined,
+  };
+}
+
+function plainValue(node: Node | undefined): unknown {
+  if (!node) return undefined;
+  switch (node.type) {
+    case 'object':
+      return Object.fromEntries((node.children ?? []).filter((p) => p.children?.[0]).map((p) => [p.children![0].value as string, plainValue(p.children![1])]));
+    case 'array':
+      return (node.children ?? []).map(plainValue);
+    default:
+      return node.value;
+  }
+}
+
+/** A saved usage object, when the value is one ({ location, value: [...] }). */
+export function asSavedUsage(value: unknown): SavedUsage | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  if (typeof v.location !== 'string' || !Array.isArray(v.value)) return undefined;
+  return { subscription: typeof v.subscription === 'string' ? v.subscription : undefined, location: v.location.toLowerCase(), value: v.value as Usage[] };
+}
+
+export function readPlan(root: Node | undefined): DeploymentPlan {
+  const plan: DeploymentPlan = { deployments: [], usages: [], usageFiles: [], lone: false };
+  if (root?.type !== 'object') return plan;
+  const deployments = property(root, 'deployments');
+  if (deployments?.type !== 'array') {
+    if (property(root, 'sku')) {
+      plan.lone = true;
+      plan.deployments.push(readDeployment(root, {}));
+    }
+    return plan;
+  }
+  const defaults = {
+    subscription: str(first(root, 'subscription', 'subscriptionId')),
+    region: str(first(root, 'region', 'location')),
+    resourceGroup: str(first(root, 'resourceGroup', 'resourceGroupName')),
+    account: str(first(root, 'account', 'accountName')),
+  };
+  for (const item of items(deployments)) if (item.type === 'object') plan.deployments.push(readDeployment(item, defaults));
+  const usage = property(root, 'usage');
+  for (const entry of usage?.type === 'array' ? items(usage) : usage ? [usage] : []) {
+    if (entry.type === 'string') plan.usageFiles.push({ path: entry.value as string, node: entry });
+    else {
+      const saved = asSavedUsage(plainValue(entry));
+      if (saved) plan.usages.push(saved);
+    }
+  }
+  return plan;
+}
+
+/** A model's TPM over its quota in a region: on the deployment whose TPM crosses it. */
+export interface QuotaOverrun {
+  deployment: PlannedDeployment;
+  /** The plan's other deployments that draw on the same quota. */
+  others: PlannedDeployment[];
+  model: string;
+  sku: string;
+  region: string;
+  /** The plan's TPM of this quota up to and including the crossing deployment. */
+  plannedTpm: number;
+  freeTpm: number;
+  usedTpm: number;
+  limitTpm: number;
+}
+
+function usageFor(usages: SavedUsage[], d: PlannedDeployment): SavedUsage | undefined {
+  return usages.find((u) => u.location === d.region && (!u.subscription || !d.subscription || u.subscription.toLowerCase() === d.subscription.toLowerCase()));
+}
+
+/**
+ * Limits rule 1 over a plan: per subscription, region, deployment type and model, the plan's deployments
+ * add to what the saved usage says is used; the first deployment that takes the sum past the limit is the
+ * one reported. Without usage for a region, its quota is not known and nothing is said.
+ */
+export function quotaOverruns(plan: DeploymentPlan, usages: SavedUsage[]): QuotaOverrun[] {
+  const groups = new Map<string, PlannedDeployment[]>();
+  for (const d of plan.deployments) {
+    if (!d.region || !d.model || d.capacity === undefined) continue;
+    const key = [d.subscription ?? '', d.region, d.sku, d.model].join('|').toLowerCase();
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  const found: QuotaOverrun[] = [];
+  for (const group of groups.values()) {
+    const head = group[0];
+    const saved = usageFor(usages, head);
+    const usage = saved && usageOf(readUsages(saved.value), head.model!, head.sku);
+    if (!usage) continue;
+    const freeTpm = usage.limitTpm - usage.usedTpm;
+    let planned = 0;
+    for (const d of group) {
+      planned += d.capacity! * TPM_PER_CAPACITY;
+      if (planned > freeTpm) {
+        found.push({ deployment: d, others: group.filter((o) => o !== d), model: head.model!, sku: head.sku, region: head.region!, plannedTpm: planned, freeTpm, usedTpm: usage.usedTpm, limitTpm: usage.limitTpm });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** More model-service resources in a region than allowed (the 31st account of a subscription and region). */
+export interface ResourceOverrun {
+  deployment: PlannedDeployment;
+  region: string;
+  count: number;
+  limit: number;
+}
+
+export function resourceOverruns(plan: DeploymentPlan, usages: SavedUsage[]): ResourceOverrun[] {
+  const accounts = new Map<string, string[]>();
+  const found: ResourceOverrun[] = [];
+  for (const d of plan.deployments) {
+    if (!d.region || !d.account) continue;
+    const key = `${d.subscription ?? ''}|${d.region}`.toLowerCase();
+    const list = accounts.get(key) ?? [];
+    accounts.set(key, list);
+    const account = `${d.resourceGroup ?? ''}/${d.account}`.toLowerCase();
+    if (list.includes(account)) continue;
+    list.push(account);
+    const saved = usageFor(usages, d);
+    const limit = (saved && readUsages(saved.value).accounts?.limit) || MAX_RESOURCES_PER_REGION;
+    if (list.length === limit + 1) found.push({ deployment: d, region: d.region, count: list.length, limit });
+  }
+  return found;
+}

@@ -1,0 +1,25 @@
+import { readPlan } from '../quota/plan';
+import type { DocumentRule } from './types';
+
+export const invalidDeploymentCapacity: DocumentRule = {
+  scope: 'document',
+  meta: {
+    code: 'PS9101',
+    name: 'invalid-deployment-capacity',
+    description: "A model deployment's sku.capacity is not a positive whole number (1 = 1,000 TPM; TPM changes in steps of 1,000).",
+    defaultSeverity: 'error',
+    messages: {
+      notPositiveInteger: "sku.capacity must be a positive whole number of units (1 = 1,000 TPM), not {{value}}; the nearest valid value is {{nearest}}.",
+    },
+  },
+  check(ctx) {
+    if (ctx.kind !== 'deploymentPlan') return;
+    for (const d of readPlan(ctx.parsed.root).deployments) {
+      const node = d.capacityNode;
+      if (!node || d.capacity !== undefined) continue;
+      const value = node.type === 'string' ? `'${String(node.value)}'` : node.type === 'number' ? String(node.value) : `a ${node.type}`;
+      const nearest = node.type === 'number' ? String(Math.max(1, Math.round(node.value as number))) : '1';
+      ctx.report({ node, messageId: 'notPositiveInteger', data: { value, nearest } });
+    }
+  },
+};

@@ -343,7 +343,11 @@ describe('against mockttp: faults end in one clear message within the time limit
     const result = await cli(service, ['fetch', SET.name, '--timeout', '3']);
     assert.equal(result.code, 2);
     assert.ok(service.seen.length >= 2, `retried: ${service.seen.length} requests`);
-    assert.match(lastLine(result.stderr), /^policyset: GET \/providers\/\S+ failed: the connection was dropped before the answer was complete$/);
+    // The last attempt fails on its own, or the time limit falls while it is under way (a loaded machine): one clear line either way.
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: (GET \/providers\/\S+ failed: the connection was dropped before the answer was complete|No answer from the service within 3 s \(GET \/providers\/\S+\))$/,
+    );
     assert.ok(result.milliseconds < 3000 + 15_000, `${result.milliseconds} ms`);
   });
 

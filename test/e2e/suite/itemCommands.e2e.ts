@@ -3,12 +3,11 @@
 // provider. The metadata command is run from the command palette by the runner, as a person would, and the
 // view it fills is read and photographed in the page (METADATA_SCREENSHOT).
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { suite, test, suiteSetup, suiteTeardown } from 'mocha';
-import { poll, workspaceFile, codeOf } from './helpers';
-import { E2E_ACCOUNT, E2E_AUTH_PROVIDER, E2E_TOKEN, ITEMS_SUITE, METADATA_SCREENSHOT, UI_ANSWERS_FOLDER, UI_REQUEST_PREFIX, type UiAnswer, type UiRequest } from './suiteNames';
+import { admin, askRunner, registerTestAuthProvider, requests, runnerProvidesService, serviceUrl } from './localService';
+import { poll, codeOf } from './helpers';
+import { E2E_TOKEN, ITEMS_SUITE, METADATA_SCREENSHOT } from './suiteNames';
 
 /** The local service's seed (test/service/eventstreams.ts): a workspace and its eventstream. */
 const WORKSPACE = 'a1b2c3d4-0001-4a5b-8c6d-000000000001';
@@ -16,62 +15,12 @@ const ORDERS = '5e7d1c2b-1111-4e2f-9a3b-0000000000a1';
 /** An item the suite adds, with a folderId that is not a UUID: the workspace-item rules must say so. */
 const BROKEN = '5e7d1c2b-9999-4e2f-9a3b-0000000000ff';
 
-interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | undefined>;
-}
-
-let requestCount = 0;
-type UiAsk = UiRequest extends infer R ? (R extends UiRequest ? Omit<R, 'id'> : never) : never;
-async function askRunner(request: UiAsk, timeoutMs = 70_000): Promise<UiAnswer> {
-  const id = `items-${Date.now()}-${++requestCount}`;
-  console.log(`${UI_REQUEST_PREFIX} ${Buffer.from(JSON.stringify({ ...request, id })).toString('base64')}`);
-  const file = path.join(workspaceFile(UI_ANSWERS_FOLDER).fsPath, `${id}.json`);
-  const answer = await poll(`the runner to do ${JSON.stringify(request)}`, () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as UiAnswer) : undefined), timeoutMs);
-  if (!answer.ok) throw new Error(`the runner could not do ${JSON.stringify(request)}: ${answer.error}`);
-  return answer;
-}
-
-function serviceUrl(): string {
-  const url = vscode.workspace.getConfiguration('policySet.service').get<string>('itemsBaseUrl');
-  if (!url) throw new Error('the runner did not set policySet.service.itemsBaseUrl (the local service)');
-  return url;
-}
-
-async function admin(method: 'GET' | 'POST' | 'DELETE', what: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${serviceUrl()}/_local/${what}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
-  if (!response.ok) throw new Error(`${method} /_local/${what}: ${response.status}`);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
-}
-const requests = async () => (await admin('GET', 'requests')) as Recorded[];
-
-const runnerProvides = vscode.workspace.getConfiguration('policySet.auth').get<string>('providerId') === E2E_AUTH_PROVIDER;
-if (!runnerProvides) console.log(`${ITEMS_SUITE}: not run, this runner provides no local service and no page actions (runCodeServer.ts does)`);
-
-(runnerProvides ? suite : suite.skip)(ITEMS_SUITE, () => {
+(runnerProvidesService(ITEMS_SUITE) ? suite : suite.skip)(ITEMS_SUITE, () => {
   let registration: vscode.Disposable | undefined;
   const askedScopes: string[][] = [];
 
   suiteSetup(() => {
-    const session = (scopes: readonly string[]): vscode.AuthenticationSession => ({ id: 'e2e-items-session', accessToken: E2E_TOKEN, account: { id: 'e2e-user', label: E2E_ACCOUNT }, scopes });
-    const changes = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
-    registration = vscode.authentication.registerAuthenticationProvider(
-      E2E_AUTH_PROVIDER,
-      'Policy Set E2E',
-      {
-        onDidChangeSessions: changes.event,
-        getSessions: (scopes) => {
-          askedScopes.push([...(scopes ?? [])]);
-          return Promise.resolve([session(scopes ?? [])]);
-        },
-        createSession: (scopes) => Promise.resolve(session(scopes)),
-        removeSession: () => Promise.resolve(),
-      },
-      { supportsMultipleAccounts: false },
-    );
+    registration = registerTestAuthProvider(askedScopes);
   });
 
   suiteTeardown(async () => {
@@ -107,7 +56,7 @@ if (!runnerProvides) console.log(`${ITEMS_SUITE}: not run, this runner provides 
       [`GET /v1/workspaces/${WORKSPACE}/eventstreams/${ORDERS}`],
     );
     assert.ok(seen[0].headers.authorization === `Bearer ${E2E_TOKEN}`, 'the session token was sent');
-    const origin = new URL(serviceUrl()).origin;
+    const origin = new URL(serviceUrl('itemsBaseUrl')).origin;
     assert.ok(
       askedScopes.some((s) => s.length === 1 && s[0] === `${origin}/Eventstream.Read.All`),
       `the provider was asked for the eventstream read scope; asked: ${JSON.stringify(askedScopes)}`,

@@ -3,12 +3,10 @@
 // before anything is sent, and the usage view shows the region with bars. Signed in through a test
 // authentication provider, as in the service suite; the runner reads the notification in the page.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { suite, test, suiteSetup, suiteTeardown } from 'mocha';
-import { poll, workspaceFile } from './helpers';
-import { E2E_AUTH_PROVIDER, E2E_TOKEN, MODEL_DEPLOYMENT_SUITE, UI_ANSWERS_FOLDER, UI_REQUEST_PREFIX, type UiAnswer } from './suiteNames';
+import { admin, registerTestAuthProvider, requests, runnerProvidesService, shownNotification } from './localService';
+import { E2E_TOKEN, MODEL_DEPLOYMENT_SUITE } from './suiteNames';
 
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const RG = 'rg-e2e';
@@ -21,55 +19,11 @@ const SEED = {
   deployments: [{ subscriptionId: SUB, resourceGroup: RG, account: 'ai-east-2', name: 'big', model: 'gpt-4o', capacity: 95 }],
 };
 
-interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | undefined>;
-}
-
-function baseUrl(): string {
-  const url = vscode.workspace.getConfiguration('policySet.service').get<string>('baseUrl');
-  if (!url) throw new Error('the runner did not set policySet.service.baseUrl (the local service)');
-  return url;
-}
-
-async function admin(method: 'GET' | 'POST' | 'DELETE', what: 'requests' | 'quota', body?: unknown): Promise<unknown> {
-  const response = await fetch(`${baseUrl()}/_local/${what}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
-  if (!response.ok) throw new Error(`${method} /_local/${what}: ${response.status}`);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
-}
-
-let asked = 0;
-/** Asks the runner to read a notification in the page (see the service suite). */
-async function shownNotification(text: string): Promise<string> {
-  await vscode.commands.executeCommand('notifications.showList');
-  const id = `quota-${Date.now()}-${++asked}`;
-  console.log(`${UI_REQUEST_PREFIX} ${Buffer.from(JSON.stringify({ kind: 'readNotification', text, id })).toString('base64')}`);
-  const file = path.join(workspaceFile(UI_ANSWERS_FOLDER).fsPath, `${id}.json`);
-  const answer = await poll(`the runner to read the notification '${text}'`, () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as UiAnswer) : undefined), 70_000);
-  await vscode.commands.executeCommand('notifications.clearAll');
-  await vscode.commands.executeCommand('notifications.hideList');
-  if (!answer.ok) throw new Error(`the runner could not read '${text}': ${answer.error}`);
-  return answer.text ?? '';
-}
-
-const runnerProvides = vscode.workspace.getConfiguration('policySet.auth').get<string>('providerId') === E2E_AUTH_PROVIDER;
-if (!runnerProvides) console.log(`${MODEL_DEPLOYMENT_SUITE}: not run, this runner provides no local service and no page actions (runCodeServer.ts does)`);
-
-(runnerProvides ? suite : suite.skip)(MODEL_DEPLOYMENT_SUITE, () => {
+(runnerProvidesService(MODEL_DEPLOYMENT_SUITE) ? suite : suite.skip)(MODEL_DEPLOYMENT_SUITE, () => {
   let registration: vscode.Disposable | undefined;
 
   suiteSetup(async () => {
-    const session = (scopes: readonly string[]): vscode.AuthenticationSession => ({ id: 'e2e-session', accessToken: E2E_TOKEN, account: { id: 'e2e-user', label: 'E2E User' }, scopes });
-    const changes = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
-    registration = vscode.authentication.registerAuthenticationProvider(
-      E2E_AUTH_PROVIDER,
-      'Policy Set E2E',
-      { onDidChangeSessions: changes.event, getSessions: (scopes) => Promise.resolve([session(scopes ?? [])]), createSession: (scopes) => Promise.resolve(session(scopes)), removeSession: () => Promise.resolve() },
-      { supportsMultipleAccounts: false },
-    );
+    registration = registerTestAuthProvider();
     await admin('DELETE', 'quota');
     await admin('POST', 'quota', SEED);
   });
@@ -99,7 +53,7 @@ if (!runnerProvides) console.log(`${MODEL_DEPLOYMENT_SUITE}: not run, this runne
     assert.match(message, /^Policy Set: not deployed: 20,000 TPM asked, 5,000 TPM free of the region's 100,000 TPM quota for this model: 15,000 TPM short\./);
     assert.match(message, /request a quota increase/);
     assert.equal(await deploying, false);
-    const seen = (await admin('GET', 'requests')) as Recorded[];
+    const seen = await requests();
     assert.deepEqual(
       seen.map((r) => `${r.method} ${r.path}`),
       [`GET /subscriptions/${SUB}/resourceGroups/${RG}/providers/Provider.CognitiveServices/accounts/ai-east/deployments/chat`, `GET /subscriptions/${SUB}/providers/Provider.CognitiveServices/locations/eastus/usages`],

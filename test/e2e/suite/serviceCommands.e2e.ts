@@ -5,60 +5,14 @@
 // would. What only a person can do (answer a dialog, type, close a notification) is asked of the runner with
 // a console line (UI_REQUEST_PREFIX); everything else is checked here.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { suite, test, suiteSetup, suiteTeardown } from 'mocha';
 import { corpusAvailable } from '../../support/corpus';
-import { codeOf, poll, waitForDiagnostic, workspaceFile } from './helpers';
-import { E2E_ACCOUNT, E2E_AUTH_PROVIDER, E2E_BUILT_IN, E2E_TOKEN, SERVICE_SUITE, UI_ANSWERS_FOLDER, UI_REQUEST_PREFIX, type UiAnswer, type UiRequest } from './suiteNames';
+import { codeOf, poll, waitForDiagnostic } from './helpers';
+import { admin, askRunner, registerTestAuthProvider, requests, runnerProvidesService, serviceUrl, shownNotification } from './localService';
+import { E2E_AUTH_PROVIDER, E2E_BUILT_IN, E2E_TOKEN, SERVICE_SUITE } from './suiteNames';
 
 const NAME = corpusAvailable ? E2E_BUILT_IN.corpus : E2E_BUILT_IN.seed;
-
-interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | undefined>;
-}
-
-let requestCount = 0;
-type UiAsk = UiRequest extends infer R ? (R extends UiRequest ? Omit<R, 'id'> : never) : never;
-
-/** Asks the runner to do something in the page; resolves with its answer (it writes a file in the workspace). */
-async function askRunner(request: UiAsk, timeoutMs = 70_000): Promise<UiAnswer> {
-  const id = `${Date.now()}-${++requestCount}`;
-  console.log(`${UI_REQUEST_PREFIX} ${Buffer.from(JSON.stringify({ ...request, id })).toString('base64')}`);
-  const file = path.join(workspaceFile(UI_ANSWERS_FOLDER).fsPath, `${id}.json`);
-  const answer = await poll(`the runner to do ${JSON.stringify(request)}`, () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as UiAnswer) : undefined), timeoutMs);
-  if (!answer.ok) throw new Error(`the runner could not do ${JSON.stringify(request)}: ${answer.error}`);
-  return answer;
-}
-
-/** The notification's text, read in the page; then all notifications are closed (which ends a command awaiting its message). */
-async function shownNotification(text: string): Promise<string> {
-  // Under the smoke-test driver notifications go to the notification centre without a toast: open it.
-  await vscode.commands.executeCommand('notifications.showList');
-  const answer = await askRunner({ kind: 'readNotification', text });
-  await vscode.commands.executeCommand('notifications.clearAll');
-  await vscode.commands.executeCommand('notifications.hideList');
-  return answer.text ?? '';
-}
-
-function baseUrl(): string {
-  const url = vscode.workspace.getConfiguration('policySet.service').get<string>('baseUrl');
-  if (!url) throw new Error('the runner did not set policySet.service.baseUrl (the local service)');
-  return url;
-}
-
-/** The local service's admin endpoints (no token; loopback only). */
-async function admin(method: 'GET' | 'POST' | 'DELETE', what: 'requests' | 'faults', body?: unknown): Promise<unknown> {
-  const response = await fetch(`${baseUrl()}/_local/${what}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
-  if (!response.ok) throw new Error(`${method} /_local/${what}: ${response.status}`);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
-}
-const requests = async () => (await admin('GET', 'requests')) as Recorded[];
 
 /** A command run without awaiting it: whether it has finished, and its result. */
 function start<T>(command: string, ...args: unknown[]): { settled: () => boolean; result: Promise<T | undefined> } {
@@ -67,34 +21,12 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
   return { settled: () => done, result };
 }
 
-/**
- * Only under a runner that provides the local service and the page actions (runCodeServer.ts names the test
- * provider in the settings); e2e.test.ts fails when this suite reports fewer than its tests.
- */
-const runnerProvides = vscode.workspace.getConfiguration('policySet.auth').get<string>('providerId') === E2E_AUTH_PROVIDER;
-if (!runnerProvides) console.log(`${SERVICE_SUITE}: not run, this runner provides no local service and no page actions (runCodeServer.ts does)`);
-
-(runnerProvides ? suite : suite.skip)(SERVICE_SUITE, () => {
+(runnerProvidesService(SERVICE_SUITE) ? suite : suite.skip)(SERVICE_SUITE, () => {
   let registration: vscode.Disposable | undefined;
   const askedScopes: string[][] = [];
 
   suiteSetup(() => {
-    const session = (scopes: readonly string[]): vscode.AuthenticationSession => ({ id: 'e2e-session', accessToken: E2E_TOKEN, account: { id: 'e2e-user', label: E2E_ACCOUNT }, scopes });
-    const changes = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
-    registration = vscode.authentication.registerAuthenticationProvider(
-      E2E_AUTH_PROVIDER,
-      'Policy Set E2E',
-      {
-        onDidChangeSessions: changes.event,
-        getSessions: (scopes) => {
-          askedScopes.push([...(scopes ?? [])]);
-          return Promise.resolve([session(scopes ?? [])]);
-        },
-        createSession: (scopes) => Promise.resolve(session(scopes)),
-        removeSession: () => Promise.resolve(),
-      },
-      { supportsMultipleAccounts: false },
-    );
+    registration = registerTestAuthProvider(askedScopes);
     assert.equal(vscode.workspace.getConfiguration('policySet.auth').get('providerId'), E2E_AUTH_PROVIDER, 'the runner names the test provider in the settings');
   });
 
@@ -111,7 +43,7 @@ if (!runnerProvides) console.log(`${SERVICE_SUITE}: not run, this runner provide
     const signedIn = await vscode.commands.executeCommand<boolean>('policySet.signIn');
     assert.equal(signedIn, true);
     assert.ok(
-      askedScopes.some((s) => s.length === 1 && s[0] === `${baseUrl()}/user_impersonation`),
+      askedScopes.some((s) => s.length === 1 && s[0] === `${serviceUrl()}/user_impersonation`),
       `the provider was asked for <resource>/user_impersonation; asked: ${JSON.stringify(askedScopes)}`,
     );
     assert.match(await shownNotification('signed in'), /Policy Set: signed in\./);

@@ -33,6 +33,15 @@ describe('policyset quota calc and simulate', { concurrency: 3 }, () => {
     assert.match(result.stdout, /^RPM\s+600$/m);
     assert.match(result.stdout, /^per 1 s\s+10 requests$/m);
     assert.match(result.stdout, /^per 10 s\s+100 requests$/m);
+    assert.match(result.stdout, /^spread evenly\s+one request every 0\.1 s$/m);
+  });
+
+  test('less than one request per 10 s window (reasoning group A, 1 RPM per 6,000 TPM): one request every 60 s', async () => {
+    const result = await runCli(['quota', 'calc', '--model', 'o1', '--capacity', '6']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^RPM\s+1$/m);
+    assert.match(result.stdout, /^per 10 s\s+0 requests$/m);
+    assert.match(result.stdout, /^spread evenly\s+one request every 60 s$/m);
   });
 
   test('a TPM off the 1,000 step is an error naming the nearest valid values', async () => {

@@ -44,6 +44,7 @@ export async function run(args: string[]): Promise<number> {
       `RPM            ${fmt(limits.rpm, 2)}`,
       `per 1 s        ${limits.perSecond} request${limits.perSecond === 1 ? '' : 's'}`,
       `per 10 s       ${limits.perTenSeconds} request${limits.perTenSeconds === 1 ? '' : 's'}`,
+      `spread evenly  one request every ${limits.rpm > 0 ? fmt(60 / limits.rpm, 3) : '-'} s`,
     ].join('\n') + '\n',
   );
   return 0;

@@ -55,7 +55,7 @@ import {
   QUICK_FIX,
   type FeatureOptions,
 } from './service/features';
-import { WorkspaceDefinitions } from './workspaceDefinitions';
+import { WorkspaceDefinitions, type FileChange } from './workspaceDefinitions';
 import { DocumentCache } from './documentCache';
 import { IdleCollection } from './idleCollection';
 
@@ -497,7 +497,21 @@ export function startServer(connection: Connection): void {
     revalidateAll();
   });
 
-  connection.onDidChangeWatchedFiles(() => reloadDefinitions(WATCH_DEBOUNCE_MS));
+  /** Watched-file changes, gathered for a moment: only the changed files are read again (see WorkspaceDefinitions). */
+  let fileChanges: FileChange[] = [];
+  let fileChangeTimer: NodeJS.Timeout | undefined;
+  connection.onDidChangeWatchedFiles((params) => {
+    fileChanges.push(...params.changes);
+    clearTimeout(fileChangeTimer);
+    fileChangeTimer = setTimeout(() => {
+      const changes = fileChanges;
+      fileChanges = [];
+      definitions
+        .applyChanges(changes, openDefinitionTexts())
+        .then((changed) => changed && revalidateAll())
+        .catch((error: Error) => connection.console.error(`reading changed policy definitions failed: ${error.message}`));
+    }, WATCH_DEBOUNCE_MS);
+  });
 
   connection.onCompletion(
     handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList, { model: false }),

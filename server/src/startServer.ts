@@ -481,6 +481,8 @@ export function startServer(connection: Connection): void {
       const last = results.get(document.uri);
       // In onSave mode a pull between saves answers with the last saved state's diagnostics.
       const items = settings.validate.run === 'onSave' && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : diagnose(document);
+      // A document pulled as it was opened is bulk work when many are (an editor restoring a session).
+      idleCollection.note(document.version === openedVersions.get(document.uri) ? document.getText().length : 0);
       return { kind: DocumentDiagnosticReportKind.Full, items };
     } catch (error) {
       throw new ResponseError(ErrorCodes.InternalError, `validation failed: ${(error as Error).message}`);

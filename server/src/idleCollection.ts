@@ -12,26 +12,32 @@ import * as vm from 'node:vm';
 export class IdleCollection {
   private timer: NodeJS.Timeout | undefined;
   private work = 0;
-  private readonly collect = exposedGc();
+  /** Obtained when first needed (it costs a context): undefined until then, null when it cannot be had. */
+  private collect: (() => void) | null | undefined;
 
   /**
    * @param threshold the work (characters of text validated) after which the collections are worth their cost
    * @param quietMs how long the server must have had nothing to do before the first
    * @param lowRateMs how long after the first the second comes: V8 averages the allocation rate over 5 s
+   * @param collect what collects (tests give their own); by default V8's full collection
    */
   constructor(
     private readonly threshold: number,
     private readonly quietMs: number,
     private readonly lowRateMs: number,
-  ) {}
+    collect?: () => void,
+  ) {
+    this.collect = collect;
+  }
 
   /** Work was done (or is about to be): postpones the collections, and counts toward the next ones. */
   note(work = 0): void {
-    if (!this.collect) return;
+    if (this.collect === null) return;
     this.work += work;
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.work < this.threshold) return;
+    this.collect ??= exposedGc() ?? null;
     // The first frees the burst's garbage; the second, once V8 sees the allocation rate low, shrinks the
     // young generation (32 MB after a burst) and hands back the pages the first one freed.
     this.timer = setTimeout(() => {
@@ -48,7 +54,7 @@ export class IdleCollection {
 }
 
 /** `gc` as --expose-gc gives it, obtained at run time when the process was started without the flag. */
-function exposedGc(): (() => void) | undefined {
+export function exposedGc(): (() => void) | undefined {
   const global = (globalThis as { gc?: () => void }).gc;
   if (global) return global;
   try {

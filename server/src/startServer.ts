@@ -313,6 +313,8 @@ export function startServer(connection: Connection): void {
   const opening = new Set<string>();
   const rechecking = new Set<string>();
   let backgroundRunning = false;
+  /** Called once the documents being opened have been validated. */
+  let whenOpened: Array<() => void> = [];
   const dequeue = (uri: string) => {
     opening.delete(uri);
     rechecking.delete(uri);
@@ -327,6 +329,11 @@ export function startServer(connection: Connection): void {
     void (async () => {
       try {
         for (;;) {
+          if (!opening.size && whenOpened.length) {
+            const waiting = whenOpened;
+            whenOpened = [];
+            for (const call of waiting) call();
+          }
           const [next] = opening.size ? opening : rechecking;
           if (next === undefined) break;
           dequeue(next);
@@ -373,9 +380,14 @@ export function startServer(connection: Connection): void {
       .filter((d) => d.text.includes('policyRule'));
 
   let reloadTimer: NodeJS.Timeout | undefined;
-  const reloadDefinitions = (delay = 0) => {
+  /** `afterOpened`: once the documents being opened have their first diagnostics (the scan at start-up waits for them). */
+  const reloadDefinitions = (delay = 0, afterOpened = false) => {
     clearTimeout(reloadTimer);
     reloadTimer = setTimeout(() => {
+      if (afterOpened && opening.size) {
+        whenOpened.push(() => reloadDefinitions(0));
+        return;
+      }
       definitions
         .reload(settings.definitions, workspaceFolders, openDefinitionTexts())
         .then((current) => current && revalidateAll())
@@ -470,7 +482,8 @@ export function startServer(connection: Connection): void {
         reloadDefinitions();
       });
     }
-    reloadDefinitions();
+    // The workspace scan does not stand in the way of the first diagnostics: it starts once they are out.
+    reloadDefinitions(0, true);
   });
 
   connection.languages.diagnostics.on((params, token) => {

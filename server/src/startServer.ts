@@ -307,9 +307,8 @@ export function startServer(connection: Connection): void {
 
   /**
    * Documents that were opened, or are checked again after a settings or definitions change, are validated
-   * one at a time, in the order they came, opened ones first (and before them one that is asked something):
-   * a client that opens hundreds at once has one validation's working memory in use, not hundreds. An
-   * edited document does not wait for them (see schedule).
+   * one at a time, in the order they came, opened ones first: a client that opens hundreds at once has one
+   * validation's working memory in use, not hundreds. An edited document does not wait for them (see schedule).
    */
   const opening = new Set<string>();
   const rechecking = new Set<string>();
@@ -319,15 +318,6 @@ export function startServer(connection: Connection): void {
   const dequeue = (uri: string) => {
     opening.delete(uri);
     rechecking.delete(uri);
-  };
-  /** A document asked something while it waits to be validated is the one being looked at: it goes first. */
-  const promote = (uri: string) => {
-    if ((!opening.has(uri) && !rechecking.has(uri)) || opening.values().next().value === uri) return;
-    rechecking.delete(uri);
-    const rest = [...opening].filter((u) => u !== uri);
-    opening.clear();
-    opening.add(uri);
-    for (const u of rest) opening.add(u);
   };
   const publishInBackground = (uri: string, opened = false) => {
     if (opened) {
@@ -429,7 +419,6 @@ export function startServer(connection: Connection): void {
     return async (params: P, token: CancellationToken): Promise<R> => {
       if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
       idleCollection.note();
-      promote(params.textDocument.uri);
       const document = documents.get(params.textDocument.uri);
       if (!document) return empty;
       const version = document.version;

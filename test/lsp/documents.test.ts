@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startLanguageServer, type LspClient } from '../support/lspClient';
-import { CORPUS_SETS, listJsonFiles, REPO_ROOT, SKIP_NO_CORPUS } from '../support/corpus';
+import { REPO_ROOT } from '../support/corpus';
 
 interface PublishParams {
   uri: string;
@@ -83,21 +83,6 @@ describe('documents held lightly', () => {
     together.notify('textDocument/didChange', { textDocument: { uri: first.uri, version: 2 }, contentChanges: [{ text: SET }] });
     const edited = await published(together, first.uri, 2, since);
     assert.ok(edited.params.diagnostics.every((d) => d.code !== 'PS1001'));
-  });
-
-  test('a document asked something while it waits to be validated goes first', { skip: SKIP_NO_CORPUS }, async () => {
-    const client = await startLanguageServer();
-    const largest = listJsonFiles(CORPUS_SETS)
-      .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)
-      .slice(0, 16);
-    const uris = largest.map((file, i) => `file:///work/queue/${i}-${path.basename(file)}`);
-    for (const [i, file] of largest.entries()) open(client, uris[i], fs.readFileSync(file, 'utf8'));
-    const last = uris[uris.length - 1];
-    const hover = client.request('textDocument/hover', { textDocument: { uri: last }, position: { line: 1, character: 4 } }, 60000);
-    await Promise.all(uris.map((uri) => published(client, uri)));
-    assert.equal((await hover).error, undefined);
-    const order = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics').map((n) => (n.params as PublishParams).uri);
-    assert.ok(order.indexOf(last) < uris.length - 2, `the document asked about was validated among the first, not last: ${order.indexOf(last)} of ${uris.length}`);
   });
 
   test('pull in onSave mode: between saves the last saved state is the answer', async () => {

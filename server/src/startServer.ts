@@ -55,7 +55,9 @@ import {
   QUICK_FIX,
   type FeatureOptions,
 } from './service/features';
-import { WorkspaceDefinitions } from './workspaceDefinitions';
+import { WorkspaceDefinitions, type FileChange } from './workspaceDefinitions';
+import { DocumentCache } from './documentCache';
+import { IdleCollection } from './idleCollection';
 import { QuotaFiles } from './quotaFiles';
 import { quotaFigures, type QuotaFiguresParams } from './service/quota';
 
@@ -103,6 +105,17 @@ const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onT
 /** Short enough to feel immediate, long enough that a burst of keystrokes is validated once. */
 const DEBOUNCE_MS = 100;
 const WATCH_DEBOUNCE_MS = 300;
+/**
+ * Parses kept (see DocumentCache): the documents being edited and the last few used. A parse holds about 6
+ * bytes of heap per byte of text, so 2M characters of text keep at most about 13 MB (three of the largest
+ * corpus sets), and an editor with hundreds of documents open holds little more than their text.
+ */
+const PARSE_CACHE_ENTRIES = 8;
+const PARSE_CACHE_TEXT = 2_000_000;
+/** Full garbage collections after 2M characters of text were validated in the background, once quiet (see IdleCollection). */
+const IDLE_COLLECTION_WORK = 2_000_000;
+const IDLE_COLLECTION_QUIET_MS = 1000;
+const IDLE_COLLECTION_LOW_RATE_MS = 6000;
 /** Validation yields to waiting requests after this much work. */
 const VALIDATION_SLICE_MS = 8;
 /** Each diagnostic links to its rule's page in the installed docs. */
@@ -122,6 +135,27 @@ export interface DocumentInfo {
   problems: number;
   errors: number;
   warnings: number;
+}
+
+interface LastDiagnostics {
+  version: number;
+  /** Errors, warnings and information. */
+  problems: number;
+  errors: number;
+  warnings: number;
+  /** The diagnostics as JSON, in onSave mode only: a pull between saves answers with them. */
+  json?: string;
+}
+
+function lastDiagnostics(version: number, diagnostics: Diagnostic[], keep: boolean): LastDiagnostics {
+  const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
+  return {
+    version,
+    problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length,
+    errors: count(1),
+    warnings: count(2),
+    json: keep ? JSON.stringify(diagnostics) : undefined,
+  };
 }
 
 function readSettings(raw: unknown): ServerSettings {
@@ -158,10 +192,15 @@ export function startServer(connection: Connection): void {
   const timers = new Map<string, NodeJS.Timeout>();
   /** The version each document was opened with (the change event that follows an open needs no second run). */
   const openedVersions = new Map<string, number>();
-  /** One parse per document version, shared by validation and every feature. */
-  const parses = new Map<string, { version: number; document: PolicyDocument; model: boolean }>();
-  /** The last diagnostics computed per document (pull answers with them in onSave mode). */
-  const results = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
+  /** One parse per document version, shared by validation and every feature, for the documents in use. */
+  const parses = new DocumentCache<{ document: PolicyDocument; model: boolean }>(PARSE_CACHE_ENTRIES, PARSE_CACHE_TEXT);
+  /**
+   * The last diagnostics computed per document: their counts (documentInfo) and, in onSave mode, the
+   * diagnostics themselves as JSON text (a pull between saves answers with them; nothing else reads them).
+   */
+  const results = new Map<string, LastDiagnostics>();
+  const keepResult = (document: TextDocument, diagnostics: Diagnostic[]) =>
+    results.set(document.uri, lastDiagnostics(document.version, diagnostics, settings.validate.run === 'onSave'));
   const log = (message: string) => connection.console.log(message);
   const definitions = new WorkspaceDefinitions(log);
 
@@ -170,17 +209,18 @@ export function startServer(connection: Connection): void {
    * the one it needs, if any): right after an edit that is most of the cost. Everything else gets them,
    * added to the same parse.
    */
-  const parsed = (document: TextDocument, model = true): PolicyDocument => {
-    const cached = parses.get(document.uri);
-    if (cached && cached.version === document.version) {
+  const parsed = (document: TextDocument, model = true, keep = true): PolicyDocument => {
+    const cached = parses.get(document.uri, document.version);
+    if (cached) {
       if (model && !cached.model) {
         cached.document = withModel(cached.document);
         cached.model = true;
       }
       return cached.document;
     }
-    const policyDocument = parsePolicyDocument(document.getText(), { model });
-    parses.set(document.uri, { version: document.version, document: policyDocument, model });
+    const text = document.getText();
+    const policyDocument = parsePolicyDocument(text, { model });
+    if (keep) parses.set(document.uri, document.version, { document: policyDocument, model }, text.length);
     return policyDocument;
   };
 
@@ -192,14 +232,15 @@ export function startServer(connection: Connection): void {
     quota: { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()) },
   });
 
-  const validationOptions = (document: TextDocument) => ({
+  /** The options of a check; `policyDocument` is the parse being checked (a deployment plan reads its usage files). */
+  const validationOptions = (document: TextDocument, policyDocument?: PolicyDocument) => ({
     uri: document.uri,
     severities: settings.severities,
     ...featureOptions(document.uri),
     // Deployment plans read their usage files (the settings' and the plan's own) on each check.
     quota:
-      parsed(document).kind === 'deploymentPlan'
-        ? { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()), usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, parsed(document).parsed.root) }
+      policyDocument?.kind === 'deploymentPlan'
+        ? { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()), usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, policyDocument.parsed.root) }
         : undefined,
     definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
     assumePolicyDocument: document.languageId === 'policyset',
@@ -209,7 +250,7 @@ export function startServer(connection: Connection): void {
   const remember = (document: TextDocument, result: ValidationResult): Diagnostic[] => {
     for (const failure of result.internalErrors) connection.console.error(`rule ${failure.rule} failed on ${document.uri}: ${failure.message}`);
     const diagnostics = notCheckedNotice(document, result) ?? result.diagnostics;
-    results.set(document.uri, { version: document.version, diagnostics });
+    keepResult(document, diagnostics);
     return diagnostics;
   };
 
@@ -237,7 +278,7 @@ export function startServer(connection: Connection): void {
     const parts = splitPartsOf(document.uri);
     if (!parts) return undefined;
     const diagnostics = validateSplitSet(parts, validationOptions(document)).get(document.uri) ?? [];
-    results.set(document.uri, { version: document.version, diagnostics });
+    keepResult(document, diagnostics);
     return diagnostics;
   };
   /** The other open parts of a document's split-layout set: a change to one part re-checks them. */
@@ -249,18 +290,23 @@ export function startServer(connection: Connection): void {
   };
 
   /** Validates at once (a pull request, or a request that needs the diagnostics now). */
-  const diagnose = (document: TextDocument): Diagnostic[] =>
-    diagnoseAsPart(document) ?? remember(document, validateDocument(parsed(document), validationOptions(document)));
+  const diagnose = (document: TextDocument): Diagnostic[] => {
+    const asPart = diagnoseAsPart(document);
+    if (asPart) return asPart;
+    const policyDocument = parsed(document);
+    return remember(document, validateDocument(policyDocument, validationOptions(document, policyDocument)));
+  };
 
   /**
    * Validates a rule at a time, letting requests that arrive meanwhile (completion, hover) be answered
    * between rules, and gives up as soon as the document changes: its newer version has a run of its own.
    */
-  const diagnoseInSteps = async (document: TextDocument): Promise<Diagnostic[] | undefined> => {
+  const diagnoseInSteps = async (document: TextDocument, keep: boolean): Promise<Diagnostic[] | undefined> => {
     const current = () => documents.get(document.uri)?.version === document.version;
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
-    const steps = validationSteps(parsed(document), validationOptions(document));
+    const policyDocument = parsed(document, true, keep);
+    const steps = validationSteps(policyDocument, validationOptions(document, policyDocument));
     let sliceStart = performance.now();
     for (;;) {
       const step = steps.next();
@@ -273,9 +319,12 @@ export function startServer(connection: Connection): void {
     }
   };
 
-  const publish = async (document: TextDocument) => {
+  const idleCollection = new IdleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
+
+  /** Validates and pushes the diagnostics; `keep`: keep the parse (a document being worked on), see DocumentCache. */
+  const publish = async (document: TextDocument, keep = true) => {
     try {
-      const diagnostics = await diagnoseInSteps(document);
+      const diagnostics = await diagnoseInSteps(document, keep);
       // Drop the result when the document changed meanwhile: the newer version has its own run scheduled.
       if (!diagnostics || documents.get(document.uri)?.version !== document.version) return;
       void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
@@ -284,9 +333,54 @@ export function startServer(connection: Connection): void {
     }
   };
 
+  /**
+   * Documents that were opened, or are checked again after a settings or definitions change, are validated
+   * one at a time, in the order they came, opened ones first: a client that opens hundreds at once has one
+   * validation's working memory in use, not hundreds. An edited document does not wait for them (see schedule).
+   */
+  const opening = new Set<string>();
+  const rechecking = new Set<string>();
+  let backgroundRunning = false;
+  /** Called once the documents being opened have been validated. */
+  let whenOpened: Array<() => void> = [];
+  const dequeue = (uri: string) => {
+    opening.delete(uri);
+    rechecking.delete(uri);
+  };
+  const publishInBackground = (uri: string, opened = false) => {
+    if (opened) {
+      rechecking.delete(uri);
+      opening.add(uri);
+    } else if (!opening.has(uri)) rechecking.add(uri);
+    if (backgroundRunning) return;
+    backgroundRunning = true;
+    void (async () => {
+      try {
+        for (;;) {
+          if (!opening.size && whenOpened.length) {
+            const waiting = whenOpened;
+            whenOpened = [];
+            for (const call of waiting) call();
+          }
+          const [next] = opening.size ? opening : rechecking;
+          if (next === undefined) break;
+          dequeue(next);
+          const document = documents.get(next);
+          if (!document) continue;
+          idleCollection.note();
+          await publish(document, false);
+          idleCollection.note(document.getText().length);
+        }
+      } finally {
+        backgroundRunning = false;
+      }
+    })();
+  };
+
   /** Revalidates: pushes after a short debounce, or asks a pulling client to pull again. */
   const schedule = (document: TextDocument, delay = DEBOUNCE_MS) => {
     if (pull) return;
+    dequeue(document.uri);
     clearTimeout(timers.get(document.uri));
     timers.set(
       document.uri,
@@ -304,7 +398,7 @@ export function startServer(connection: Connection): void {
     if (pull) {
       results.clear();
       void connection.languages.diagnostics.refresh();
-    } else documents.all().forEach((d) => schedule(d));
+    } else documents.all().forEach((d) => publishInBackground(d.uri));
   };
 
   const openDefinitionTexts = () =>
@@ -314,9 +408,14 @@ export function startServer(connection: Connection): void {
       .filter((d) => d.text.includes('policyRule'));
 
   let reloadTimer: NodeJS.Timeout | undefined;
-  const reloadDefinitions = (delay = 0) => {
+  /** `afterOpened`: once the documents being opened have their first diagnostics (the scan at start-up waits for them). */
+  const reloadDefinitions = (delay = 0, afterOpened = false) => {
     clearTimeout(reloadTimer);
     reloadTimer = setTimeout(() => {
+      if (afterOpened && opening.size) {
+        whenOpened.push(() => reloadDefinitions(0));
+        return;
+      }
       definitions
         .reload(settings.definitions, workspaceFolders, openDefinitionTexts())
         .then((current) => current && revalidateAll())
@@ -347,6 +446,7 @@ export function startServer(connection: Connection): void {
   ) {
     return async (params: P, token: CancellationToken): Promise<R> => {
       if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+      idleCollection.note();
       const document = documents.get(params.textDocument.uri);
       if (!document) return empty;
       const version = document.version;
@@ -410,7 +510,8 @@ export function startServer(connection: Connection): void {
         reloadDefinitions();
       });
     }
-    reloadDefinitions();
+    // The workspace scan does not stand in the way of the first diagnostics: it starts once they are out.
+    reloadDefinitions(0, true);
   });
 
   connection.languages.diagnostics.on((params, token) => {
@@ -420,7 +521,9 @@ export function startServer(connection: Connection): void {
     try {
       const last = results.get(document.uri);
       // In onSave mode a pull between saves answers with the last saved state's diagnostics.
-      const items = settings.validate.run === 'onSave' && last ? last.diagnostics : diagnose(document);
+      const items = settings.validate.run === 'onSave' && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : diagnose(document);
+      // A document pulled as it was opened is bulk work when many are (an editor restoring a session).
+      idleCollection.note(document.version === openedVersions.get(document.uri) ? document.getText().length : 0);
       return { kind: DocumentDiagnosticReportKind.Full, items };
     } catch (error) {
       throw new ResponseError(ErrorCodes.InternalError, `validation failed: ${(error as Error).message}`);
@@ -437,7 +540,21 @@ export function startServer(connection: Connection): void {
     revalidateAll();
   });
 
-  connection.onDidChangeWatchedFiles(() => reloadDefinitions(WATCH_DEBOUNCE_MS));
+  /** Watched-file changes, gathered for a moment: only the changed files are read again (see WorkspaceDefinitions). */
+  let fileChanges: FileChange[] = [];
+  let fileChangeTimer: NodeJS.Timeout | undefined;
+  connection.onDidChangeWatchedFiles((params) => {
+    fileChanges.push(...params.changes);
+    clearTimeout(fileChangeTimer);
+    fileChangeTimer = setTimeout(() => {
+      const changes = fileChanges;
+      fileChanges = [];
+      definitions
+        .applyChanges(changes, openDefinitionTexts())
+        .then((changed) => changed && revalidateAll())
+        .catch((error: Error) => connection.console.error(`reading changed policy definitions failed: ${error.message}`));
+    }, WATCH_DEBOUNCE_MS);
+  });
 
   connection.onCompletion(
     handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList, { model: false }),
@@ -505,10 +622,12 @@ export function startServer(connection: Connection): void {
   const documentInfo = handle(
     DOCUMENT_INFO_REQUEST,
     (d, p): DocumentInfo => {
-      const last = results.get(d.uri);
-      const diagnostics = last && last.version === d.version ? last.diagnostics : diagnose(d);
-      const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
-      return { kind: p.kind, problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length, errors: count(1), warnings: count(2) };
+      let last = results.get(d.uri);
+      if (!last || last.version !== d.version) {
+        diagnose(d);
+        last = results.get(d.uri)!;
+      }
+      return { kind: p.kind, problems: last.problems, errors: last.errors, warnings: last.warnings };
     },
     null,
   );
@@ -527,10 +646,11 @@ export function startServer(connection: Connection): void {
 
   documents.onDidOpen((event) => {
     openedVersions.set(event.document.uri, event.document.version);
-    if (!pull) void publish(event.document);
+    if (!pull) publishInBackground(event.document.uri, true);
     for (const sibling of openSiblings(event.document.uri)) schedule(sibling);
   });
   documents.onDidChangeContent((event) => {
+    idleCollection.note();
     if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
     for (const sibling of openSiblings(event.document.uri)) if (openedVersions.get(event.document.uri) !== event.document.version) schedule(sibling);
     // Also fired on open, whose version is being validated already.
@@ -549,6 +669,7 @@ export function startServer(connection: Connection): void {
     const uri = event.document.uri;
     clearTimeout(timers.get(uri));
     timers.delete(uri);
+    dequeue(uri);
     parses.delete(uri);
     results.delete(uri);
     openedVersions.delete(uri);

@@ -209,17 +209,19 @@ export class LspProcess {
 }
 
 /** Starts a Node.js language server script over stdio (no shell, no stdin of ours). */
-export function startServerProcess(script: string = SERVER_BIN, args: string[] = ['--stdio'], name = 'policyset-language-server'): LspProcess {
-  const child = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, stdio: 'pipe' });
+export function startServerProcess(script: string = SERVER_BIN, args: string[] = ['--stdio'], name = 'policyset-language-server', nodeArgs: string[] = []): LspProcess {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: REPO_ROOT, stdio: 'pipe' });
   return new LspProcess(child, name);
 }
 
 /** Starts our server and completes the initialize handshake. */
-export async function startInitialized(capabilities: object = {}, options: { initializationOptions?: unknown; script?: string; args?: string[]; name?: string } = {}) {
-  const client = startServerProcess(options.script, options.args, options.name);
+export async function startInitialized(capabilities: object = {}, options: { initializationOptions?: unknown; script?: string; args?: string[]; name?: string; nodeArgs?: string[]; workspaceFolders?: string[] } = {},
+) {
+  const client = startServerProcess(options.script, options.args, options.name, options.nodeArgs);
+  const folders = options.workspaceFolders?.map((uri) => ({ uri, name: uri.slice(uri.lastIndexOf('/') + 1) }));
   const initialized = await client.request<{ capabilities: Record<string, unknown> }>(
     'initialize',
-    { processId: process.pid, rootUri: null, capabilities, initializationOptions: options.initializationOptions },
+    { processId: process.pid, rootUri: folders?.[0]?.uri ?? null, ...(folders ? { workspaceFolders: folders } : {}), capabilities, initializationOptions: options.initializationOptions },
     30000,
   );
   if (initialized.error) throw new Error(`initialize failed: ${initialized.error.message}`);

@@ -1,5 +1,8 @@
 // PS9xxx: service limits, at and just beyond each boundary.
 import { runInvalid, runValid, a3, template, defId, type InvalidCase, type ValidCase } from './rules-harness';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { utf8Length } from '#server/service/rules/limits';
 
 const MIB = 1024 * 1024;
 
@@ -124,3 +127,17 @@ const valid: ValidCase[] = [
 
 runInvalid('PS9', invalid);
 runValid('PS9', valid);
+
+// The request size is counted in UTF-8 a chunk at a time: the count must not depend on where chunks end.
+test('utf8Length: the UTF-8 length of any part of a text, with characters of 1 to 4 bytes across chunk ends', () => {
+  const text = 'a'.repeat(65535) + '😀' + 'é'.repeat(70000) + '€'.repeat(65536) + '😀'.repeat(40000) + 'x';
+  for (const [start, end] of [
+    [0, text.length],
+    [5, 70000],
+    [65535, 65537],
+    [1, text.length - 1],
+    [0, 0],
+  ]) {
+    assert.equal(utf8Length(text, start, end), Buffer.byteLength(text.slice(start, end), 'utf8'), `${start}..${end}`);
+  }
+});

@@ -139,11 +139,18 @@ export class DefinitionCatalog {
 
   /** Adds a policy definition document (`{ id?, name?, properties: { policyRule, parameters, version } }`). */
   addDefinitionDocument(document: unknown, source?: string): boolean {
-    if (!isObject(document) || !isObject(document['properties'])) return false;
+    const read = DefinitionCatalog.definitionOf(document, source);
+    if (read) this.add(read.info, read.key);
+    return !!read;
+  }
+
+  /** What a policy definition document adds (what the rules read of it), without adding it. */
+  static definitionOf(document: unknown, source?: string): { info: DefinitionInfo; key: 'id' | 'name' } | undefined {
+    if (!isObject(document) || !isObject(document['properties'])) return undefined;
     const properties = document['properties'];
     const id = asString(document['id']);
     const name = asString(document['name']) ?? (id ? lastSegment(id) : undefined);
-    if (!name) return false;
+    if (!name) return undefined;
     const metadata = isObject(properties['metadata']) ? properties['metadata'] : undefined;
     const version = asString(properties['version']) ?? asString(properties['Version']) ?? asString(metadata?.['version']);
     const versions = Array.isArray(properties['versions']) ? properties['versions'].filter((v): v is string => typeof v === 'string') : [];
@@ -159,25 +166,30 @@ export class DefinitionCatalog {
       deprecated: metadata?.['deprecated'] === true,
       source,
     };
-    this.add(info, id ? 'id' : 'name');
-    return true;
+    return { info, key: id ? 'id' : 'name' };
   }
 
   /** Adds a policy set document (`{ id?, name?, properties: { policyDefinitions, policyDefinitionGroups } }`). */
   addSetDocument(document: unknown, source?: string): boolean {
-    if (!isObject(document) || !isObject(document['properties']) || !Array.isArray(document['properties']['policyDefinitions'])) return false;
+    const info = DefinitionCatalog.setOf(document, source);
+    if (info) this.addSet(info);
+    return !!info;
+  }
+
+  /** What a policy set document adds (its name, ID and groups), without adding it. */
+  static setOf(document: unknown, source?: string): SetInfo | undefined {
+    if (!isObject(document) || !isObject(document['properties']) || !Array.isArray(document['properties']['policyDefinitions'])) return undefined;
     const properties = document['properties'];
     const id = asString(document['id']);
     const name = asString(document['name']) ?? (id ? lastSegment(id) : undefined);
-    if (!name) return false;
+    if (!name) return undefined;
     const groups = Array.isArray(properties['policyDefinitionGroups'])
       ? properties['policyDefinitionGroups'].map((g) => (isObject(g) ? asString(g['name']) : undefined)).filter((g): g is string => g !== undefined)
       : [];
-    this.addSet({ id, name, displayName: asString(properties['displayName']), groups, source });
-    return true;
+    return { id, name, displayName: asString(properties['displayName']), groups, source };
   }
 
-  private addSet(info: SetInfo) {
+  addSet(info: SetInfo) {
     this.setList.push(info);
     if (info.id) this.setsByKey.set(normalizeDefinitionId(info.id), info);
     if (!this.setsByKey.has(info.name.toLowerCase())) this.setsByKey.set(info.name.toLowerCase(), info);
@@ -205,6 +217,15 @@ export class DefinitionCatalog {
   /** Every definition of this name (a built-in's GUID name or a custom definition's name), any casing. */
   lookupName(name: string): DefinitionInfo[] {
     return this.allByName.get(name.toLowerCase()) ?? [];
+  }
+
+  /** Adds every definition and set of another catalogue (an index loaded on its own, say). */
+  addAll(other: DefinitionCatalog): void {
+    this.hasBuiltIns ||= other.hasBuiltIns;
+    for (const set of other.setList) this.addSet(set);
+    for (const [map, key] of [[other.byId, 'id'], [other.byName, 'name']] as const) {
+      for (const list of map.values()) for (const info of list) this.add(info, key);
+    }
   }
 
   /** A copy without the definitions that `drop` matches (e.g. ones read from a file now open with other text). */

@@ -5,7 +5,7 @@ export type { ValidateOptions, ValidationResult, PolicyDocument } from './valida
 export { RULES } from './rules';
 export type { Rule, RuleMeta } from './rules';
 export { DefinitionCatalog, normalizeDefinitionId, cloudOfPath, DEFAULT_CLOUD } from './definitions';
-export type { DefinitionInfo, DefinitionParameter } from './definitions';
+export type { DefinitionInfo, DefinitionParameter, SetInfo } from './definitions';
 export { decodeUtf8 } from './encoding';
 export { validateSplitSet, isSplitSet, splitPartOf, siblingNames, SPLIT_PARTS } from './splitSet';
 export type { SplitPart, PartText } from './splitSet';

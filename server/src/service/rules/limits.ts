@@ -31,11 +31,19 @@ export function lengthLimitRule(meta: { code: string; name: string; property: 'd
 }
 
 const encoder = new TextEncoder();
-let scratch = new Uint8Array(0);
+/** UTF-8 is counted a chunk at a time: a buffer of a fixed size, not three bytes per character of the largest document for as long as the process lives. */
+const CHUNK = 65536;
+const scratch = new Uint8Array(CHUNK * 3);
 
 /** UTF-8 length of a part of the text, encoded natively into a buffer that is reused. */
 export function utf8Length(text: string, start = 0, end = text.length): number {
-  const part = start === 0 && end === text.length ? text : text.slice(start, end);
-  if (scratch.length < part.length * 3) scratch = new Uint8Array(part.length * 3);
-  return encoder.encodeInto(part, scratch).written;
+  let bytes = 0;
+  for (let at = start; at < end; ) {
+    let stop = Math.min(end, at + CHUNK);
+    // Never between the two halves of a surrogate pair: each half alone would count as a replacement character.
+    if (stop < end && (text.charCodeAt(stop - 1) & 0xfc00) === 0xd800) stop--;
+    bytes += encoder.encodeInto(at === 0 && stop === text.length ? text : text.slice(at, stop), scratch).written;
+    at = stop;
+  }
+  return bytes;
 }

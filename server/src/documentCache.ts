@@ -1,0 +1,52 @@
+/**
+ * What the server keeps per document version beyond the text, for the documents in use: a bounded cache,
+ * least recently used first out. An open document that is not being worked on costs its text and its
+ * last diagnostics' summary; its parse (tree, set models, the JSON service's view) is rebuilt when it is
+ * asked for again. Bounded by entries and by the text they were made from (a parse holds about 6 bytes per
+ * byte of text: see the README's Performance section); the most recently used entry always stays.
+ */
+export class DocumentCache<T> {
+  private readonly entries = new Map<string, { version: number; value: T; size: number }>();
+  private textLength = 0;
+
+  constructor(
+    readonly maxEntries: number,
+    readonly maxTextLength: number,
+  ) {}
+
+  /** The value for this version of the document, which becomes the most recently used; undefined when not kept. */
+  get(uri: string, version: number): T | undefined {
+    const entry = this.entries.get(uri);
+    if (!entry || entry.version !== version) return undefined;
+    this.entries.delete(uri);
+    this.entries.set(uri, entry);
+    return entry.value;
+  }
+
+  /** Keeps the value (made from `size` characters of text), dropping the least recently used beyond the bounds. */
+  set(uri: string, version: number, value: T, size: number): void {
+    this.delete(uri);
+    this.entries.set(uri, { version, value, size });
+    this.textLength += size;
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= 1 || (this.entries.size <= this.maxEntries && this.textLength <= this.maxTextLength)) break;
+      this.entries.delete(oldest);
+      this.textLength -= entry.size;
+    }
+  }
+
+  delete(uri: string): void {
+    const entry = this.entries.get(uri);
+    if (!entry) return;
+    this.entries.delete(uri);
+    this.textLength -= entry.size;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+}

@@ -1,0 +1,43 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { IdleCollection, exposedGc } from '#server/idleCollection';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits (generously: timers run late on a busy machine) until the condition holds. */
+async function until(condition: () => boolean, what: string) {
+  for (const deadline = Date.now() + 20000; !condition(); await sleep(10)) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+  }
+}
+
+describe('IdleCollection: garbage collected once quiet after bulk work', () => {
+  test('nothing below the threshold; above it, one collection when quiet and one more later, then none', async () => {
+    let collections = 0;
+    const idle = new IdleCollection(100, 20, 40, () => collections++);
+    idle.note(60);
+    await sleep(150);
+    assert.equal(collections, 0, 'below the threshold');
+    idle.note(60);
+    await until(() => collections === 1, 'the first collection');
+    await until(() => collections === 2, 'the second collection');
+    await sleep(150);
+    assert.equal(collections, 2, 'no more until more work');
+  });
+
+  test('work meanwhile postpones the collection', async () => {
+    let collections = 0;
+    const idle = new IdleCollection(100, 2000, 100000, () => collections++);
+    idle.note(200);
+    for (let i = 0; i < 5; i++) {
+      await sleep(10);
+      idle.note();
+    }
+    assert.equal(collections, 0, 'not while work goes on');
+    await until(() => collections === 1, 'the collection once quiet');
+  });
+
+  test('V8 full collection is available without --expose-gc', () => {
+    assert.equal(typeof exposedGc(), 'function');
+  });
+});

@@ -8,6 +8,8 @@ export interface LintSettings {
   minSeverity?: SeverityName;
   cloud?: string;
   docsBaseUrl?: string;
+  /** Compute FileResult.identities (only SARIF fingerprints use them; other reports skip the work). */
+  identities?: boolean;
 }
 
 export interface FileResult {
@@ -82,6 +84,6 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     skipped,
     notChecked,
     internalErrors: result.internalErrors,
-    identities: diagnosticIdentities(text, diagnostics),
+    identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics),
   };
 }

@@ -45,7 +45,7 @@ export function lintSplitSets<T extends Task>(tasks: T[], catalog: DefinitionCat
     for (const [, { file, text, task }] of group) {
       if (task) claimed.add(task);
       const diagnostics = byFile.get(file) ?? [];
-      results.push({ file, kind: 'policySetPart', diagnostics, skipped: false, internalErrors: [], identities: diagnosticIdentities(text, diagnostics) });
+      results.push({ file, kind: 'policySetPart', diagnostics, skipped: false, internalErrors: [], identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics) });
     }
   }
   return { results, rest: tasks.filter((t) => !claimed.has(t)) };

@@ -1,10 +1,16 @@
 import * as fs from 'node:fs';
-import { createHash } from 'node:crypto';
+import type { createHash as CreateHash } from 'node:crypto';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import { RULES, SEVERITY_NAMES, severityOf, type SeveritySetting } from '../service';
 import type { FileResult } from './lintEngine';
+
+/** node:crypto is loaded only for SARIF fingerprints. */
+function createHash(): typeof CreateHash {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+  return (require('node:crypto') as typeof import('node:crypto')).createHash;
+}
 
 export type Format = 'text' | 'json' | 'sarif';
 
@@ -170,7 +176,7 @@ export function formatSarif(
         })),
         // The rule, the file and the flagged text (with its occurrence), never a line number: an alert keeps
         // its fingerprint when lines move. "/v1" marks how it is made.
-        partialFingerprints: { 'policysetFingerprint/v1': createHash('sha256').update(`${relative}\u0000${result.identities[i] ?? d.code}`).digest('hex') },
+        partialFingerprints: { 'policysetFingerprint/v1': createHash()('sha256').update(`${relative}\u0000${result.identities[i] ?? d.code}`).digest('hex') },
       });
     }
   }

@@ -8,7 +8,6 @@ import { discover, readBytes, UsageError, InputError } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine';
-import { lintInParallel, startHelpers, stopHelpers } from './cli/pool';
 import type { ChildProcess } from 'node:child_process';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
 import { COMMANDS } from './cli/commands';
@@ -70,6 +69,20 @@ interface LintArgs {
   color: boolean;
   strict: boolean;
   errorOnUnmatched: boolean;
+}
+
+/** The helper pool (node:child_process) is loaded only when helpers are used: most runs use none. */
+function pool(): typeof import('./cli/pool') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+  return require('./cli/pool') as typeof import('./cli/pool');
+}
+
+function startHelpers(count: number): ChildProcess[] {
+  return count > 0 ? pool().startHelpers(count) : [];
+}
+
+function stopHelpers(children: ChildProcess[]) {
+  if (children.length) pool().stopHelpers(children);
 }
 
 const CLOUDS = ['AzureCloud', 'AzureUSGovernment', 'AzureChinaCloud'];
@@ -190,6 +203,23 @@ async function lint(args: LintArgs): Promise<number> {
   }
 }
 
+const IMPORT_GROUPS_KEY = Buffer.from('"importPolicyDefinitionGroups"');
+const POLICY_RULE_KEY = Buffer.from('"policyRule"');
+
+/**
+ * Whether `bytes` hold `key`: searched by its last `tail` bytes (which must not overlap themselves),
+ * whose last characters are rarer in JSON than a quote, so the search skips further; each hit is then
+ * checked whole. On the corpus: 4 ms instead of 13 ms for both keys.
+ */
+function includesKey(bytes: Buffer, key: Buffer, tail: number): boolean {
+  const start = key.length - tail;
+  const end = key.subarray(start);
+  for (let i = bytes.indexOf(end); i !== -1; i = bytes.indexOf(end, i + tail)) {
+    if (i >= start && bytes.compare(key, 0, start, i - start, i) === 0) return true;
+  }
+  return false;
+}
+
 async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number> {
   const { files, problems } = await discover(args.inputs);
   const tasks = await Promise.all(
@@ -206,9 +236,9 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   // Policy definitions among the linted files are known definitions too; so are the sets, when a set
   // imports the groups of others (importPolicyDefinitionGroups).
   const buffer = (t: (typeof readable)[number]) => Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength);
-  const importsGroups = readable.some((t) => buffer(t).includes('"importPolicyDefinitionGroups"'));
+  const importsGroups = readable.some((t) => includesKey(buffer(t), IMPORT_GROUPS_KEY, 7));
   const extraDefinitions = readable
-    .filter((t) => buffer(t).includes('"policyRule"') || (importsGroups && buffer(t).includes('"policyDefinitions"')))
+    .filter((t) => includesKey(buffer(t), POLICY_RULE_KEY, 6) || (importsGroups && buffer(t).includes('"policyDefinitions"')))
     .map((t) => ({ file: t.file, text: Buffer.from(t.bytes).toString('utf8') }))
     .filter((d) => {
       try {
@@ -219,7 +249,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
       }
     });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
-  const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl };
+  const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif' };
   const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
   const totalBytes = readable.reduce((n, t) => n + t.bytes.length, 0);
   // By default, helpers only for inputs large enough to pay for them (see AUTO_BYTES_PER_HELPER).
@@ -232,7 +262,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   const results: FileResult[] = [
     ...split.results,
     ...(helpers
-      ? await lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
+      ? await pool().lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
       : lintInSizeOrder(split.rest, (t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings))),
   ];
 

@@ -4,10 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
-import { discover, readBytes, UsageError, InputError } from './node/files';
+import { discover, FileReader, UsageError, InputError } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
-import { lintBytes, type FileResult, type LintSettings } from './cli/lintEngine';
+import { lintTask, type FileResult, type LintSettings, type LintTask } from './cli/lintEngine';
 import type { ChildProcess } from 'node:child_process';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
 import { COMMANDS } from './cli/commands';
@@ -186,9 +186,9 @@ const BYTES_PER_HELPER = 4 * 1024 * 1024;
  * instead of 1.48 s in path order (medians of 8 interleaved runs; largest first was the slowest); the
  * whole process gains less (1.65 s against 1.68 s, medians of 11).
  */
-function lintInSizeOrder<T extends { bytes: Uint8Array }>(tasks: T[], lintOne: (task: T) => FileResult): FileResult[] {
+function lintInSizeOrder<T extends { size: number }>(tasks: T[], lintOne: (task: T) => FileResult): FileResult[] {
   const results: FileResult[] = new Array(tasks.length);
-  const order = tasks.map((_, i) => i).sort((a, b) => tasks[a].bytes.length - tasks[b].bytes.length);
+  const order = tasks.map((_, i) => i).sort((a, b) => tasks[a].size - tasks[b].size);
   for (const i of order) results[i] = lintOne(tasks[i]);
   return results;
 }
@@ -222,36 +222,50 @@ function includesKey(bytes: Buffer, key: Buffer, tail: number): boolean {
 
 async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number> {
   const { files, problems } = await discover(args.inputs);
-  const tasks = await Promise.all(
-    files.map(async (file) => {
+  // Each file is read to find the definitions among them, and again when it is linted (see FileReader).
+  const reader = new FileReader();
+  const readable: LintTask[] = [];
+  /** Per readable file: its text when it holds a policy rule; whether it may be a set others import from. */
+  const candidates: Array<{ ruleText?: string; policyDefinitions: boolean }> = [];
+  let importsGroups = false;
+  for (const file of files) {
+    let bytes: Buffer;
+    try {
+      bytes = reader.read(file.path);
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    readable.push({ file: file.path, size: bytes.length, explicit: file.explicit, read: () => reader.read(file.path) });
+    // Policy definitions among the linted files are known definitions too; so are the sets, when a set
+    // imports the groups of others (importPolicyDefinitionGroups).
+    importsGroups ||= includesKey(bytes, IMPORT_GROUPS_KEY, 7);
+    const rule = includesKey(bytes, POLICY_RULE_KEY, 6);
+    candidates.push({ ruleText: rule ? bytes.toString('utf8') : undefined, policyDefinitions: !rule && bytes.includes('"policyDefinitions"') });
+  }
+  const extraDefinitions: Array<{ file: string; text: string }> = [];
+  readable.forEach((t, i) => {
+    const { ruleText, policyDefinitions } = candidates[i];
+    let text = ruleText;
+    if (text === undefined && importsGroups && policyDefinitions) {
       try {
-        return { file: file.path, bytes: await readBytes(file.path), explicit: file.explicit };
-      } catch (error) {
-        problems.push((error as Error).message);
-        return undefined;
-      }
-    }),
-  );
-  const readable = tasks.filter((t): t is NonNullable<typeof t> => !!t);
-  // Policy definitions among the linted files are known definitions too; so are the sets, when a set
-  // imports the groups of others (importPolicyDefinitionGroups).
-  const buffer = (t: (typeof readable)[number]) => Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength);
-  const importsGroups = readable.some((t) => includesKey(buffer(t), IMPORT_GROUPS_KEY, 7));
-  const extraDefinitions = readable
-    .filter((t) => includesKey(buffer(t), POLICY_RULE_KEY, 6) || (importsGroups && buffer(t).includes('"policyDefinitions"')))
-    .map((t) => ({ file: t.file, text: Buffer.from(t.bytes).toString('utf8') }))
-    .filter((d) => {
-      try {
-        const value = parseDocumentText(d.text);
-        return isPolicyDefinition(value) || isPolicySet(value);
+        text = reader.read(t.file).toString('utf8');
       } catch {
-        return false;
+        // Unreadable now: it is reported when it is linted.
       }
-    });
+    }
+    if (text === undefined) return;
+    try {
+      const value = parseDocumentText(text);
+      if (isPolicyDefinition(value) || isPolicySet(value)) extraDefinitions.push({ file: t.file, text });
+    } catch {
+      // Not a definition.
+    }
+  });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
   const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif' };
   const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
-  const totalBytes = readable.reduce((n, t) => n + t.bytes.length, 0);
+  const totalBytes = readable.reduce((n, t) => n + t.size, 0);
   // By default, helpers only for inputs large enough to pay for them (see AUTO_BYTES_PER_HELPER).
   if (args.jobs === 'auto' && totalBytes >= AUTO_BYTES_PER_HELPER) started.push(...startHelpers(availableParallelism() - 1));
   const perHelper = args.jobs === 'auto' ? AUTO_BYTES_PER_HELPER : BYTES_PER_HELPER;
@@ -263,7 +277,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     ...split.results,
     ...(helpers
       ? await pool().lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
-      : lintInSizeOrder(split.rest, (t) => lintBytes(t.file, t.bytes, t.explicit, catalog, settings))),
+      : lintInSizeOrder(split.rest, (t) => lintTask(t, catalog, settings))),
   ];
 
   // Everything that went wrong with the inputs is known before the report, so no report claims success.

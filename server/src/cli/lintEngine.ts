@@ -53,6 +53,26 @@ function decode(bytes: Uint8Array): ReturnType<typeof decodeUtf8> {
   return isUtf8(bytes) ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') } : decodeUtf8(bytes);
 }
 
+/** A file to lint: its bytes are read when it is linted. */
+export interface LintTask {
+  file: string;
+  /** Its size when it was first read. */
+  size: number;
+  explicit: boolean;
+  read: () => Uint8Array;
+}
+
+/** Lints a task; a file that cannot be read any more gives a result with the error. */
+export function lintTask(task: LintTask, catalog: DefinitionCatalog | undefined, settings: LintSettings): FileResult {
+  let bytes: Uint8Array;
+  try {
+    bytes = task.read();
+  } catch (error) {
+    return { file: task.file, kind: 'unknown', diagnostics: [], skipped: false, error: (error as Error).message, internalErrors: [], identities: [] };
+  }
+  return lintBytes(task.file, bytes, task.explicit, catalog, settings);
+}
+
 export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, catalog: DefinitionCatalog | undefined, settings: LintSettings): FileResult {
   const { text, encodingProblem } = decode(bytes);
   const result = validateText(text, {

@@ -2,15 +2,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import type { DefinitionCatalog } from '../service';
 import type { FileResult, LintSettings } from './lintEngine';
-import { lintBytes } from './lintEngine';
+import { lintTask, type LintTask } from './lintEngine';
 import type { ChildInit, ChildMessage, ChildTask } from './child';
 import type { DefinitionSources } from '../node/definitions';
 
-export interface LintTask {
-  file: string;
-  bytes: Uint8Array;
-  explicit: boolean;
-}
 
 /** Helper processes, started early so that they load while this one finds and reads the files. */
 export function startHelpers(count: number): ChildProcess[] {
@@ -39,7 +34,7 @@ const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve)
  * Each helper always has one task queued ahead, so it never waits for this thread to look up.
  */
 export async function lintInParallel(tasks: LintTask[], options: PoolOptions): Promise<FileResult[]> {
-  const queue = tasks.map((_, i) => i).sort((a, b) => tasks[b].bytes.length - tasks[a].bytes.length);
+  const queue = tasks.map((_, i) => i).sort((a, b) => tasks[b].size - tasks[a].size);
   const results: FileResult[] = new Array(tasks.length);
   const children = options.helpers;
   let failure: Error | undefined;
@@ -80,7 +75,7 @@ export async function lintInParallel(tasks: LintTask[], options: PoolOptions): P
     while (queue.length) {
       const index = queue.shift()!;
       const task = tasks[index];
-      results[index] = lintBytes(task.file, task.bytes, task.explicit, options.catalog, options.settings);
+      results[index] = lintTask(task, options.catalog, options.settings);
       await yieldToEvents();
       if (failure) throw failure;
     }

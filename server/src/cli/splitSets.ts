@@ -4,7 +4,7 @@ import { diagnosticIdentities, type FileResult, type LintSettings } from './lint
 
 interface Task {
   file: string;
-  bytes: Uint8Array;
+  read: () => Uint8Array;
 }
 
 const textOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
@@ -21,7 +21,14 @@ export function lintSplitSets<T extends Task>(tasks: T[], catalog: DefinitionCat
     if (!part) continue;
     let group = groups.get(part.base);
     if (!group) groups.set(part.base, (group = new Map()));
-    if (!group.has(part.part)) group.set(part.part, { file: task.file, text: textOf(task.bytes), task });
+    if (group.has(part.part)) continue;
+    let text: string;
+    try {
+      text = textOf(task.read());
+    } catch {
+      continue; // Unreadable now: linted on its own, which reports it.
+    }
+    group.set(part.part, { file: task.file, text, task });
   }
   const results: FileResult[] = [];
   const claimed = new Set<T>();

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, openSync, fstatSync, readSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
 
 export class UsageError extends Error {}
@@ -66,6 +66,46 @@ export async function readBytes(file: string): Promise<Uint8Array> {
     return await fs.readFile(file);
   } catch (error) {
     throw new InputError(describeFsError(error, file));
+  }
+}
+
+/**
+ * Reads files one at a time into one buffer that is reused: a view of the bytes read last, valid until
+ * the next read. The CLI reads each file twice (to find definitions, then to lint it) instead of keeping
+ * every file's bytes: fresh memory is costly on these machines (about 3 ms per MB for its first touch;
+ * the corpus is 21 MB), and reading again from the page cache costs less.
+ */
+export class FileReader {
+  private scratch = Buffer.allocUnsafeSlow(1 << 20);
+
+  /** The bytes of `file` (a view of the shared buffer), or an InputError. */
+  read(file: string): Buffer {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch (error) {
+      throw new InputError(describeFsError(error, file));
+    }
+    try {
+      let size = fstatSync(fd).size;
+      let length = 0;
+      for (;;) {
+        if (length >= this.scratch.length || size > this.scratch.length) {
+          const larger = Buffer.allocUnsafeSlow(Math.max(size + 1, this.scratch.length * 2));
+          this.scratch.copy(larger, 0, 0, length);
+          this.scratch = larger;
+        }
+        const n = readSync(fd, this.scratch, length, this.scratch.length - length, null);
+        if (n === 0) break;
+        length += n;
+        if (length > size) size = length;
+      }
+      return this.scratch.subarray(0, length);
+    } catch (error) {
+      throw new InputError(describeFsError(error, file));
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseJsonc } from 'jsonc-parser';
 import { BUILT_IN_CAPACITY_TABLE, asSavedUsage, mergeCapacityTable, readPlan, type CapacityTable, type SavedUsage } from './service/quota';
 import type { Node } from './service/json';
+import { readJsonFileSync } from './node/definitions';
 
 /**
  * The files the quota checks of a deployment plan read in the editor: the capacity-unit file of the
@@ -13,15 +13,17 @@ import type { Node } from './service/json';
  */
 export class QuotaFiles {
   private readonly reported = new Set<string>();
+  /** The table last made, kept while its file keeps its size and time: completion and hover ask on every request. */
+  private lastTable: { file: string; mtimeMs: number; size: number; table: CapacityTable } | undefined;
   constructor(private readonly log: (message: string) => void) {}
 
   private read(file: string): unknown {
     try {
-      const value: unknown = parseJsonc(fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), [], { allowTrailingComma: true });
+      const value = readJsonFileSync(file);
       this.reported.delete(file);
       return value;
     } catch (error) {
-      this.once(file, `cannot read '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      this.once(file, (error as Error).message);
       return undefined;
     }
   }
@@ -45,14 +47,25 @@ export class QuotaFiles {
   table(setting: string, folders: string[]): CapacityTable {
     if (!setting) return BUILT_IN_CAPACITY_TABLE;
     const file = this.resolve(setting, folders);
-    const value = this.read(file);
-    if (value === undefined) return BUILT_IN_CAPACITY_TABLE;
+    let stat: fs.Stats | undefined;
     try {
-      return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, value);
-    } catch (error) {
-      this.once(file, `${file}: ${(error as Error).message}; the built-in table is used`);
-      return BUILT_IN_CAPACITY_TABLE;
+      stat = fs.statSync(file);
+    } catch {
+      // Reported by the read below.
     }
+    const last = this.lastTable;
+    if (stat && last && last.file === file && last.mtimeMs === stat.mtimeMs && last.size === stat.size) return last.table;
+    const value = this.read(file);
+    let table = BUILT_IN_CAPACITY_TABLE;
+    if (value !== undefined) {
+      try {
+        table = mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, value);
+      } catch (error) {
+        this.once(file, `${file}: ${(error as Error).message}; the built-in table is used`);
+      }
+    }
+    this.lastTable = stat && value !== undefined ? { file, mtimeMs: stat.mtimeMs, size: stat.size, table } : undefined;
+    return table;
   }
 
   usages(settingFiles: string[], folders: string[], documentUri: string, root: Node | undefined): SavedUsage[] {

@@ -24,16 +24,12 @@ import {
   parsePolicyDocument,
   withModel,
   cloudOfPath,
-  isSplitSet,
-  siblingNames,
-  splitPartOf,
+  siblingsOf,
+  splitSetOf,
   validateSplitSet,
-  SPLIT_PARTS,
   NOT_A_POLICY_DOCUMENT,
   DIAGNOSTIC_SOURCE,
   type DocumentKind,
-  type PartText,
-  type SplitPart,
   type PolicyDocument,
   type SeveritySetting,
   type ValidationResult,
@@ -72,10 +68,6 @@ export interface ServerSettings {
   quota: { capacityUnitsFile: string; usageFiles: string[] };
 }
 
-/**
- * No silent pass: a document opened as a policy set (language 'policyset') that is valid JSON of no known
- * kind gets one information diagnostic on its first line saying why nothing else is reported.
- */
 /** The text of a file: URI on disk, or undefined when there is none. */
 function readFileOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
@@ -86,6 +78,10 @@ function readFileOf(uri: string): string | undefined {
   }
 }
 
+/**
+ * No silent pass: a document opened as a policy set (language 'policyset') that is valid JSON of no known
+ * kind gets one information diagnostic on its first line saying why nothing else is reported.
+ */
 function notCheckedNotice(document: TextDocument, result: ValidationResult): Diagnostic[] | undefined {
   if (document.languageId !== 'policyset' || result.kind !== 'unknown' || result.diagnostics.length > 0) return undefined;
   const firstLine = document.getText({ start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }).replace(/\r?\n$/, '');
@@ -233,19 +229,22 @@ export function startServer(connection: Connection): void {
   });
 
   /** The options of a check; `policyDocument` is the parse being checked (a deployment plan reads its usage files). */
-  const validationOptions = (document: TextDocument, policyDocument?: PolicyDocument) => ({
-    uri: document.uri,
-    severities: settings.severities,
-    ...featureOptions(document.uri),
-    // Deployment plans read their usage files (the settings' and the plan's own) on each check.
-    quota:
-      policyDocument?.kind === 'deploymentPlan'
-        ? { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()), usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, policyDocument.parsed.root) }
-        : undefined,
-    definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
-    assumePolicyDocument: document.languageId === 'policyset',
-    docsBaseUrl: DOCS_URL,
-  });
+  const validationOptions = (document: TextDocument, policyDocument?: PolicyDocument) => {
+    const features = featureOptions(document.uri);
+    return {
+      uri: document.uri,
+      severities: settings.severities,
+      ...features,
+      // Deployment plans read their usage files (the settings' and the plan's own) on each check.
+      quota:
+        policyDocument?.kind === 'deploymentPlan'
+          ? { ...features.quota, usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, policyDocument.parsed.root) }
+          : undefined,
+      definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
+      assumePolicyDocument: document.languageId === 'policyset',
+      docsBaseUrl: DOCS_URL,
+    };
+  };
 
   const remember = (document: TextDocument, result: ValidationResult): Diagnostic[] => {
     for (const failure of result.internalErrors) connection.console.error(`rule ${failure.rule} failed on ${document.uri}: ${failure.message}`);
@@ -258,36 +257,18 @@ export function startServer(connection: Connection): void {
    * A part of a set in the split layout (`<base>.definitions.json`, `.parameters.json`, `.groups.json`): the
    * set is assembled from the open parts and, for the others, the files on disk, and checked as one.
    */
-  const splitPartsOf = (uri: string): Partial<Record<SplitPart, PartText>> | undefined => {
-    const part = splitPartOf(uri);
-    if (!part) return undefined;
-    const siblings = siblingNames(part.base);
-    const parts: Partial<Record<SplitPart, PartText>> = {};
-    for (const name of SPLIT_PARTS) {
-      for (const sibling of siblings[name]) {
-        const text = documents.get(sibling)?.getText() ?? readFileOf(sibling);
-        if (text !== undefined) {
-          parts[name] = { uri: sibling, text };
-          break;
-        }
-      }
-    }
-    return isSplitSet(parts) ? parts : undefined;
-  };
   const diagnoseAsPart = (document: TextDocument): Diagnostic[] | undefined => {
-    const parts = splitPartsOf(document.uri);
+    const parts = splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? readFileOf(sibling));
     if (!parts) return undefined;
     const diagnostics = validateSplitSet(parts, validationOptions(document)).get(document.uri) ?? [];
     keepResult(document, diagnostics);
     return diagnostics;
   };
   /** The other open parts of a document's split-layout set: a change to one part re-checks them. */
-  const openSiblings = (uri: string): TextDocument[] => {
-    const part = splitPartOf(uri);
-    if (!part) return [];
-    const siblings = siblingNames(part.base);
-    return SPLIT_PARTS.flatMap((name) => siblings[name]).filter((s) => s !== uri).map((s) => documents.get(s)).filter((d): d is TextDocument => !!d);
-  };
+  const openSiblings = (uri: string): TextDocument[] =>
+    siblingsOf(uri)
+      .map((s) => documents.get(s))
+      .filter((d): d is TextDocument => !!d);
 
   /** Validates at once (a pull request, or a request that needs the diagnostics now). */
   const diagnose = (document: TextDocument): Diagnostic[] => {

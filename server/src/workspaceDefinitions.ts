@@ -36,6 +36,9 @@ interface FileEntry {
   set?: SetInfo;
 }
 
+/** A file read before at the size and time it has now: nothing to read again. */
+const unchanged = (known: { mtimeMs: number; size: number } | undefined, stat: { mtimeMs: number; size: number }) => !!known && known.mtimeMs === stat.mtimeMs && known.size === stat.size;
+
 /** Entries compared by what they add (a set file saved with the same name and groups changes nothing). */
 const sameContribution = (a: FileEntry | undefined, b: FileEntry | undefined) => {
   const json = (e: FileEntry | undefined) => JSON.stringify([e?.definition, e?.set], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
@@ -188,7 +191,7 @@ export class WorkspaceDefinitions {
         continue;
       }
       const known = this.files.get(file);
-      if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) continue;
+      if (unchanged(known, stat)) continue;
       await this.readFile(file, stat);
     }
   }
@@ -230,7 +233,7 @@ export class WorkspaceDefinitions {
     try {
       const stat = await fs.stat(file);
       const known = this.indexes.get(file);
-      if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return;
+      if (unchanged(known, stat)) return;
       this.indexes.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, catalog: await loadCatalog({ indexFiles: [file], definitionFiles: [] }) });
     } catch (error) {
       this.indexes.delete(file);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, CancelledError, PolicySetClient, ServiceError, SettingsError, type ServiceSettings } from '../api';
+import { ApiError, CancelledError, PolicySetClient, ServiceError, SettingsError, type HttpClientOptions, type ServiceSettings } from '../api';
 import type { Auth } from './auth';
 import { authSettings, serviceSettings } from './settings';
 
@@ -20,10 +20,10 @@ export async function requireTrust(): Promise<boolean> {
   return false;
 }
 
-/** The service settings, or undefined after telling the user what to set. */
-export async function settingsOrExplain(): Promise<ServiceSettings | undefined> {
+/** The service settings (with the address the command needs), or undefined after telling the user what to set. */
+export async function settingsOrExplain(needs: 'baseUrl' | 'itemsBaseUrl' = 'baseUrl'): Promise<ServiceSettings | undefined> {
   try {
-    return serviceSettings();
+    return serviceSettings(needs);
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     const choice = await vscode.window.showErrorMessage(`Policy Set: ${error.message}`, 'Open Settings');
@@ -32,12 +32,17 @@ export async function settingsOrExplain(): Promise<ServiceSettings | undefined> 
   }
 }
 
-export function clientFor(service: ServiceSettings, deps: ServiceCommandDeps): PolicySetClient {
-  return new PolicySetClient(service, {
-    token: deps.auth.tokenProvider(service, true),
+/** What every service client of the commands takes: the user's token (for `scopes` when given), the time limit, a log line per retry. */
+export function clientOptions(service: ServiceSettings, deps: ServiceCommandDeps, scopes?: readonly string[]): Omit<HttpClientOptions, 'baseUrl'> {
+  return {
+    token: deps.auth.tokenProvider(service, true, scopes),
     timeoutMs: authSettings(service).timeoutMs,
     onRetry: (info) => deps.log?.warn(`${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})`),
-  });
+  };
+}
+
+export function clientFor(service: ServiceSettings, deps: ServiceCommandDeps): PolicySetClient {
+  return new PolicySetClient(service, clientOptions(service, deps));
 }
 
 /** Runs a call under a cancellable progress notification; the VS Code token becomes an AbortSignal. */

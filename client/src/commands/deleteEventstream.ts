@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { requireTrust, showFailure, withProgress, type ServiceCommandDeps } from './common';
-import { askItemIds, eventstreamClientFor, itemsSettingsOrExplain } from './serviceClients';
+import { requireTrust, settingsOrExplain, showFailure, withProgress, type ServiceCommandDeps } from './common';
+import { askItemIds, eventstreamClientFor } from './serviceClients';
 
 export const DELETE_EVENTSTREAM_COMMAND = 'policySet.deleteEventstream';
 
@@ -10,7 +10,7 @@ export const DELETE_EVENTSTREAM_COMMAND = 'policySet.deleteEventstream';
  */
 export async function deleteEventstream(context: vscode.ExtensionContext, deps: ServiceCommandDeps, given?: { workspaceId?: unknown; eventstreamId?: unknown }): Promise<'deleted' | 'alreadyDeleted' | undefined> {
   if (!(await requireTrust())) return undefined;
-  const service = await itemsSettingsOrExplain();
+  const service = await settingsOrExplain('itemsBaseUrl');
   if (!service) return undefined;
   const ids = await askItemIds(context, 'Delete Eventstream', given);
   if (!ids) return undefined;

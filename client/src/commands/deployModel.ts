@@ -18,8 +18,6 @@ import { askSubscriptionAndLocation, deploymentClientFor, fmt, recall, remember,
 
 export const DEPLOY_MODEL_COMMAND = 'policySet.deployModel';
 
-const SKU_NAMES = ['Standard', 'GlobalStandard', 'DataZoneStandard', 'ProvisionedManaged', 'GlobalProvisionedManaged', 'DataZoneProvisionedManaged', 'GlobalBatch', 'DataZoneBatch'];
-
 async function ask(title: string, value: string | undefined, check: (v: string) => string | undefined, placeHolder?: string): Promise<string | undefined> {
   const answer = await vscode.window.showInputBox({ title, value: value ?? '', placeHolder, ignoreFocusOut: true, validateInput: (v) => check(v.trim()) });
   return answer === undefined ? undefined : answer.trim();
@@ -72,8 +70,10 @@ export async function deployModel(context: vscode.ExtensionContext, deps: Servic
   if (!deploymentName) return false;
 
   let known: Awaited<ReturnType<QuotaFiguresProvider>>['models'] = [];
+  // Standard alone when the language server gives no list.
+  let deploymentTypes = ['Standard'];
   try {
-    known = (await figures({})).models;
+    ({ models: known, deploymentTypes } = await figures({}));
   } catch (error) {
     deps.log?.warn(`the language server gave no model list: ${(error as Error).message}`);
   }
@@ -88,7 +88,7 @@ export async function deployModel(context: vscode.ExtensionContext, deps: Servic
   const version = await ask('Model version (empty: the service picks its default)', '', () => undefined, 'e.g. 2024-08-06');
   if (version === undefined) return false;
   const skuPick = await vscode.window.showQuickPick(
-    SKU_NAMES.map((label) => ({ label, picked: label === (last.sku ?? 'Standard') })).sort((a, b) => Number(b.picked) - Number(a.picked)),
+    deploymentTypes.map((label) => ({ label, picked: label === (last.sku ?? 'Standard') })).sort((a, b) => Number(b.picked) - Number(a.picked)),
     { title: 'Deployment type (sku name)', ignoreFocusOut: true },
   );
   if (!skuPick) return false;

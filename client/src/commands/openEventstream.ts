@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Eventstream } from '../api';
-import { requireTrust, showFailure, withProgress, type ServiceCommandDeps } from './common';
-import { askItemIds, eventstreamClientFor, itemsSettingsOrExplain } from './serviceClients';
+import { requireTrust, settingsOrExplain, showFailure, withProgress, type ServiceCommandDeps } from './common';
+import { askItemIds, eventstreamClientFor } from './serviceClients';
 
 export const OPEN_EVENTSTREAM_COMMAND = 'policySet.openEventstream';
 /** Read-only documents of workspace items: VS Code gives a content provider's documents no way to save or edit. */
@@ -34,7 +34,7 @@ export class ItemDocuments implements vscode.TextDocumentContentProvider {
 /** "Policy Set: Open Eventstream...": E4, opened read-only as a workspace item the language server checks. */
 export async function openEventstream(context: vscode.ExtensionContext, deps: ServiceCommandDeps, documents: ItemDocuments, given?: { workspaceId?: unknown; eventstreamId?: unknown }): Promise<vscode.TextDocument | undefined> {
   if (!(await requireTrust())) return undefined;
-  const service = await itemsSettingsOrExplain();
+  const service = await settingsOrExplain('itemsBaseUrl');
   if (!service) return undefined;
   const ids = await askItemIds(context, 'Open Eventstream', given);
   if (!ids) return undefined;

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { ModelDeploymentClient, checkLocation, SUBSCRIPTION_ID_PATTERN, type ServiceSettings } from '../api';
-import type { ServiceCommandDeps } from './common';
-import { authSettings } from './settings';
+import { clientOptions, type ServiceCommandDeps } from './common';
 
 /** The figures the server computes for the quota commands (see server/src/service/quota/figures.ts). */
 export interface QuotaFigures {
@@ -9,6 +8,7 @@ export interface QuotaFigures {
   accounts?: { used: number; limit: number };
   unmatched: string[];
   models: Array<{ name: string; className: string; rpm: number; tpm: number }>;
+  deploymentTypes: string[];
   limits?: { capacity: number; tpm: number; rpm: number; perSecond: number; perTenSeconds: number; className: string };
   check?: { ok: true; freeTpm: number; afterTpm: number } | { ok: false; freeTpm: number; limitTpm: number; shortTpm: number; message: string };
   usageFound: boolean;
@@ -26,11 +26,7 @@ export interface QuotaFiguresParams {
 export type QuotaFiguresProvider = (params: QuotaFiguresParams) => Promise<QuotaFigures>;
 
 export function deploymentClientFor(service: ServiceSettings, deps: ServiceCommandDeps): ModelDeploymentClient {
-  return new ModelDeploymentClient(service, {
-    token: deps.auth.tokenProvider(service, true),
-    timeoutMs: authSettings(service).timeoutMs,
-    onRetry: (info) => deps.log?.warn(`${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})`),
-  });
+  return new ModelDeploymentClient(service, clientOptions(service, deps));
 }
 
 export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits });

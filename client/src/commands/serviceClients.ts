@@ -1,43 +1,16 @@
 import * as vscode from 'vscode';
-import { AdvisorMetadataClient, ENV, EventstreamClient, SettingsError, checkItemId, eventstreamScopes, resolveServiceSettings, type ServiceSettings } from '../api';
-import type { ServiceCommandDeps } from './common';
-import { authSettings } from './settings';
+import { AdvisorMetadataClient, EventstreamClient, checkItemId, eventstreamScopes, type ServiceSettings } from '../api';
+import { clientOptions, type ServiceCommandDeps } from './common';
 
 // The clients of the advisor metadata (E3) and eventstream (E4, E5) commands, and what they ask the user.
 
-/** The settings with the workspace-items address (`policySet.service.itemsBaseUrl`), or undefined after saying what to set. */
-export async function itemsSettingsOrExplain(): Promise<ServiceSettings | undefined> {
-  const config = vscode.workspace.getConfiguration('policySet.service');
-  try {
-    return resolveServiceSettings(
-      [{ baseUrl: config.get<string>('baseUrl'), itemsBaseUrl: config.get<string>('itemsBaseUrl'), authUrl: config.get<string>('authUrl'), providerNamespace: config.get<string>('providerNamespace') }],
-      process.env,
-      `set policySet.service.baseUrl in the settings (or ${ENV.baseUrl} in the environment VS Code starts in)`,
-      'itemsBaseUrl',
-      `set policySet.service.itemsBaseUrl in the settings (or ${ENV.itemsBaseUrl} in the environment VS Code starts in)`,
-    );
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    const choice = await vscode.window.showErrorMessage(`Policy Set: ${error.message}`, 'Open Settings');
-    if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', 'policySet.service');
-    return undefined;
-  }
-}
-
-const onRetry = (deps: ServiceCommandDeps) => (info: { reason: string; delayMs: number; attempt: number }) =>
-  deps.log?.warn(`${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})`);
-
 /** E4/E5 with a token for the scope the operation needs (read for get, write for delete). */
 export function eventstreamClientFor(service: ServiceSettings, deps: ServiceCommandDeps, access: 'read' | 'write'): EventstreamClient {
-  return new EventstreamClient(service, {
-    token: deps.auth.tokenProvider(service, true, eventstreamScopes(service.itemsBaseUrl ?? '', access)),
-    timeoutMs: authSettings(service).timeoutMs,
-    onRetry: onRetry(deps),
-  });
+  return new EventstreamClient(service, clientOptions(service, deps, eventstreamScopes(service.itemsBaseUrl ?? '', access)));
 }
 
 export function metadataClientFor(service: ServiceSettings, deps: ServiceCommandDeps): AdvisorMetadataClient {
-  return new AdvisorMetadataClient(service, { token: deps.auth.tokenProvider(service, true), timeoutMs: authSettings(service).timeoutMs, onRetry: onRetry(deps) });
+  return new AdvisorMetadataClient(service, clientOptions(service, deps));
 }
 
 const LAST_WORKSPACE_KEY = 'policySet.items.workspaceId';

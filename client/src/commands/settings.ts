@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import { ENV, resolveServiceSettings, type ServiceSettings } from '../api';
 
-/** The service settings of the editor (`policySet.service.*`), with the environment as a fallback. */
-export function serviceSettings(): ServiceSettings {
+/**
+ * The service settings of the editor (`policySet.service.*`), with the environment as a fallback; `needs`:
+ * the address the command talks to (resource management, or workspace items for E4/E5).
+ */
+export function serviceSettings(needs: 'baseUrl' | 'itemsBaseUrl' = 'baseUrl'): ServiceSettings {
   const config = vscode.workspace.getConfiguration('policySet.service');
   return resolveServiceSettings(
     [
@@ -15,6 +18,8 @@ export function serviceSettings(): ServiceSettings {
     ],
     process.env,
     `set policySet.service.baseUrl in the settings (or ${ENV.baseUrl} in the environment VS Code starts in)`,
+    needs,
+    `set policySet.service.itemsBaseUrl in the settings (or ${ENV.itemsBaseUrl} in the environment VS Code starts in)`,
   );
 }
 

@@ -1,10 +1,9 @@
 // What the quota and model-deployment commands share: the capacity-unit table (built in, or laid over by
 // --capacity-units <file>), number flags, and the client of E6/E7.
-import * as fs from 'node:fs';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { ModelDeploymentClient } from '#api';
 import { BUILT_IN_CAPACITY_TABLE, mergeCapacityTable, type CapacityTable } from '../service/quota';
 import { InputError, UsageError } from '../node/files';
+import { readJsonFileSync } from '../node/definitions';
 import type { ServiceContext } from './serviceOptions';
 
 export const CAPACITY_UNITS_USAGE = `      --capacity-units <file>   A JSON file of capacity-unit classes and models that extends or overrides
@@ -18,16 +17,11 @@ export function capacityTable(file: string | undefined): CapacityTable {
 
 /** Reads a JSON (with comments) file; a missing or broken file is an InputError that names it. */
 export function readJsonFile(file: string, what: string): unknown {
-  let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    return readJsonFileSync(file);
   } catch (error) {
-    throw new InputError(`${what}: cannot read '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InputError(`${what}: ${(error as Error).message}`);
   }
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-  if (errors.length) throw new InputError(`${what}: '${file}' is not valid JSON (at offset ${errors[0].offset})`);
-  return value;
 }
 
 /** A flag that must be a number in a range; `integer` for counts. */
@@ -50,4 +44,4 @@ export function modelDeploymentClient(context: ServiceContext): ModelDeploymentC
   return new ModelDeploymentClient(context.settings, { token: context.token, timeoutMs: context.timeoutMs, onRetry: context.onRetry });
 }
 
-export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+export { formatNumber as fmt } from '../service/quota';

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { DefinitionCatalog, decodeUtf8 } from '../service';
@@ -67,6 +67,24 @@ export function parseDocumentText(text: string): unknown {
     const value = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
     if (errors.length) throw error;
     return value;
+  }
+}
+
+/**
+ * A small JSON file the tools read (a capacity-unit table, saved usage), strict or with comments and
+ * trailing commas; throws with what is wrong (the system's code when it cannot be read).
+ */
+export function readJsonFileSync(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return parseDocumentText(text);
+  } catch (error) {
+    throw new Error(`'${file}' is not valid JSON: ${(error as Error).message}`);
   }
 }
 

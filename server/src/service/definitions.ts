@@ -219,25 +219,22 @@ export class DefinitionCatalog {
     return this.allByName.get(name.toLowerCase()) ?? [];
   }
 
-  /** Adds every definition and set of another catalogue (an index loaded on its own, say). */
-  addAll(other: DefinitionCatalog): void {
+  /** Adds every definition and set of another catalogue (an index loaded on its own, say) but those `drop` and `dropSet` match. */
+  addAll(other: DefinitionCatalog, drop?: (info: DefinitionInfo) => boolean, dropSet?: (info: SetInfo) => boolean): void {
     this.hasBuiltIns ||= other.hasBuiltIns;
-    for (const set of other.setList) this.addSet(set);
+    for (const set of other.setList) if (!dropSet?.(set)) this.addSet(set);
     for (const [map, key] of [[other.byId, 'id'], [other.byName, 'name']] as const) {
-      for (const list of map.values()) for (const info of list) this.add(info, key);
+      for (const list of map.values()) for (const info of list) if (!drop?.(info)) this.add(info, key);
     }
   }
 
   /** A copy without the definitions that `drop` matches (e.g. ones read from a file now open with other text). */
   clone(drop?: (info: DefinitionInfo) => boolean, dropSet?: (info: SetInfo) => boolean): DefinitionCatalog {
     const copy = new DefinitionCatalog();
-    copy.hasBuiltIns = this.hasBuiltIns;
-    for (const set of this.setList) if (!dropSet?.(set)) copy.addSet(set);
-    for (const [map, key] of [[this.byId, 'id'], [this.byName, 'name']] as const) {
-      for (const list of map.values()) for (const info of list) if (!drop?.(info)) copy.add(info, key);
-    }
+    copy.addAll(this, drop, dropSet);
     return copy;
   }
+
 
   /** Every known variant of a definition (an index can hold one per cloud). */
   lookup(policyDefinitionId: string, normalized = normalizeDefinitionId(policyDefinitionId)): DefinitionInfo[] {

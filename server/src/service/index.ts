@@ -7,7 +7,7 @@ export type { Rule, RuleMeta } from './rules';
 export { DefinitionCatalog, normalizeDefinitionId, cloudOfPath, DEFAULT_CLOUD } from './definitions';
 export type { DefinitionInfo, DefinitionParameter, SetInfo } from './definitions';
 export { decodeUtf8 } from './encoding';
-export { validateSplitSet, isSplitSet, splitPartOf, siblingNames, SPLIT_PARTS } from './splitSet';
+export { validateSplitSet, splitSetOf, siblingsOf, splitPartOf } from './splitSet';
 export type { SplitPart, PartText } from './splitSet';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';

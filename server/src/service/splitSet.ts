@@ -32,6 +32,36 @@ export interface PartText {
   text: string;
 }
 
+/** The names (URIs or paths) of the other parts beside a part; empty when the name is no part's. */
+export function siblingsOf(fileName: string): string[] {
+  const part = splitPartOf(fileName);
+  if (!part) return [];
+  const siblings = siblingNames(part.base);
+  return SPLIT_PARTS.flatMap((name) => siblings[name]).filter((s) => s !== fileName);
+}
+
+/**
+ * The split set a file is a part of: for each part, the first of its names whose text `textOf` gives (the
+ * host decides where text comes from: an editor's unsaved text, the files named on a command line, the
+ * disk). Undefined when the file is no part, or the parts make no set (see isSplitSet).
+ */
+export function splitSetOf(fileName: string, textOf: (name: string) => string | undefined): Partial<Record<SplitPart, PartText>> | undefined {
+  const part = splitPartOf(fileName);
+  if (!part) return undefined;
+  const siblings = siblingNames(part.base);
+  const parts: Partial<Record<SplitPart, PartText>> = {};
+  for (const name of SPLIT_PARTS) {
+    for (const sibling of siblings[name]) {
+      const text = textOf(sibling);
+      if (text !== undefined) {
+        parts[name] = { uri: sibling, text };
+        break;
+      }
+    }
+  }
+  return isSplitSet(parts) ? parts : undefined;
+}
+
 const rootOf = (text: string): JsoncNode | undefined => parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
 
 /**

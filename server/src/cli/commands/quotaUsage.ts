@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import * as fs from 'node:fs';
-import { capacityClassOf, rateLimits, readUsages, usageBar, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
+import { quotaFigures, usageBar } from '../../service/quota';
 import { UsageError } from '../../node/files';
 import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../quotaOptions';
@@ -48,18 +48,15 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   } catch (error) {
     return reportApiError(error, context.secrets);
   }
-  const read = readUsages(listed.value as Usage[]);
+  // The same figures as the editor's usage view: one quota model, in the service.
+  const read = quotaFigures({ usages: listed.value }, table);
   let text: string;
   if (values.format === 'json') {
-    const free = new Map(read.models.map((m) => [m.key, m.freeTpm]));
+    const free = new Map(read.rows.map((m) => [m.key, m.freeTpm]));
     const value = listed.value.map((entry) => (entry.name?.value !== undefined && free.has(entry.name.value) ? { ...entry, freeTpm: free.get(entry.name.value) } : entry));
     text = JSON.stringify({ subscription: values.subscription, location: values.location, value }, null, 2) + '\n';
   } else {
-    const rows = read.models.map((m) => {
-      const unit = capacityClassOf(m.model, table);
-      const rpm = unit ? fmt(rateLimits(m.freeTpm / TPM_PER_CAPACITY, unit).rpm, 2) : '?';
-      return [m.model, m.deploymentType, fmt(m.usedTpm), fmt(m.limitTpm), fmt(m.freeTpm), usageBar(m.usedTpm, m.limitTpm), rpm];
-    });
+    const rows = read.rows.map((m) => [m.model, m.deploymentType, fmt(m.usedTpm), fmt(m.limitTpm), fmt(m.freeTpm), usageBar(m.usedTpm, m.limitTpm), m.freeRpm === undefined ? '?' : fmt(m.freeRpm, 2)]);
     const header = ['model', 'type', 'used TPM', 'limit TPM', 'free TPM', 'used', 'RPM free buys'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
@@ -76,7 +73,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       process.stderr.write(`policyset: cannot write '${values.output}': ${(error as Error).message}\n`);
       return 2;
     }
-    process.stderr.write(`policyset: saved the usage of ${values.location} (${read.models.length} model entries) to ${values.output}\n`);
+    process.stderr.write(`policyset: saved the usage of ${values.location} (${read.rows.length} model entries) to ${values.output}\n`);
   } else process.stdout.write(text);
   return 0;
 }

@@ -1,7 +1,8 @@
 import { getLocation, findNodeAtLocation, findNodeAtOffset, type JSONPath } from 'jsonc-parser';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Range } from 'vscode-languageserver-types';
 import { entries, items, property, propertyIgnoreCase, stringValue, type Node } from '../json';
-import { buildSetModel, PARAMETER_TYPES, type SetModel } from '../model/policySet';
+import { modelOfResource, PARAMETER_TYPES, type SetModel } from '../model/policySet';
+import { classify } from '../model/documentKind';
 import { ITEM_ONLY_KEYS, ITEM_TYPES } from '../model/itemTypes';
 import { STRONG_TYPES } from '../data/strongTypes';
 import { definitionsNamedBy, variantFor, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
@@ -253,7 +254,9 @@ function setAt(document: PolicyDocument, resourcePath: JSONPath): SetModel | und
   // Built once per document snapshot (the nodes are the snapshot's).
   let built = builtSets.get(node);
   if (!built) {
-    built = buildSetModel(document.parsed.text, { kind: 'policySetDefinition', node }, isInTemplate(document, resourcePath));
+    // Read as validation reads it: a set kept as a template fragment reads '[[' as its own expressions.
+    const fragment = !!classify(root).resources.find((r) => r.node === node)?.fragment;
+    built = modelOfResource(document.parsed.text, { kind: 'policySetDefinition', node, fragment }, isInTemplate(document, resourcePath) || fragment);
     builtSets.set(node, built);
   }
   return built;

@@ -2,16 +2,11 @@ import { findNodeAtOffset, getLocation, type Node } from 'jsonc-parser';
 import type { CompletionItem, CompletionList, Hover } from 'vscode-languageserver-types';
 import { CompletionItemKind, MarkupKind } from 'vscode-languageserver-types';
 import type { PolicyDocument } from '../validate';
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, rateLimits, type CapacityTable } from '../quota/capacity';
+import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, formatNumber as fmt, rateLimits, type CapacityTable } from '../quota/capacity';
 import { readPlan } from '../quota/plan';
 
 // The editor features of a deployment plan (or a lone E6 body): hover on `capacity` with what it buys,
 // completion of model names (the capacity-unit table's) and sku names (deployment types).
-
-/** Deployment types (sku names) the real service takes for model deployments. */
-export const SKU_NAMES = ['Standard', 'GlobalStandard', 'DataZoneStandard', 'ProvisionedManaged', 'GlobalProvisionedManaged', 'DataZoneProvisionedManaged', 'GlobalBatch', 'DataZoneBatch', 'DeveloperTier'];
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 /** The plan entry (or the lone body) a node belongs to. */
 function deploymentOf(document: PolicyDocument, node: Node) {
@@ -69,7 +64,7 @@ export function planCompletions(document: PolicyDocument, offset: number, table:
         return { label: model, detail: `${unit.name}: 1 unit = ${fmt(unit.rpm)} RPM per ${fmt(unit.tpm)} TPM` };
       });
   } else if (last === 'name' && parent === 'sku') {
-    labels = SKU_NAMES.map((label) => ({ label, detail: 'deployment type' }));
+    labels = DEPLOYMENT_TYPES.map((label) => ({ label, detail: 'deployment type' }));
   }
   if (!labels) return undefined;
   const previous = location.previousNode;

@@ -12,10 +12,10 @@ export type DocumentKind =
   | 'deploymentPlan' // D: a plan of model deployments ({ deployments: [{ subscription, region, account, name, model, sku }] }), or a lone E6 request body ({ sku, properties: { model } })
   | 'unknown';
 
-/** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */
 /** Why a JSON document of kind 'unknown' is not checked: one wording for the CLI's note and the editor's notice. */
 export const NOT_A_POLICY_DOCUMENT = 'JSON, but not a policy set definition, a version of one, an ARM template holding them or a policy definition';
 
+/** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */
 const SET_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions$/i;
 const VERSION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions\/versions$/i;
 const DEFINITION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyDefinitions$/i;
@@ -193,11 +193,6 @@ function isDeploymentPlan<T>(root: T, schema: string | undefined, view: JsonView
     view.get(properties, 'policyDefinitions') === undefined &&
     view.get(properties, 'policyRule') === undefined
   );
-}
-
-/** Whether a document is a set resource outside its template (see Resource.fragment). */
-export function isResourceFragment(root: Node | undefined): boolean {
-  return !!classify(root).resources[0]?.fragment;
 }
 
 /** Recognises a document by its content, whatever its file name or language id. */

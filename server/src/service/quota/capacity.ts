@@ -17,10 +17,15 @@ export interface CapacityTable {
 /** sku.capacity 1 is 1,000 TPM (spec D), and TPM changes in steps of 1,000 (spec Limits). */
 export const TPM_PER_CAPACITY = 1000;
 export const TPM_STEP = 1000;
+/** Deployment types (sku names) the real service takes for model deployments. */
+export const DEPLOYMENT_TYPES: readonly string[] = ['Standard', 'GlobalStandard', 'DataZoneStandard', 'ProvisionedManaged', 'GlobalProvisionedManaged', 'DataZoneProvisionedManaged', 'GlobalBatch', 'DataZoneBatch', 'DeveloperTier'];
 /** The most model-service resources a subscription may have in one region (spec Limits). */
 export const MAX_RESOURCES_PER_REGION = 30;
 
 export const BUILT_IN_CAPACITY_TABLE: CapacityTable = BUILT_IN_TABLE;
+
+/** A number as the quota figures are written everywhere (1,000 TPM; up to `digits` decimals). */
+export const formatNumber = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 /**
  * The built-in table with a user's file laid over it: its classes and models are added, and replace those of
@@ -82,16 +87,16 @@ export type SizeCheck = { ok: true; capacity: number } | { ok: false; message: s
 
 export function checkSize(size: { capacity?: number; tpm?: number }): SizeCheck {
   if (size.capacity !== undefined) {
-    if (!Number.isInteger(size.capacity) || size.capacity < 1) return { ok: false, message: `capacity must be a positive whole number of units (1 unit = ${TPM_PER_CAPACITY.toLocaleString('en-US')} TPM), not ${size.capacity}` };
+    if (!Number.isInteger(size.capacity) || size.capacity < 1) return { ok: false, message: `capacity must be a positive whole number of units (1 unit = ${formatNumber(TPM_PER_CAPACITY)} TPM), not ${size.capacity}` };
     return { ok: true, capacity: size.capacity };
   }
   if (size.tpm !== undefined) {
-    if (!Number.isFinite(size.tpm) || size.tpm <= 0) return { ok: false, message: `TPM must be a positive multiple of ${TPM_STEP.toLocaleString('en-US')}, not ${size.tpm}` };
+    if (!Number.isFinite(size.tpm) || size.tpm <= 0) return { ok: false, message: `TPM must be a positive multiple of ${formatNumber(TPM_STEP)}, not ${size.tpm}` };
     if (size.tpm % TPM_STEP !== 0) {
       const lower = Math.floor(size.tpm / TPM_STEP) * TPM_STEP;
       const upper = lower + TPM_STEP;
-      const nearest = [lower, upper].filter((v) => v > 0).map((v) => v.toLocaleString('en-US'));
-      return { ok: false, message: `TPM changes in steps of ${TPM_STEP.toLocaleString('en-US')}: ${size.tpm.toLocaleString('en-US')} is not one; the nearest valid values are ${nearest.join(' and ')}` };
+      const nearest = [lower, upper].filter((v) => v > 0).map((v) => formatNumber(v));
+      return { ok: false, message: `TPM changes in steps of ${formatNumber(TPM_STEP)}: ${formatNumber(size.tpm, 3)} is not one; the nearest valid values are ${nearest.join(' and ')}` };
     }
     return { ok: true, capacity: size.tpm / TPM_PER_CAPACITY };
   }

@@ -1,4 +1,4 @@
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, rateLimits, TPM_PER_CAPACITY, type CapacityTable, type RateLimits } from './capacity';
+import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, rateLimits, TPM_PER_CAPACITY, type CapacityTable, type RateLimits } from './capacity';
 import { checkQuota, readUsages, usageOf, type QuotaCheck, type Usage } from './usage';
 
 /**
@@ -22,6 +22,8 @@ export interface QuotaFigures {
   unmatched: string[];
   /** Models of the capacity-unit table, for pickers. */
   models: Array<{ name: string; className: string; rpm: number; tpm: number }>;
+  /** Deployment types (sku names), for pickers. */
+  deploymentTypes: readonly string[];
   /** What the capacity buys the model; undefined when the model's class is not known. */
   limits?: RateLimits & { className: string };
   /** The quota check, when usage for the model and type is given. */
@@ -42,7 +44,7 @@ export function quotaFigures(params: QuotaFiguresParams, table: CapacityTable = 
       const unit = capacityClassOf(name, table)!;
       return { name, className: unit.name, rpm: unit.rpm, tpm: unit.tpm };
     });
-  const result: QuotaFigures = { rows, accounts: read.accounts, unmatched: read.unmatched, models, usageFound: false };
+  const result: QuotaFigures = { rows, accounts: read.accounts, unmatched: read.unmatched, models, deploymentTypes: DEPLOYMENT_TYPES, usageFound: false };
   if (params.model && typeof params.capacity === 'number' && Number.isInteger(params.capacity) && params.capacity >= 1) {
     const unit = capacityClassOf(params.model, table);
     if (unit) result.limits = { ...rateLimits(params.capacity, unit), className: unit.name };

@@ -1,4 +1,4 @@
-import { items, property, stringValue, type Node } from '../json';
+import { items, property, stringValue, valueOf, type Node } from '../json';
 import { MAX_RESOURCES_PER_REGION, TPM_PER_CAPACITY } from './capacity';
 import { readUsages, usageOf, type Usage } from './usage';
 
@@ -72,18 +72,6 @@ function readDeployment(node: Node, defaults: { subscription?: string; region?: 
   };
 }
 
-function plainValue(node: Node | undefined): unknown {
-  if (!node) return undefined;
-  switch (node.type) {
-    case 'object':
-      return Object.fromEntries((node.children ?? []).filter((p) => p.children?.[0]).map((p) => [p.children![0].value as string, plainValue(p.children![1])]));
-    case 'array':
-      return (node.children ?? []).map(plainValue);
-    default:
-      return node.value;
-  }
-}
-
 /** A saved usage object, when the value is one ({ location, value: [...] }). */
 export function asSavedUsage(value: unknown): SavedUsage | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -92,7 +80,17 @@ export function asSavedUsage(value: unknown): SavedUsage | undefined {
   return { subscription: typeof v.subscription === 'string' ? v.subscription : undefined, location: v.location.toLowerCase(), value: v.value as Usage[] };
 }
 
+/** Plans read per tree: the plan rules, hover and the host's usage lookup all read the same document. */
+const plans = new WeakMap<Node, DeploymentPlan>();
+
 export function readPlan(root: Node | undefined): DeploymentPlan {
+  if (!root) return readPlanOf(root);
+  let plan = plans.get(root);
+  if (!plan) plans.set(root, (plan = readPlanOf(root)));
+  return plan;
+}
+
+function readPlanOf(root: Node | undefined): DeploymentPlan {
   const plan: DeploymentPlan = { deployments: [], usages: [], usageFiles: [], lone: false };
   if (root?.type !== 'object') return plan;
   const deployments = property(root, 'deployments');
@@ -114,7 +112,7 @@ export function readPlan(root: Node | undefined): DeploymentPlan {
   for (const entry of usage?.type === 'array' ? items(usage) : usage ? [usage] : []) {
     if (entry.type === 'string') plan.usageFiles.push({ path: entry.value as string, node: entry });
     else {
-      const saved = asSavedUsage(plainValue(entry));
+      const saved = asSavedUsage(valueOf(entry));
       if (saved) plan.usages.push(saved);
     }
   }

@@ -1,4 +1,4 @@
-import { TPM_PER_CAPACITY } from './capacity';
+import { formatNumber as fmt, TPM_PER_CAPACITY } from './capacity';
 
 /** One entry of a region's usages list (E7), as the real service returns it: counts in units of 1,000 TPM for models. */
 export interface Usage {
@@ -93,7 +93,6 @@ export function checkQuota(usage: Pick<ModelUsage, 'usedTpm' | 'limitTpm'>, requ
   const freeTpm = usage.limitTpm - usage.usedTpm + currentTpm;
   if (requestedTpm <= freeTpm) return { ok: true, freeTpm, afterTpm: freeTpm - requestedTpm };
   const short = requestedTpm - freeTpm;
-  const fmt = (n: number) => n.toLocaleString('en-US');
   return {
     ok: false,
     freeTpm,

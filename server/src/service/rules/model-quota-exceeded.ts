@@ -1,7 +1,7 @@
 import { quotaOverruns, readPlan } from '../quota/plan';
+import { formatNumber as fmt } from '../quota/capacity';
 import type { DocumentRule } from './types';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 export const modelQuotaExceeded: DocumentRule = {
   scope: 'document',

@@ -2,28 +2,25 @@ import type { Position, Range } from 'vscode-languageserver-types';
 
 /** Maps UTF-16 offsets to LSP positions. Line starts are computed on first use only. */
 export class LineIndex {
-  private lineStarts: number[] | undefined;
+  /** Where each line starts: an exact-size typed array (a plain array grown by push held twice the memory, and left garbage behind). */
+  private lineStarts: Int32Array | undefined;
 
   constructor(private readonly text: string) {}
 
-  private starts(): number[] {
+  private starts(): Int32Array {
     if (!this.lineStarts) {
-      const starts = [0];
       const text = this.text;
+      // Counted first, then filled: two passes over the text cost less than a growing array.
       if (text.indexOf('\r') < 0) {
-        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+        let count = 1;
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+        const starts = new Int32Array(count);
+        let n = 1;
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
+        this.lineStarts = starts;
       } else {
-        for (let i = 0; i < text.length; i++) {
-          const ch = text.charCodeAt(i);
-          if (ch === 13 /* \r */) {
-            if (text.charCodeAt(i + 1) === 10) i++;
-            starts.push(i + 1);
-          } else if (ch === 10 /* \n */) {
-            starts.push(i + 1);
-          }
-        }
+        this.lineStarts = Int32Array.from(lineStartsWithCarriageReturns(text));
       }
-      this.lineStarts = starts;
     }
     return this.lineStarts;
   }
@@ -52,6 +49,21 @@ export class LineIndex {
     const next = position.line + 1 < starts.length ? starts[position.line + 1] : this.text.length;
     return Math.max(starts[position.line], Math.min(starts[position.line] + position.character, next));
   }
+}
+
+/** Line starts of a text that has carriage returns: \r\n, \r and \n each end a line. */
+function lineStartsWithCarriageReturns(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 13 /* \r */) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    } else if (ch === 10 /* \n */) {
+      starts.push(i + 1);
+    }
+  }
+  return starts;
 }
 
 /** Levenshtein distance, bounded: returns max+1 as soon as the distance is known to exceed max. */

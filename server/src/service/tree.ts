@@ -54,6 +54,11 @@ let scratch = new Int32Array(1 << 16);
 interface Tape {
   text: string;
   records: Int32Array;
+  /**
+   * The nodes made so far, by record: one table per tree instead of an array of children in every node
+   * (most nodes get one child made, and an array per node cost more than the node itself).
+   */
+  nodes: Array<TapeNode | undefined>;
 }
 
 interface KeyTable {
@@ -72,24 +77,24 @@ const SMALL_OBJECT = 8;
 
 /**
  * A jsonc-parser `Node` backed by its record: children and values are made on first read, and then kept.
- * Every node has the same shape (fast property access); the getters keep Node's interface.
+ * Every node has the same shape (fast property access) and few fields: its type, offset and length are
+ * read from the record, and the nodes a validation makes live until it ends, so every young-generation
+ * collection copies them. The getters keep Node's interface.
  */
 export class TapeNode implements Node {
-  /** Children made so far, by index (all of them once `children` was read). */
-  private made: Array<TapeNode | undefined> | undefined = undefined;
-  private complete = false;
-  /**
-   * Made on first use: an object's table of keys (for lookups in large objects), a scalar's value. A
-   * node has few fields (offset and length are read from the record): the nodes a validation makes live
-   * until it ends, and every young-generation collection copies them.
-   */
+  /** All the children, once `children` was read. */
+  private list: Node[] | undefined = undefined;
+  /** Made on first use: an object's table of keys (for lookups in large objects), a scalar's value. */
   private cache: unknown = UNSET;
   constructor(
-    public readonly type: NodeType,
-    public readonly parent: Node | undefined,
     private readonly tape: Tape,
     private readonly index: number,
+    public readonly parent: Node | undefined,
   ) {}
+
+  get type(): NodeType {
+    return TYPES[this.tape.records[this.index * RECORD] & KIND];
+  }
 
   get offset(): number {
     return this.tape.records[this.index * RECORD + 1];
@@ -102,18 +107,15 @@ export class TapeNode implements Node {
   }
 
   get children(): Node[] | undefined {
-    if (this.complete) return this.made as Node[];
-    const type = this.type;
-    if (type !== 'object' && type !== 'array' && type !== 'property') return undefined;
+    if (this.list) return this.list;
     const records = this.tape.records;
+    const kind = records[this.index * RECORD] & KIND;
+    if (kind !== OBJECT && kind !== ARRAY && kind !== PROPERTY) return undefined;
     const after = records[this.index * RECORD + 3];
-    const made = this.made ?? this.slots();
-    let n = 0;
-    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) made[n] ??= nodeOf(this.tape, i, this);
-    made.length = n;
-    this.made = made;
-    this.complete = true;
-    return made as Node[];
+    const list: Node[] = [];
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) list.push(this.childAt(i));
+    this.list = list;
+    return list;
   }
 
   /** Small objects: keys compared in the text, nothing allocated; TOO_MANY for objects worth a table. */
@@ -122,7 +124,6 @@ export class TapeNode implements Node {
     const after = records[this.index * RECORD + 3];
     const lower = ignoreCase ? key.toLowerCase() : key;
     let found = -1;
-    let foundAt = -1;
     let n = 0;
     for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) {
       if (n >= SMALL_OBJECT) return TOO_MANY;
@@ -140,13 +141,12 @@ export class TapeNode implements Node {
       }
       if (matches) {
         found = i;
-        foundAt = n;
       }
     }
     if (found < 0) return null;
-    const property = this.childAt(foundAt, found);
+    const property = this.childAt(found);
     const valueRecord = records[(found + 1) * RECORD + 3];
-    return valueRecord < records[found * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+    return valueRecord < records[found * RECORD + 3] ? property.childAt(valueRecord) : undefined;
   }
 
   /** The record number and key of each child, in order, and where each key last occurs (no nodes are made). */
@@ -171,22 +171,10 @@ export class TapeNode implements Node {
     return table;
   }
 
-  private childAt(n: number, record: number): TapeNode {
-    const made = (this.made ??= this.slots());
-    return (made[n] ??= nodeOf(this.tape, record, this));
-  }
-
-  /**
-   * An array with room for exactly this node's children: filling an empty array at an index leaves
-   * spare capacity, and most nodes here get one child made (a property's value, one item).
-   */
-  private slots(): Array<TapeNode | undefined> {
-    if (this.type === 'property') return new Array<TapeNode | undefined>(2);
-    const records = this.tape.records;
-    const after = records[this.index * RECORD + 3];
-    let count = 0;
-    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) count++;
-    return new Array<TapeNode | undefined>(count);
+  /** The node of a child's record (made once, then kept in the tree's table). */
+  private childAt(record: number): TapeNode {
+    const nodes = this.tape.nodes;
+    return (nodes[record] ??= new TapeNode(this.tape, record, this));
   }
 
   /**
@@ -211,9 +199,9 @@ export class TapeNode implements Node {
     if (n < 0) return null;
     const records = this.tape.records;
     const record = table.records[n];
-    const property = this.childAt(n, record);
+    const property = this.childAt(record);
     const valueRecord = records[(record + 1) * RECORD + 3];
-    return valueRecord < records[record * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+    return valueRecord < records[record * RECORD + 3] ? property.childAt(valueRecord) : undefined;
   }
 
   /**
@@ -226,8 +214,7 @@ export class TapeNode implements Node {
     if (this.type !== 'object') return found;
     const { text, records } = this.tape;
     const after = records[this.index * RECORD + 3];
-    let n = 0;
-    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) {
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) {
       const at = (i + 1) * RECORD;
       const start = records[at + 1];
       const end = records[at + 2];
@@ -238,9 +225,9 @@ export class TapeNode implements Node {
       for (let slot = 0; slot < lowerNames.length; slot++) {
         const wanted = lowerNames[slot];
         if (lowered !== undefined ? lowered !== wanted : wanted.length !== end - start - 2 || !equalsIgnoreCase(text, start + 1, wanted)) continue;
-        const property = this.childAt(n, i);
+        const property = this.childAt(i);
         const valueRecord = records[at + 3];
-        found[slot] = valueRecord < records[i * RECORD + 3] ? property.childAt(1, valueRecord) : undefined;
+        found[slot] = valueRecord < records[i * RECORD + 3] ? property.childAt(valueRecord) : undefined;
         break;
       }
     }
@@ -269,22 +256,21 @@ export class TapeNode implements Node {
 
   /** The node of a record in this subtree, made with the nodes above it. */
   private descendant(record: number): TapeNode {
-    if (record === this.index) return this;
+    const made = this.tape.nodes[record];
+    if (made) return made;
     const records = this.tape.records;
-    let n = 0;
-    for (let i = this.index + 1; ; i = records[i * RECORD + 3], n++) {
-      if (record < records[i * RECORD + 3]) return this.childAt(n, i).descendant(record);
+    for (let i = this.index + 1; ; i = records[i * RECORD + 3]) {
+      if (record < records[i * RECORD + 3]) return this.childAt(i).descendant(record);
     }
   }
 
   get value(): unknown {
-    const type = this.type;
-    // Containers and properties have no value (an object may keep its key table in the cache).
-    if (type === 'object' || type === 'array' || type === 'property') return undefined;
-    if (this.cache !== UNSET) return this.cache;
     const records = this.tape.records;
     const at = this.index * RECORD;
     const flags = records[at];
+    // Containers and properties have no value (an object may keep its key table in the cache).
+    if ((flags & KIND) <= PROPERTY) return undefined;
+    if (this.cache !== UNSET) return this.cache;
     const start = records[at + 1];
     const end = records[at + 2];
     let value: unknown;
@@ -335,9 +321,6 @@ function equalsIgnoreCase(text: string, start: number, lower: string): boolean {
   return true;
 }
 
-function nodeOf(tape: Tape, index: number, parent: Node | undefined): TapeNode {
-  return new TapeNode(TYPES[tape.records[index * RECORD] & KIND], parent, tape, index);
-}
 
 /** Own keys in a JSON.parse value, all levels: fewer than the text's keys exactly when some object repeats a key. */
 function countKeys(value: unknown): number {
@@ -469,8 +452,9 @@ export function buildTreeOfValidJson(text: string, maxDepth: number, value: unkn
     }
     topKind = top >= 0 ? records[top * RECORD] & KIND : -1;
   }
-  const tape: Tape = { text, records: records.slice(0, count * RECORD) };
-  const root = nodeOf(tape, 0, undefined);
+  const tape: Tape = { text, records: records.slice(0, count * RECORD), nodes: new Array<TapeNode | undefined>(count) };
+  const root = new TapeNode(tape, 0, undefined);
+  tape.nodes[0] = root;
   // Duplicate keys are rare: look for them only when the value has fewer keys than the text.
   return { root, duplicateKeys: keys === countKeys(value) ? [] : findDuplicateKeys(root) };
 }

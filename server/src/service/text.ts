@@ -1,5 +1,8 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 
+/** Line starts being collected (index 0 is always 0); grown as needed and reused by every LineIndex. */
+let lineScratch = new Int32Array(1 << 14);
+
 /** Maps UTF-16 offsets to LSP positions. Line starts are computed on first use only. */
 export class LineIndex {
   /** Where each line starts: an exact-size typed array (a plain array grown by push held twice the memory, and left garbage behind). */
@@ -10,14 +13,20 @@ export class LineIndex {
   private starts(): Int32Array {
     if (!this.lineStarts) {
       const text = this.text;
-      // Counted first, then filled: two passes over the text cost less than a growing array.
+      // One pass into a shared scratch array, then copied to an exact-size one: a plain array grown by push
+      // held twice the memory and left garbage behind; counting first cost a second pass.
       if (text.indexOf('\r') < 0) {
-        let count = 1;
-        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
-        const starts = new Int32Array(count);
+        let starts = lineScratch;
         let n = 1;
-        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
-        this.lineStarts = starts;
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+          if (n === starts.length) {
+            const larger = new Int32Array(starts.length * 2);
+            larger.set(starts);
+            starts = lineScratch = larger;
+          }
+          starts[n++] = i + 1;
+        }
+        this.lineStarts = starts.slice(0, n);
       } else {
         this.lineStarts = Int32Array.from(lineStartsWithCarriageReturns(text));
       }

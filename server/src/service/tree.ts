@@ -26,12 +26,13 @@ export function findDuplicateKeys(root: Node): Node[] {
 // ---- The structure of a text JSON.parse accepted, as records in a typed array -------------------
 //
 // One record per node, in document order (a node before its descendants), RECORD numbers each:
-// [kind | ESCAPED, start offset, end offset, index of the record after the node's subtree].
+// [kind | ESCAPED, start offset, end offset, index of the record after the node's subtree, index of the
+// parent's record (-1 at the root)].
 // A property's record is followed by its key's and then its value's. Nodes are objects only once a
 // caller reaches them (see TapeNode): validation reads a fraction of a large document's nodes, and
 // building all of them up front was most of the cost of parsing (allocation, then garbage collection).
 
-const RECORD = 4;
+const RECORD = 5;
 const OBJECT = 0;
 const ARRAY = 1;
 const PROPERTY = 2;
@@ -89,8 +90,13 @@ export class TapeNode implements Node {
   constructor(
     private readonly tape: Tape,
     private readonly index: number,
-    public readonly parent: Node | undefined,
   ) {}
+
+  /** Made on first read: a property's value is often wanted without the property (or its key). */
+  get parent(): Node | undefined {
+    const record = this.tape.records[this.index * RECORD + 4];
+    return record < 0 ? undefined : nodeAt(this.tape, record);
+  }
 
   get type(): NodeType {
     return TYPES[this.tape.records[this.index * RECORD] & KIND];
@@ -137,16 +143,19 @@ export class TapeNode implements Node {
       } else if (end - start - 2 !== key.length) {
         matches = false;
       } else {
-        matches = ignoreCase ? text.slice(start + 1, end - 1).toLowerCase() === lower : text.startsWith(key, start + 1);
+        matches = !ignoreCase
+          ? text.startsWith(key, start + 1)
+          : isAscii(text, start + 1, end - 1)
+            ? equalsIgnoreCase(text, start + 1, lower)
+            : text.slice(start + 1, end - 1).toLowerCase() === lower;
       }
       if (matches) {
         found = i;
       }
     }
     if (found < 0) return null;
-    const property = this.childAt(found);
     const valueRecord = records[(found + 1) * RECORD + 3];
-    return valueRecord < records[found * RECORD + 3] ? property.childAt(valueRecord) : undefined;
+    return valueRecord < records[found * RECORD + 3] ? this.childAt(valueRecord) : undefined;
   }
 
   /** The record number and key of each child, in order, and where each key last occurs (no nodes are made). */
@@ -171,10 +180,8 @@ export class TapeNode implements Node {
     return table;
   }
 
-  /** The node of a child's record (made once, then kept in the tree's table). */
   private childAt(record: number): TapeNode {
-    const nodes = this.tape.nodes;
-    return (nodes[record] ??= new TapeNode(this.tape, record, this));
+    return nodeAt(this.tape, record);
   }
 
   /**
@@ -199,15 +206,14 @@ export class TapeNode implements Node {
     if (n < 0) return null;
     const records = this.tape.records;
     const record = table.records[n];
-    const property = this.childAt(record);
     const valueRecord = records[(record + 1) * RECORD + 3];
-    return valueRecord < records[record * RECORD + 3] ? property.childAt(valueRecord) : undefined;
+    return valueRecord < records[record * RECORD + 3] ? this.childAt(valueRecord) : undefined;
   }
 
   /**
    * The value nodes of several properties in one pass over the keys, matched case-insensitively:
    * `lowerNames` are lowercased names, and the answer holds, for each, the value of the last property
-   * that matches it. Only the matching properties' nodes are made (not their keys).
+   * that matches it. Only the values' nodes are made (their properties and keys when a caller asks for them).
    */
   propertyValuesIgnoreCase(lowerNames: readonly string[]): Array<Node | undefined> {
     const found = new Array<Node | undefined>(lowerNames.length).fill(undefined);
@@ -219,15 +225,20 @@ export class TapeNode implements Node {
       const start = records[at + 1];
       const end = records[at + 2];
       // ASCII keys without escapes (nearly all) are compared in the text; others as toLowerCase has them.
+      // Without escapes, only a key of a wanted name's length can match (the names are ASCII, and no
+      // character lowercases to ASCII of another length), so most keys are passed over on their length.
+      const escaped = (records[at] & ESCAPED) !== 0;
+      const length = end - start - 2;
       let lowered: string | undefined;
-      if (records[at] & ESCAPED) lowered = (JSON.parse(text.slice(start, end)) as string).toLowerCase();
-      else if (!isAscii(text, start + 1, end - 1)) lowered = text.slice(start + 1, end - 1).toLowerCase();
+      let ascii: boolean | undefined;
       for (let slot = 0; slot < lowerNames.length; slot++) {
         const wanted = lowerNames[slot];
-        if (lowered !== undefined ? lowered !== wanted : wanted.length !== end - start - 2 || !equalsIgnoreCase(text, start + 1, wanted)) continue;
-        const property = this.childAt(i);
+        if (!escaped && wanted.length !== length) continue;
+        if (escaped) lowered ??= (JSON.parse(text.slice(start, end)) as string).toLowerCase();
+        else if ((ascii ??= isAscii(text, start + 1, end - 1)) === false) lowered ??= text.slice(start + 1, end - 1).toLowerCase();
+        if (lowered !== undefined ? lowered !== wanted : !equalsIgnoreCase(text, start + 1, wanted)) continue;
         const valueRecord = records[at + 3];
-        found[slot] = valueRecord < records[i * RECORD + 3] ? property.childAt(valueRecord) : undefined;
+        found[slot] = valueRecord < records[i * RECORD + 3] ? this.childAt(valueRecord) : undefined;
         break;
       }
     }
@@ -236,7 +247,7 @@ export class TapeNode implements Node {
 
   /**
    * The string value nodes in this subtree whose content starts with `first` (keys are not values), in
-   * document order. Only they and the nodes above them are made.
+   * document order. Only they are made (the nodes above them when a caller asks for them).
    */
   stringValuesStartingWith(first: string): Node[] {
     const { text, records } = this.tape;
@@ -249,19 +260,9 @@ export class TapeNode implements Node {
       if ((records[at] & KIND) !== STRING || (i > 0 && (records[at - RECORD] & KIND) === PROPERTY)) continue;
       const start = records[at + 1];
       const starts = records[at] & ESCAPED ? (JSON.parse(text.slice(start, records[at + 2])) as string).charCodeAt(0) === code : text.charCodeAt(start + 1) === code;
-      if (starts) found.push(this.descendant(i));
+      if (starts) found.push(this.childAt(i));
     }
     return found;
-  }
-
-  /** The node of a record in this subtree, made with the nodes above it. */
-  private descendant(record: number): TapeNode {
-    const made = this.tape.nodes[record];
-    if (made) return made;
-    const records = this.tape.records;
-    for (let i = this.index + 1; ; i = records[i * RECORD + 3]) {
-      if (record < records[i * RECORD + 3]) return this.childAt(i).descendant(record);
-    }
   }
 
   get value(): unknown {
@@ -304,6 +305,11 @@ export class TapeNode implements Node {
     // The key is the next record; in strict JSON the first colon after it is the property's.
     return this.tape.text.indexOf(':', this.tape.records[(this.index + 1) * RECORD + 2]);
   }
+}
+
+/** The node of a record: made once, then kept in the tree's table. */
+function nodeAt(tape: Tape, record: number): TapeNode {
+  return (tape.nodes[record] ??= new TapeNode(tape, record));
 }
 
 function isAscii(text: string, start: number, end: number): boolean {
@@ -367,6 +373,7 @@ export function buildTreeOfValidJson(text: string, maxDepth: number, value: unkn
     records[at + 1] = start;
     records[at + 2] = stop;
     records[at + 3] = count + 1;
+    records[at + 4] = open.length ? open[open.length - 1] : -1;
     return count++;
   };
 
@@ -453,8 +460,7 @@ export function buildTreeOfValidJson(text: string, maxDepth: number, value: unkn
     topKind = top >= 0 ? records[top * RECORD] & KIND : -1;
   }
   const tape: Tape = { text, records: records.slice(0, count * RECORD), nodes: new Array<TapeNode | undefined>(count) };
-  const root = new TapeNode(tape, 0, undefined);
-  tape.nodes[0] = root;
+  const root = nodeAt(tape, 0);
   // Duplicate keys are rare: look for them only when the value has fewer keys than the text.
   return { root, duplicateKeys: keys === countKeys(value) ? [] : findDuplicateKeys(root) };
 }

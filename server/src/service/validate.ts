@@ -64,8 +64,15 @@ function modelsOf(parsed: ParsedJson, resources: Classification['resources'], ki
   return resources.map((resource) => modelOfResource(parsed.text, resource, kind === 'armTemplate' || !!resource.fragment));
 }
 
+/** Each message template split once into literal text (even places) and `{{key}}` names (odd places). */
+const templateParts = new Map<string, string[]>();
+
 function format(template: string, data: Record<string, unknown> | undefined): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(data?.[key] ?? ''));
+  let parts = templateParts.get(template);
+  if (!parts) templateParts.set(template, (parts = template.split(/\{\{(\w+)\}\}/)));
+  let message = parts[0];
+  for (let i = 1; i < parts.length; i += 2) message += String(data?.[parts[i]] ?? '') + parts[i + 1];
+  return message;
 }
 
 /** The range to mark: the node itself for scalars; for containers the key that holds them, or their opening token. */

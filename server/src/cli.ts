@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
 import { discover, FileReader, UsageError, InputError } from './node/files';
@@ -49,7 +48,9 @@ read, inputs that hold no policy document, a named file not checked with --stric
 
 function version(): string {
   try {
-    return (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+    // A require, not a read beside __dirname: the CLI also runs as one bundle (server/out/cli/bundle.js), which holds it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON, read on --version only
+    return (require('../../package.json') as { version: string }).version;
   } catch {
     return '0.0.0';
   }

@@ -37,6 +37,8 @@ after(() => fs.rmSync(work, { recursive: true, force: true }));
 test('the packed tarball holds what runs, not the tests or sources', () => {
   const installed = path.join(prefix, 'lib', 'node_modules', 'policy-set-tools');
   assert.ok(fs.existsSync(path.join(installed, 'server', 'out', 'cli.js')));
+  assert.ok(fs.existsSync(path.join(installed, 'server', 'out', 'cli', 'bundle.js')), 'the CLI bundle, which bin/policyset.js runs');
+  assert.ok(!fs.existsSync(path.join(installed, 'server', 'tsconfig.tsbuildinfo')));
   assert.ok(fs.existsSync(path.join(installed, 'LICENSE')));
   assert.ok(!fs.existsSync(path.join(installed, 'test')));
   assert.ok(!fs.existsSync(path.join(installed, 'server', 'src')));

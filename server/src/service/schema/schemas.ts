@@ -70,7 +70,13 @@ function compiled(): Record<SchemaTarget, ValidateFunction> {
 
 export function validateAgainst(target: SchemaTarget, value: unknown): ErrorObject[] {
   const validate = compiled()[target];
-  return validate(value) ? [] : [...(validate.errors ?? [])];
+  if (validate(value)) return [];
+  const errors = validate.errors ?? [];
+  // ajv keeps the last errors on the function, and with them (verbose) the data they are about: the
+  // document's value would live until the next validation, long enough to be copied out of V8's young
+  // generation and then left in the old one.
+  validate.errors = null;
+  return errors;
 }
 
 /**

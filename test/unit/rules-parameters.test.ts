@@ -119,6 +119,27 @@ const invalid: InvalidCase[] = [
     code: 'PS6007',
     severity: 3,
   },
+  {
+    name: 'two parameters passed in one reference whose names differ only in casing',
+    text: a3(`{
+      "parameters": { "p": { "type": "String" } },
+      "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": {
+        "effect": { "value": "[parameters('p')]" }, "other": { "value": 1 }, |"EFFECT"|: { "value": "Audit" }
+      } }]
+    }`),
+    code: 'PS6008',
+    data: { name: 'EFFECT', first: 'effect' },
+  },
+  {
+    name: 'two parameters passed in one reference, one spelt with an escape',
+    text: a3(`{
+      "parameters": { "p": { "type": "String" } },
+      "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": {
+        "effect": { "value": "[parameters('p')]" }, |"Eff\\u0065ct"|: { "value": "Audit" }
+      } }]
+    }`),
+    code: 'PS6008',
+  },
 ];
 
 const valid: ValidCase[] = [
@@ -191,6 +212,17 @@ const valid: ValidCase[] = [
       `{ "count": { "type": "int" }, "first": { "type": "string" } }`,
     ),
     notCodes: ['PS6001', 'PS6002', 'PS6003', 'PS6005', 'PS6006'],
+  },
+  {
+    name: 'passed parameters with similar names, and one passed twice in the same casing (a duplicate key, not a casing conflict)',
+    text: a3(`{
+      "parameters": { "p": { "type": "String" } },
+      "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": {
+        "effect": { "value": "[parameters('p')]" }, "effects": { "value": 1 }, "affect": { "value": 2 }, "effect": { "value": "[parameters('p')]" }
+      } }]
+    }`),
+    notCodes: ['PS6008'],
+    allowErrors: ['PS1002'],
   },
 ];
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser';
-import { parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json';
+import { mayHaveCaseVariantKeys, parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json';
 import { findDuplicateKeys, TapeNode } from '#server/service/tree';
 import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
@@ -111,4 +111,29 @@ test('several keys at once and expression strings: the tree over strict JSON ans
     }
   }
   assert.ok(objects > 100, `only ${objects} objects compared`);
+});
+
+test('keys that are one name in two casings: found in the text with no node made, as the jsonc-parser tree finds them', () => {
+  const cases: Array<[string, boolean]> = [
+    ['{"effect":1,"Effect":2}', true],
+    ['{"a":1,"listOfX":2,"b":3,"LISTOFX":4}', true],
+    ['{"effect":1,"effect":2}', false], // an exact repeat is a duplicate key, not a casing variant
+    ['{"effect":1,"effects":2,"affect":3}', false],
+    ['{"a@":1,"a`":2}', false], // '@' and '`' differ by the case bit but are not letters
+    ['{"only":1}', false],
+    ['{}', false],
+    ['[1,2]', false],
+    ['{"caf\\u00e9":1,"other":2}', true], // escaped: a maybe, looked at closely
+    ['{"café":1,"other":2}', true], // not ASCII: a maybe
+    [`{${Array.from({ length: 70 }, (_, i) => `"k${i}": ${i}`).join(',')}}`, true], // many keys: a maybe
+  ];
+  for (const [text, expected] of cases) {
+    const root = parseJson(text).root!;
+    assert.ok(root instanceof TapeNode, text);
+    assert.equal(mayHaveCaseVariantKeys(root), expected, text);
+    // The jsonc-parser tree is never surer than the text: a maybe whenever there are two keys or more.
+    const tolerant = parseTree(text, [], { disallowComments: false })!;
+    if (expected) assert.equal(mayHaveCaseVariantKeys(tolerant), true, text);
+  }
+  assert.equal(mayHaveCaseVariantKeys(undefined), false);
 });

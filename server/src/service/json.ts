@@ -255,6 +255,16 @@ export function propertyValuesIgnoreCase(node: Node | undefined, lowerNames: rea
   return found;
 }
 
+/**
+ * Whether an object may have two keys that are one name in two casings: false only when it surely has
+ * none (a tree over strict JSON reads its keys in the text; other trees answer for objects of two keys or
+ * more that they may).
+ */
+export function mayHaveCaseVariantKeys(node: Node | undefined): boolean {
+  if (node instanceof TapeNode) return node.mayHaveCaseVariantKeys();
+  return !!node && node.type === 'object' && (node.children?.length ?? 0) > 1;
+}
+
 /** The string values (not keys) in a subtree whose content starts with `first`, in document order. */
 export function stringValuesStartingWith(node: Node | undefined, first: string): Node[] {
   if (!node) return [];

@@ -75,6 +75,8 @@ const UNSET: unique symbol = Symbol('unset');
 const TOO_MANY: unique symbol = Symbol('too many');
 /** Objects up to this many properties are searched in the text; larger ones get a table of their keys. */
 const SMALL_OBJECT = 8;
+/** Objects with more keys than this are not compared key against key (mayHaveCaseVariantKeys). */
+const MANY_KEYS = 64;
 
 /**
  * A jsonc-parser `Node` backed by its record: children and values are made on first read, and then kept.
@@ -246,6 +248,33 @@ export class TapeNode implements Node {
   }
 
   /**
+   * Whether two keys of this object may be one name in two casings (`effect` and `Effect`), read in the
+   * text with no node made: false for nearly every object, which then needs no closer look. Keys that are
+   * escaped or not ASCII, and objects of many keys, are a maybe.
+   */
+  mayHaveCaseVariantKeys(): boolean {
+    const records = this.tape.records;
+    if ((records[this.index * RECORD] & KIND) !== OBJECT) return false;
+    const text = this.tape.text;
+    const after = records[this.index * RECORD + 3];
+    let n = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], n++) {
+      if (n >= MANY_KEYS) return true;
+      const at = (i + 1) * RECORD;
+      if (records[at] & ESCAPED) return true;
+      const start = records[at + 1] + 1;
+      const length = records[at + 2] - start - 1;
+      if (!isAscii(text, start, start + length)) return true;
+      // Against the keys before it.
+      for (let j = this.index + 1; j < i; j = records[j * RECORD + 3]) {
+        const other = records[(j + 1) * RECORD + 1] + 1;
+        if (records[(j + 1) * RECORD + 2] - other - 1 === length && caseVariants(text, start, other, length)) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The string value nodes in this subtree whose content starts with `first` (keys are not values), in
    * document order. Only they are made (the nodes above them when a caller asks for them).
    */
@@ -315,6 +344,19 @@ function nodeAt(tape: Tape, record: number): TapeNode {
 function isAscii(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) > 127) return false;
   return true;
+}
+
+/** Whether two ASCII ranges of a text are the same letters in different casings (not the same text). */
+function caseVariants(text: string, a: number, b: number, length: number): boolean {
+  let differ = false;
+  for (let k = 0; k < length; k++) {
+    const x = text.charCodeAt(a + k);
+    const y = text.charCodeAt(b + k);
+    if (x === y) continue;
+    if ((x | 32) !== (y | 32) || (x | 32) < 97 || (x | 32) > 122) return false;
+    differ = true;
+  }
+  return differ;
 }
 
 /** Whether the ASCII text at `start` is `lower` (lowercase ASCII) in any casing. */

@@ -1,4 +1,4 @@
-import type { Node } from '../json';
+import { mayHaveCaseVariantKeys, type Node } from '../json';
 import type { SetRule } from './types';
 
 export const parameterNameCasingConflict: SetRule = {
@@ -28,9 +28,9 @@ export const parameterNameCasingConflict: SetRule = {
       }
     };
     conflicts(ctx.set.parameters, 'setParameter');
+    // A reference's parameters are looked at closely only when two names may clash (nearly never).
     for (const reference of ctx.set.references) {
-      const passed = reference.parametersNode?.children;
-      if (passed && passed.length > 1) conflicts(reference.parameterValues, 'passedParameter');
+      if (mayHaveCaseVariantKeys(reference.parametersNode)) conflicts(reference.parameterValues, 'passedParameter');
     }
   },
 };

@@ -145,7 +145,7 @@ export function parseJson(input: string): ParsedJson {
   } catch {
     // Not strict JSON (comments, errors) or nested beyond what JSON.parse takes: parse tolerantly below.
   }
-  const fast = value ? buildTreeOfValidJson(text, MAX_DEPTH, value.value) : undefined;
+  const fast = value ? buildTreeOfValidJson(text, MAX_DEPTH) : undefined;
   if (fast && 'root' in fast) {
     root = fast.root;
     duplicateKeys = fast.duplicateKeys;

@@ -75,8 +75,12 @@ const UNSET: unique symbol = Symbol('unset');
 const TOO_MANY: unique symbol = Symbol('too many');
 /** Objects up to this many properties are searched in the text; larger ones get a table of their keys. */
 const SMALL_OBJECT = 8;
-/** Objects with more keys than this are not compared key against key (mayHaveCaseVariantKeys). */
+/** Objects with more keys than this are not compared key against key (mayHaveCaseVariantKeys, repeatsAKey). */
 const MANY_KEYS = 64;
+/** repeatsAKey's view of one object's keys, reused. */
+const keyStarts = new Int32Array(MANY_KEYS + 1);
+const keyLengths = new Int32Array(MANY_KEYS + 1);
+const keyRecords = new Int32Array(MANY_KEYS + 1);
 
 /**
  * A jsonc-parser `Node` backed by its record: children and values are made on first read, and then kept.
@@ -370,30 +374,70 @@ function equalsIgnoreCase(text: string, start: number, lower: string): boolean {
 }
 
 
-/** Own keys in a JSON.parse value, all levels: fewer than the text's keys exactly when some object repeats a key. */
-function countKeys(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let count = 0;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) count += countKeys(value[i]);
-    return count;
+/**
+ * Whether an object (its record, complete) has two keys of one name. Compared in the text: lengths first,
+ * then characters; escaped keys decoded; objects of many keys through a set.
+ */
+function repeatsAKey(text: string, records: Int32Array, object: number): boolean {
+  const after = records[object * RECORD + 3];
+  // The keys' starts and lengths (negative for escaped keys), gathered first: the pairs are compared in a tight loop.
+  let n = 0;
+  for (let i = object + 1; i < after && n <= MANY_KEYS; i = records[i * RECORD + 3], n++) {
+    const at = (i + 1) * RECORD;
+    keyStarts[n] = records[at + 1];
+    keyLengths[n] = records[at] & ESCAPED ? -1 : records[at + 2] - records[at + 1];
+    keyRecords[n] = i;
   }
-  const object = value as Record<string, unknown>;
-  for (const key in object) count += 1 + countKeys(object[key]);
-  return count;
+  if (n < 2) return false;
+  if (n > MANY_KEYS) {
+    const seen = new Set<string>();
+    for (let i = object + 1; i < after; i = records[i * RECORD + 3]) {
+      const key = keyName(text, records, i);
+      if (seen.has(key)) return true;
+      seen.add(key);
+    }
+    return false;
+  }
+  for (let a = 1; a < n; a++) {
+    const length = keyLengths[a];
+    for (let b = 0; b < a; b++) {
+      if (length < 0 || keyLengths[b] < 0) {
+        if (keyName(text, records, keyRecords[a]) === keyName(text, records, keyRecords[b])) return true;
+      } else if (keyLengths[b] === length && sameText(text, keyStarts[a], keyStarts[b], length)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+function sameText(text: string, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
+  return true;
+}
+
+/** The name of a property's key, decoded. */
+function keyName(text: string, records: Int32Array, property: number): string {
+  const at = (property + 1) * RECORD;
+  const raw = text.slice(records[at + 1], records[at + 2]);
+  return records[at] & ESCAPED ? (JSON.parse(raw) as string) : raw.slice(1, -1);
 }
 
 /**
- * The jsonc-parser tree of a text that JSON.parse has already accepted (its `value`), in one iterative
+ * The jsonc-parser tree of a text that JSON.parse has already accepted, in one iterative
  * pass. Because the text is known to be strict JSON, nothing is validated here: strings are skipped with
  * indexOf. Broken documents never come here; they go to jsonc-parser's tolerant parseTree, which
  * recovers and reports every error.
  */
-export function buildTreeOfValidJson(text: string, maxDepth: number, value: unknown): FastTreeResult {
+export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeResult {
+  // Plain locals, no closure: the loop runs once per character of whitespace and structure, and the
+  // variables a closure captured lived in a heap context, read and written there on every record.
   let records = scratch;
   let count = 0;
-  /** Records of the open containers and properties. */
-  const open: number[] = [];
+  /** The records of the open containers and properties, innermost last (a property inside each container). */
+  const open = new Int32Array(2 * maxDepth + 2);
+  let openCount = 0;
+  /** The innermost open record, or -1, and its kind. */
   let top = -1;
   let topKind = -1;
   let pos = 0;
@@ -404,27 +448,20 @@ export function buildTreeOfValidJson(text: string, maxDepth: number, value: unkn
   /** The next backslash at or after the current string, or -1: found once, not per string. */
   let backslashAt = text.indexOf('\\');
 
-  const add = (kind: number, start: number, stop: number): number => {
-    if ((count + 1) * RECORD > records.length) {
+  while (pos < end) {
+    const code = text.charCodeAt(pos);
+    // Outside strings, strict JSON has no character at or below a space but whitespace.
+    if (code <= 32) {
+      pos++;
+      continue;
+    }
+    // Room for two records (a property and its key) before anything is written.
+    if ((count + 2) * RECORD > records.length) {
       const larger = new Int32Array(records.length * 2);
       larger.set(records);
       records = scratch = larger;
     }
-    const at = count * RECORD;
-    records[at] = kind;
-    records[at + 1] = start;
-    records[at + 2] = stop;
-    records[at + 3] = count + 1;
-    records[at + 4] = open.length ? open[open.length - 1] : -1;
-    return count++;
-  };
-
-  while (pos < end) {
-    const code = text.charCodeAt(pos);
-    if (code === 32 || code === 10 || code === 13 || code === 9) {
-      pos++;
-      continue;
-    }
+    let at = count * RECORD;
     if (code === QUOTE) {
       // Find the closing quote: one preceded by an even number of backslashes.
       const start = pos;
@@ -443,30 +480,52 @@ export function buildTreeOfValidJson(text: string, maxDepth: number, value: unkn
         escaped = backslashAt >= 0 && backslashAt < close;
       }
       if (expectKey) {
+        // The property (its end is set when its value is complete), then its key.
         keys++;
-        top = add(PROPERTY, start, 0);
+        records[at] = PROPERTY;
+        records[at + 1] = start;
+        records[at + 2] = 0;
+        records[at + 3] = count + 1;
+        records[at + 4] = top;
+        top = count++;
         topKind = PROPERTY;
-        open.push(top);
-        add(escaped ? STRING | ESCAPED : STRING, start, pos);
+        open[openCount++] = top;
+        at += RECORD;
+        records[at] = escaped ? STRING | ESCAPED : STRING;
+        records[at + 1] = start;
+        records[at + 2] = pos;
+        records[at + 3] = count + 1;
+        records[at + 4] = top;
+        count++;
         expectKey = false;
         continue;
       }
-      add(escaped ? STRING | ESCAPED : STRING, start, pos);
+      records[at] = escaped ? STRING | ESCAPED : STRING;
+      records[at + 1] = start;
+      records[at + 2] = pos;
     } else if (code === 123 /* { */ || code === 91 /* [ */) {
       if (++depth > maxDepth) return { tooDeep: { offset: pos } };
-      top = add(code === 123 ? OBJECT : ARRAY, pos, 0);
       topKind = code === 123 ? OBJECT : ARRAY;
-      open.push(top);
+      records[at] = topKind;
+      records[at + 1] = pos;
+      records[at + 2] = 0;
+      records[at + 3] = count + 1;
+      records[at + 4] = top;
+      top = count++;
+      open[openCount++] = top;
       expectKey = code === 123;
       pos++;
       continue;
     } else if (code === 125 /* } */ || code === 93 /* ] */) {
-      const closed = open.pop()!;
+      const closed = open[--openCount];
       depth--;
       pos++;
       records[closed * RECORD + 2] = pos;
       records[closed * RECORD + 3] = count;
       expectKey = false;
+      top = openCount ? open[openCount - 1] : -1;
+      completeProperty();
+      continue;
     } else if (code === 44 /* , */) {
       expectKey = topKind === OBJECT;
       pos++;
@@ -476,33 +535,47 @@ export function buildTreeOfValidJson(text: string, maxDepth: number, value: unkn
       continue;
     } else {
       const start = pos;
+      let kind: number;
       if (code === 116 /* t */) {
         pos += 4;
-        add(TRUE, start, pos);
+        kind = TRUE;
       } else if (code === 102 /* f */) {
         pos += 5;
-        add(FALSE, start, pos);
+        kind = FALSE;
       } else if (code === 110 /* n */) {
         pos += 4;
-        add(NULL, start, pos);
+        kind = NULL;
       } else {
         pos++;
         for (let c = text.charCodeAt(pos); (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; c = text.charCodeAt(++pos));
-        add(NUMBER, start, pos);
+        kind = NUMBER;
       }
+      records[at] = kind;
+      records[at + 1] = start;
+      records[at + 2] = pos;
     }
-    // A value is complete: it completes the property that holds it, if any.
-    top = open.length ? open[open.length - 1] : -1;
+    // A scalar value: its record is complete.
+    records[at + 3] = count + 1;
+    records[at + 4] = top;
+    count++;
+    completeProperty();
+  }
+
+  function completeProperty(): void {
     if (top >= 0 && (records[top * RECORD] & KIND) === PROPERTY) {
       records[top * RECORD + 2] = pos;
       records[top * RECORD + 3] = count;
-      open.pop();
-      top = open.length ? open[open.length - 1] : -1;
+      openCount--;
+      top = openCount ? open[openCount - 1] : -1;
     }
     topKind = top >= 0 ? records[top * RECORD] & KIND : -1;
   }
+
   const tape: Tape = { text, records: records.slice(0, count * RECORD), nodes: new Array<TapeNode | undefined>(count) };
   const root = nodeAt(tape, 0);
-  // Duplicate keys are rare: look for them only when the value has fewer keys than the text.
-  return { root, duplicateKeys: keys === countKeys(value) ? [] : findDuplicateKeys(root) };
+  // Duplicate keys are rare: their nodes are looked for only when some object repeats a key. A pass of
+  // its own, after the scan: in the scan's loop the check slowed every character.
+  let repeated = false;
+  if (keys > 1) for (let i = 0; i < count && !repeated; i++) if ((records[i * RECORD] & KIND) === OBJECT) repeated = repeatsAKey(text, records, i);
+  return { root, duplicateKeys: repeated ? findDuplicateKeys(root) : [] };
 }

@@ -27,8 +27,8 @@ export const parameterNameCasingConflict: SetRule = {
         } else if (!first) seen.set(lower, entry);
       }
     };
-    conflicts(ctx.set.parameters, 'setParameter');
-    // A reference's parameters are looked at closely only when two names may clash (nearly never).
+    if (mayHaveCaseVariantKeys(ctx.set.parametersNode)) conflicts(ctx.set.parameters, 'setParameter');
+    // Names are looked at closely only when two may clash (nearly never).
     for (const reference of ctx.set.references) {
       if (mayHaveCaseVariantKeys(reference.parametersNode)) conflicts(reference.parameterValues, 'passedParameter');
     }

@@ -50,16 +50,20 @@ const QUOTE = 34;
 const BACKSLASH = 92;
 
 /** Scratch space for the scan, reused from document to document; each tree keeps an exact-size copy. */
-let scratch = new Int32Array(1 << 16);
+let scratch = new Int32Array(RECORD * 16);
 
 interface Tape {
   text: string;
   records: Int32Array;
   /**
-   * The nodes made so far, by record: one table per tree instead of an array of children in every node
-   * (most nodes get one child made, and an array per node cost more than the node itself).
+   * The nodes made so far, in the order they were made, and for each record where its node is in that
+   * list (plus one; 0: not made). One table per tree instead of an array of children in every node (most
+   * nodes get one child made, and an array per node cost more than the node itself); the record's slot is
+   * a typed array, which the garbage collector does not scan, and whose making does not throw V8's
+   * optimized code away for trees of more than some 16,000 records, as a holey array of that length did.
    */
-  nodes: Array<TapeNode | undefined>;
+  nodes: TapeNode[];
+  slots: Int32Array;
 }
 
 interface KeyTable {
@@ -342,7 +346,11 @@ export class TapeNode implements Node {
 
 /** The node of a record: made once, then kept in the tree's table. */
 function nodeAt(tape: Tape, record: number): TapeNode {
-  return (tape.nodes[record] ??= new TapeNode(tape, record));
+  const slot = tape.slots[record];
+  if (slot) return tape.nodes[slot - 1];
+  const node = new TapeNode(tape, record);
+  tape.slots[record] = tape.nodes.push(node);
+  return node;
 }
 
 function isAscii(text: string, start: number, end: number): boolean {
@@ -571,7 +579,7 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
     topKind = top >= 0 ? records[top * RECORD] & KIND : -1;
   }
 
-  const tape: Tape = { text, records: records.slice(0, count * RECORD), nodes: new Array<TapeNode | undefined>(count) };
+  const tape: Tape = { text, records: records.slice(0, count * RECORD), nodes: [], slots: new Int32Array(count) };
   const root = nodeAt(tape, 0);
   // Duplicate keys are rare: their nodes are looked for only when some object repeats a key. A pass of
   // its own, after the scan: in the scan's loop the check slowed every character.
@@ -579,3 +587,17 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
   if (keys > 1) for (let i = 0; i < count && !repeated; i++) if ((records[i * RECORD] & KIND) === OBJECT) repeated = repeatsAKey(text, records, i);
   return { root, duplicateKeys: repeated ? findDuplicateKeys(root) : [] };
 }
+
+/**
+ * Every branch of the scan taken once when this module loads, on two small texts: the first real
+ * documents then reach optimized code whose type feedback is complete. Without it, each kind of token
+ * first met in a large document (an escape, an exponent, a number at the very end) threw the optimized
+ * code away in the middle of that document, and a CLI run over the corpus spent some 50 ms more in this
+ * function while it was compiled again (five times).
+ */
+function primeScan(): void {
+  const rich = '{ "a\\"b": [true, false, null, -1.5e+3, 2E-2, 0, "x\\\\", "\\u00e9", {}, []],\r\n\t"a\\"b": {"c": {"d": 1}, "e": "f"} }';
+  // Repeated: V8 collects type feedback for a function only after its first few calls.
+  for (let round = 0; round < 12; round++) for (const text of [rich, '-1.5e+3', '"s"', '[]']) buildTreeOfValidJson(text, 64);
+}
+primeScan();

@@ -469,7 +469,7 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
       larger.set(records);
       records = scratch = larger;
     }
-    let at = count * RECORD;
+    const at = count * RECORD;
     if (code === QUOTE) {
       // Find the closing quote: one preceded by an even number of backslashes.
       const start = pos;
@@ -490,35 +490,20 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
       if (expectKey) {
         // The property (its end is set when its value is complete), then its key.
         keys++;
-        records[at] = PROPERTY;
-        records[at + 1] = start;
-        records[at + 2] = 0;
-        records[at + 3] = count + 1;
-        records[at + 4] = top;
+        putRecord(records, at, PROPERTY, start, 0, count + 1, top);
         top = count++;
         topKind = PROPERTY;
         open[openCount++] = top;
-        at += RECORD;
-        records[at] = escaped ? STRING | ESCAPED : STRING;
-        records[at + 1] = start;
-        records[at + 2] = pos;
-        records[at + 3] = count + 1;
-        records[at + 4] = top;
+        putRecord(records, at + RECORD, escaped ? STRING | ESCAPED : STRING, start, pos, count + 1, top);
         count++;
         expectKey = false;
         continue;
       }
-      records[at] = escaped ? STRING | ESCAPED : STRING;
-      records[at + 1] = start;
-      records[at + 2] = pos;
+      putRecord(records, at, escaped ? STRING | ESCAPED : STRING, start, pos, count + 1, top);
     } else if (code === 123 /* { */ || code === 91 /* [ */) {
       if (++depth > maxDepth) return { tooDeep: { offset: pos } };
       topKind = code === 123 ? OBJECT : ARRAY;
-      records[at] = topKind;
-      records[at + 1] = pos;
-      records[at + 2] = 0;
-      records[at + 3] = count + 1;
-      records[at + 4] = top;
+      putRecord(records, at, topKind, pos, 0, count + 1, top);
       top = count++;
       open[openCount++] = top;
       expectKey = code === 123;
@@ -558,13 +543,8 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
         for (let c = text.charCodeAt(pos); (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; c = text.charCodeAt(++pos));
         kind = NUMBER;
       }
-      records[at] = kind;
-      records[at + 1] = start;
-      records[at + 2] = pos;
+      putRecord(records, at, kind, start, pos, count + 1, top);
     }
-    // A scalar value: its record is complete.
-    records[at + 3] = count + 1;
-    records[at + 4] = top;
     count++;
     completeProperty();
   }
@@ -586,6 +566,15 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
   let repeated = false;
   if (keys > 1) for (let i = 0; i < count && !repeated; i++) if ((records[i * RECORD] & KIND) === OBJECT) repeated = repeatsAKey(text, records, i);
   return { root, duplicateKeys: repeated ? findDuplicateKeys(root) : [] };
+}
+
+/** Writes a record (a container's or property's end and subtree are set again when it closes). */
+function putRecord(records: Int32Array, at: number, kind: number, start: number, end: number, after: number, parent: number): void {
+  records[at] = kind;
+  records[at + 1] = start;
+  records[at + 2] = end;
+  records[at + 3] = after;
+  records[at + 4] = parent;
 }
 
 /**

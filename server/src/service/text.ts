@@ -5,32 +5,13 @@ let lineScratch = new Int32Array(1 << 14);
 
 /** Maps UTF-16 offsets to LSP positions. Line starts are computed on first use only. */
 export class LineIndex {
-  /** Where each line starts: an exact-size typed array (a plain array grown by push held twice the memory, and left garbage behind). */
+  /** Where each line starts (see lineStartsOf). */
   private lineStarts: Int32Array | undefined;
 
   constructor(private readonly text: string) {}
 
   private starts(): Int32Array {
-    if (!this.lineStarts) {
-      const text = this.text;
-      // One pass into a shared scratch array, then copied to an exact-size one: a plain array grown by push
-      // held twice the memory and left garbage behind; counting first cost a second pass.
-      if (text.indexOf('\r') < 0) {
-        let starts = lineScratch;
-        let n = 1;
-        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
-          if (n === starts.length) {
-            const larger = new Int32Array(starts.length * 2);
-            larger.set(starts);
-            starts = lineScratch = larger;
-          }
-          starts[n++] = i + 1;
-        }
-        this.lineStarts = starts.slice(0, n);
-      } else {
-        this.lineStarts = Int32Array.from(lineStartsWithCarriageReturns(text));
-      }
-    }
+    this.lineStarts ??= lineStartsOf(this.text);
     return this.lineStarts;
   }
 
@@ -60,19 +41,35 @@ export class LineIndex {
   }
 }
 
-/** Line starts of a text that has carriage returns: \r\n, \r and \n each end a line. */
-function lineStartsWithCarriageReturns(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 13 /* \r */) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    } else if (ch === 10 /* \n */) {
-      starts.push(i + 1);
+/**
+ * Where each line of a text starts (\r\n, \r and \n each end a line), collected in one pass into a shared
+ * scratch array and then copied to an exact-size one: a plain array grown by push held twice the memory
+ * and left garbage behind, and counting first cost a second pass.
+ */
+function lineStartsOf(text: string): Int32Array {
+  let starts = lineScratch;
+  let n = 1;
+  if (text.indexOf('\r') < 0) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+      if (n === starts.length) starts = growLineScratch();
+      starts[n++] = i + 1;
+    }
+  } else {
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === 13 /* \r */ && text.charCodeAt(i + 1) === 10) i++;
+      else if (ch !== 13 && ch !== 10) continue;
+      if (n === starts.length) starts = growLineScratch();
+      starts[n++] = i + 1;
     }
   }
-  return starts;
+  return starts.slice(0, n);
+}
+
+function growLineScratch(): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(lineScratch.length * 2);
+  larger.set(lineScratch);
+  return (lineScratch = larger);
 }
 
 /** Levenshtein distance, bounded: returns max+1 as soon as the distance is known to exceed max. */

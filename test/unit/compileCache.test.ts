@@ -73,6 +73,25 @@ describe('compile cache', () => {
     assert.notEqual(caches()[0], old);
   });
 
+  test('another file (another checkout) keeps its own cache', () => {
+    const other = path.join(dir, 'other', 'module.js');
+    fs.mkdirSync(path.dirname(other));
+    fs.copyFileSync(moduleFile, other);
+    requireWithCompileCache(moduleFile).save();
+    requireWithCompileCache(other).save();
+    assert.equal(caches().length, 2);
+    assert.deepEqual(loadInChild(), { state: 'used', answer: 42 });
+  });
+
+  test('a folder others may write in is not used', { skip: process.platform === 'win32' ? 'no modes on Windows' : false }, () => {
+    fs.mkdirSync(cache);
+    fs.chmodSync(cache, 0o777);
+    const loaded = requireWithCompileCache(moduleFile);
+    assert.equal(loaded.state, 'off');
+    loaded.save();
+    assert.deepEqual(caches(), []);
+  });
+
   test('a damaged cache is refused by V8 and rewritten; the module still runs', () => {
     requireWithCompileCache(moduleFile).save();
     const file = path.join(cache, caches()[0]);

@@ -37,7 +37,8 @@ function ownFolder(folder: string): boolean {
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const stat = fs.statSync(folder);
-    return stat.isDirectory() && (process.getuid === undefined || stat.uid === process.getuid());
+    // Owned by this user, and no one else may write in it (on Windows neither can be asked).
+    return stat.isDirectory() && (process.getuid === undefined || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0));
   } catch {
     return false;
   }
@@ -47,11 +48,13 @@ export function requireWithCompileCache(file: string): CachedModule {
   const source = fs.readFileSync(file, 'utf8');
   const folder = cacheFolder();
   const usable = folder !== undefined && ownFolder(folder);
-  // The key: the file (its path, size and time) and the Node.js that runs it. V8 checks the rest itself
-  // (its version, its flags, the source's length) and refuses a cache that does not fit: it is then rewritten.
+  // The name: the file's path (each checkout or installation has caches of its own), then its size and
+  // time and the Node.js that runs it. V8 checks the rest itself (its version, its flags, the source's
+  // length) and refuses a cache that does not fit: it is then rewritten.
   const stat = fs.statSync(file);
-  const key = createHash('sha1').update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
-  const cacheFile = usable ? path.join(folder, `${path.basename(file, '.js')}-${key}.v8cache`) : undefined;
+  const hash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 12);
+  const name = `${path.basename(file, '.js')}-${hash(file)}-${hash(`${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`)}`;
+  const cacheFile = usable ? path.join(folder, `${name}.v8cache`) : undefined;
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {
@@ -84,7 +87,7 @@ export function requireWithCompileCache(file: string): CachedModule {
   };
 }
 
-/** The caches of earlier builds of the same file: each build has a key of its own, and one is kept. */
+/** The caches of earlier builds of the same file (same path): each build has a name of its own, and one is kept. */
 function removeStale(kept: string): void {
   const folder = path.dirname(kept);
   const prefix = path.basename(kept).replace(/-[0-9a-f]+\.v8cache$/, '-');

@@ -1,7 +1,15 @@
-/** Resource IDs compare case-insensitively and with any `<Namespace>.Authorization` provider. */
+/** A lowercased ID's `<Namespace>.Authorization` provider segments, and whether one is not Microsoft's. */
+const ANY_AUTHORIZATION = /\/providers\/[a-z0-9.]+\.authorization\//g;
+const OTHER_AUTHORIZATION = /\/providers\/(?!microsoft\.authorization\/)[a-z0-9.]+\.authorization\//;
+
+/**
+ * Resource IDs compare case-insensitively and with any `<Namespace>.Authorization` provider: the key is
+ * the ID lowercased, with every such provider written as Microsoft's. Nearly every ID names Microsoft's
+ * already, and its key is then its lowercased copy, with no second string made.
+ */
 export function normalizeDefinitionId(id: string): string {
   const lower = id.toLowerCase();
-  return lower.indexOf('.authorization/') < 0 ? lower : lower.replace(/\/providers\/[a-z0-9.]+\.authorization\//g, '/providers/*.authorization/');
+  return OTHER_AUTHORIZATION.test(lower) ? lower.replace(ANY_AUTHORIZATION, '/providers/microsoft.authorization/') : lower;
 }
 
 /**

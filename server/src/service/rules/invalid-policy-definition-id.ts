@@ -7,13 +7,11 @@ const DEFINITION_ID = new RegExp(
   'i',
 );
 
-/** The shape of nearly every reference: a built-in definition at tenant level. */
-const BUILT_IN_PREFIX = '/providers/microsoft.authorization/policydefinitions/';
+/** The shape of nearly every reference, a built-in definition at tenant level: tested first, without lowercasing a copy. */
+const BUILT_IN_ID = /^\/providers\/microsoft\.authorization\/policydefinitions\/[^/]+$/i;
 
 export function isPolicyDefinitionId(value: string): boolean {
-  const lower = value.length > BUILT_IN_PREFIX.length ? value.toLowerCase() : '';
-  if (lower.startsWith(BUILT_IN_PREFIX) && lower.indexOf('/', BUILT_IN_PREFIX.length) < 0) return true;
-  return DEFINITION_ID.test(value);
+  return BUILT_IN_ID.test(value) || DEFINITION_ID.test(value);
 }
 
 export const invalidPolicyDefinitionId: SetRule = {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser';
-import { mayHaveCaseVariantKeys, parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json';
+import { mayHaveCaseVariantKeys, nonStringItems, parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json';
 import { findDuplicateKeys, TapeNode } from '#server/service/tree';
 import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
@@ -140,4 +140,16 @@ test('keys that are one name in two casings: found in the text with no node made
     if (expected) assert.equal(mayHaveCaseVariantKeys(tolerant), true, text);
   }
   assert.equal(mayHaveCaseVariantKeys(undefined), false);
+});
+
+test("an array's items that are not strings: the same nodes as the jsonc-parser tree's, without making the strings", () => {
+  for (const text of ['[1, "a", true, null, {"x": "y"}, ["z"], "b", 2.5]', '["only", "strings"]', '[]', '{"not": "an array"}']) {
+    const parsed = parseJson(text);
+    const fast = nonStringItems(parsed.root);
+    const expected = nonStringItems(parseTree(text, [], { disallowComments: false }));
+    assert.deepEqual(fast.map((n) => [n.type, n.offset, n.length]), expected.map((n) => [n.type, n.offset, n.length]), text);
+    // The nodes are the tree's own: asking for all the items afterwards gives the same objects.
+    const all = parsed.root!.children ?? [];
+    for (const node of fast) assert.ok(all.includes(node), text);
+  }
 });

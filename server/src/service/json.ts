@@ -312,6 +312,12 @@ export function items(node: Node | undefined): Node[] {
   return node && node.type === 'array' && node.children ? node.children : [];
 }
 
+/** An array's items that are not strings (in a tree over strict JSON, the strings' nodes are not made). */
+export function nonStringItems(node: Node | undefined): Node[] {
+  if (node instanceof TapeNode) return node.nonStringItems();
+  return items(node).filter((item) => item.type !== 'string');
+}
+
 export function stringValue(node: Node | undefined): string | undefined {
   return node && node.type === 'string' ? (node.value as string) : undefined;
 }

@@ -134,6 +134,17 @@ export class TapeNode implements Node {
     return list;
   }
 
+  /** An array's items that are not strings, made without making the strings (or keeping a list of all). */
+  nonStringItems(): Node[] {
+    if (this.list) return this.list.filter((item) => item.type !== 'string');
+    const records = this.tape.records;
+    const found: Node[] = [];
+    if ((records[this.index * RECORD] & KIND) !== ARRAY) return found;
+    const after = records[this.index * RECORD + 3];
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) if ((records[i * RECORD] & KIND) !== STRING) found.push(this.childAt(i));
+    return found;
+  }
+
   /** Small objects: keys compared in the text, nothing allocated; TOO_MANY for objects worth a table. */
   private scanForKey(key: string, ignoreCase: boolean): Node | undefined | null | typeof TOO_MANY {
     const { text, records } = this.tape;

@@ -1,4 +1,4 @@
-import { items, property, valueOf } from '../json';
+import { items, nonStringItems, property, valueOf } from '../json';
 import { fitsParameterType } from '../parameterValues';
 import { describeJsonType } from './util';
 import { isLiteral } from './literal';
@@ -15,13 +15,14 @@ export const allowedValueTypeMismatch: SetRule = {
   },
   check(ctx) {
     for (const parameter of ctx.set.parameters) {
-      if (!parameter.type) continue;
-      for (const node of items(property(parameter.node, 'allowedValues'))) {
+      // Array parameters list allowed elements, which may be of any type.
+      if (!parameter.type || parameter.type === 'Array') continue;
+      // A string fits these as it is, and an expression is not checked: only the other values are looked at.
+      const allowed = property(parameter.node, 'allowedValues');
+      for (const node of parameter.type === 'String' || parameter.type === 'DateTime' ? nonStringItems(allowed) : items(allowed)) {
         if (!isLiteral(ctx.set, node)) continue;
         const value = valueOf(node);
         if (value === null || fitsParameterType(value, parameter.type)) continue;
-        // Array parameters list allowed elements, which may be of any type.
-        if (parameter.type === 'Array') continue;
         ctx.report({ node, messageId: 'mismatch', data: { parameter: parameter.name, actual: describeJsonType(value), type: parameter.type } });
       }
     }

@@ -8,7 +8,7 @@ import Module from 'node:module';
 /**
  * Runs a CommonJS file (the CLI's bundle) with V8's code cache: the functions compiled in one run are
  * stored after it, and the next run of the same file on the same Node.js takes them instead of parsing
- * and compiling again (some 30-40 ms of a lint's start-up). It is what Node.js 22's
+ * and compiling again (some 25-35 ms of a lint's start-up). It is what Node.js 22's
  * `module.enableCompileCache()` does for every module, done here for one file so that it works on
  * Node.js 20 too.
  *

@@ -197,3 +197,36 @@ describe('structure', () => {
     assert.ok(formatted.split('\n').length > 20);
   });
 });
+
+describe('the model', () => {
+  test("group uses are read in the text; each use's node is the groupNames entry itself, made when asked for", () => {
+    const text = JSON.stringify({
+      properties: {
+        policyDefinitionGroups: [{ name: 'Net' }, { name: 'Storage' }],
+        policyDefinitions: [
+          { policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a', groupNames: [1, 'net', 'Sto\u00e9rage', 'Storage'] },
+          { policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/b', groupNames: 'Net' },
+        ],
+      },
+    }).replace('"Stoérage"', '"Sto\\u00e9rage"');
+    for (const strict of [true, false]) {
+      // Strict JSON reads the names in the text; with a comment the tolerant parser's tree answers the same.
+      const document = parsePolicyDocument(strict ? text : `// a comment\n${text}`);
+      const set = document.sets[0];
+      assert.deepEqual(
+        set.groupUses.map((u) => [u.name, u.lower, u.declared?.name]),
+        [
+          ['net', 'net', 'Net'],
+          ['Stoérage', 'stoérage', undefined],
+          ['Storage', 'storage', 'Storage'],
+        ],
+      );
+      const entries = set.references[0].groupNamesNode!.children!;
+      assert.deepEqual(
+        set.groupUses.map((u) => u.node),
+        [entries[1], entries[2], entries[3]],
+      );
+      assert.equal(set.groupUses[1].node.value, 'Stoérage');
+    }
+  });
+});

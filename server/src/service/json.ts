@@ -312,6 +312,14 @@ export function items(node: Node | undefined): Node[] {
   return node && node.type === 'array' && node.children ? node.children : [];
 }
 
+/** Each string item of an array, with its index among all the items (over strict JSON, no node is made). */
+export function forEachStringItem(node: Node | undefined, callback: (value: string, index: number) => void): void {
+  if (node instanceof TapeNode) return node.forEachStringItem(callback);
+  items(node).forEach((item, index) => {
+    if (item.type === 'string') callback(item.value as string, index);
+  });
+}
+
 /** An array's items that are not strings (in a tree over strict JSON, the strings' nodes are not made). */
 export function nonStringItems(node: Node | undefined): Node[] {
   if (node instanceof TapeNode) return node.nonStringItems();

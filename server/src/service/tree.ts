@@ -134,6 +134,21 @@ export class TapeNode implements Node {
     return list;
   }
 
+  /** Each string item of an array, with its index among all the items, read in the text: no node is made. */
+  forEachStringItem(callback: (value: string, index: number) => void): void {
+    const { text, records } = this.tape;
+    if ((records[this.index * RECORD] & KIND) !== ARRAY) return;
+    const after = records[this.index * RECORD + 3];
+    let index = 0;
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3], index++) {
+      const at = i * RECORD;
+      if ((records[at] & KIND) !== STRING) continue;
+      const start = records[at + 1];
+      const end = records[at + 2];
+      callback(records[at] & ESCAPED ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1), index);
+    }
+  }
+
   /** An array's items that are not strings, made without making the strings (or keeping a list of all). */
   nonStringItems(): Node[] {
     if (this.list) return this.list.filter((item) => item.type !== 'string');

@@ -1,5 +1,5 @@
-import { entries, items, propertyIgnoreCase, propertyValuesIgnoreCase, stringValue, stringValuesStartingWith, type Node } from '../json';
-import { analyzeExpression, isTemplateExpression, type ExpressionInfo } from '../expressions';
+import { entries, forEachStringItem, items, propertyIgnoreCase, propertyValuesIgnoreCase, stringValue, stringValuesStartingWith, type Node } from '../json';
+import { analyzeExpression, expressionLevelOf, isTemplateExpression, type ExpressionInfo } from '../expressions';
 import type { PolicyResource } from './documentKind';
 import { normalizeDefinitionId } from '../definitionIds';
 import { canonicalParameterType, type ParameterType } from './parameterTypes';
@@ -153,6 +153,22 @@ class Reference implements ReferenceModel {
   }
 }
 
+/** A `groupNames` entry, whose node is made on first read (the model reads the names in the text). */
+class GroupNameUse implements GroupUse {
+  constructor(
+    readonly name: string,
+    readonly lower: string,
+    readonly reference: ReferenceModel,
+    readonly declared: GroupDecl | undefined,
+    private readonly list: Node,
+    private readonly index: number,
+  ) {}
+
+  get node(): Node {
+    return items(this.list)[this.index];
+  }
+}
+
 /** The keys of a reference that the model reads, lowercased. */
 const REFERENCE_KEYS = ['parameters', 'policydefinitionid', 'policydefinitionreferenceid', 'definitionversion', 'groupnames', 'policydefinitionname'];
 
@@ -230,14 +246,14 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     references.push(reference);
     const groupNames = reference.groupNamesNode;
     if (groupNames && isDynamic(groupNames)) groupUsesDynamic = true;
-    for (const entry of items(groupNames)) {
-      if (entry.type !== 'string') continue;
-      if (isDynamic(entry)) groupUsesDynamic = true;
+    // Read without making the entries' nodes: a use's node is made when something reports on it.
+    forEachStringItem(groupNames, (name, index) => {
+      if (inTemplate && expressionLevelOf(name, true) === 'template') groupUsesDynamic = true;
       else {
-        const lower = (entry.value as string).toLowerCase();
-        groupUses.push({ name: entry.value as string, lower, node: entry, reference, declared: groupsByLower.get(lower) });
+        const lower = name.toLowerCase();
+        groupUses.push(new GroupNameUse(name, lower, reference, groupsByLower.get(lower), groupNames!, index));
       }
-    }
+    });
     const dynamic = { value: false };
     collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems, dynamic, templateParameterUses);
     if (dynamic.value) parameterUsesDynamic = true;

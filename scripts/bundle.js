@@ -7,6 +7,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
+const SHARED = require('./esbuild-options');
 
 const root = path.resolve(__dirname, '..');
 const production = !process.argv.includes('--dev');
@@ -15,9 +16,7 @@ async function main() {
   const serverEntry = path.join(root, 'server/out/server.js');
   if (!fs.existsSync(serverEntry)) throw new Error('server/out/server.js is missing: run `npm run build` first');
   fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production, minify: production, logLevel: 'warning', metafile: true,
-    // jsonc-parser and vscode-json-languageservice ship UMD builds whose dynamic requires a bundler cannot follow: take their ES modules.
-    mainFields: ['module', 'main'] };
+  const common = { ...SHARED, sourcemap: !production, minify: production, metafile: true };
   const results = await Promise.all([
     esbuild.build({ ...common, entryPoints: [path.join(root, 'client/src/extension.ts')], outfile: path.join(root, 'dist/extension.js'), external: ['vscode'] }),
     esbuild.build({ ...common, entryPoints: [serverEntry], outfile: path.join(root, 'dist/server/server.js') }),

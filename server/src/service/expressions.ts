@@ -59,7 +59,12 @@ export function expressionLevelOf(value: string, inTemplate: boolean): Expressio
 
 /** True for a string that the template engine evaluates at deployment: its value is not known here. */
 export function isTemplateExpression(node: Node | undefined, inTemplate: boolean): boolean {
-  return !!node && inTemplate && node.type === 'string' && expressionLevelOf(node.value as string, true) === 'template';
+  return !!node && node.type === 'string' && isTemplateExpressionValue(node.value as string, inTemplate);
+}
+
+/** isTemplateExpression of a string value read without its node. */
+export function isTemplateExpressionValue(value: string, inTemplate: boolean): boolean {
+  return inTemplate && expressionLevelOf(value, true) === 'template';
 }
 
 const MAX_NESTING = 64;

@@ -1,5 +1,5 @@
 import { entries, forEachStringItem, items, propertyIgnoreCase, propertyValuesIgnoreCase, stringValue, stringValuesStartingWith, type Node } from '../json';
-import { analyzeExpression, expressionLevelOf, isTemplateExpression, type ExpressionInfo } from '../expressions';
+import { analyzeExpression, isTemplateExpression, isTemplateExpressionValue, type ExpressionInfo } from '../expressions';
 import type { PolicyResource } from './documentKind';
 import { normalizeDefinitionId } from '../definitionIds';
 import { canonicalParameterType, type ParameterType } from './parameterTypes';
@@ -245,15 +245,17 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     const reference = new Reference(index, node, idNode, nameNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), versionNode, groupNamesNode, parametersOfReference);
     references.push(reference);
     const groupNames = reference.groupNamesNode;
-    if (groupNames && isDynamic(groupNames)) groupUsesDynamic = true;
-    // Read without making the entries' nodes: a use's node is made when something reports on it.
-    forEachStringItem(groupNames, (name, index) => {
-      if (inTemplate && expressionLevelOf(name, true) === 'template') groupUsesDynamic = true;
-      else {
-        const lower = name.toLowerCase();
-        groupUses.push(new GroupNameUse(name, lower, reference, groupsByLower.get(lower), groupNames!, index));
-      }
-    });
+    if (groupNames) {
+      if (isDynamic(groupNames)) groupUsesDynamic = true;
+      // Read without making the entries' nodes: a use's node is made when something reports on it.
+      forEachStringItem(groupNames, (name, index) => {
+        if (isTemplateExpressionValue(name, inTemplate)) groupUsesDynamic = true;
+        else {
+          const lower = name.toLowerCase();
+          groupUses.push(new GroupNameUse(name, lower, reference, groupsByLower.get(lower), groupNames, index));
+        }
+      });
+    }
     const dynamic = { value: false };
     collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems, dynamic, templateParameterUses);
     if (dynamic.value) parameterUsesDynamic = true;

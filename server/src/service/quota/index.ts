@@ -4,3 +4,4 @@ export * from './simulate';
 export * from './usage';
 export * from './plan';
 export * from './figures';
+export * from './reconcile';

@@ -12,7 +12,7 @@ import {
   type DeploymentTarget,
   type ModelDeployment,
 } from '#api';
-import { capacityClassOf, checkQuota, checkSize, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
+import { capacityClassOf, checkQuota, checkSize, describeRequestWindow, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
 import { UsageError } from '../../node/files';
 import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../quotaOptions';
@@ -121,7 +121,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const unit = capacityClassOf(model.name, table);
   if (unit) {
     const limits = rateLimits(size.capacity, unit);
-    say(`${model.name} at capacity ${size.capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${limits.perSecond} per 1 s window, ${limits.perTenSeconds} per 10 s)`);
+    say(`${model.name} at capacity ${size.capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${describeRequestWindow(limits)})`);
   } else say(`${model.name} at capacity ${size.capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
   say(`PUT ${client.settings.baseUrl}${path}?api-version=${DEPLOYMENT_API_VERSION}\n  ${JSON.stringify(body)}`);
   if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) return 1;

@@ -5,3 +5,5 @@ export * from './usage';
 export * from './plan';
 export * from './figures';
 export * from './reconcile';
+export * from './apply';
+export * from './where';

@@ -1,6 +1,7 @@
 import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, describeRequestWindow, rateLimits, TPM_PER_CAPACITY, type CapacityTable } from './capacity';
-import type { DeploymentPlan } from './plan';
-import type { DeploymentSpec, ReconcileAction, ReconcileEntry, Reconciliation } from './reconcile';
+import { parseJson } from '../json';
+import { readPlan, type DeploymentPlan } from './plan';
+import { entryKey, reconcile, type DeploymentSpec, type OrderStep, type ReconcileAction, type ReconcileEntry, type Reconciliation, type RegionUsage } from './reconcile';
 
 // What `policyset model apply` and the editor's Apply Deployment Plan share: the plan's entries as targets
 // (each fully named), the deployment a GET answered read as a spec, and the rows and the JSON of the report.
@@ -134,4 +135,36 @@ export function applySummary(reconciliation: Reconciliation) {
     ...(reconciliation.problems.length ? { problems: reconciliation.problems } : {}),
     ...(reconciliation.noOrder ? { noOrder: reconciliation.noOrder } : {}),
   };
+}
+
+/** The editor's Apply Deployment Plan asks the server this twice: first for the targets, then with what it read. */
+export interface ApplyPlanParams {
+  /** The plan's text. */
+  text: string;
+  /** The GET's answer per target, in the order of `targets` (absent: the first question). */
+  deployments?: Array<{ body?: unknown; accountMissing?: boolean }>;
+  /** E7 of every subscription and region of the targets. */
+  usages?: RegionUsage[];
+}
+
+export interface ApplyPlanAnswer {
+  targets: ApplyTarget[];
+  problems: string[];
+  /** With `deployments` and `usages`: the reconciliation, the rows of its table and the replay of its order. */
+  result?: ReturnType<typeof applySummary> & { rows: ApplyRow[]; steps: OrderStep[] };
+}
+
+export function applyPlanAnswer(params: ApplyPlanParams, table: CapacityTable = BUILT_IN_CAPACITY_TABLE): ApplyPlanAnswer {
+  const parsed = parseJson(typeof params.text === 'string' ? params.text : '');
+  if (parsed.syntaxErrors.length || parsed.tooLarge || parsed.tooDeep) return { targets: [], problems: ['the plan could not be read as JSON: see its diagnostics'] };
+  const plan = readPlan(parsed.root);
+  if (!plan.deployments.length || plan.lone) return { targets: [], problems: ['this is not a deployment plan ({ "deployments": [...] })'] };
+  const { targets, problems } = applyTargets(plan);
+  if (problems.length || !params.deployments || !params.usages) return { targets, problems };
+  if (params.deployments.length !== targets.length) return { targets, problems: [`${params.deployments.length} deployments read for ${targets.length} entries`] };
+  const entries: ReconcileEntry[] = targets.map((t, i) => ({ ...t, current: params.deployments![i].body === undefined ? undefined : deployedSpec(params.deployments![i].body), accountIsNew: params.deployments![i].accountMissing === true }));
+  const unreadable = entries.filter((e, i) => params.deployments![i].body !== undefined && !e.current).map(entryKey);
+  if (unreadable.length) return { targets, problems: [`the service's answer for ${unreadable.join(', ')} has no model name or capacity: cannot tell what would change`] };
+  const rec = reconcile(entries, params.usages);
+  return { targets, problems, result: { ...applySummary(rec), rows: applyRows(rec, table), steps: rec.steps ?? [] } };
 }

@@ -89,4 +89,13 @@ describe('deployment plans in the language server', () => {
     ]);
     assert.match(opened.params.diagnostics[0].message, /not checked for this deployment: no usage of subscription .* in 'eastus': the usage given is for 'westus'/);
   });
+
+  test('hover on a capacity under one request per 10 s: the window that applies (5 RPM: one request every 12 s)', async () => {
+    const client = await startLanguageServer();
+    const uri = pathToFileURL(path.join(dir, 'o3-body.json')).href;
+    const text = '{ "sku": { "name": "Standard", "capacity": 5 }, "properties": { "model": { "format": "OpenAI", "name": "o3" } } }';
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text } });
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: positionAt(text, text.indexOf('"capacity": 5') + 2) });
+    assert.match(hover.result?.contents.value ?? '', /the window that applies: \*\*5 RPM: one request every 12 s\*\*/);
+  });
 });

@@ -358,6 +358,42 @@ describe('model apply against the local service (the docs demo)', CONCURRENT, ()
     assert.equal(service.requests.filter((r) => r.method === 'PUT' && r.path === second).length, 1);
   });
 
+  test('a resize in a plan that names no version keeps the deployed version in the PUT', async () => {
+    const service = await fresh();
+    const file = path.join(dir, 'no-version.json');
+    fs.writeFileSync(file, JSON.stringify({ subscription: DEMO_SUB, resourceGroup: 'rg-demo', region: 'eastus', deployments: [{ account: 'ai-demo-east', name: 'chat', model: 'gpt-4o', sku: { capacity: 60 } }] }));
+    const result = await cli(service.url, ['model', 'apply', file, '--yes']);
+    assert.equal(result.code, 0, result.stderr);
+    const puts = service.requests.filter((r) => r.method === 'PUT');
+    assert.deepEqual(puts.map((r) => JSON.parse(r.body)), [{ sku: { name: 'Standard', capacity: 60 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } }]);
+  });
+
+  test('two full quotas swapping deployments: the end state fits, no order does; refused with nothing sent', async () => {
+    const service = await startLocalService({
+      quota: {
+        accounts: [{ subscriptionId: SUB, resourceGroup: RG, name: 'ai-east', location: 'eastus' }],
+        limits: [
+          { location: 'eastus', model: 'gpt-4o', limit: 10 },
+          { location: 'eastus', model: 'gpt-4o-mini', limit: 10 },
+        ],
+        deployments: [
+          { subscriptionId: SUB, resourceGroup: RG, account: 'ai-east', name: 'x1', model: 'gpt-4o', capacity: 10 },
+          { subscriptionId: SUB, resourceGroup: RG, account: 'ai-east', name: 'y1', model: 'gpt-4o-mini', capacity: 10 },
+        ],
+      },
+    });
+    services.push(service);
+    const file = path.join(dir, 'swap.json');
+    fs.writeFileSync(file, JSON.stringify({ subscription: SUB, resourceGroup: RG, region: 'eastus', account: 'ai-east', deployments: [{ name: 'x1', model: 'gpt-4o-mini', sku: { capacity: 10 } }, { name: 'y1', model: 'gpt-4o', sku: { capacity: 10 } }] }));
+    const result = await cli(service.url, ['model', 'apply', file, '--yes', '--format', 'json']);
+    assert.equal(result.code, 1, result.stderr);
+    const report = JSON.parse(result.stdout);
+    assert.equal(report.fits, true);
+    assert.deepEqual(report.order, []);
+    assert.match(report.noOrder, /every order passes a quota on the way/);
+    assert.equal(service.requests.filter((r) => r.method === 'PUT').length, 0);
+  });
+
   test('a plan with an entry that lacks its account: exit 2, nothing read or sent', async () => {
     const service = await fresh();
     const file = path.join(dir, 'incomplete.json');

@@ -27,6 +27,8 @@ interface Row {
   tpm: number;
   rpm?: number;
   window?: string;
+  currentVersion?: string;
+  currentFormat?: string;
 }
 interface Quota {
   region: string;
@@ -130,7 +132,10 @@ export async function applyDeploymentPlan(deps: ServiceCommandDeps, ask: ApplyPl
       const t = byKey.get(key)!;
       const d = t.desired;
       progress.report({ message: `PUT ${i + 1}/${result.order.length}: ${key} (${current.get(key)?.from ?? 'new'} → ${d.capacity})`, increment: 100 / result.order.length });
-      const body = { sku: { name: d.sku, capacity: d.capacity }, properties: { model: { format: d.format ?? DEFAULT_MODEL_FORMAT, name: d.model, ...(d.version ? { version: d.version } : {}) } } };
+      // A plan without a version keeps the deployed one (the server read it: `currentVersion`).
+      const version = d.version ?? current.get(key)?.currentVersion;
+      const format = d.format ?? current.get(key)?.currentFormat ?? DEFAULT_MODEL_FORMAT;
+      const body = { sku: { name: d.sku, capacity: d.capacity }, properties: { model: { format, name: d.model, ...(version ? { version } : {}) } } };
       try {
         const response = await client.createOrUpdateDeployment(targetOf(t), body);
         deps.log?.info(`PUT ${key}: ${response.status}`);

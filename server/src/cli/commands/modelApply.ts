@@ -149,7 +149,9 @@ async function sendInOrder(client: ModelDeploymentClient, rec: Reconciliation, t
   for (let i = 0; i < order.length; i++) {
     const entry = byKey.get(order[i])!;
     const d = entry.desired;
-    const body = { sku: { name: d.sku, capacity: d.capacity }, properties: { model: { format: d.format ?? entry.current?.format ?? DEFAULT_MODEL_FORMAT, name: d.model, ...(d.version ? { version: d.version } : {}) } } };
+    // A plan without a version keeps the deployed one: a PUT without it would let the service pick its default.
+    const version = d.version ?? (entry.current && entry.current.model.toLowerCase() === d.model.toLowerCase() ? entry.current.version : undefined);
+    const body = { sku: { name: d.sku, capacity: d.capacity }, properties: { model: { format: d.format ?? entry.current?.format ?? DEFAULT_MODEL_FORMAT, name: d.model, ...(version ? { version } : {}) } } };
     say(`PUT ${i + 1}/${order.length} ${order[i]}: ${d.model} ${d.sku} capacity ${entry.current ? `${entry.current.capacity} -> ` : ''}${d.capacity}`);
     try {
       const response = await client.createOrUpdateDeployment(targetOf(entry), body);

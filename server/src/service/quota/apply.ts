@@ -83,6 +83,9 @@ export interface ApplyRow {
   tpm: number;
   rpm?: number;
   window?: string;
+  /** The deployed version and format, when the deployment is of the same model: a PUT keeps them unless the plan names others. */
+  currentVersion?: string;
+  currentFormat?: string;
 }
 
 export function applyRows(reconciliation: Reconciliation, table: CapacityTable = BUILT_IN_CAPACITY_TABLE): ApplyRow[] {
@@ -101,6 +104,9 @@ export function applyRows(reconciliation: Reconciliation, table: CapacityTable =
       tpm: c.entry.desired.capacity * TPM_PER_CAPACITY,
       rpm: limits?.rpm,
       window: limits ? describeRequestWindow(limits) : undefined,
+      ...(c.entry.current && c.entry.current.model.toLowerCase() === c.entry.desired.model.toLowerCase()
+        ? { currentVersion: c.entry.current.version, currentFormat: c.entry.current.format }
+        : {}),
     };
   });
 }

@@ -3,7 +3,7 @@
 // "no order fits"). Table-driven over the pure model; each order is replayed step by step (firstStepOver).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { classify, describeRequestWindow, firstStepOver, rateLimits, capacityClassOf, reconcile, type DeploymentSpec, type ReconcileEntry, type RegionUsage } from '#service';
+import { applyPlanAnswer, classify, describeRequestWindow, firstStepOver, rateLimits, capacityClassOf, reconcile, regionsWithRoom, type DeploymentSpec, type ReconcileEntry, type RegionUsage } from '#service';
 
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const usage = (region: string, entries: Array<[string, number, number]>, accounts?: [number, number]): RegionUsage => ({
@@ -181,4 +181,65 @@ describe('the request window that applies', () => {
   test('30 RPM: none per second, 5 per 10 s', () => assert.equal(window('gpt-4o', 5), '0 per 1 s window, 5 per 10 s'));
   test('5 RPM (o3 at 5 units): one request every 12 s, not "0 per 1 s, 0 per 10 s"', () => assert.equal(window('o3', 5), '5 RPM: one request every 12 s'));
   test('1/6 RPM (o1 at 1 unit): one request every 360 s', () => assert.equal(window('o1', 1), '0.17 RPM: one request every 360 s'));
+});
+
+describe("the editor's questions to the server (applyPlanAnswer, regionsWithRoom)", () => {
+  const text = JSON.stringify({
+    subscription: SUB,
+    resourceGroup: 'rg',
+    region: 'eastus',
+    account: 'acct',
+    deployments: [
+      { name: 'new', model: 'gpt-4o', sku: { capacity: 50 } },
+      { name: 'big', model: 'gpt-4o', sku: { capacity: 50 } },
+    ],
+  });
+
+  test('first the targets, then the reconciliation of what the extension read', () => {
+    const first = applyPlanAnswer({ text });
+    assert.deepEqual(first.problems, []);
+    assert.deepEqual(first.targets.map((t) => `${t.account}/${t.name}@${t.region}`), ['acct/new@eastus', 'acct/big@eastus']);
+    assert.equal(first.result, undefined);
+    const second = applyPlanAnswer({
+      text,
+      deployments: [{}, { body: { sku: { name: 'Standard', capacity: 80 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } } }],
+      usages: [usage('eastus', [['OpenAI.Standard.gpt-4o', 80, 100]])],
+    });
+    assert.deepEqual(second.result?.order, ['acct/big', 'acct/new']);
+    assert.deepEqual(
+      second.result?.rows.map((r) => [r.key, r.action, r.from, r.to, r.currentVersion]),
+      [
+        ['acct/new', 'create', undefined, 50, undefined],
+        ['acct/big', 'resize', 80, 50, '2024-08-06'],
+      ],
+    );
+  });
+
+  test('entries that lack what a PUT needs, or name one deployment twice, or one account in two regions', () => {
+    const bad = JSON.stringify({ subscription: SUB, deployments: [{ name: 'a1', model: 'gpt-4o', sku: { capacity: 1 } }, { account: 'x1', resourceGroup: 'rg', region: 'eastus', name: 'b1', model: 'gpt-4o', sku: { capacity: 1 } }, { account: 'x1', resourceGroup: 'rg', region: 'westus', name: 'b2', model: 'gpt-4o', sku: { capacity: 1 } }, { account: 'x1', resourceGroup: 'rg', region: 'eastus', name: 'b1', model: 'gpt-4o', sku: { capacity: 2 } }] });
+    const answer = applyPlanAnswer({ text: bad });
+    assert.equal(answer.problems.length, 3, answer.problems.join('\n'));
+    assert.match(answer.problems[0], /entry 1 \(\?\/a1\) needs a region, a resource group, an account/);
+    assert.match(answer.problems[1], /entry 3 .* puts account 'x1' in 'westus', an earlier entry in 'eastus'/);
+    assert.match(answer.problems[2], /entry 4 .* names the same deployment as an earlier entry/);
+    assert.match(applyPlanAnswer({ text: '{ "deployments": [' }).problems[0], /could not be read as JSON/);
+  });
+
+  test('regions sorted by free TPM; the ones that could not be judged last, with their reason', () => {
+    const rows = regionsWithRoom('gpt-4o', 'Standard', 150_000, [
+      { location: 'eastus', value: usage('eastus', [['OpenAI.Standard.gpt-4o', 80, 100]]).value },
+      { location: 'norwayeast', error: 'AuthorizationFailed (403)' },
+      { location: 'westus', value: usage('westus', [['OpenAI.Standard.gpt-4o', 100, 300]]).value },
+      { location: 'japaneast', value: [] },
+    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.location, r.freeTpm, r.fits, r.error ?? '']),
+      [
+        ['westus', 200_000, true, ''],
+        ['eastus', 20_000, false, ''],
+        ['norwayeast', null, false, 'AuthorizationFailed (403)'],
+        ['japaneast', null, false, "the usage lists no quota for 'gpt-4o' (Standard): the model may not be offered there"],
+      ],
+    );
+  });
 });

@@ -394,6 +394,18 @@ describe('model apply against the local service (the docs demo)', CONCURRENT, ()
     assert.equal(service.requests.filter((r) => r.method === 'PUT').length, 0);
   });
 
+  test('a new account would be the 31st resource in the region: refused with nothing sent (its GET said ParentResourceNotFound)', async () => {
+    const accounts = Array.from({ length: 30 }, (_, i) => ({ subscriptionId: SUB, resourceGroup: RG, name: `acct-${i}`, location: 'eastus' }));
+    const service = await startLocalService({ quota: { accounts, limits: [{ location: 'eastus', model: 'gpt-4o', limit: 100 }] } });
+    services.push(service);
+    const file = path.join(dir, 'resource-31.json');
+    fs.writeFileSync(file, JSON.stringify({ subscription: SUB, resourceGroup: RG, region: 'eastus', deployments: [{ account: 'acct-new', name: 'chat', model: 'gpt-4o', sku: { capacity: 1 } }] }));
+    const result = await cli(service.url, ['model', 'apply', file, '--yes']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /'eastus': 31 model-service resources after the plan \(30 now and 1 new: rg-ai\/acct-new\), over the limit of 30/);
+    assert.equal(service.requests.filter((r) => r.method === 'PUT').length, 0);
+  });
+
   test('a plan with an entry that lacks its account: exit 2, nothing read or sent', async () => {
     const service = await fresh();
     const file = path.join(dir, 'incomplete.json');

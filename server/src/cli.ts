@@ -41,7 +41,8 @@ Options:
       --quiet                      Report errors only (warnings still count for --max-warnings)
       --max-warnings <n>           Exit 1 when there are more than n warnings (default: -1, no limit)
       --strict                     A file named on the command line that is not checked (not JSON, or JSON
-                                   of no known kind) is an error, not a note
+                                   of no known kind) is an error, not a note (--no-strict: a note, over
+                                   the config file's "strict")
       --no-error-on-unmatched-pattern
                                    Exit 0 when the inputs hold no policy document (default: exit 2)
       --stdin                      Lint the text on standard input
@@ -157,6 +158,7 @@ const LINT_OPTIONS = {
       'docs-base-url': { type: 'string' },
       'no-color': { type: 'boolean', default: false },
       strict: { type: 'boolean' },
+      'no-strict': { type: 'boolean', default: false },
       'no-error-on-unmatched-pattern': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       'max-warnings': { type: 'string' },
@@ -229,7 +231,7 @@ function parseLintArgs(args: string[]): LintArgs & { printConfig?: string; listR
     jobs,
     docsBaseUrl: (values['docs-base-url'] as string | undefined) ?? config.docsBaseUrl,
     color: !values['no-color'] && !!process.stdout.isTTY && !values.output && !process.env.NO_COLOR,
-    strict: (values.strict as boolean | undefined) ?? config.strict ?? false,
+    strict: values['no-strict'] ? false : ((values.strict as boolean | undefined) ?? config.strict ?? false),
     errorOnUnmatched: !values['no-error-on-unmatched-pattern'] && (config.errorOnUnmatchedPattern ?? true),
     quiet: values.quiet,
     maxWarnings,

@@ -6,9 +6,16 @@ import * as readline from 'node:readline/promises';
 import { AdvisorMetadataClient, ApiError, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
+/** The service flags in a command's help; the workspace-items address only where it is used (eventstream). */
+export function serviceOptionsUsage(options: { items?: boolean } = {}): string {
+  return SERVICE_OPTIONS_USAGE.replace('Service options:\n', `Service options:\n${options.items ? ITEMS_BASE_URL_USAGE : ''}`);
+}
+
+const ITEMS_BASE_URL_USAGE = `      --items-base-url <url>    The workspace-items address, for eventstreams (or ${ENV.itemsBaseUrl})
+`;
+
 export const SERVICE_OPTIONS_USAGE = `Service options:
       --base-url <url>          The service address (or ${ENV.baseUrl})
-      --items-base-url <url>    The workspace-items address, for eventstreams (or ${ENV.itemsBaseUrl})
       --namespace <name>        Provider namespace in paths (default: Provider, or ${ENV.providerNamespace})
       --token-command "<cmd>"   A command that prints the bearer token (default: the token is read from
                                 ${ENV.accessToken})

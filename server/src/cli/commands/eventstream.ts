@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import * as fs from 'node:fs';
 import { checkItemId, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
-import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, serviceOptionsUsage } from '../serviceOptions';
 
 export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [service options]
        policyset eventstream delete <workspaceId> <eventstreamId> [--yes] [service options]
@@ -13,7 +13,7 @@ delete (E5) reads the item first and shows its display name, then asks on a term
 ItemNotFound means the item was deleted meanwhile ("already deleted", exit 0). Both IDs are UUIDs,
 checked before anything is sent. The address is --items-base-url or POLICYSET_ITEMS_BASE_URL.
 
-${SERVICE_OPTIONS_USAGE}
+${serviceOptionsUsage({ items: true })}
 Exit status: 0 done, 1 not confirmed, 2 usage, input, sign-in or service problems (ItemNotFound too).
 `;
 

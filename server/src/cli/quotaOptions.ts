@@ -12,7 +12,13 @@ export const CAPACITY_UNITS_USAGE = `      --capacity-units <file>   A JSON file
 /** The built-in table, with the file laid over it when one is given. */
 export function capacityTable(file: string | undefined): CapacityTable {
   if (!file) return BUILT_IN_CAPACITY_TABLE;
-  return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, readJsonFile(file, '--capacity-units'));
+  const value = readJsonFile(file, '--capacity-units');
+  try {
+    return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, value);
+  } catch (error) {
+    // The file's shape is wrong (a model naming a class it does not define): the user's file, not a failure of ours.
+    throw new InputError(`--capacity-units '${file}': ${(error as Error).message}`);
+  }
 }
 
 /** Reads a JSON (with comments) file; a missing or broken file is an InputError that names it. */

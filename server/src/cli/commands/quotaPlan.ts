@@ -45,6 +45,13 @@ export async function run(args: string[]): Promise<number> {
   for (const given of values.usage as string[]) addUsage(given, '--usage');
 
   const result = validateText(text, { uri: file, assumePolicyDocument: true, quota: { table, usages } });
+  // A plan with a syntax error is still a plan: its syntax errors are what the user needs, not "not a plan".
+  const syntax = result.diagnostics.filter((d) => d.code === 'PS1001' || d.code === 'PS1002' || d.code === 'PS1003');
+  if (result.kind !== 'deploymentPlan' && syntax.length) {
+    const fileResult: FileResult = { file, kind: result.kind, diagnostics: syntax, skipped: false, internalErrors: [], identities: [] };
+    process.stderr.write(formatText([fileResult], process.cwd(), false));
+    throw new InputError(`${file} is not valid JSON (${syntax.length === 1 ? 'the error above' : `the ${syntax.length} errors above`}); fix it, then check the plan again`);
+  }
   if (result.kind !== 'deploymentPlan') throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }) or an E6 request body ({ "sku", "properties": { "model" } })`);
   const rows = plan.deployments.map((d) => {
     const unit = d.model ? capacityClassOf(d.model, table) : undefined;

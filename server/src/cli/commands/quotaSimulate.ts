@@ -59,7 +59,7 @@ export async function run(args: string[]): Promise<number> {
   const refused = result.refusedRpm + result.refusedTpm;
   const lines = [
     `deployment     ${values.model}, capacity ${capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${result.window.allowance} per ${result.window.seconds} s window)`,
-    `load           ${fmt(rps, 3)} requests/s for ${fmt(minutes, 2)} min; each counts ${fmt(result.requestTokens)} tokens (${fmt(promptTokens)} prompt + ${fmt(maxTokens)} max_tokens x ${bestOf} best_of)`,
+    `load           ${fmt(rps, 3)} request${rps === 1 ? '' : 's'}/s for ${fmt(minutes, 2)} min; each counts ${fmt(result.requestTokens)} tokens (${fmt(promptTokens)} prompt + ${fmt(maxTokens)} max_tokens x ${bestOf} best_of)`,
     `sent           ${fmt(result.sent)}`,
     `accepted       ${fmt(result.accepted)}`,
     `refused        ${fmt(refused)}${result.sent ? ` (${fmt((100 * refused) / result.sent, 1)}%)` : ''}: ${fmt(result.refusedRpm)} by the RPM window, ${fmt(result.refusedTpm)} by the TPM per minute`,

@@ -241,6 +241,16 @@ describe('help that helps', () => {
     assert.match(unknown.stderr, /did you mean 'deploy'\?/);
   });
 
+  test('every command has its own help with options and examples, and its usage errors point at it', async () => {
+    for (const words of [['lint'], ['fetch'], ['deploy'], ['advisor'], ['eventstream'], ['quota', 'usage'], ['quota', 'calc'], ['quota', 'simulate'], ['quota', 'plan'], ['model', 'deploy'], ['rules'], ['completion']]) {
+      const help = await runCli([...words, '--help']);
+      assert.equal(help.code, 0, words.join(' '));
+      assert.match(help.stdout, new RegExp(`^Usage: policyset ${words.join(' ')}`), words.join(' '));
+      assert.match(help.stdout, /\nExamples:\n {2}(policyset|source|cat) /, `${words.join(' ')}: examples`);
+      assert.match(help.stdout, /\nExit status: /, `${words.join(' ')}: exit status`);
+    }
+  });
+
   test('policyset rules (and lint --list-rules) list every rule, in text and JSON', async () => {
     const json = await runCli(['rules', '--format', 'json']);
     const rules = JSON.parse(json.stdout) as Array<{ code: string; name: string; defaultSeverity: string; description: string }>;

@@ -12,6 +12,10 @@ real service takes forms such as "recommendationCategory eq 'Cost'", joined by "
 Text: a table per entity (name, display name, what it depends on, applicable scenarios, and its
 supported values). JSON: the array of all entities of all pages.
 
+Examples:
+  policyset advisor metadata
+  policyset advisor metadata --filter "recommendationCategory eq 'Cost'" --format json -o metadata.json
+
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 2 usage, input, sign-in or service problems.
 `;

@@ -13,6 +13,10 @@ prompt + max_tokens x best_of tokens on receipt, against a TPM count that resets
 is enforced over short windows (1 s when it allows a request, else 10 s, else 60 s). Says how many
 requests would be refused, and by which rule.
 
+Examples:
+  policyset quota simulate --model gpt-4o --capacity 10 --rps 1 --prompt-tokens 200 --max-tokens 400
+  policyset quota simulate --model gpt-4o --capacity 100 --rps 11 --prompt-tokens 10 --max-tokens 10 --format json
+
 ${CAPACITY_UNITS_USAGE}
 
 Exit status: 0 done (whatever the load), 2 usage problems.

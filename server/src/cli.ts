@@ -130,7 +130,7 @@ function ruleKey(given: string): string {
   const key = canonicalRuleKey(given);
   if (key) return key;
   const near = nearestRule(given);
-  throw new UsageError(`--rule: no rule '${given}'${near ? `; did you mean '${near}'?` : ''} (the rules: policyset rules)`);
+  throw new UsageError(`--rule: no rule '${given}'${near ? `; did you mean '${near}'?` : ''} (the rules: policyset rules, docs/rules/README.md)`);
 }
 
 /** The config file: -c <file>, else the nearest .policysetrc.json from the current folder up; none with --no-config. */

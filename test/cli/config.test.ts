@@ -222,7 +222,7 @@ describe('help that helps', () => {
     assert.match(lint.stderr, /did you mean '--max-warnings'\?/);
     assert.match(lint.stderr, /Run 'policyset lint --help'/);
     const rule = await runCli(['lint', '.', '--rule', 'unused-paramter=off']);
-    assert.match(rule.stderr, /did you mean 'unused-parameter'\? \(the rules: policyset rules\)/);
+    assert.match(rule.stderr, /did you mean 'unused-parameter'\? \(the rules: policyset rules, docs\/rules\/README\.md\)/);
   });
 
   test('policyset help <command> and <command> --help print the command\'s own options; --items-base-url only where it applies', async () => {

@@ -18,9 +18,9 @@ import { checkOutputIsNotFormat, commandHelpHint, setLintUsage, suggestOption, u
 
 const USAGE = `Usage: policyset lint <files or folders...> [options]
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `       ${c.synopsis.padEnd(40)} (policyset ${name} --help)`)
+  .map(([name, c]) => `       ${c.synopsis.padEnd(45)} (policyset ${name} --help)`)
   .join('\n')}
-       policyset help <command>                 (a command's options and examples)
+       policyset help <command>                      (a command's options and examples)
 
 Validates policy set definitions (documents, version resources, ARM templates holding them).
 Folders are walked for .json and .jsonc files; JSON that is not a policy document is skipped.

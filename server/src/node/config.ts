@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import picomatch from 'picomatch';
+import { picomatch } from './globs';
 import { checkConfig, ConfigError, CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
 
 export { CONFIG_FILE_NAME };
@@ -98,7 +98,7 @@ export function ignoreMatcher(patterns: string[], baseDir: string): (file: strin
     body = body.replace(/\\/g, '/').replace(/\/+$/, '');
     const anchored = body.includes('/');
     body = body.replace(/^\//, '');
-    const isMatch = picomatch(anchored ? body : `**/${body}`, { dot: true });
+    const isMatch = picomatch()(anchored ? body : `**/${body}`, { dot: true });
     return { negated, isMatch };
   });
   return (file: string) => {

@@ -558,8 +558,11 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeWatchedFiles((params) => {
     // A config file changed: read them again and check every open document with the new settings.
     if (params.changes.some((c) => WorkspaceConfigs.isConfigChange(c.uri))) {
+      const definitionPaths = () => JSON.stringify(configs.all().map((c) => c.config.definitions ?? []));
+      const before = definitionPaths();
       configs.load(workspaceFolders);
-      reloadDefinitions();
+      // The known definitions are read again only when the file's list of them changed.
+      if (definitionPaths() !== before) reloadDefinitions();
       revalidateAll();
     }
     fileChanges.push(...params.changes);

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCli, type RunResult } from '../support/run';
+import { REPO_ROOT } from '../support/corpus';
 import { cleanSet } from '../support/sets';
 
 let dir: string;
@@ -317,9 +318,54 @@ describe('shell completion', () => {
     assert.equal(lines.get('policyset completion '), 'bash zsh fish');
   });
 
-  test('zsh and fish scripts are printed; an unknown shell is exit 2 with did you mean', async () => {
-    assert.match((await runCli(['completion', 'zsh'])).stdout, /bashcompinit[\s\S]*complete -F _policyset policyset/);
-    assert.match((await runCli(['completion', 'fish'])).stdout, /complete -c policyset -n "__fish_seen_subcommand_from quota; and __fish_seen_subcommand_from usage" -l format -x -a 'text json'/);
+  /** zsh and fish, installed by scripts/ensure-shells.sh when missing (as the Neovim test installs Neovim). */
+  const ensureShells = () => {
+    const install = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'ensure-shells.sh')], { encoding: 'utf8', timeout: 10 * 60 * 1000 });
+    assert.equal(install.status, 0, `scripts/ensure-shells.sh failed: ${install.stderr}`);
+  };
+  const shellEnv = () => {
+    const bin = fs.mkdtempSync(path.join(dir, 'bin-'));
+    fs.writeFileSync(path.join(bin, 'policyset'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+    return { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+  };
+
+  test('zsh: the script registers _policyset through bashcompinit, and the function gives the candidates zsh then filters by prefix', () => {
+    ensureShells();
+    const script = `
+      source <(policyset completion zsh)
+      print -r -- "registered|\${_comps[policyset]}"
+      t() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _policyset; print -r -- "$*|\${COMPREPLY[*]}"; }
+      t policyset qu
+      t policyset quota ""
+      t policyset lint --format ""
+      t policyset lint --rule PS7003=
+    `;
+    const result = spawnSync('zsh', ['-f', '-c', script], { env: shellEnv(), encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    const lines = new Map(result.stdout.trim().split('\n').map((l) => l.split('|') as [string, string]));
+    assert.equal(lines.get('registered'), '_bash_complete -F _policyset');
+    // zsh's compgen leaves the prefix to zsh's matcher: the candidates of the position, whole.
+    assert.ok(lines.get('policyset qu')?.split(' ').includes('quota'), result.stdout);
+    assert.ok(!lines.get('policyset qu')?.split(' ').includes('usage'), 'commands, not subcommands');
+    assert.equal(lines.get('policyset quota '), 'usage calc simulate plan');
+    assert.equal(lines.get('policyset lint --format '), 'text json sarif');
+    assert.equal(lines.get('policyset lint --rule PS7003='), 'PS7003=error PS7003=warning PS7003=info PS7003=hint PS7003=off');
+  });
+
+  test("fish: complete -C completes a subcommand, an option and a format from the sourced script", () => {
+    ensureShells();
+    const ask = (line: string) => {
+      const result = spawnSync('fish', ['--no-config', '-c', `policyset completion fish | source; complete -C ${JSON.stringify(line)}`], { env: shellEnv(), encoding: 'utf8' });
+      assert.equal(result.status, 0, result.stderr);
+      return result.stdout.trim().split('\n').map((l) => l.split('\t')[0]);
+    };
+    assert.deepEqual(ask('policyset qu'), ['quota']);
+    assert.deepEqual(ask('policyset quota ').sort(), ['calc', 'plan', 'simulate', 'usage']);
+    assert.deepEqual(ask('policyset quota usage --form'), ['--format']);
+    assert.deepEqual(ask('policyset lint --format ').sort(), ['json', 'sarif', 'text']);
+  });
+
+  test('an unknown shell is exit 2 with did you mean', async () => {
     const wrong = await runCli(['completion', 'bahs']);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /did you mean 'bash'\?/);

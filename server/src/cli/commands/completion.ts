@@ -79,7 +79,8 @@ function bashScript(zsh: boolean): string {
   const { commands, subcommands, specs } = commandSpecs();
   const lines: string[] = [];
   lines.push(`# policyset completion for ${zsh ? 'zsh' : 'bash'}: made by 'policyset completion ${zsh ? 'zsh' : 'bash'}'`);
-  if (zsh) lines.push('autoload -U +X compinit && compinit', 'autoload -U +X bashcompinit && bashcompinit');
+  // zsh runs the bash function through bashcompinit (as the az CLI's zsh completion does); compinit first when the user's .zshrc did not.
+  if (zsh) lines.push('(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }', 'autoload -U +X bashcompinit && bashcompinit');
   lines.push('_policyset_subcommands() {', '  case "$1" in');
   for (const [name, subs] of Object.entries(subcommands)) lines.push(`    ${name}) echo ${quote(subs)} ;;`);
   lines.push('  esac', '}');
@@ -100,27 +101,29 @@ function bashScript(zsh: boolean): string {
   lines.push('  esac', '}');
   lines.push(
     '_policyset() {',
-    '  local cur prev cmd="" sub="" i w',
-    '  cur="${COMP_WORDS[COMP_CWORD]}"',
-    '  prev="${COMP_WORDS[COMP_CWORD-1]}"',
+    '  local cur prev cmd="" sub="" i w o=0',
+    '  # zsh (bashcompinit) counts COMP_CWORD from 0 but its arrays from 1.',
+    '  [[ -n "${ZSH_VERSION-}" ]] && o=1',
+    '  cur="${COMP_WORDS[COMP_CWORD+o]}"',
+    '  prev="${COMP_WORDS[COMP_CWORD-1+o]}"',
     '  COMPREPLY=()',
     '  for ((i = 1; i < COMP_CWORD; i++)); do',
-    '    w="${COMP_WORDS[i]}"',
+    '    w="${COMP_WORDS[i+o]}"',
     '    case "$w" in -*) continue ;; esac',
     '    if [[ -z "$cmd" ]]; then cmd="$w"',
     '    elif [[ -z "$sub" ]]; then sub="$w"; break',
     '    fi',
     '  done',
     `  if [[ -z "$cmd" ]]; then COMPREPLY=($(compgen -W ${quote(commands)} -- "$cur")); return 0; fi`,
-    '  local subs path',
+    '  local subs cmdpath',
     '  subs="$(_policyset_subcommands "$cmd")"',
     '  if [[ -n "$subs" && -z "$sub" ]]; then',
     '    if [[ "$cur" != -* ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return 0; fi',
     '  fi',
-    '  path="$cmd"',
-    '  if [[ -n "$sub" && " $subs " == *" $sub "* ]]; then path="$cmd $sub"; fi',
+    '  cmdpath="$cmd"',
+    '  if [[ -n "$sub" && " $subs " == *" $sub "* ]]; then cmdpath="$cmd $sub"; fi',
     '  # --rule <code>=<level>: bash splits the word at "=", zsh does not.',
-    '  if [[ "$prev" == "=" && "${COMP_WORDS[COMP_CWORD-3]}" == "--rule" ]] || [[ "$cur" == "=" && "${COMP_WORDS[COMP_CWORD-2]}" == "--rule" ]]; then',
+    '  if [[ "$prev" == "=" && "${COMP_WORDS[COMP_CWORD-3+o]}" == "--rule" ]] || [[ "$cur" == "=" && "${COMP_WORDS[COMP_CWORD-2+o]}" == "--rule" ]]; then',
     '    [[ "$cur" == "=" ]] && cur=""',
     `    COMPREPLY=($(compgen -W ${quote(SEVERITIES)} -- "$cur")); return 0`,
     '  fi',
@@ -128,7 +131,7 @@ function bashScript(zsh: boolean): string {
     `    COMPREPLY=($(compgen -P "\${cur%%=*}=" -W ${quote(SEVERITIES)} -- "\${cur#*=}")); return 0`,
     '  fi',
     '  local taken',
-    '  taken="$(_policyset_values "$path" "$prev")"',
+    '  taken="$(_policyset_values "$cmdpath" "$prev")"',
     '  if [[ "$prev" == -* && -n "$taken" ]]; then',
     '    if [[ "$taken" == file ]]; then',
     '      compopt -o filenames 2>/dev/null',
@@ -139,7 +142,7 @@ function bashScript(zsh: boolean): string {
     '    fi',
     '    return 0',
     '  fi',
-    '  if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$(_policyset_options "$path")" -- "$cur")); return 0; fi',
+    '  if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$(_policyset_options "$cmdpath")" -- "$cur")); return 0; fi',
     '  compopt -o filenames 2>/dev/null',
     '  COMPREPLY=($(compgen -f -- "$cur"))',
     '}',

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cloudOfPath, DEFAULT_CLOUD, isSeveritySetting, RULES, severityOf, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
-import { discover, FileReader, UsageError, InputError } from './node/files';
+import { discover, FileReader, UsageError, InputError, POLICY_FILE } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './cli/lintEngine';
@@ -290,8 +290,10 @@ function expandInputs(inputs: string[]): { inputs: string[]; globbed: Set<string
       expanded.push(input);
       continue;
     }
-    const matches = expandGlob(input);
-    if (!matches.length) problems.push(`no files match the pattern '${input}'`);
+    // As in a folder's walk, only .json and .jsonc files.
+    const all = expandGlob(input);
+    const matches = all.filter((m) => POLICY_FILE.test(m));
+    if (!matches.length) problems.push(`no ${all.length ? '.json or .jsonc ' : ''}files match the pattern '${input}'`);
     for (const match of matches) {
       globbed.add(path.normalize(match));
       expanded.push(match);
@@ -386,11 +388,15 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     const rule = includesKey(bytes, POLICY_RULE_KEY, 6);
     candidates.push({ ruleText: rule ? bytes.toString('utf8') : undefined, policyDefinitions: !rule && bytes.includes('"policyDefinitions"') });
   }
+  // Standard input named by a path the config ignores is said, and is no error (as in ESLint).
+  let stdinIgnored = false;
   if (args.stdin) {
     const bytes = await readStdin();
     const name = args.stdin.name;
-    if (args.stdin.given && args.ignored?.(name)) notes.push(`${name}: ignored by ${args.ignoreSources} (--no-ignore lints it)`);
-    else {
+    if (args.stdin.given && args.ignored?.(name)) {
+      notes.push(`${name}: ignored by ${args.ignoreSources} (--no-ignore lints it)`);
+      stdinIgnored = true;
+    } else {
       readable.push({ file: name, size: bytes.length, explicit: true, read: () => bytes });
       importsGroups ||= includesKey(bytes, IMPORT_GROUPS_KEY, 7);
       const rule = includesKey(bytes, POLICY_RULE_KEY, 6);
@@ -438,7 +444,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   for (const result of results) if (result.error) problems.push(result.error);
   if (args.strict) for (const result of results) if (result.notChecked) problems.push(`${result.file}: not checked (--strict): ${result.notChecked}`);
   const checked = results.filter((r) => !r.skipped && !r.error).length;
-  if (!checked && !problems.length && args.errorOnUnmatched) {
+  if (!checked && !problems.length && args.errorOnUnmatched && !stdinIgnored) {
     problems.push(`no policy document in ${args.stdin ? 'standard input' : args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`);
   }
   const cwd = process.cwd();

@@ -164,6 +164,10 @@ describe("ESLint's flags", () => {
     assert.equal(piped.code, 1, piped.stderr);
     assert.deepEqual(JSON.parse(piped.stdout), JSON.parse(onDisk.stdout));
     assert.match(piped.stdout, /sets\/broken\.json/);
+    write('stdin/.policysetrc.json', '{ "ignore": ["legacy/"] }');
+    const ignored = await runWithStdin(['lint', '--stdin', '--stdin-filename', 'legacy/broken.json'], BROKEN, path.join(dir, 'stdin'));
+    assert.equal(ignored.code, 0, ignored.stderr);
+    assert.match(ignored.stderr, /legacy\/broken\.json: ignored by 'ignore' in /);
     const unnamed = await runWithStdin(['lint', '--stdin', '--no-color'], BROKEN, dir);
     assert.match(unnamed.stdout, /<stdin>/);
     assert.equal((await runCli(['lint', file, '--stdin'])).code, 2, 'files and --stdin together');
@@ -183,9 +187,13 @@ describe("ESLint's flags", () => {
     assert.match(none.stderr, /no files match the pattern 'nothing\/\*\*\/\*\.json'/);
     write('globs/a.json', '{ "some": "other JSON" }');
     write('globs/b.json', JSON.stringify(cleanSet('b', 'B'), null, 2));
-    const mixed = await runCli(['lint', 'globs/*.json', '--strict'], { cwd: dir });
+    write('globs/notes.txt', 'not json');
+    const mixed = await runCli(['lint', 'globs/*', '--strict'], { cwd: dir });
     assert.equal(mixed.code, 0, mixed.stderr);
     assert.match(mixed.stdout, /1 other JSON file skipped/);
+    const onlyText = await runCli(['lint', 'globs/*.txt'], { cwd: dir });
+    assert.equal(onlyText.code, 2);
+    assert.match(onlyText.stderr, /no \.json or \.jsonc files match the pattern 'globs\/\*\.txt'/);
   });
 
   test("'ignore' in the config and --ignore-pattern leave files out; '!' takes one back; a named ignored file is said", async () => {

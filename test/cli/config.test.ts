@@ -115,6 +115,26 @@ describe('.policysetrc.json', () => {
     fs.rmSync(notes);
   });
 
+  test("the quota commands take 'capacityUnits' and quota plan 'usage' from the file (relative to it)", async () => {
+    const project = path.join(dir, 'quota');
+    const cwd = path.join(project, 'plans');
+    fs.mkdirSync(cwd, { recursive: true });
+    write('quota/tables/units.json', '{ "classes": { "team-class": { "rpm": 12, "tpm": 1000 } }, "models": { "team-model": "team-class" } }');
+    const usage = { subscription: 'sub', location: 'eastus', value: [{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 95, limit: 100, unit: 'Count' }] };
+    write('quota/usage/eastus.json', JSON.stringify(usage));
+    write('quota/plans/p.deployment-plan.json', '{ "region": "eastus", "deployments": [ { "account": "a", "name": "chat", "model": "gpt-4o", "sku": { "name": "Standard", "capacity": 6 } } ] }');
+    const before = await runCli(['quota', 'calc', '--model', 'team-model', '--capacity', '1'], { cwd });
+    assert.equal(before.code, 2, 'unknown without the file');
+    assert.equal((await runCli(['quota', 'plan', 'p.deployment-plan.json'], { cwd })).code, 0, 'no usage: the quota is not checked');
+    write('quota/.policysetrc.json', '{ "capacityUnits": "tables/units.json", "usage": ["usage/eastus.json"] }');
+    const calc = await runCli(['quota', 'calc', '--model', 'team-model', '--capacity', '1', '--format', 'json'], { cwd });
+    assert.equal(calc.code, 0, calc.stderr);
+    assert.equal((JSON.parse(calc.stdout) as { rpm: number }).rpm, 12);
+    const plan = await runCli(['quota', 'plan', 'p.deployment-plan.json'], { cwd });
+    assert.equal(plan.code, 1, plan.stdout + plan.stderr);
+    assert.match(plan.stdout, /PS9103/);
+  });
+
   test('--print-config shows what a file is linted with', async () => {
     const cwd = path.dirname(write('print/sets/w.json', setWithWarning('w')));
     const config = write('print/.policysetrc.json', '{ "rules": { "unused-parameter": "error" }, "cloud": "AzureChinaCloud", "definitions": ["defs"], "ignore": ["legacy/"] }');

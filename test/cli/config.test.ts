@@ -240,6 +240,8 @@ describe('help that helps', () => {
     const quota = await runCli(['qouta', 'usage']);
     assert.equal(quota.code, 2);
     assert.match(quota.stderr, /unknown command 'qouta'; did you mean 'quota'\?/);
+    assert.match((await runCli(['eventstream', 'gte', 'a', 'b'])).stderr, /did you mean 'eventstream get'\?/);
+    assert.match((await runCli(['advisor', 'metdata'])).stderr, /did you mean 'advisor metadata'\?/);
     const sub = await runCli(['quota', 'usgae']);
     assert.match(sub.stderr, /did you mean 'quota usage'\?/);
     assert.match(sub.stderr, /Run 'policyset quota --help'/);

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import * as fs from 'node:fs';
 import { checkItemId, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
+import { closestMatch } from '../help';
 import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, serviceOptionsUsage } from '../serviceOptions';
 
 export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [--format text|json] [service options]
@@ -32,7 +33,10 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const json = values.format === 'json';
   const [sub, workspaceId, eventstreamId, ...extra] = positionals;
-  if (sub !== 'get' && sub !== 'delete') throw new UsageError(sub ? `eventstream takes get or delete, not '${sub}'` : 'eventstream needs a subcommand: get or delete');
+  if (sub !== 'get' && sub !== 'delete') {
+    const near = sub ? closestMatch(sub, ['get', 'delete']) : undefined;
+    throw new UsageError(sub ? `eventstream takes get or delete, not '${sub}'${near ? `; did you mean 'eventstream ${near}'?` : ''}` : 'eventstream needs a subcommand: get or delete');
+  }
   if (!workspaceId || !eventstreamId || extra.length) throw new UsageError(`eventstream ${sub} takes <workspaceId> <eventstreamId>`);
   const problem = checkItemId(workspaceId, 'workspace') ?? checkItemId(eventstreamId, 'eventstream');
   if (problem) throw new UsageError(problem);

@@ -9,7 +9,7 @@ import Ajv from 'ajv';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { REPO_ROOT } from '../support/corpus';
 import { RULES } from '#service';
-import { checkConfig, CONFIG_KEYS } from '#server/service/config';
+import { checkConfig, ConfigError, CONFIG_KEYS } from '#server/service/config';
 
 const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'policysetrc.schema.json'), 'utf8')) as {
   properties: Record<string, { properties?: Record<string, unknown> }>;
@@ -23,14 +23,15 @@ test('the schema names the keys the CLI checks, and every rule by code and name 
 
 test('the schema and checkConfig agree on good and bad files', () => {
   const good = [{}, { rules: { PS7003: 'off', 'undefined-group': 'warning' } }, { definitions: ['defs'], cloud: 'AzureChinaCloud', ignore: ['legacy/', '!legacy/keep.json'], strict: true, minSeverity: 'warning', maxWarnings: 0, capacityUnits: 'units.json', usage: ['u.json'], $schema: './schemas/policysetrc.schema.json' }];
-  const bad = [{ rulez: {} }, { rules: { PS7003: 'of' } }, { rules: { PS9999: 'off' } }, { strict: 'yes' }, { cloud: 'Mars' }, { maxWarnings: -1 }, { maxWarnings: 1.5 }, { definitions: 'defs' }, { minSeverity: 'off' }, []];
+  const bad: unknown[] = [{ rulez: {} }, { toString: 1 }, { constructor: {} }, { rules: { toString: 'off' } }, { rules: { PS7003: 'of' } }, { rules: { PS9999: 'off' } }, { strict: 'yes' }, { cloud: 'Mars' }, { maxWarnings: -1 }, { maxWarnings: 1.5 }, { definitions: 'defs' }, { minSeverity: 'off' }, []];
   for (const config of good) {
     assert.ok(validate(config), `schema: ${JSON.stringify(config)} ${JSON.stringify(validate.errors)}`);
     assert.doesNotThrow(() => checkConfig(config), JSON.stringify(config));
   }
   for (const config of bad) {
     assert.equal(validate(config), false, `schema: ${JSON.stringify(config)}`);
-    assert.throws(() => checkConfig(config), JSON.stringify(config));
+    // A ConfigError (key and message), never another failure.
+    assert.throws(() => checkConfig(config), (e: unknown) => e instanceof ConfigError && e.message.length > 0, JSON.stringify(config));
   }
 });
 

@@ -86,7 +86,7 @@ export function nearestRule(given: string): string | undefined {
 export function checkConfig(value: unknown): PolicySetConfig {
   if (!isObject(value)) throw new ConfigError('', 'the file must hold one JSON object, like { "rules": { "PS7003": "off" } }');
   for (const [key, v] of Object.entries(value)) {
-    const known = KEYS[key];
+    const known = Object.hasOwn(KEYS, key) ? KEYS[key] : undefined;
     if (!known) throw new ConfigError(key, `unknown key '${key}'${near(key, CONFIG_KEYS)} (the keys: ${CONFIG_KEYS.filter((k) => k !== '$schema').join(', ')})`);
     if (!known.check(v)) throw new ConfigError(key, `'${key}' takes ${known.takes}, not ${JSON.stringify(v)}`);
   }

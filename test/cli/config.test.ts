@@ -86,6 +86,7 @@ describe('.policysetrc.json', () => {
       ['{ "cloud": "AzureCloudd" }', /'cloud' takes AzureCloud, AzureUSGovernment, AzureChinaCloud/],
       ['{ "maxWarnings": -3 }', /'maxWarnings' takes a whole number from 0/],
       ['{ "rules": ', /not valid JSON at 1:\d+/],
+      ['['.repeat(200_000) + ']'.repeat(200_000), /nested too deeply to be a config file/],
     ] as const) {
       fs.writeFileSync(config, text);
       const bad = await runCli(['lint', '.'], { cwd });

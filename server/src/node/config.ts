@@ -57,7 +57,14 @@ export function loadConfigFile(file: string): LoadedConfig {
     throw new ConfigFileError(file, undefined, `cannot read it: ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`);
   }
   const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let value: unknown;
+  try {
+    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (error) {
+    // The parser recurses: a file nested thousands deep exhausts the stack. No config nests beyond a few levels.
+    if (error instanceof RangeError) throw new ConfigFileError(file, undefined, 'nested too deeply to be a config file');
+    throw error;
+  }
   if (errors.length) {
     const first = errors[0];
     const before = text.slice(0, first.offset);

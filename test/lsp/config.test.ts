@@ -69,6 +69,25 @@ describe('.policysetrc.json in the language server', () => {
     await client.waitFor<PublishParams>(published(uri, 1, [['PS7003', 1]]), 10000, { since: since2 });
   });
 
+  test('pull diagnostics (as VS Code asks): the file applies, and a change to it asks the client to pull again', async () => {
+    const { root, rootUri, configUri } = workspace('pull', '{ "rules": { "PS7003": "off" } }');
+    const client = await startLanguageServer({ rootUri, pull: true });
+    const uri = pathToFileURL(path.join(root, 'sets', 'set.json')).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text: setWithWarning('s') } });
+    const pullCodes = async () => (await client.request<{ items: PublishParams['diagnostics'] }>('textDocument/diagnostic', { textDocument: { uri } }, 20000)).result!.items.map((d) => d.code);
+    assert.deepEqual(await pullCodes(), []);
+    const refreshes = () => client.serverRequests.filter((r) => r.method === 'workspace/diagnostic/refresh').length;
+    const before = refreshes();
+    fs.writeFileSync(path.join(root, '.policysetrc.json'), '{ "rules": { "PS7003": "error" } }');
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: configUri, type: 2 }] });
+    // Polls for the server's refresh request (no fixed sleep); fails after 10 s without one.
+    for (const deadline = Date.now() + 10000; refreshes() === before; ) {
+      assert.ok(Date.now() < deadline, 'no workspace/diagnostic/refresh after the config file changed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.deepEqual(await pullCodes(), ['PS7003']);
+  });
+
   test("'ignore' leaves a document unreported; without the file it is reported", async () => {
     const { root, rootUri } = workspace('ignore', '{ "ignore": ["legacy/"] }');
     const client = await startLanguageServer({ rootUri });

@@ -3,6 +3,8 @@ import {
   TextDocumentSyncKind,
   DocumentDiagnosticReportKind,
   DidChangeWatchedFilesNotification,
+  ShowMessageNotification,
+  MessageType,
   DiagnosticSeverity,
   ResponseError,
   ErrorCodes,
@@ -55,6 +57,7 @@ import { WorkspaceDefinitions, type FileChange } from './workspaceDefinitions';
 import { DocumentCache } from './documentCache';
 import { IdleCollection } from './idleCollection';
 import { QuotaFiles } from './quotaFiles';
+import { WorkspaceConfigs } from './workspaceConfig';
 import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams, type Usage } from './service/quota';
 
 /** The `policySet` settings the server reads (see server/README.md). */
@@ -227,23 +230,40 @@ export function startServer(connection: Connection): void {
 
   const quotaFiles = new QuotaFiles(log);
   const folderPaths = () => workspaceFolders.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
+  /**
+   * .policysetrc.json of each workspace folder: where it and the extension's settings both say something,
+   * the file wins (it is the team's, shared with CI; the settings are one user's). See docs/editor.md.
+   */
+  const configs = new WorkspaceConfigs((message) => {
+    connection.console.warn(message);
+    // A notification (no answer awaited): the user reads it, nothing waits on it.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `policyset: ${message}` });
+  });
+  const configOf = (uri: string) => configs.forUri(uri)?.config;
+  const isIgnored = (uri: string) => {
+    const config = configs.forUri(uri);
+    return !!config && config.ignored(fileURLToPath(uri));
+  };
   const featureOptions = (uri: string): FeatureOptions => ({
     definitions: definitions.catalog,
-    cloud: settings.cloud || cloudOfPath(uri),
-    quota: { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()) },
+    cloud: configOf(uri)?.cloud || settings.cloud || cloudOfPath(uri),
+    quota: { table: quotaFiles.table(configOf(uri)?.capacityUnits ?? settings.quota.capacityUnitsFile, folderPaths()) },
   });
 
   /** The options of a check; `policyDocument` is the parse being checked (a deployment plan reads its usage files). */
   const validationOptions = (document: TextDocument, policyDocument?: PolicyDocument) => {
     const features = featureOptions(document.uri);
+    const config = configOf(document.uri);
     return {
       uri: document.uri,
-      severities: settings.severities,
+      // The file's rules over the settings' severities (both keyed by code win over a name).
+      severities: config?.rules ? { ...settings.severities, ...config.rules } : settings.severities,
+      minSeverity: config?.minSeverity,
       ...features,
-      // Deployment plans read their usage files (the settings' and the plan's own) on each check.
+      // Deployment plans read their usage files (the settings', the config file's and the plan's own) on each check.
       quota:
         policyDocument?.kind === 'deploymentPlan'
-          ? { ...features.quota, usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, policyDocument.parsed.root) }
+          ? { ...features.quota, usages: quotaFiles.usages([...settings.quota.usageFiles, ...(config?.usage ?? [])], folderPaths(), document.uri, policyDocument.parsed.root) }
           : undefined,
       definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
       assumePolicyDocument: document.languageId === 'policyset',
@@ -275,8 +295,15 @@ export function startServer(connection: Connection): void {
       .map((s) => documents.get(s))
       .filter((d): d is TextDocument => !!d);
 
+  /** A document the config file's 'ignore' leaves out: no diagnostics, as the CLI reports none. */
+  const ignoredDocument = (document: TextDocument): Diagnostic[] => {
+    keepResult(document, []);
+    return [];
+  };
+
   /** Validates at once (a pull request, or a request that needs the diagnostics now). */
   const diagnose = (document: TextDocument): Diagnostic[] => {
+    if (isIgnored(document.uri)) return ignoredDocument(document);
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
     const policyDocument = parsed(document);
@@ -289,6 +316,7 @@ export function startServer(connection: Connection): void {
    */
   const diagnoseInSteps = async (document: TextDocument, keep: boolean): Promise<Diagnostic[] | undefined> => {
     const current = () => documents.get(document.uri)?.version === document.version;
+    if (isIgnored(document.uri)) return ignoredDocument(document);
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
     const policyDocument = parsed(document, true, keep);
@@ -403,7 +431,7 @@ export function startServer(connection: Connection): void {
         return;
       }
       definitions
-        .reload(settings.definitions, workspaceFolders, openDefinitionTexts())
+        .reload({ ...settings.definitions, paths: [...settings.definitions.paths, ...configs.all().flatMap((c) => c.config.definitions ?? [])] }, workspaceFolders, openDefinitionTexts())
         .then((current) => current && revalidateAll())
         .catch((error: Error) => connection.console.error(`loading policy definitions failed: ${error.message}`));
     }, delay);
@@ -488,12 +516,15 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(async () => {
+    configs.load(workspaceFolders);
     await fetchSettings();
-    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }] });
+    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }, { globPattern: '**/.policysetrc.json' }] });
     if (hasWorkspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         workspaceFolders = [...workspaceFolders.filter((f) => !event.removed.some((r) => r.uri === f)), ...event.added.map((a) => a.uri)];
+        configs.load(workspaceFolders);
         reloadDefinitions();
+        revalidateAll();
       });
     }
     // The workspace scan does not stand in the way of the first diagnostics: it starts once they are out.
@@ -530,6 +561,15 @@ export function startServer(connection: Connection): void {
   let fileChanges: FileChange[] = [];
   let fileChangeTimer: NodeJS.Timeout | undefined;
   connection.onDidChangeWatchedFiles((params) => {
+    // A config file changed: read them again and check every open document with the new settings.
+    if (params.changes.some((c) => WorkspaceConfigs.isConfigChange(c.uri))) {
+      const definitionPaths = () => JSON.stringify(configs.all().map((c) => c.config.definitions ?? []));
+      const before = definitionPaths();
+      configs.load(workspaceFolders);
+      // The known definitions are read again only when the file's list of them changed.
+      if (definitionPaths() !== before) reloadDefinitions();
+      revalidateAll();
+    }
     fileChanges.push(...params.changes);
     clearTimeout(fileChangeTimer);
     fileChangeTimer = setTimeout(() => {

@@ -80,6 +80,11 @@ export interface Change {
   location: Location;
   /** The other end (the old declaration of a renamed or changed thing), when there is one. */
   previous?: Location;
+  /**
+   * Where the change shows in the new file: its location, or for what the new file no longer has, the
+   * place it was taken from (the parameters, references or groups that held it).
+   */
+  inNew?: Location;
 }
 
 export interface CompareOptions {
@@ -167,8 +172,14 @@ function allowedList(value: unknown): unknown[] | undefined {
 /** Compares two sides of one set. */
 export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | undefined, options: CompareOptions = {}): ChangeReport {
   const changes: Change[] = [];
+  const anchorOf = (kind: ChangeKind): Location | undefined => {
+    if (!newSide) return undefined;
+    const n = newSide.set;
+    const node = kind === 'parameter-removed' ? n.parametersNode : kind === 'reference-removed' ? n.referencesNode : kind === 'group-removed' ? n.groupsNode : undefined;
+    return newSide.locate(node ?? n.properties ?? n.resource);
+  };
   const add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump) =>
-    changes.push({ kind, bump: bump ?? BUMP_OF[kind], message, side, location, ...(previous ? { previous } : {}) });
+    changes.push({ kind, bump: bump ?? BUMP_OF[kind], message, side, location, ...(previous ? { previous } : {}), ...(side === 'new' ? { inNew: location } : anchorOf(kind) ? { inNew: anchorOf(kind) } : {}) });
   const referenceAddedBump: Bump = options.referenceAdded ?? 'minor';
 
   if (oldSide && newSide) diffSets(oldSide, newSide, add, referenceAddedBump);

@@ -5,18 +5,27 @@ import { readBytes, UsageError } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
+import { guardDeployment } from '../deployGuard';
+import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
 import { confirm, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
                         [--version <#.#.#>] [--yes] [-d <definitions>] [service options]
+                        [--against <file|git revision> [--allow-breaking]]
 
 Lints the file, then creates a version of a policy set definition (E2) with one PUT of its
 properties. Refuses when the lint finds errors. Asks for confirmation on a terminal; without one,
 --yes is required. The set name comes from --name, the document's id or name; the version from
 --version, the version resource's name or properties.version.
 
+With --against, the set is first compared with an earlier version of it (a file, or the file at a git
+revision): when the changes ask for a bigger version than the one to deploy (a breaking change under
+1.3.0 after 1.2.3), nothing is sent, and the version to use is said.
+      --against <file|revision>            The earlier version to check the version against
+      --allow-breaking                     Deploy even so (and say so)
+${VERSION_OPTIONS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
-Exit status: 0 done, 1 refused (lint errors, not confirmed), 2 usage, input, sign-in or service problems.
+Exit status: 0 done, 1 refused (lint errors, a version not bumped enough, not confirmed), 2 usage, input, sign-in or service problems.
 `;
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -31,8 +40,12 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       version: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       definitions: { type: 'string', short: 'd', multiple: true, default: [] },
+      against: { type: 'string' },
+      'allow-breaking': { type: 'boolean', default: false },
+      'reference-added': { type: 'string' },
     },
   });
+  if (values['allow-breaking'] && values.against === undefined) throw new UsageError('--allow-breaking goes with --against <file|git revision>');
   if (positionals.length !== 1) throw new UsageError('deploy takes one file');
   if (!!values.subscription === !!values['management-group']) throw new UsageError('deploy needs exactly one of --subscription <id> or --management-group <id>');
   const scope: DeploymentScope = values.subscription
@@ -68,6 +81,12 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     path = client.versionPath(scope, target.name, target.version);
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+  if (values.against !== undefined) {
+    // The version check, before anything is sent.
+    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) });
+    for (const line of guard.lines) process.stderr.write(`policyset: ${line}\n`);
+    if (!guard.allowed) return 1;
   }
   const url = `${client.settings.baseUrl}${path}`;
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);

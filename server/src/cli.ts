@@ -36,6 +36,10 @@ Options:
                                    {"strict": true} in the current folder)
       --no-error-on-unmatched-pattern
                                    Exit 0 when the inputs hold no policy document (default: exit 2)
+      --against <git revision>     Check each set's version against the file at that revision
+                                   (version-not-bumped, PS3006; see policyset diff --help)
+      --reference-added <minor|major>
+                                   What a reference added asks of the version (default: minor)
   -j, --jobs <n>                   Processes to use (default: one, and all cores for inputs over 64 MB)
       --docs-base-url <url>        Base URL of the rule pages, for SARIF help links
       --no-color                   Plain text output
@@ -70,6 +74,8 @@ interface LintArgs {
   color: boolean;
   strict: boolean;
   errorOnUnmatched: boolean;
+  /** --against: the git revision to check versions against, and what a reference added asks for. */
+  against?: LintSettings['against'];
 }
 
 /** The helper pool (node:child_process) is loaded only when helpers are used: most runs use none. */
@@ -133,6 +139,8 @@ function parseLintArgs(args: string[]): LintArgs {
       'no-color': { type: 'boolean', default: false },
       strict: { type: 'boolean' },
       'no-error-on-unmatched-pattern': { type: 'boolean', default: false },
+      against: { type: 'string' },
+      'reference-added': { type: 'string' },
     },
   });
   if (!positionals.length) throw new UsageError('no files or folders to lint');
@@ -169,7 +177,19 @@ function parseLintArgs(args: string[]): LintArgs {
     color: !values['no-color'] && !!process.stdout.isTTY && !values.output && !process.env.NO_COLOR,
     strict: (values.strict as boolean | undefined) ?? readConfig().strict ?? false,
     errorOnUnmatched: !values['no-error-on-unmatched-pattern'],
+    against: againstOf(values.against as string | undefined, values['reference-added'] as string | undefined),
   };
+}
+
+/** --against <revision>: checked here, once (a revision that is not there is a usage error). */
+function againstOf(revision: string | undefined, referenceAdded: string | undefined): LintArgs['against'] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
+  const { referenceAddedSetting } = require('./cli/versionOptions') as typeof import('./cli/versionOptions');
+  const setting = referenceAddedSetting(referenceAdded);
+  if (revision === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
+  (require('./cli/git') as typeof import('./cli/git')).verifyRevision(revision);
+  return { revision, referenceAdded: setting };
 }
 
 /**
@@ -264,7 +284,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     }
   });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
-  const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif' };
+  const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif', against: args.against };
   const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
   const totalBytes = readable.reduce((n, t) => n + t.size, 0);
   // By default, helpers only for inputs large enough to pay for them (see AUTO_BYTES_PER_HELPER).

@@ -233,6 +233,21 @@ describe('policyset diff --against <git revision>', () => {
     assert.match(result.stdout, /HEAD:sets\/kept\.json \(1\.0\.0\) -> sets\/kept\.json \(1\.1\.0\)/);
   });
 
+  test('lint --against HEAD: PS3006 on the version of the modified set only', async () => {
+    const result = await runCli(['lint', 'sets', '--against', 'HEAD', '-f', 'json'], { cwd: repo, timeoutMs: 60_000 });
+    assert.equal(result.code, 1, result.stderr);
+    const files = JSON.parse(result.stdout).files as Json[];
+    const found = files.flatMap((f) => (f.diagnostics as Json[]).filter((d) => d.code === 'PS3006').map((d) => ({ file: f.file, d })));
+    assert.equal(found.length, 1, result.stdout);
+    assert.match(String(found[0].file), /kept\.json$/);
+    assert.match(JSON.stringify(found[0].d), /2\.0\.0/);
+    const plain = await runCli(['lint', 'sets', '-f', 'json'], { cwd: repo, timeoutMs: 60_000 });
+    assert.doesNotMatch(plain.stdout, /PS3006/, 'without --against there is nothing to compare');
+    const bad = await runCli(['lint', 'sets', '--against', 'nowhere'], { cwd: repo, timeoutMs: 60_000 });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /no such commit/);
+  });
+
   test('a revision that is not there, or no repository: exit 2', async () => {
     const missing = await cli(['--against', 'no-such-branch'], { cwd: repo });
     assert.equal(missing.code, 2);

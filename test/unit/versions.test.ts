@@ -2,7 +2,7 @@
 // every dialect the linter reads, and the version arithmetic.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareTexts, readSplitSide, compareSets, checkVersions, parseVersion, nextVersion, bumpBetween, type ChangeReport, type CompareOptions } from '#service';
+import { compareTexts, readSplitSide, compareSets, checkVersions, parseVersion, nextVersion, bumpBetween, validateText, type ChangeReport, type CompareOptions } from '#service';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
 const DEF_B = '/providers/Microsoft.Authorization/policyDefinitions/0a075868-4c26-42ef-914c-5bc007359560';
@@ -296,5 +296,43 @@ describe('dialects', () => {
     const removed = compareTexts({ file: 'old.json', text: JSON.stringify(base()) }, undefined);
     assert.ok(removed.ok);
     if (removed.ok) assert.deepEqual(removed.reports[0].changes.map((c) => c.kind), ['set-removed']);
+  });
+});
+
+describe('PS3006 version-not-bumped (the rule over the same model)', () => {
+  const lint = (text: string, previous?: string, referenceAdded?: 'minor' | 'major') =>
+    validateText(text, { assumePolicyDocument: true, ...(previous === undefined ? {} : { previous: { text: previous, label: 'HEAD', referenceAdded } }) }).diagnostics.filter((d) => d.code === 'PS3006');
+
+  test('on the version value, with the suggested version in its data', () => {
+    const next = base();
+    delete P(next).parameters.tagName;
+    delete P(next).policyDefinitions[1].parameters;
+    P(next).version = '1.3.0';
+    const text = JSON.stringify(next, null, 2);
+    const [diagnostic] = lint(text, JSON.stringify(base(), null, 2));
+    assert.ok(diagnostic);
+    const line = text.split('\n')[diagnostic.range.start.line];
+    assert.equal(line.slice(diagnostic.range.start.character, diagnostic.range.end.character), '"1.3.0"');
+    assert.equal(diagnostic.data.suggested, '2.0.0');
+    assert.match(diagnostic.message, /need a major version \(parameter-removed\); use '2\.0\.0'/);
+    assert.equal(diagnostic.severity, 1);
+  });
+
+  test('nothing without an earlier text, when bumped enough, or when the version is odd (invalid-version says so)', () => {
+    const next = base();
+    delete P(next).parameters.effect.defaultValue;
+    P(next).version = '2.0.0';
+    assert.deepEqual(lint(JSON.stringify(next)), []);
+    assert.deepEqual(lint(JSON.stringify(next), JSON.stringify(base())), []);
+    P(next).version = '1.3.0-preview';
+    assert.deepEqual(lint(JSON.stringify(next), JSON.stringify(base())), []);
+  });
+
+  test('the setting for a reference added reaches the rule', () => {
+    const next = base();
+    P(next).policyDefinitions.push({ policyDefinitionReferenceId: 'ref3', policyDefinitionId: DEF_C });
+    P(next).version = '1.3.0';
+    assert.deepEqual(lint(JSON.stringify(next), JSON.stringify(base())), []);
+    assert.equal(lint(JSON.stringify(next), JSON.stringify(base()), 'major')[0]?.data.suggested, '2.0.0');
   });
 });

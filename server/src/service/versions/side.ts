@@ -4,7 +4,10 @@ import { keyNodeOf, propertyIgnoreCase, stringValue, type Node } from '../json';
 import { LineIndex } from '../text';
 import { classify } from '../model/documentKind';
 import { modelOfResource, type SetModel } from '../model/policySet';
-import { SPLIT_PARTS, type PartText, type SplitPart } from '../splitSet';
+import type { PartText, SplitPart } from '../splitSet';
+
+/** The parts in the order splitSet assembles them (a type import only: splitSet reaches the rules, and a rule reaches this). */
+const SPLIT_PARTS: readonly SplitPart[] = ['definitions', 'parameters', 'groups'];
 
 /** Where a change is: the file (a URI or path, as given), a JSON pointer in it, and the range to mark. */
 export interface Location {

@@ -81,11 +81,12 @@ li { margin: 0.3em 0; }
 export function registerShowChanges(context: vscode.ExtensionContext, client: LanguageClient, committed: CommittedText): void {
   let panel: vscode.WebviewPanel | undefined;
   context.subscriptions.push(
-    vscode.commands.registerCommand(SHOW_CHANGES_COMMAND, async (uri?: vscode.Uri) => {
+    // Resolves with the report shown (for tests and other extensions), or undefined when nothing was shown.
+    vscode.commands.registerCommand(SHOW_CHANGES_COMMAND, async (uri?: vscode.Uri): Promise<ChangeReportAnswer | undefined> => {
       const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
       if (!document) {
         void vscode.window.showInformationMessage('Open a policy set file to see its changes against HEAD.');
-        return;
+        return undefined;
       }
       await committed.update(document, true);
       let answer: ChangeReportAnswer;
@@ -93,7 +94,7 @@ export function registerShowChanges(context: vscode.ExtensionContext, client: La
         answer = await client.sendRequest<ChangeReportAnswer>(CHANGE_REPORT_REQUEST, { textDocument: { uri: document.uri.toString() } });
       } catch (error) {
         void vscode.window.showErrorMessage(`Policy Set: the change report failed: ${(error as Error).message}`);
-        return;
+        return undefined;
       }
       const name = vscode.workspace.asRelativePath(document.uri);
       if (!panel) {
@@ -103,6 +104,7 @@ export function registerShowChanges(context: vscode.ExtensionContext, client: La
       panel.title = `Changes: ${name}`;
       panel.webview.html = renderChangeReport(answer, { uri: document.uri.toString(), name });
       panel.reveal(vscode.ViewColumn.Beside, true);
+      return answer;
     }),
     vscode.commands.registerCommand(REVEAL_CHANGE_COMMAND, async (uri: string, line: number, character = 0) => {
       const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));

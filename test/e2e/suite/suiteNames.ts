@@ -43,3 +43,6 @@ export const E2E_ACCOUNT = 'E2E User';
 
 /** The quota commands (Create or Resize Model Deployment, Show Quota Usage) against the local service. */
 export const MODEL_DEPLOYMENT_SUITE = 'Model deployment commands: quota check and usage view against the local service';
+
+/** The version check: a set file in a git repository compared with its committed text; Show Changes Against HEAD. */
+export const VERSIONS_SUITE = 'Version check: committed text from the git extension, PS3006 and its quick fix, Show Changes Against HEAD';

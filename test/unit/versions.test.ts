@@ -2,6 +2,8 @@
 // every dialect the linter reads, and the version arithmetic.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { CORPUS_SETS, SKIP_NO_CORPUS, listJsonFiles } from '../support/corpus';
 import { compareTexts, readSplitSide, compareSets, checkVersions, parseVersion, nextVersion, bumpBetween, validateText, type ChangeReport, type CompareOptions } from '#service';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
@@ -334,5 +336,32 @@ describe('PS3006 version-not-bumped (the rule over the same model)', () => {
     P(next).version = '1.3.0';
     assert.deepEqual(lint(JSON.stringify(next), JSON.stringify(base())), []);
     assert.equal(lint(JSON.stringify(next), JSON.stringify(base()), 'major')[0]?.data.suggested, '2.0.0');
+  });
+});
+
+describe('the change model over the corpus of built-in sets', () => {
+  test('each set against itself reformatted: no change; without its first parameter: a major change located on it', { skip: SKIP_NO_CORPUS }, () => {
+    let withParameters = 0;
+    const files = listJsonFiles(CORPUS_SETS);
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      const value = JSON.parse(text.replace(/^\uFEFF/, ''));
+      const same = compareTexts({ file: 'old', text }, { file: 'new', text: JSON.stringify(value, null, '\t') });
+      assert.ok(same.ok, file);
+      if (!same.ok) continue;
+      assert.deepEqual(same.reports.map((r) => r.changes.map((c) => c.kind)), [[]], file);
+      const first = Object.keys(value.properties?.parameters ?? {})[0];
+      if (first === undefined) continue;
+      withParameters++;
+      delete value.properties.parameters[first];
+      const changed = compareTexts({ file: 'old', text }, { file: 'new', text: JSON.stringify(value, null, 2) });
+      assert.ok(changed.ok && changed.reports[0].requiredBump === 'major', file);
+      if (changed.ok) {
+        const removed = changed.reports[0].changes.find((c) => c.kind === 'parameter-removed' || c.kind === 'parameter-renamed');
+        assert.ok(removed, `${file}: ${JSON.stringify(changed.reports[0].changes.map((c) => c.kind))}`);
+        if (removed.kind === 'parameter-removed') assert.equal(removed.location.pointer, `/properties/parameters/${first.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      }
+    }
+    assert.ok(files.length > 200 && withParameters > 100, `${files.length} files, ${withParameters} with parameters`);
   });
 });

@@ -378,20 +378,31 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
   const unmatchedOld = new Set(o.references);
   const unmatchedNew = new Set(n.references);
   const pairs: Array<[ReferenceModel, ReferenceModel]> = [];
+  /** The old references by a key, in order, for matching (sets hold up to about a thousand references). */
+  const byKey = (key: (r: ReferenceModel) => string | undefined) => {
+    const map = new Map<string, ReferenceModel[]>();
+    for (const r of o.references) {
+      const k = key(r);
+      if (k !== undefined) map.set(k, [...(map.get(k) ?? []), r]);
+    }
+    return (k: string) => map.get(k)?.find((r) => unmatchedOld.has(r));
+  };
   // First by policyDefinitionReferenceId (what assignments name), then by what the reference names.
+  const byRefId = byKey((r) => r.refIdLower);
   for (const next of n.references) {
     if (!next.refIdLower) continue;
-    const old = [...unmatchedOld].find((r) => r.refIdLower === next.refIdLower);
+    const old = byRefId(next.refIdLower);
     if (old) {
       pairs.push([old, next]);
       unmatchedOld.delete(old);
       unmatchedNew.delete(next);
     }
   }
+  const byDefinition = byKey(definitionKey);
   for (const next of [...unmatchedNew]) {
     const key = definitionKey(next);
     if (!key) continue;
-    const old = [...unmatchedOld].find((r) => definitionKey(r) === key);
+    const old = byDefinition(key);
     if (!old) continue;
     unmatchedOld.delete(old);
     unmatchedNew.delete(next);

@@ -84,6 +84,12 @@ const pairs: Pair[] = [
   { name: "a group's display name", change: (s) => (P(s).policyDefinitionGroups[0].displayName = 'Networking'), bump: 'patch', kinds: ['group-metadata-changed'] },
   { name: "a group's description", change: (s) => (P(s).policyDefinitionGroups[1].description = 'Tagging'), bump: 'patch', kinds: ['group-metadata-changed'] },
   // none
+  { name: 'policyType', change: (s) => (P(s).policyType = 'BuiltIn'), bump: 'patch', kinds: ['policy-type-changed'] },
+  { name: "a reference's groupNames", change: (s) => P(s).policyDefinitions[0].groupNames.push('Tags'), bump: 'patch', kinds: ['reference-groups-changed'] },
+  { name: 'a defaultValue added', change: (s) => (P(s).parameters.tagName.defaultValue = 'env'), bump: 'minor', kinds: ['default-value-added'] },
+  { name: 'a value passed to a definition', change: (s) => (P(s).policyDefinitions[0].parameters.effect.value = 'Audit'), bump: 'minor', kinds: ['reference-parameters-changed'] },
+  { name: "an Object parameter added with a default and a schema", change: (s) => (P(s).parameters.rules = { type: 'Object', defaultValue: {}, schema: { type: 'object' } }), bump: 'minor', kinds: ['parameter-added-with-default'] },
+  { name: 'a group removed that nothing names', change: (s) => { P(s).policyDefinitionGroups.pop(); delete P(s).policyDefinitions[1].groupNames; }, bump: 'major', kinds: ['group-removed', 'reference-groups-changed'] },
   { name: 'the version alone', change: (s) => (P(s).version = '1.2.4'), bump: 'none', kinds: [] },
   { name: 'references reordered', change: (s) => P(s).policyDefinitions.reverse(), bump: 'none', kinds: [] },
 ];
@@ -280,6 +286,27 @@ describe('dialects', () => {
     assert.equal(report.changes[0].location.pointer, '/owner');
     const line = JSON.stringify(P(next).parameters, null, 2).split('\n').findIndex((l) => l.includes('"owner"'));
     assert.equal(report.changes[0].location.range.start.line, line);
+  });
+
+  test('a schema changed on an Object parameter: major', () => {
+    const old = base();
+    P(old).parameters.rules = { type: 'Object', defaultValue: {}, schema: { type: 'object' } };
+    const next = structuredClone(old);
+    P(next).parameters.rules.schema = { type: 'object', required: ['name'] };
+    const report = compare(old, next);
+    assert.deepEqual(report.changes.map((c) => c.kind), ['parameter-schema-changed']);
+    assert.equal(report.requiredBump, 'major');
+  });
+
+  test('hostile input: nested too deep, or too large, is refused with a sentence (no stack overflow)', () => {
+    const deep = compareTexts({ file: 'old.json', text: '['.repeat(100_000) + ']'.repeat(100_000) }, { file: 'new.json', text: JSON.stringify(base()) });
+    assert.equal(deep.ok, false);
+    if (!deep.ok) assert.match(deep.problem, /old\.json:1:513: nested deeper than 512 levels/);
+    const strings = compareTexts({ file: 'old.json', text: JSON.stringify({ ...base(), note: '['.repeat(10_000) }) }, { file: 'new.json', text: JSON.stringify(base()) });
+    assert.ok(strings.ok, 'brackets inside strings are not nesting');
+    const huge = compareTexts({ file: 'old.json', text: ' '.repeat(9 * 1024 * 1024) }, { file: 'new.json', text: '{}' });
+    assert.equal(huge.ok, false);
+    if (!huge.ok) assert.match(huge.problem, /larger than 8 MB/);
   });
 
   test('input problems are said, not thrown', () => {

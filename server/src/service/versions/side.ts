@@ -1,6 +1,6 @@
 import { parseTree, type ParseError } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-types';
-import { keyNodeOf, propertyIgnoreCase, stringValue, type Node } from '../json';
+import { keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, type Node } from '../json';
 import { LineIndex } from '../text';
 import { classify } from '../model/documentKind';
 import { modelOfResource, type SetModel } from '../model/policySet';
@@ -91,9 +91,33 @@ function describeErrors(file: string, text: string, errors: ParseError[]): strin
   return `${file}:${position.line + 1}:${position.character + 1}: not valid JSON (${ERROR_NAMES[first.error] ?? 'syntax error'}): fix it before comparing`;
 }
 
+/** How deep brackets nest outside strings: the parser recurses, so a hostile text is refused before it is parsed. */
+function deeperThan(text: string, limit: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) return i;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return undefined;
+}
+
 /** Reads the sets of one file: a standalone set, a version resource, a template or fragment, the policy-as-code framework's form. */
 export function readSides(file: string, input: string): ReadSides {
   const text = stripBom(input);
+  if (text.length > LARGE_DOCUMENT) return { ok: false, problem: `${file}: larger than ${LARGE_DOCUMENT / 1024 / 1024} MB of text: not compared` };
+  const deep = deeperThan(text, MAX_DEPTH);
+  if (deep !== undefined) {
+    const position = new LineIndex(text).positionAt(deep);
+    return { ok: false, problem: `${file}:${position.line + 1}:${position.character + 1}: nested deeper than ${MAX_DEPTH} levels: not compared` };
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
   if (errors.length || !root) return { ok: false, problem: describeErrors(file, text, errors.length ? errors : [{ error: 4, offset: 0, length: 0 }]) };

@@ -168,6 +168,22 @@ describe('policyset diff <old> <new>', { concurrency: 4 }, () => {
     }
   });
 
+  test("the cloud CLI's split files: compared as one set, named by any part, each change in its part", async () => {
+    const refs = set().properties.policyDefinitions;
+    write('split/old/s.definitions.json', refs);
+    write('split/old/s.parameters.json', set().properties.parameters);
+    write('split/new/s.definitions.json', refs);
+    const parameters = set().properties.parameters;
+    delete parameters.effect.defaultValue;
+    const partFile = write('split/new/s.parameters.json', parameters);
+    const result = await cli([path.join(dir, 'split/old/s.definitions.json'), partFile, '-f', 'json']);
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout);
+    assert.equal(report.requiredBump, 'major');
+    assert.deepEqual(report.changes.map((c: Json) => [c.kind, c.path, path.basename(c.file)]), [['default-value-removed', '/effect', 's.parameters.json']]);
+    assert.match(fs.readFileSync(partFile, 'utf8').split('\n')[report.changes[0].line - 1], /"effect"/);
+  });
+
   test('--reference-added major makes a reference added a major change', async () => {
     const next = set('1.1.0');
     next.properties.policyDefinitions.push({ policyDefinitionReferenceId: 'ref3', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/1e30110a-5ceb-460c-a204-c1c3969c6d62' });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compareSets, decodeUtf8, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../service';
 import { LARGE_DOCUMENT } from '../service/json';
-import { discover, InputError, readBytes } from '../node/files';
+import { discover, FileReader, InputError, readBytes } from '../node/files';
 import { filesAtRevision, showAtRevision, verifyRevision } from './git';
 
 /** Where the text of a file comes from: undefined when the file is not there. */
@@ -78,8 +78,10 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
   };
   const newTexts = new Map<string, string | undefined>();
   for (const name of names) newTexts.set(name, await diskText(path.resolve(cwd, name)));
+  const reader = new FileReader();
   const newOf: TextOf = (file) => {
-    if (!newTexts.has(file)) newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? fs.readFileSync(path.resolve(cwd, file), 'utf8') : undefined);
+    // A split part's sibling outside the paths given: read now, through the same reader.
+    if (!newTexts.has(file)) newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? decodeUtf8(reader.read(path.resolve(cwd, file))).text : undefined);
     return newTexts.get(file);
   };
   const result: RevisionComparison = { reports: [], skipped: [], unchanged: 0 };

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import { suite, test, suiteSetup, suiteTeardown } from 'mocha';
-import { VERSIONS_SUITE } from './suiteNames';
+import { CHANGES_SCREENSHOT, VERSIONS_SUITE } from './suiteNames';
+import { askRunner } from './localService';
 import { codeOf, poll, waitForDiagnostic, workspaceFile } from './helpers';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
@@ -80,5 +81,19 @@ suite(VERSIONS_SUITE, () => {
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Changes: versioned/set.json' && t.input instanceof vscode.TabInputWebview) ?? undefined,
     );
     assert.ok(tab);
+  });
+
+  test('Show Changes Against HEAD from the palette, as a person runs it: a readable page, grouped by bump, each change with its line', async () => {
+    const document = await vscode.workspace.openTextDocument(file());
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
+    await askRunner({ kind: 'runCommand', title: 'Policy Set: Show Changes Against HEAD' });
+    const page = (await askRunner({ kind: 'readPage', text: 'existing assignments break', name: CHANGES_SCREENSHOT })).text ?? '';
+    assert.match(page, /Changes of versioned\/set\.json against HEAD/);
+    assert.match(page, /Major \(1\): existing assignments break/);
+    assert.match(page, /Parameter 'tagName' is removed/);
+    assert.match(page, /parameter-removed · line \d+ \(removed from here\)/);
+    assert.match(page, /1\.2\.3 → 2\.0\.0/);
+    assert.doesNotMatch(page, /"kind"|"bump"/, 'not raw JSON');
   });
 });

@@ -247,6 +247,8 @@ describe('policyset diff --against <git revision>', () => {
     const result = await cli(['--against', 'HEAD'], { cwd: repo });
     assert.equal(result.code, 1);
     assert.match(result.stdout, /HEAD:sets\/kept\.json \(1\.0\.0\) -> sets\/kept\.json \(1\.1\.0\)/);
+    assert.doesNotMatch(result.stdout, /unchanged\.json/, 'an unchanged set is counted, not listed');
+    assert.match(result.stdout, /4 sets compared, 2 with changes/);
   });
 
   test('lint --against HEAD: PS3006 on the version of the modified set only', async () => {

@@ -49,7 +49,7 @@ export function renderChangeReport(answer: ChangeReportAnswer, document: { uri: 
     const versions = `${escape(report.oldVersion ?? 'no version')} &rarr; ${escape(report.newVersion ?? 'no version')}`;
     const verdict =
       report.versionOk === true
-        ? '<span class="ok">version ok</span>'
+        ? '<span class="ok">Version ok</span>'
         : report.versionOk === false
           ? `<span class="bad">${escape(report.versionProblem ?? 'the version is not bumped enough')}</span>`
           : escape(report.versionProblem ?? '');

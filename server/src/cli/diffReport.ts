@@ -66,6 +66,8 @@ export function formatDiffText(reports: ChangeReport[], cwd: string, color: bool
   const bumpColor: Record<Bump, string> = { major: '31', minor: '33', patch: '36', none: '2' };
   const lines: string[] = [];
   for (const report of reports) {
+    // Many sets (--against): the unchanged ones are counted in the last line, not listed.
+    if (reports.length > 1 && !report.changes.length && report.versionOk !== false && report.old && report.new) continue;
     lines.push(paint('4', safe(title(report, cwd))) + `: ${safe(verdict(report))}`);
     for (const change of report.changes) {
       const where = `${relativeTo(cwd, change.location.file)}:${change.location.range.start.line + 1}:${change.location.range.start.character + 1}`;

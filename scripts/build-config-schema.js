@@ -37,6 +37,12 @@ const schema = {
     docsBaseUrl: { type: 'string', pattern: '^https?://\\S+$', description: 'Base URL of the rule pages, for SARIF help links, as --docs-base-url.' },
     capacityUnits: { type: 'string', minLength: 1, description: 'A capacity-unit file over the built-in table, as --capacity-units (quota and model commands, deployment plans in the editor).' },
     usage: paths('Saved usage files (policyset quota usage --format json -o <file>) that deployment plans are checked against, as --usage of quota plan.'),
+    versions: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The version check (policyset diff, lint --against, deploy --against, the editor).',
+      properties: { referenceAdded: { enum: ['minor', 'major'], description: 'What a reference added asks of the version, as --reference-added (default: minor; docs/versions.md says why it is a setting).' } },
+    },
   },
 };
 const target = path.join(__dirname, '..', 'schemas', 'policysetrc.schema.json');

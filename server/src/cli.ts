@@ -54,6 +54,10 @@ Options:
       --no-config                  Use no config file
       --print-config <file>        Print the settings a file would be linted with (JSON) and exit
       --list-rules                 List the rules (as policyset rules; with -f json, as JSON)
+      --against <git revision>     Check each set's version against the file at that revision
+                                   (version-not-bumped, PS3006; see policyset diff --help)
+      --reference-added <minor|major>
+                                   What a reference added asks of the version (default: minor)
   -j, --jobs <n>                   Processes to use (default: one, and all cores for inputs over 64 MB)
       --docs-base-url <url>        Base URL of the rule pages, for SARIF help links
       --no-color                   Plain text output
@@ -107,6 +111,8 @@ interface LintArgs {
   /** Where the ignore patterns come from, for messages. */
   ignoreSources: string;
   config?: LoadedConfig;
+  /** --against: the git revision to check versions against, and what a reference added asks for. */
+  against?: LintSettings['against'];
 }
 
 /** The helper pool (node:child_process) is loaded only when helpers are used: most runs use none. */
@@ -170,6 +176,8 @@ const LINT_OPTIONS = {
       'no-config': { type: 'boolean', default: false },
       'print-config': { type: 'string' },
       'list-rules': { type: 'boolean', default: false },
+      against: { type: 'string' },
+      'reference-added': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 function parseLintArgs(args: string[]): LintArgs & { printConfig?: string; listRules: boolean } {
@@ -241,7 +249,20 @@ function parseLintArgs(args: string[]): LintArgs & { printConfig?: string; listR
     config: loaded,
     printConfig,
     listRules,
+    against: againstOf(values.against, values['reference-added']),
   };
+}
+
+/** --against <revision>: checked here, once (a revision that is not there is a usage error). */
+function againstOf(revision: string | undefined, referenceAdded: string | undefined): LintArgs['against'] {
+  if (revision === undefined && referenceAdded === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
+  const { referenceAddedSetting } = require('./cli/versionOptions') as typeof import('./cli/versionOptions');
+  const setting = referenceAddedSetting(referenceAdded);
+  if (revision === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
+  (require('./cli/git') as typeof import('./cli/git')).verifyRevision(revision);
+  return { revision, referenceAdded: setting };
 }
 
 /** --print-config: what a file would be linted with, as JSON. */
@@ -423,7 +444,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     }
   });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
-  const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif' };
+  const settings: LintSettings = { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif', against: args.against };
   const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
   const totalBytes = readable.reduce((n, t) => n + t.size, 0);
   // By default, helpers only for inputs large enough to pay for them (see AUTO_BYTES_PER_HELPER).

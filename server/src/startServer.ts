@@ -59,6 +59,7 @@ import { IdleCollection } from './idleCollection';
 import { QuotaFiles } from './quotaFiles';
 import { WorkspaceConfigs } from './workspaceConfig';
 import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams, type Usage } from './service/quota';
+import { previousTextParams, changeReport, PREVIOUS_TEXT_REQUEST, CHANGE_REPORT_REQUEST, type PreviousText } from './versionRequests';
 
 /** The `policySet` settings the server reads (see server/README.md). */
 export interface ServerSettings {
@@ -69,6 +70,8 @@ export interface ServerSettings {
   cloud: string;
   /** Deployment plans: a capacity-unit file over the built-in table, and saved usage files. */
   quota: { capacityUnitsFile: string; usageFiles: string[] };
+  /** The version check (version-not-bumped): what a reference added asks of the version. */
+  versions?: { referenceAdded: 'minor' | 'major' };
 }
 
 /** The text of a file: URI on disk, or undefined when there is none. */
@@ -176,6 +179,7 @@ function readSettings(raw: unknown): ServerSettings {
       capacityUnitsFile: isObject(s.quota) && typeof s.quota['capacityUnitsFile'] === 'string' ? s.quota['capacityUnitsFile'] : '',
       usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
     },
+    versions: { referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor' },
   };
 }
 
@@ -207,6 +211,8 @@ export function startServer(connection: Connection): void {
     results.set(document.uri, lastDiagnostics(document.version, diagnostics, settings.validate.run === 'onSave'));
   const log = (message: string) => connection.console.log(message);
   const definitions = new WorkspaceDefinitions(log);
+  /** The earlier text of a document (its committed version), from policySet/setPreviousText: the version check compares with it. */
+  const previousTexts = new Map<string, PreviousText>();
 
   /**
    * The document's parse, once per version. Completion asks for it without the set models (it builds
@@ -268,7 +274,13 @@ export function startServer(connection: Connection): void {
       definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
       assumePolicyDocument: document.languageId === 'policyset',
       docsBaseUrl: DOCS_URL,
+      previous: previousOf(document.uri),
     };
+  };
+  const previousOf = (uri: string) => {
+    const previous = previousTexts.get(uri);
+    // The workspace's .policysetrc.json over the setting, as for the rules.
+    return previous ? { ...previous, referenceAdded: configOf(uri)?.versions?.referenceAdded ?? settings.versions?.referenceAdded } : undefined;
   };
 
   const remember = (document: TextDocument, result: ValidationResult): Diagnostic[] => {
@@ -665,6 +677,21 @@ export function startServer(connection: Connection): void {
       throw new ResponseError(-32602, `quota figures: ${(error as Error).message}`);
     }
   });
+  // The version check: the client hands over a document's earlier text (the committed one), and asks for the change report.
+  connection.onRequest(PREVIOUS_TEXT_REQUEST, (params: unknown) => {
+    const { uri, previous } = previousTextParams(params);
+    if (previous) previousTexts.set(uri, previous);
+    else previousTexts.delete(uri);
+    const document = documents.get(uri);
+    if (document) {
+      results.delete(uri);
+      if (pull) void connection.languages.diagnostics.refresh();
+      else schedule(document, 0);
+    }
+    return { uri, previous: !!previous };
+  });
+  const changeReportOf = handle(CHANGE_REPORT_REQUEST, (d) => changeReport(d.uri, d.getText(), previousOf(d.uri)), null);
+  connection.onRequest(CHANGE_REPORT_REQUEST, (params: { textDocument: { uri: string } }, token) => changeReportOf(params, token));
   // Apply Deployment Plan: the plan's targets, then the reconciliation of what the extension read.
   connection.onRequest(APPLY_PLAN_REQUEST, (params: ApplyPlanParams) => {
     try {
@@ -711,6 +738,7 @@ export function startServer(connection: Connection): void {
     parses.delete(uri);
     results.delete(uri);
     openedVersions.delete(uri);
+    previousTexts.delete(uri);
     if (!pull) void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 

@@ -23,6 +23,8 @@ export interface PolicySetConfig {
   docsBaseUrl?: string;
   capacityUnits?: string;
   usage?: string[];
+  /** What a reference added asks of a set's version (docs/versions.md). */
+  versions?: { referenceAdded?: 'minor' | 'major' };
 }
 
 /** Each key, with what it takes (for messages) and its check. */
@@ -39,6 +41,10 @@ const KEYS: Record<string, { takes: string; check: (value: unknown) => boolean }
   docsBaseUrl: { takes: 'a URL', check: (v) => typeof v === 'string' && /^https?:\/\/\S+$/i.test(v) },
   capacityUnits: { takes: 'a path', check: (v) => typeof v === 'string' && v.length > 0 },
   usage: { takes: 'an array of paths', check: isPathArray },
+  versions: {
+    takes: '{ "referenceAdded": "minor" or "major" }',
+    check: (v) => isObject(v) && Object.keys(v).every((k) => k === 'referenceAdded') && (v.referenceAdded === undefined || v.referenceAdded === 'minor' || v.referenceAdded === 'major'),
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(KEYS);

@@ -29,6 +29,11 @@ export interface ValidationOptions {
   quota?: { table?: CapacityTable; usages?: SavedUsage[] };
   /** Set when the bytes the text came from were not valid UTF-8 (see decodeUtf8). */
   encodingProblem?: { offset: number; byteOffset: number; byte: number };
+  /**
+   * The set as it was (its committed text, or the file at a git revision): the version check
+   * (version-not-bumped) compares the document with it. `label` names it in messages ('HEAD').
+   */
+  previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major' };
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */

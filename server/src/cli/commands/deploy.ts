@@ -6,11 +6,13 @@ import { ConfigFileError, findConfigFile, loadConfigFile } from '../../node/conf
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
+import { guardDeployment } from '../deployGuard';
+import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
 import { confirm, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
                         [--version <#.#.#>] [--yes] [-d <definitions>] [--format text|json] [--verbose]
-                        [service options]
+                        [--against <file|git revision> [--allow-breaking]] [service options]
 
 Lints the file (with the rules of .policysetrc.json, as policyset lint), then creates a version of a
 policy set definition (E2) with one PUT of its properties. Refuses when the lint finds errors; says how
@@ -25,8 +27,14 @@ Examples:
   policyset deploy my-set.json --subscription 00000000-0000-0000-0000-000000000000 --yes
   policyset deploy fetched.json --management-group contoso --name my-set --version 1.1.0 --format json
 
+With --against, the set is first compared with an earlier version of it (a file, or the file at a git
+revision): when the changes ask for a bigger version than the one to deploy (a breaking change under
+1.3.0 after 1.2.3), nothing is sent, and the version to use is said.
+      --against <file|revision>            The earlier version to check the version against
+      --allow-breaking                     Deploy even so (and say so)
+${VERSION_OPTIONS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
-Exit status: 0 done, 1 refused (lint errors, not confirmed), 2 usage, input, sign-in or service problems.
+Exit status: 0 done, 1 refused (lint errors, a version not bumped enough, not confirmed), 2 usage, input, sign-in or service problems.
 `;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -45,11 +53,15 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       definitions: { type: 'string', short: 'd', multiple: true, default: [] },
       format: { type: 'string', short: 'f', default: 'text' },
       verbose: { type: 'boolean', default: false },
+      against: { type: 'string' },
+      'allow-breaking': { type: 'boolean', default: false },
+      'reference-added': { type: 'string' },
     },
   });
   const json = values.format === 'json';
   if (values.format !== 'text' && !json) throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const print = (outcome: object) => process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
+  if (values['allow-breaking'] && values.against === undefined) throw new UsageError('--allow-breaking goes with --against <file|git revision>');
   if (positionals.length !== 1) throw new UsageError('deploy takes one file');
   if (!!values.subscription === !!values['management-group']) throw new UsageError('deploy needs exactly one of --subscription <id> or --management-group <id>');
   const scope: DeploymentScope = values.subscription
@@ -100,6 +112,15 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     path = client.versionPath(scope, target.name, target.version);
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+  if (values.against !== undefined) {
+    // The version check, before anything is sent.
+    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) });
+    for (const line of guard.lines) process.stderr.write(`policyset: ${line}\n`);
+    if (!guard.allowed) {
+      if (json) print({ outcome: 'refused', reason: 'version not bumped enough', name: target.name, version: target.version, details: guard.lines });
+      return 1;
+    }
   }
   const url = `${client.settings.baseUrl}${path}`;
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);

@@ -17,6 +17,7 @@ interface CommandEntry {
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const COMMANDS: Record<string, CommandEntry> = {
   fetch: { synopsis: 'policyset fetch <name> [options]', load: () => require('./fetch') as CommandModule },
+  diff: { synopsis: 'policyset diff <old> <new> | --against <rev>', load: () => require('./diff') as CommandModule },
   deploy: { synopsis: 'policyset deploy <file> [options]', load: () => require('./deploy') as CommandModule },
   advisor: { synopsis: 'policyset advisor metadata [options]', load: () => require('./advisor') as CommandModule },
   eventstream: { synopsis: 'policyset eventstream get|delete <ws> <id>', load: () => require('./eventstream') as CommandModule },

@@ -83,10 +83,25 @@ describe('web: the browser server answers as the desktop server', { timeout: 10 
   let browser: LspProcess;
   const folder = pathToFileURL(WORKSPACE).href;
 
+  /** A figure, not a check: from the start of the process to the first diagnostics of a set (docs/web.md). */
+  const firstDiagnostics = async (client: LspProcess, started: number) => {
+    const file = path.join(WORKSPACE, 'tagging.json');
+    const uri = pathToFileURL(file).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text: fs.readFileSync(file, 'utf8') } });
+    await client.request('textDocument/diagnostic', { textDocument: { uri } }, 30000);
+    client.notify('textDocument/didClose', { textDocument: { uri } });
+    return Date.now() - started;
+  };
+
   before(async () => {
     assert.ok(fs.existsSync(path.join(REPO_ROOT, 'dist/browser/server.js')), 'the web build is there (npm run build)');
+    let started = Date.now();
     desktop = (await startInitialized(CAPABILITIES, { workspaceFolders: [folder] })).client;
+    const desktopMs = await firstDiagnostics(desktop, started);
+    started = Date.now();
     browser = (await startInitialized(CAPABILITIES, { script: WORKER_IN_NODE, args: [], name: 'browser server', workspaceFolders: [folder] })).client;
+    const browserMs = await firstDiagnostics(browser, started);
+    console.log(`# measured: process start to the first diagnostics of a set: desktop server (stdio) ${desktopMs} ms, web build's server (run in Node) ${browserMs} ms`);
     // What the extension sends in the browser: the folder's definitions and sets, read by the client.
     const files = listJsonFiles(WORKSPACE).map((file) => ({ uri: pathToFileURL(file).href, text: fs.readFileSync(file, 'utf8') }));
     browser.notify('policySet/workspaceFiles', { complete: true, files });

@@ -28,9 +28,28 @@ async function bundleWeb(common) {
   }
   fs.rmSync(path.join(root, 'dist/browser'), { recursive: true, force: true });
   const web = { ...common, platform: 'browser', target: 'es2022', mainFields: ['browser', 'module', 'main'] };
+  // The extension's service commands share the api layer with the desktop and the CLI: its Node transport and
+  // loopback sign-in import Node's http, https and crypto, which the browser never reaches (calls go over fetch,
+  // sign-in through VS Code): they are replaced by a module that says so. Any other Node module fails the build.
+  const unavailable = path.join(root, 'client/src/browser/nodeUnavailable.ts');
+  const nodeUnavailable = {
+    name: 'node-unavailable',
+    setup(build) {
+      build.onResolve({ filter: /^node:(http|https|crypto)$/ }, () => ({ path: unavailable }));
+    },
+  };
   return Promise.all([
     // The web worker extension host loads the extension as a CommonJS module (`exports.activate`).
-    esbuild.build({ ...web, format: 'cjs', entryPoints: [path.join(root, 'client/src/browser/extension.ts')], outfile: path.join(root, 'dist/browser/extension.js'), external: ['vscode'] }),
+    esbuild.build({
+      ...web,
+      format: 'cjs',
+      entryPoints: [path.join(root, 'client/src/browser/extension.ts')],
+      outfile: path.join(root, 'dist/browser/extension.js'),
+      external: ['vscode'],
+      plugins: [nodeUnavailable],
+      // The settings' environment fallbacks (POLICYSET_BASE_URL, ...) have no environment in a browser.
+      define: { 'process.env': '{}' },
+    }),
     esbuild.build({ ...web, format: 'iife', entryPoints: [serverEntry], outfile: path.join(root, 'dist/browser/server.js') }),
   ]);
 }

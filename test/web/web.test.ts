@@ -12,7 +12,9 @@ import { REPO_ROOT } from '../support/corpus';
 import { freePort, spawnGroup, stopGroup } from '../e2e/support/processes';
 import { ensureWebTools, type WebTools } from './support/install';
 import type { RunConfig } from './support/runTestWeb';
-import { RESULT_PREFIX, type WebResult } from './suite/protocol';
+import { RESULT_PREFIX, WEB_AUTH_PROVIDER, WEB_TOKEN, type WebResult, type WebTestInfo } from './suite/protocol';
+import { startLocalService, type LocalService } from '../service/localService';
+import { corpusAvailable } from '../support/corpus';
 
 /** A run takes seconds; a browser that does not start would leave test-web waiting for ever. */
 const RUN_TIMEOUT_MS = 4 * 60_000;
@@ -37,6 +39,9 @@ async function bundleSuite(): Promise<void> {
     target: 'es2022',
     external: ['vscode'],
     logLevel: 'warning',
+    // As in the extension's web bundle (scripts/bundle.js): the api layer's Node-only paths are stubbed.
+    plugins: [{ name: 'node-unavailable', setup: (build) => void build.onResolve({ filter: /^node:(http|https|crypto)$/ }, () => ({ path: path.join(REPO_ROOT, 'client/src/browser/nodeUnavailable.ts') })) }],
+    define: { 'process.env': '{}' },
   });
 }
 
@@ -68,6 +73,7 @@ async function runSuite(tools: WebTools, folderPath: string): Promise<SuiteRun> 
 describe('web: the extension in VS Code for the Web (test-web, headless Chromium, offline)', { timeout: 20 * 60_000 }, () => {
   let run: Promise<SuiteRun>;
   let folder: string;
+  let service: LocalService | undefined;
 
   before(async () => {
     const started = Date.now();
@@ -76,11 +82,21 @@ describe('web: the extension in VS Code for the Web (test-web, headless Chromium
     // A copy: the suite edits files of its workspace.
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-web-'));
     fs.cpSync(FIXTURE, folder, { recursive: true });
+    // The local service (it answers CORS) for the service commands, named in the folder's settings.
+    service = await startLocalService({ token: WEB_TOKEN });
+    const closedPort = await freePort();
+    const info: WebTestInfo = { serviceUrl: service.url, closedUrl: `http://127.0.0.1:${closedPort}`, builtIn: corpusAvailable ? '1f3afdf9-d0c9-4c3d-847f-89da613e70a8' : 'local-demo-locations' };
+    fs.writeFileSync(path.join(folder, 'web-test.json'), JSON.stringify(info));
+    fs.mkdirSync(path.join(folder, '.vscode'));
+    fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'policySet.service.baseUrl': service.url, 'policySet.auth.providerId': WEB_AUTH_PROVIDER }, null, 2));
     console.log(`# web setup (install when needed, bundle the suite): ${((Date.now() - started) / 1000).toFixed(1)} s`);
     run = runSuite(tools, folder);
   }, { timeout: 16 * 60_000 });
 
-  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  after(async () => {
+    await service?.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
 
   const resultOf = async (title: RegExp) => {
     const { results, exitCode, output } = await run;
@@ -101,4 +117,15 @@ describe('web: the extension in VS Code for the Web (test-web, headless Chromium
   test('completion and hover', () => resultOf(/^completion/));
   test('rename', () => resultOf(/^rename/));
   test('a changed definition file reaches the browser server', () => resultOf(/definition changed/));
+  test('a service command in the browser, over fetch, against the local service', async () => {
+    await resultOf(/^Fetch Built-in/);
+    await run;
+    const gets = service!.requests.filter((r) => r.method === 'GET' && r.path.includes('policySetDefinitions'));
+    assert.equal(gets.length, 1, `one GET reached the local service; it saw ${JSON.stringify(service!.requests.map((r) => `${r.method} ${r.path} ${r.outcome}`))}`);
+    assert.equal(gets[0]!.headers.authorization, `Bearer ${WEB_TOKEN}`, "with the token of VS Code's authentication provider");
+    // A cross-origin fetch from the page: the browser sent its Origin (and, for the Authorization header, a preflight first).
+    assert.match(String(gets[0]!.headers.origin), /^http:\/\/localhost:\d+$/, 'sent by the browser');
+  });
+  test("the registered command signs in through VS Code's authentication provider", () => resultOf(/^the registered command signs in/));
+  test("a call the browser cannot make says so, not 'Failed to fetch'", () => resultOf(/cannot make says so/));
 });

@@ -6,9 +6,12 @@ import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclien
 import { POLICY_SET_LANGUAGE, registerLanguageDetection } from '../languageDetection';
 import { PolicySetStatus } from '../languageStatus';
 import { WORKSPACE_FILES_NOTIFICATION, WorkspaceFileFeeder, type WorkspaceFilesParams } from './workspaceFiles';
-import { registerBrowserServiceCommands } from './serviceCommands';
+import { registerServiceCommands } from '../commands';
+import { fetchTransport, setDefaultTransport } from '../api';
 
 let client: LanguageClient | undefined;
+/** The server's custom request (server/src/startServer.ts). */
+const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
 
 /**
  * The server's worker. Where the extension is served over http(s) (vscode.dev, github.dev, @vscode/test-web)
@@ -31,6 +34,12 @@ async function startWorker(context: vscode.ExtensionContext): Promise<Worker> {
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Policy Set', { log: true });
   context.subscriptions.push(log);
+  // The service commands are the desktop's; their calls go over fetch, sign-in through VS Code's providers.
+  setDefaultTransport(fetchTransport());
+  registerServiceCommands(context, {
+    log,
+    quotaFigures: (params) => (client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+  });
   registerLanguageDetection(context, log);
 
   const clientOptions: LanguageClientOptions = {
@@ -42,9 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const worker = await startWorker(context);
   client = new LanguageClient('policySet', 'Policy Set', worker, clientOptions);
-  const started = client.start();
-  registerBrowserServiceCommands(context, log, client);
-  await started;
+  await client.start();
   log.info('language server started in a Web Worker');
   context.subscriptions.push(new PolicySetStatus(client, log));
 

@@ -23,6 +23,7 @@ class ConsoleReporter {
 export function run(): Promise<void> {
   mocha.setup({ ui: 'tdd', reporter: ConsoleReporter as unknown as string, timeout: 60_000 });
   require('./web.suite');
+  require('./service.suite');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} web test(s) failed`)) : resolve()));
   });

@@ -55,6 +55,14 @@ describe('the api layer over fetch', () => {
     });
   });
 
+  test('an answer larger than allowed is not read', async () => {
+    await assert.rejects(client(countingFetch(), { maxResponseBytes: 200 }).getBuiltInPolicySetDefinition(BUILT_IN), (error: Error) => {
+      assert.ok(error instanceof NetworkError);
+      assert.equal(error.code, 'ETOOLARGE');
+      return true;
+    });
+  });
+
   test("a call fetch cannot make (CORS, or no such host) says what it may be and what can do it; never 'Failed to fetch'", async () => {
     // What a browser throws for a refused preflight or an unreachable host: a TypeError that tells nothing.
     const browserLike: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));

@@ -17,6 +17,21 @@ const root = path.resolve(__dirname, '..');
 const production = !process.argv.includes('--dev');
 const webOnly = process.argv.includes('--web');
 
+/**
+ * Builds in memory and writes each output by a rename: tests that load the bundles (the web suite, the e2e
+ * tests' packaging) may run beside a build, and never see a file half written or missing.
+ */
+async function build(options) {
+  const result = await esbuild.build({ ...options, write: false });
+  for (const file of result.outputFiles) {
+    fs.mkdirSync(path.dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, file.contents);
+    fs.renameSync(temporary, file.path);
+  }
+  return result;
+}
+
 /** The web bundles: browser platform, no Node built-in (esbuild fails on one), the server one self-contained script. */
 async function bundleWeb(common) {
   const serverEntry = path.join(root, 'server/out/browser/server.js');
@@ -26,7 +41,6 @@ async function bundleWeb(common) {
   for (const project of ['client/tsconfig.web.json', 'server/tsconfig.web.json']) {
     execFileSync(process.execPath, [tsc, '-p', path.join(root, project)], { stdio: 'inherit' });
   }
-  fs.rmSync(path.join(root, 'dist/browser'), { recursive: true, force: true });
   const web = { ...common, platform: 'browser', target: 'es2022', mainFields: ['browser', 'module', 'main'] };
   // The extension's service commands share the api layer with the desktop and the CLI: its Node transport and
   // loopback sign-in import Node's http, https and crypto, which the browser never reaches (calls go over fetch,
@@ -40,7 +54,7 @@ async function bundleWeb(common) {
   };
   return Promise.all([
     // The web worker extension host loads the extension as a CommonJS module (`exports.activate`).
-    esbuild.build({
+    build({
       ...web,
       format: 'cjs',
       entryPoints: [path.join(root, 'client/src/browser/extension.ts')],
@@ -50,7 +64,7 @@ async function bundleWeb(common) {
       // The settings' environment fallbacks (POLICYSET_BASE_URL, ...) have no environment in a browser.
       define: { 'process.env': '{}' },
     }),
-    esbuild.build({ ...web, format: 'iife', entryPoints: [serverEntry], outfile: path.join(root, 'dist/browser/server.js') }),
+    build({ ...web, format: 'iife', entryPoints: [serverEntry], outfile: path.join(root, 'dist/browser/server.js') }),
   ]);
 }
 
@@ -60,11 +74,10 @@ async function main() {
   if (!webOnly) {
     const serverEntry = path.join(root, 'server/out/server.js');
     if (!fs.existsSync(serverEntry)) throw new Error('server/out/server.js is missing: run `npm run build` first');
-    fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
     results.push(
       ...(await Promise.all([
-        esbuild.build({ ...common, entryPoints: [path.join(root, 'client/src/extension.ts')], outfile: path.join(root, 'dist/extension.js'), external: ['vscode'] }),
-        esbuild.build({ ...common, entryPoints: [serverEntry], outfile: path.join(root, 'dist/server/server.js') }),
+        build({ ...common, entryPoints: [path.join(root, 'client/src/extension.ts')], outfile: path.join(root, 'dist/extension.js'), external: ['vscode'] }),
+        build({ ...common, entryPoints: [serverEntry], outfile: path.join(root, 'dist/server/server.js') }),
       ])),
     );
   }

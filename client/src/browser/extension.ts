@@ -12,6 +12,8 @@ import { fetchTransport, setDefaultTransport } from '../api';
 let client: LanguageClient | undefined;
 /** The server's custom request (server/src/startServer.ts). */
 const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
+const APPLY_PLAN_REQUEST = 'policySet/applyPlan';
+const REGIONS_WITH_ROOM_REQUEST = 'policySet/regionsWithRoom';
 
 /**
  * The server's worker. Where the extension is served over http(s) (vscode.dev, github.dev, @vscode/test-web)
@@ -39,6 +41,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerServiceCommands(context, {
     log,
     quotaFigures: (params) => (client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+    applyPlan: (params) => (client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+    regionsWithRoom: (params) => (client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
   });
   registerLanguageDetection(context, log);
 

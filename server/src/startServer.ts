@@ -210,6 +210,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
 
   const quotaFiles = host.quotaFiles(log);
+  // The workspace folders' URIs: the host reads the quota files under them (Node: as paths; the browser: none).
   const folderPaths = () => workspaceFolders;
   const featureOptions = (uri: string): FeatureOptions => ({
     definitions: definitions.catalog,

@@ -17,9 +17,6 @@ import {
   type CompletionList,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import * as path from 'node:path';
-import * as fs from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   validateDocument,
   validationSteps,
@@ -53,11 +50,8 @@ import {
   QUICK_FIX,
   type FeatureOptions,
 } from './service/features';
-import { WorkspaceDefinitions, type FileChange } from './workspaceDefinitions';
+import { isConfigChange, type FileChange, type ServerHost } from './serverHost';
 import { DocumentCache } from './documentCache';
-import { IdleCollection } from './idleCollection';
-import { QuotaFiles } from './quotaFiles';
-import { WorkspaceConfigs } from './workspaceConfig';
 import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams, type Usage } from './service/quota';
 import { previousTextParams, changeReport, PREVIOUS_TEXT_REQUEST, CHANGE_REPORT_REQUEST, type PreviousText } from './versionRequests';
 
@@ -72,16 +66,6 @@ export interface ServerSettings {
   quota: { capacityUnitsFile: string; usageFiles: string[] };
   /** The version check (version-not-bumped): what a reference added asks of the version. */
   versions?: { referenceAdded: 'minor' | 'major' };
-}
-
-/** The text of a file: URI on disk, or undefined when there is none. */
-function readFileOf(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return fs.readFileSync(fileURLToPath(uri), 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -120,8 +104,6 @@ const IDLE_COLLECTION_QUIET_MS = 1000;
 const IDLE_COLLECTION_LOW_RATE_MS = 6000;
 /** Validation yields to waiting requests after this much work. */
 const VALIDATION_SLICE_MS = 8;
-/** Each diagnostic links to its rule's page in the installed docs. */
-const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href;
 
 /** For clients without code action literals: applies a quick fix's edit. */
 const APPLY_EDIT_COMMAND = 'policySet.applyFix';
@@ -188,7 +170,7 @@ function readSettings(raw: unknown): ServerSettings {
  * clients that cannot pull (Neovim 0.7, Emacs eglot 1.9), pull for those that can. Every handler is
  * wrapped: a failure answers with an error and the server stays up.
  */
-export function startServer(connection: Connection): void {
+export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
   let pull = false;
   let canConfigure = false;
@@ -197,7 +179,7 @@ export function startServer(connection: Connection): void {
   let codeActionLiterals = false;
   let settings: ServerSettings = DEFAULT_SETTINGS;
   let workspaceFolders: string[] = [];
-  const timers = new Map<string, NodeJS.Timeout>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** The version each document was opened with (the change event that follows an open needs no second run). */
   const openedVersions = new Map<string, number>();
   /** One parse per document version, shared by validation and every feature, for the documents in use. */
@@ -210,7 +192,8 @@ export function startServer(connection: Connection): void {
   const keepResult = (document: TextDocument, diagnostics: Diagnostic[]) =>
     results.set(document.uri, lastDiagnostics(document.version, diagnostics, settings.validate.run === 'onSave'));
   const log = (message: string) => connection.console.log(message);
-  const definitions = new WorkspaceDefinitions(log);
+  // Known definitions come from the disk (Node) or from the client (the browser: see browser/browserHost.ts).
+  const definitions = host.definitions(connection, log, () => revalidateAll());
   /** The earlier text of a document (its committed version), from policySet/setPreviousText: the version check compares with it. */
   const previousTexts = new Map<string, PreviousText>();
 
@@ -234,22 +217,20 @@ export function startServer(connection: Connection): void {
     return policyDocument;
   };
 
-  const quotaFiles = new QuotaFiles(log);
-  const folderPaths = () => workspaceFolders.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
+  const quotaFiles = host.quotaFiles(log);
+  // The workspace folders' URIs: the host reads the quota files under them (Node: as paths; the browser: none).
+  const folderPaths = () => workspaceFolders;
   /**
    * .policysetrc.json of each workspace folder: where it and the extension's settings both say something,
    * the file wins (it is the team's, shared with CI; the settings are one user's). See docs/editor.md.
    */
-  const configs = new WorkspaceConfigs((message) => {
+  const configs = host.configs((message) => {
     connection.console.warn(message);
     // A notification (no answer awaited): the user reads it, nothing waits on it.
     void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `policyset: ${message}` });
   });
   const configOf = (uri: string) => configs.forUri(uri)?.config;
-  const isIgnored = (uri: string) => {
-    const config = configs.forUri(uri);
-    return !!config && config.ignored(fileURLToPath(uri));
-  };
+  const isIgnored = (uri: string) => !!configs.forUri(uri)?.ignores(uri);
   const featureOptions = (uri: string): FeatureOptions => ({
     definitions: definitions.catalog,
     cloud: configOf(uri)?.cloud || settings.cloud || cloudOfPath(uri),
@@ -273,7 +254,7 @@ export function startServer(connection: Connection): void {
           : undefined,
       definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
       assumePolicyDocument: document.languageId === 'policyset',
-      docsBaseUrl: DOCS_URL,
+      docsBaseUrl: host.docsBaseUrl,
       previous: previousOf(document.uri),
     };
   };
@@ -295,7 +276,7 @@ export function startServer(connection: Connection): void {
    * set is assembled from the open parts and, for the others, the files on disk, and checked as one.
    */
   const diagnoseAsPart = (document: TextDocument): Diagnostic[] | undefined => {
-    const parts = splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? readFileOf(sibling));
+    const parts = splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling));
     if (!parts) return undefined;
     const diagnostics = validateSplitSet(parts, validationOptions(document)).get(document.uri) ?? [];
     keepResult(document, diagnostics);
@@ -338,14 +319,14 @@ export function startServer(connection: Connection): void {
       const step = steps.next();
       if (step.done) return remember(document, step.value);
       if (performance.now() - sliceStart > VALIDATION_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await host.yieldToEvents();
         if (!current()) return undefined;
         sliceStart = performance.now();
       }
     }
   };
 
-  const idleCollection = new IdleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
+  const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
 
   /** Validates and pushes the diagnostics; `keep`: keep the parse (a document being worked on), see DocumentCache. */
   const publish = async (document: TextDocument, keep = true) => {
@@ -433,7 +414,7 @@ export function startServer(connection: Connection): void {
       .map((d) => ({ uri: d.uri, text: d.getText() }))
       .filter((d) => d.text.includes('policyRule'));
 
-  let reloadTimer: NodeJS.Timeout | undefined;
+  let reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** `afterOpened`: once the documents being opened have their first diagnostics (the scan at start-up waits for them). */
   const reloadDefinitions = (delay = 0, afterOpened = false) => {
     clearTimeout(reloadTimer);
@@ -571,10 +552,10 @@ export function startServer(connection: Connection): void {
 
   /** Watched-file changes, gathered for a moment: only the changed files are read again (see WorkspaceDefinitions). */
   let fileChanges: FileChange[] = [];
-  let fileChangeTimer: NodeJS.Timeout | undefined;
+  let fileChangeTimer: ReturnType<typeof setTimeout> | undefined;
   connection.onDidChangeWatchedFiles((params) => {
     // A config file changed: read them again and check every open document with the new settings.
-    if (params.changes.some((c) => WorkspaceConfigs.isConfigChange(c.uri))) {
+    if (params.changes.some((c) => isConfigChange(c.uri))) {
       const definitionPaths = () => JSON.stringify(configs.all().map((c) => c.config.definitions ?? []));
       const before = definitionPaths();
       configs.load(workspaceFolders);
@@ -605,7 +586,7 @@ export function startServer(connection: Connection): void {
         const offset = offsetOf(d, params.position);
         // On policyDefinitionId / policyDefinitionName: the file of the known definition, when it was read from one.
         const source = referencedDefinitionAt(p, offset, featureOptions(d.uri))?.source;
-        const file = source && (/^[a-z][a-z0-9+.-]+:\/\//i.test(source) ? source : path.isAbsolute(source) ? pathToFileURL(source).href : undefined);
+        const file = source && host.sourceUri(source);
         if (file) return [{ uri: file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
         return findDefinition(p, d.uri, offset);
       },
@@ -743,7 +724,7 @@ export function startServer(connection: Connection): void {
   });
 
   /** An open policy definition's unsaved text is what sets referencing it are checked against. */
-  let openTimer: NodeJS.Timeout | undefined;
+  let openTimer: ReturnType<typeof setTimeout> | undefined;
   const reloadOpenDefinitions = () => {
     clearTimeout(openTimer);
     openTimer = setTimeout(() => {

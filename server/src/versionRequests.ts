@@ -1,7 +1,7 @@
 // The language server's two custom requests for the version check. The server never runs git: a client
 // hands over a document's earlier text (VS Code: the committed text, from its git extension), and asks
 // for the change report the extension shows. Both are computed by the service (service/versions).
-import { ResponseError, ErrorCodes } from 'vscode-languageserver/node';
+import { ResponseError, ErrorCodes } from 'vscode-languageserver';
 import { compareTexts, type ChangeReport } from './service';
 import { LARGE_DOCUMENT } from './service/json';
 

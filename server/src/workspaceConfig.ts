@@ -5,8 +5,9 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_FILE_NAME, ignoreMatcher, loadConfigFile, type LoadedConfig } from './node/config';
+import type { FolderConfigView, WorkspaceConfigSource } from './serverHost';
 
-export interface FolderConfig extends LoadedConfig {
+export interface FolderConfig extends LoadedConfig, FolderConfigView {
   ignored: (file: string) => boolean;
 }
 
@@ -19,7 +20,7 @@ const toPath = (uri: string): string | undefined => {
   }
 };
 
-export class WorkspaceConfigs {
+export class WorkspaceConfigs implements WorkspaceConfigSource {
   private configs: FolderConfig[] = [];
 
   constructor(private readonly warn: (message: string) => void) {}
@@ -37,7 +38,8 @@ export class WorkspaceConfigs {
         if (!/cannot read it: no such file/.test((error as Error).message)) this.warn(`${(error as Error).message}; the editor checks as if the file were not there until it is fixed`);
         continue;
       }
-      configs.push({ ...loaded, ignored: loaded.config.ignore?.length ? ignoreMatcher(loaded.config.ignore, loaded.dir) : () => false });
+      const ignored = loaded.config.ignore?.length ? ignoreMatcher(loaded.config.ignore, loaded.dir) : () => false;
+      configs.push({ ...loaded, ignored, ignores: (uri) => { const file = toPath(uri); return !!file && ignored(file); } });
     }
     // Innermost folder first.
     this.configs = configs.sort((a, b) => b.dir.length - a.dir.length);
@@ -53,10 +55,5 @@ export class WorkspaceConfigs {
   /** Every loaded config (definitions of all folders are known to all documents, as the workspace scan is). */
   all(): FolderConfig[] {
     return this.configs;
-  }
-
-  /** Whether a watched-file change concerns a config file. */
-  static isConfigChange(uri: string): boolean {
-    return uri.endsWith(`/${CONFIG_FILE_NAME}`);
   }
 }

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import * as fs from 'node:fs';
 import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
-import { discover, FileReader, UsageError, InputError } from './node/files';
+import { discover, FileReader, UsageError, InputError, readUserFileSync } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './cli/lintEngine';
@@ -100,14 +100,10 @@ function ruleKey(given: string): string {
 
 /** .policysetrc.json in the current folder: { "strict": boolean }. */
 function readConfig(): { strict?: boolean } {
-  let text: string;
+  if (!fs.existsSync('.policysetrc.json')) return {};
+  const text = readUserFileSync('.policysetrc.json', 'config').toString('utf8');
   try {
-    text = fs.readFileSync('.policysetrc.json', 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    const config = JSON.parse(text) as unknown;
+    const config = parseDocumentText(text);
     if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new Error('not an object');
     const strict = (config as { strict?: unknown }).strict;
     if (strict !== undefined && typeof strict !== 'boolean') throw new Error("'strict' must be true or false");

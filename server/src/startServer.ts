@@ -16,7 +16,6 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
-import * as fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   validateDocument,
@@ -29,6 +28,7 @@ import {
   validateSplitSet,
   NOT_A_POLICY_DOCUMENT,
   DIAGNOSTIC_SOURCE,
+  decodeUtf8,
   type DocumentKind,
   type PolicyDocument,
   type SeveritySetting,
@@ -55,6 +55,7 @@ import { WorkspaceDefinitions, type FileChange } from './workspaceDefinitions';
 import { DocumentCache } from './documentCache';
 import { IdleCollection } from './idleCollection';
 import { QuotaFiles } from './quotaFiles';
+import { readUserFileSync } from './node/files';
 import { quotaFigures, type QuotaFiguresParams } from './service/quota';
 
 /** The `policySet` settings the server reads (see server/README.md). */
@@ -72,7 +73,7 @@ export interface ServerSettings {
 function readFileOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   try {
-    return fs.readFileSync(fileURLToPath(uri), 'utf8');
+    return decodeUtf8(readUserFileSync(fileURLToPath(uri), 'document')).text;
   } catch {
     return undefined;
   }

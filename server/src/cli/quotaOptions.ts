@@ -2,7 +2,7 @@
 // --capacity-units <file>), number flags, and the client of E6/E7.
 import { ModelDeploymentClient } from '#api';
 import { BUILT_IN_CAPACITY_TABLE, mergeCapacityTable, type CapacityTable } from '../service/quota';
-import { InputError, UsageError } from '../node/files';
+import { InputError, UsageError, type FileKind } from '../node/files';
 import { readJsonFileSync } from '../node/definitions';
 import type { ServiceContext } from './serviceOptions';
 
@@ -12,13 +12,13 @@ export const CAPACITY_UNITS_USAGE = `      --capacity-units <file>   A JSON file
 /** The built-in table, with the file laid over it when one is given. */
 export function capacityTable(file: string | undefined): CapacityTable {
   if (!file) return BUILT_IN_CAPACITY_TABLE;
-  return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, readJsonFile(file, '--capacity-units'));
+  return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, readJsonFile(file, '--capacity-units', 'capacityUnits'));
 }
 
 /** Reads a JSON (with comments) file; a missing or broken file is an InputError that names it. */
-export function readJsonFile(file: string, what: string): unknown {
+export function readJsonFile(file: string, what: string, kind: FileKind): unknown {
   try {
-    return readJsonFileSync(file);
+    return readJsonFileSync(file, kind);
   } catch (error) {
     throw new InputError(`${what}: ${(error as Error).message}`);
   }

@@ -1,8 +1,8 @@
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { DefinitionCatalog, decodeUtf8 } from '../service';
-import { describeFsError, InputError, POLICY_FILE } from './files';
+import { describeFsError, InputError, POLICY_FILE, readUserFile, readUserFileSync, type FileKind } from './files';
 
 /** Where known definitions come from: index files, folders of policy definition files, definition documents. */
 export interface DefinitionSources {
@@ -42,9 +42,9 @@ export async function resolveDefinitionSources(paths: string[]): Promise<Definit
 async function readJson(file: string): Promise<unknown> {
   let bytes;
   try {
-    bytes = await fs.readFile(file);
+    bytes = await readUserFile(file, 'definitions');
   } catch (error) {
-    throw new InputError(`--definitions: ${describeFsError(error, file)}`);
+    throw new InputError(`--definitions: ${(error as Error).message}`);
   }
   const { text } = decodeUtf8(bytes);
   try {
@@ -62,25 +62,31 @@ export function parseDocumentText(text: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     return JSON.parse(body);
-  } catch (error) {
+  } catch {
     const errors: ParseError[] = [];
     const value = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
-    if (errors.length) throw error;
+    // Where, not what: JSON.parse's own message quotes the text, which may be any file (a secret).
+    if (errors.length) throw new Error(`${printParseErrorCode(errors[0].error)} at ${lineAndColumn(body, errors[0].offset)}`);
     return value;
   }
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return `line ${line}, column ${offset - start + 1}`;
 }
 
 /**
  * A small JSON file the tools read (a capacity-unit table, saved usage), strict or with comments and
  * trailing commas; throws with what is wrong (the system's code when it cannot be read).
  */
-export function readJsonFileSync(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+export function readJsonFileSync(file: string, kind: FileKind): unknown {
+  const text = decodeUtf8(readUserFileSync(file, kind)).text;
   try {
     return parseDocumentText(text);
   } catch (error) {

@@ -1,0 +1,89 @@
+// Issue 22, replayed through the CLI as a user runs it (a separate process): hostile files (devices, FIFOs,
+// huge files, secrets named as inputs), outputs that would replace an input, and numbers out of range.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { runCli, isCleanMessage } from '../support/run';
+
+let dir: string;
+before(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-hostile-cli-'));
+});
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+const write = (name: string, content: string) => {
+  const file = path.join(dir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  return file;
+};
+const fifo = (name: string) => {
+  const file = path.join(dir, name);
+  execFileSync('mkfifo', [file]);
+  return file;
+};
+const PLAN = (usage: string) => JSON.stringify({ region: 'eastus', usage, deployments: [{ account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 1 } }] });
+// Looks like a shadow file: its first characters must never be quoted.
+const SECRET = 'root:*:20222:0:99999:7:::\nsecret-line-xyz\n';
+
+describe('1: every user file through one bounded reader', { concurrency: 4 }, () => {
+  test('a plan whose "usage" is /dev/zero: exit 2 at once, the device named', async () => {
+    const plan = write('zero-plan.json', PLAN('/dev/zero'));
+    const result = await runCli(['quota', 'plan', plan], { timeoutMs: 30000 });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /\/dev\/zero.*a device, not a regular file/);
+    assert.ok(isCleanMessage(result.stderr));
+  });
+
+  test('quota plan /dev/zero, --usage /dev/zero, --capacity-units /dev/zero: refused', async () => {
+    const plan = write('plain-plan.json', PLAN('x.json').replace('"usage":"x.json",', ''));
+    for (const args of [['quota', 'plan', '/dev/zero'], ['quota', 'plan', plan, '--usage', '/dev/zero'], ['quota', 'plan', plan, '--capacity-units', '/dev/zero']]) {
+      const result = await runCli(args, { timeoutMs: 30000 });
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /a device, not a regular file/);
+    }
+  });
+
+  test('a FIFO as the usage file, the plan or a linted file: refused without blocking', async () => {
+    const pipe = fifo('usage.fifo');
+    const plan = write('fifo-plan.json', PLAN(pipe));
+    const lintPipe = fifo('fifo-set.json');
+    for (const args of [['quota', 'plan', plan], ['quota', 'plan', pipe], ['lint', lintPipe]]) {
+      const result = await runCli(args, { timeoutMs: 30000 });
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /a pipe \(FIFO\), not a regular file/);
+    }
+  });
+
+  test('a usage file over its size cap: a clear message, nothing read', async () => {
+    const big = path.join(dir, 'big-usage.json');
+    fs.closeSync(fs.openSync(big, 'w'));
+    fs.truncateSync(big, 17 * 1024 * 1024);
+    const plan = write('big-plan.json', PLAN(big));
+    const result = await runCli(['quota', 'plan', plan], { timeoutMs: 30000 });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /too large to read \(17 MiB; saved usage files are read up to 16 MiB\)/);
+  });
+
+  test('a file that is not JSON (a secret) named as usage, capacity units, definitions or config: its content is never quoted', async () => {
+    const secret = write('shadow', SECRET);
+    const plan = write('secret-plan.json', PLAN(secret));
+    const set = write('set.json', JSON.stringify({ properties: { displayName: 'x', policyDefinitions: [] } }));
+    const configDir = path.join(dir, 'config');
+    write('config/.policysetrc.json', SECRET);
+    const runs = [
+      await runCli(['quota', 'plan', plan], { timeoutMs: 30000 }),
+      await runCli(['quota', 'calc', '--model', 'gpt-4o', '--capacity', '1', '--capacity-units', secret], { timeoutMs: 30000 }),
+      await runCli(['lint', set, '-d', secret], { timeoutMs: 30000 }),
+      await runCli(['lint', set], { timeoutMs: 30000, cwd: configDir }),
+    ];
+    for (const result of runs) {
+      assert.equal(result.code, 2, result.stderr);
+      assert.doesNotMatch(result.stderr + result.stdout, /root|20222|secret-line/);
+      assert.match(result.stderr, /line 1, column 1/);
+    }
+  });
+});
+

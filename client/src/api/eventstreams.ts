@@ -62,6 +62,11 @@ export class EventstreamClient {
     return `/v1/workspaces/${workspaceId}/eventstreams/${eventstreamId}`;
   }
 
+  /** The address of an eventstream, exactly as a DELETE is sent (for the confirmation). */
+  eventstreamUrl(workspaceId: string, eventstreamId: string): string {
+    return this.http.urlOf({ path: this.eventstreamPath(workspaceId, eventstreamId), apiVersion: '' });
+  }
+
   /** E4: the eventstream. */
   async get(workspaceId: string, eventstreamId: string, options: CallOptions = {}): Promise<HttpResponse<Eventstream>> {
     const path = this.eventstreamPath(workspaceId, eventstreamId);

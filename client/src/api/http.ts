@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, excerptOf, serviceErrorOf, type ServiceArea } from './errors';
+import { ApiError, AuthenticationRequiredError, CancelledError, InvalidRequestError, NetworkError, ServiceError, TimeoutError, excerptOf, serviceErrorOf, type ServiceArea } from './errors';
 
 /**
  * The HTTP client under every call. Built on node:http/https rather than fetch: in the VS Code extension host
@@ -80,6 +80,23 @@ export class HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
+  /**
+   * The one address a request is sent to, query included: what a confirmation shows is this string, and
+   * send() sends to exactly it. A path that URL parsing would change ('.' or '..' segments, even encoded
+   * as %2e) is refused here, so nothing is ever sent elsewhere than shown.
+   */
+  urlOf(request: Pick<HttpRequest, 'path' | 'url' | 'apiVersion' | 'query'>): string {
+    const url = new URL(request.url ?? this.baseUrl + request.path);
+    if (request.url === undefined) {
+      const expected = new URL(this.baseUrl + '/').pathname.replace(/\/$/, '') + request.path.replace(/[?#].*$/s, '');
+      if (url.pathname !== expected) throw new InvalidRequestError(`'${request.path}' would not reach the address it names (a '.' or '..' segment): nothing was sent`);
+    }
+    // The items API carries its version in the path (/v1): an empty apiVersion sends none.
+    if (request.apiVersion && (!request.url || !url.searchParams.has('api-version'))) url.searchParams.set('api-version', request.apiVersion);
+    for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
   async send<T = unknown>(request: HttpRequest, call: CallOptions = {}): Promise<HttpResponse<T>> {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const maxRetries = this.options.maxRetries ?? 3;
@@ -87,10 +104,7 @@ export class HttpClient {
     const maxDelayMs = this.options.maxDelayMs ?? 30_000;
     const onRetry = call.onRetry ?? this.options.onRetry;
     const wait = this.options.wait ?? sleep;
-    const url = new URL(request.url ?? this.baseUrl + request.path);
-    // The items API carries its version in the path (/v1): an empty apiVersion sends none.
-    if (request.apiVersion && (!request.url || !url.searchParams.has('api-version'))) url.searchParams.set('api-version', request.apiVersion);
-    for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    const url = new URL(this.urlOf(request));
     const what = `${request.method} ${url.pathname}`;
     const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
 

@@ -13,8 +13,8 @@ export const DEPLOYMENT_API_VERSION = '2023-05-01';
 export const RESOURCE_GROUP_PATTERN = /^[-\w.()]{0,89}[-\w()]$/u;
 /** Model-service resource (account) names: 2-64 letters, digits and '-', starting and ending with a letter or digit. */
 export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,62}[A-Za-z0-9]$/;
-/** Deployment names: 2-64 letters, digits, '-', '_' and '.', starting with a letter or digit. */
-export const DEPLOYMENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$/;
+/** Deployment names: 2-64 letters, digits, '-', '_' and '.', starting with a letter or digit, not ending in '.'. */
+export const DEPLOYMENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}[A-Za-z0-9_-]$/;
 /** Regions in the lowercase-joined form the spec asks for (`eastus`, `swedencentral`). */
 export const LOCATION_PATTERN = /^[a-z][a-z0-9]{1,49}$/;
 /** The model format the real service takes for its own models, sent when none is given. */
@@ -73,7 +73,7 @@ export function checkDeploymentTarget(target: DeploymentTarget): string | undefi
   if (!SUBSCRIPTION_ID_PATTERN.test(target.subscriptionId)) return `'${target.subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
   if (!RESOURCE_GROUP_PATTERN.test(target.resourceGroupName)) return `'${target.resourceGroupName}' is not a resource group name (1-90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.')`;
   if (!ACCOUNT_NAME_PATTERN.test(target.accountName)) return `'${target.accountName}' is not a model-service resource name (2-64 letters, digits or '-', starting and ending with a letter or digit)`;
-  if (!DEPLOYMENT_NAME_PATTERN.test(target.deploymentName)) return `'${target.deploymentName}' is not a deployment name (2-64 letters, digits, '-', '_' or '.', starting with a letter or digit)`;
+  if (!DEPLOYMENT_NAME_PATTERN.test(target.deploymentName)) return `'${target.deploymentName}' is not a deployment name (2-64 letters, digits, '-', '_' or '.', starting with a letter or digit, not ending in '.')`;
   return undefined;
 }
 
@@ -118,6 +118,11 @@ export class ModelDeploymentClient {
     if (problem) throw new InvalidRequestError(problem);
     const e = encodeURIComponent;
     return `/subscriptions/${e(target.subscriptionId)}/resourceGroups/${e(target.resourceGroupName)}/providers/${this.provider}/accounts/${e(target.accountName)}/deployments/${e(target.deploymentName)}`;
+  }
+
+  /** The address E6's PUT goes to, exactly as sent (for the confirmation). */
+  deploymentUrl(target: DeploymentTarget): string {
+    return this.http.urlOf({ path: this.deploymentPath(target), apiVersion: DEPLOYMENT_API_VERSION });
   }
 
   /** The path E7 reads. */

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import {
   ACCOUNT_NAME_PATTERN,
   DEFAULT_MODEL_FORMAT,
-  DEPLOYMENT_API_VERSION,
   DEPLOYMENT_NAME_PATTERN,
   INSUFFICIENT_QUOTA_ADVICE,
   RESOURCE_GROUP_PATTERN,
@@ -116,9 +115,9 @@ async function deployWith(
   const target: DeploymentTarget = { subscriptionId: where.subscriptionId, resourceGroupName, accountName, deploymentName };
   const body: DeploymentBody = { sku: { name: sku, capacity }, properties: { model: { format: DEFAULT_MODEL_FORMAT, name: modelName, ...(version ? { version } : {}) } } };
   const client = deploymentClientFor(service, deps);
-  let path: string;
+  let url: string;
   try {
-    path = client.deploymentPath(target);
+    url = client.deploymentUrl(target);
   } catch (error) {
     await showFailure('not deployed', error, deps);
     return false;
@@ -145,7 +144,6 @@ async function deployWith(
     return false;
   }
 
-  const url = `${service.baseUrl}${path}?api-version=${DEPLOYMENT_API_VERSION}`;
   const rates = answer.limits
     ? `${fmt(answer.limits.tpm)} TPM, ${fmt(answer.limits.rpm, 2)} RPM (${answer.limits.perSecond} per 1 s window, ${answer.limits.perTenSeconds} per 10 s)`
     : `${fmt(capacity * 1000)} TPM; RPM not known ('${modelName}' has no capacity-unit class)`;

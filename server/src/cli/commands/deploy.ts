@@ -64,12 +64,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (!target.name) throw new UsageError(`${file} does not name its policy set definition: give --name <set name>`);
   if (!target.version) throw new UsageError(`${file} has no version (a version resource's name or properties.version): give --version <#.#.#>`);
   let path: string;
+  let url: string;
   try {
     path = client.versionPath(scope, target.name, target.version);
+    url = client.versionUrl(scope, target.name, target.version);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const url = `${client.settings.baseUrl}${path}`;
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);
   if (!(await confirm('Deploy?', values.yes as boolean, 'not deployed'))) return 1;
   try {

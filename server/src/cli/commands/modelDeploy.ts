@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_SKU_NAME,
-  DEPLOYMENT_API_VERSION,
   INSUFFICIENT_QUOTA_ADVICE,
   describeRateLimits,
   isInsufficientQuota,
@@ -123,7 +122,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const limits = rateLimits(size.capacity, unit);
     say(`${model.name} at capacity ${size.capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${limits.perSecond} per 1 s window, ${limits.perTenSeconds} per 10 s)`);
   } else say(`${model.name} at capacity ${size.capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
-  say(`PUT ${client.settings.baseUrl}${path}?api-version=${DEPLOYMENT_API_VERSION}\n  ${JSON.stringify(body)}`);
+  say(`PUT ${client.deploymentUrl(target)}\n  ${JSON.stringify(body)}`);
   if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) return 1;
 
   try {

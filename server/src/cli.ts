@@ -5,6 +5,7 @@ import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } fro
 import { closestMatch } from './service/text';
 import { discover, FileReader, UsageError, InputError, readUserFileSync } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
+import { writeOutputFile } from './node/output';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './cli/lintEngine';
 import type { ChildProcess } from 'node:child_process';
@@ -292,11 +293,8 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
         ? formatSarif(results, cwd, args.severities, version(), args.docsBaseUrl, problems)
         : formatText(results, cwd, args.color, problems);
   if (args.output) {
-    try {
-      fs.writeFileSync(args.output, report);
-    } catch (error) {
-      throw new InputError(`cannot write '${args.output}': ${(error as Error).message}`);
-    }
+    // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
+    writeOutputFile(args.output, report, [...files.map((f) => f.path), ...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])]);
   } else {
     process.stdout.write(report);
   }

@@ -87,3 +87,48 @@ describe('1: every user file through one bounded reader', { concurrency: 4 }, ()
   });
 });
 
+describe('3: -o never replaces an input, never half-writes, never writes through a link', { concurrency: 3 }, () => {
+  const SET = JSON.stringify({ properties: { displayName: 'Kept', policyDefinitions: [] } }, null, 2);
+
+  test('lint set.json -o set.json: exit 2, the input kept', async () => {
+    const file = write('o-same/set.json', SET);
+    const result = await runCli(['lint', file, '-o', file]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /-o '.*set\.json' is one of the inputs/);
+    assert.equal(fs.readFileSync(file, 'utf8'), SET);
+  });
+
+  test('lint d -f sarif -o d/set.json (an input found in the folder), or through another spelling or a hard link: exit 2', async () => {
+    const file = write('o-folder/d/set.json', SET);
+    const folder = path.dirname(file);
+    fs.linkSync(file, path.join(dir, 'o-folder', 'hard.json'));
+    for (const target of [file, path.join(folder, '..', 'd', 'set.json'), path.join(dir, 'o-folder', 'hard.json')]) {
+      const result = await runCli(['lint', folder, '-f', 'sarif', '-o', target]);
+      assert.equal(result.code, 2, `${target}: ${result.stderr}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), SET);
+    }
+  });
+
+  test('a symlink as -o is replaced by the report; the file it points to is untouched', async () => {
+    const file = write('o-link/set.json', SET);
+    const victim = write('o-link/victim.txt', 'precious');
+    const link = path.join(dir, 'o-link', 'report.txt');
+    fs.symlinkSync(victim, link);
+    const result = await runCli(['lint', file, '-o', link]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'precious');
+    assert.ok(fs.lstatSync(link).isFile());
+    assert.match(fs.readFileSync(link, 'utf8'), /0 errors/);
+    // No temporary file left beside it.
+    assert.deepEqual(fs.readdirSync(path.dirname(link)).filter((n) => n.endsWith('.tmp')), []);
+  });
+
+  test('a symlink to an input as -o: exit 2, the input kept', async () => {
+    const file = write('o-link2/set.json', SET);
+    const link = path.join(dir, 'o-link2', 'out.json');
+    fs.symlinkSync(file, link);
+    const result = await runCli(['lint', file, '-o', link]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(fs.readFileSync(file, 'utf8'), SET);
+  });
+});

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import * as fs from 'node:fs';
 import type { MetadataEntity } from '#api';
 import { UsageError } from '../../node/files';
 import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset advisor metadata [--filter <expr>] [--format text|json] [-o <file>] [service options]
 
@@ -36,9 +36,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const text = format === 'json' ? JSON.stringify(entities, null, 2) + '\n' : metadataTable(entities);
   if (values.output) {
     try {
-      fs.writeFileSync(values.output, text);
+      writeOutputFile(values.output, text);
     } catch (error) {
-      process.stderr.write(`policyset: cannot write '${values.output}': ${(error as Error).message}\n`);
+      process.stderr.write(`policyset: ${(error as Error).message}\n`);
       return 2;
     }
     process.stderr.write(`policyset: saved ${entities.length} metadata entit${entities.length === 1 ? 'y' : 'ies'} to ${values.output}\n`);

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import * as fs from 'node:fs';
 import { checkItemId, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
 import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [service options]
        policyset eventstream delete <workspaceId> <eventstreamId> [--yes] [service options]
@@ -47,9 +47,9 @@ async function get(client: EventstreamClient, workspaceId: string, eventstreamId
     return 0;
   }
   try {
-    fs.writeFileSync(output, text);
+    writeOutputFile(output, text);
   } catch (error) {
-    process.stderr.write(`policyset: cannot write '${output}': ${(error as Error).message}\n`);
+    process.stderr.write(`policyset: ${(error as Error).message}\n`);
     return 2;
   }
   process.stderr.write(`policyset: saved eventstream '${response.body.displayName ?? eventstreamId}' to ${output}\n`);
@@ -60,7 +60,7 @@ async function remove(client: EventstreamClient, workspaceId: string, eventstrea
   // Read first: the question names what would be deleted, and a missing item is reported before any DELETE.
   const item = (await client.get(workspaceId, eventstreamId)).body;
   const name = item.displayName ? `'${item.displayName}'` : '(no display name)';
-  process.stderr.write(`policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.settings.itemsBaseUrl}${client.eventstreamPath(workspaceId, eventstreamId)}\n`);
+  process.stderr.write(`policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.eventstreamUrl(workspaceId, eventstreamId)}\n`);
   if (!(await confirm(`Delete eventstream ${name}?`, yes, 'not deleted'))) return 1;
   const result = await client.delete(workspaceId, eventstreamId);
   const id = result.requestId ? `, request id ${result.requestId}` : '';

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import * as fs from 'node:fs';
 import { quotaFigures, usageBar } from '../../service/quota';
 import { UsageError } from '../../node/files';
 import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../quotaOptions';
+import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset quota usage --subscription <id> --location <region> [--format text|json] [-o <file>]
                            [--capacity-units <file>] [service options]
@@ -68,9 +68,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   if (values.output) {
     try {
-      fs.writeFileSync(values.output, text);
+      writeOutputFile(values.output, text, [values['capacity-units'] as string | undefined].filter((f): f is string => !!f));
     } catch (error) {
-      process.stderr.write(`policyset: cannot write '${values.output}': ${(error as Error).message}\n`);
+      process.stderr.write(`policyset: ${(error as Error).message}\n`);
       return 2;
     }
     process.stderr.write(`policyset: saved the usage of ${values.location} (${read.rows.length} model entries) to ${values.output}\n`);

@@ -99,3 +99,39 @@ describe('2: paths and IDs checked as the service checks them; the URL confirmed
     assert.equal((seen[0] as mockttp.CompletedRequest).url, good);
   });
 });
+
+describe('6: one redaction of every string printed, whatever the case or encoding', { concurrency: 3 }, () => {
+  // A token with characters URL encoding changes, as real bearer tokens (base64) have.
+  const SECRET = 'tok/Hostile+7f3a9c1e=5b2d4806';
+  const forms = [SECRET, SECRET.toLowerCase(), SECRET.toUpperCase(), encodeURIComponent(SECRET), encodeURIComponent(SECRET).toLowerCase()];
+  const leaks = (text: string) => forms.filter((f) => text.includes(f)) as string[];
+  const echo = (prefix: string) => `${prefix} Bearer ${SECRET}, ${SECRET.toLowerCase()}, ${encodeURIComponent(SECRET)}, ${encodeURIComponent(`Bearer ${SECRET}`).toLowerCase()}`;
+  const UUID = '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d';
+
+  test('successful answers that echo the token (E3 text and JSON, E4 JSON, -o files) and an error that echoes it in other cases', async () => {
+    const server = await mock();
+    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, { value: [{ name: 'echo', properties: { displayName: echo('E3'), supportedValues: [{ id: SECRET.toUpperCase(), displayName: echo('value') }] } }] });
+    await server.forGet(`/v1/workspaces/${UUID}/eventstreams/${UUID}`).thenJson(200, { id: UUID, type: 'Eventstream', displayName: echo('E4'), description: echo('E4'), workspaceId: UUID });
+    await server.forGet(/policySetDefinitions/).thenJson(400, { error: { code: 'BadToken', message: echo('error') } });
+    const env = { POLICYSET_ACCESS_TOKEN: SECRET };
+    const base = { url: server.url };
+    const out = path.join(dir, 'echo-e3.json');
+    const e4 = path.join(dir, 'echo-e4.json');
+    const runs = [
+      await cli(base, ['advisor', 'metadata'], env),
+      await cli(base, ['advisor', 'metadata', '--format', 'json'], env),
+      await cli(base, ['advisor', 'metadata', '--format', 'json', '-o', out], env),
+      await cli(base, ['eventstream', 'get', UUID, UUID, '--items-base-url', server.url], env),
+      await cli(base, ['eventstream', 'get', UUID, UUID, '--items-base-url', server.url, '-o', e4], env),
+      await cli(base, ['fetch', 'some-set'], env),
+    ];
+    assert.deepEqual(runs.map((r) => r.code), [0, 0, 0, 0, 0, 2], runs.map((r) => r.stderr).join('\n'));
+    assert.match(runs[0].stdout, /E3 Bearer \[redacted\]/);
+    assert.match(runs[5].stderr, /BadToken/);
+    for (const run of runs) assert.deepEqual(leaks(run.stdout + run.stderr), []);
+    for (const file of [out, e4]) assert.deepEqual(leaks(fs.readFileSync(file, 'utf8')), []);
+    // The service did receive the token: the redaction hid something real.
+    const seen = await server.getMockedEndpoints();
+    assert.ok(seen.length > 0);
+  });
+});

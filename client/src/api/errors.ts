@@ -79,10 +79,28 @@ export class ServiceError extends ApiError {
 const EXCERPT_CHARS = 200;
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'x-ms-correlation-request-id', 'request-id', 'x-request-id'];
 
-/** Replaces every occurrence of the secrets in text; the service may echo what it was sent. */
-export function redact(text: string, secrets: Array<string | undefined>): string {
+const secretPatterns = new Map<string, RegExp>();
+
+/** The forms a secret comes back in: as sent, URL-encoded (a query, a link), in any letter case. */
+function secretPattern(secret: string): RegExp {
+  let pattern = secretPatterns.get(secret);
+  if (!pattern) {
+    const forms = [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')])].sort((a, b) => b.length - a.length);
+    pattern = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+    if (secretPatterns.size > 64) secretPatterns.clear();
+    secretPatterns.set(secret, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * The one redaction of everything printed or logged: every occurrence of each secret (the token, so
+ * `Bearer <token>` too), in any letter case and URL-encoded, becomes [redacted]. The service may echo what
+ * it was sent, in an error or in a successful answer.
+ */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let result = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) result = result.split(secret).join('[redacted]');
+  for (const secret of secrets) if (secret && secret.length >= 4) result = result.replace(secretPattern(secret), '[redacted]');
   return result;
 }
 

@@ -53,7 +53,8 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
   const seconds = timeoutText === undefined ? 60 : Number(timeoutText);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
   const timeoutMs = Math.round(seconds * 1000);
-  const secrets: Array<string | undefined> = [];
+  const secrets: Array<string | undefined> = [env[ENV.accessToken]?.trim()];
+  guardOutput(secrets);
   const command = values['token-command'] as string | undefined;
   let pending: Promise<string | undefined> | undefined;
   const token: TokenProvider = (signal) => {
@@ -67,6 +68,30 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
     process.stderr.write(`policyset: ${redact(info.reason, secrets)}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})\n`);
   };
   return { settings, token, timeoutMs, secrets, onRetry };
+}
+
+/** The secrets of every service context of this process: everything printed is cleaned of them. */
+const guarded: Array<ReadonlyArray<string | undefined>> = [];
+const allSecrets = () => guarded.flat();
+
+/**
+ * One redaction for everything printed: standard output and standard error are cleaned of the secrets
+ * (see redact) whatever the command writes, the service's answers included. `secrets` is read at each
+ * write, so a token that becomes known later is covered too. Installed once per process.
+ */
+function guardOutput(secrets: ReadonlyArray<string | undefined>): void {
+  guarded.push(secrets);
+  if (guarded.length > 1) return;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write(typeof chunk === 'string' ? redact(chunk, allSecrets()) : chunk instanceof Uint8Array ? redact(Buffer.from(chunk).toString('utf8'), allSecrets()) : chunk, ...rest)) as typeof stream.write;
+  }
+}
+
+/** Text for a file the user asked for (-o), cleaned of the secrets as standard output is. */
+export function redactForOutput(text: string): string {
+  return redact(text, allSecrets());
 }
 
 /** The client of the policy set interfaces (E1, E2) for these flags. */

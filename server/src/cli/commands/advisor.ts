@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { MetadataEntity } from '#api';
 import { UsageError } from '../../node/files';
-import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset advisor metadata [--filter <expr>] [--format text|json] [-o <file>] [service options]
@@ -36,7 +36,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const text = format === 'json' ? JSON.stringify(entities, null, 2) + '\n' : metadataTable(entities);
   if (values.output) {
     try {
-      writeOutputFile(values.output, text);
+      writeOutputFile(values.output, redactForOutput(text));
     } catch (error) {
       process.stderr.write(`policyset: ${(error as Error).message}\n`);
       return 2;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkItemId, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
-import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [service options]
@@ -47,7 +47,7 @@ async function get(client: EventstreamClient, workspaceId: string, eventstreamId
     return 0;
   }
   try {
-    writeOutputFile(output, text);
+    writeOutputFile(output, redactForOutput(text));
   } catch (error) {
     process.stderr.write(`policyset: ${(error as Error).message}\n`);
     return 2;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseExpand } from '#api';
 import { UsageError } from '../../node/files';
-import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset fetch <name> [--expand <list>] [-o <file>] [service options]
@@ -32,7 +32,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const text = JSON.stringify(response.body, null, 2) + '\n';
     if (values.output) {
       try {
-        writeOutputFile(values.output, text);
+        writeOutputFile(values.output, redactForOutput(text));
       } catch (error) {
         process.stderr.write(`policyset: ${(error as Error).message}\n`);
         return 2;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { quotaFigures, usageBar } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../quotaOptions';
 import { writeOutputFile } from '../../node/output';
 
@@ -68,7 +68,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   if (values.output) {
     try {
-      writeOutputFile(values.output, text, [values['capacity-units'] as string | undefined].filter((f): f is string => !!f));
+      writeOutputFile(values.output, redactForOutput(text), [values['capacity-units'] as string | undefined].filter((f): f is string => !!f));
     } catch (error) {
       process.stderr.write(`policyset: ${(error as Error).message}\n`);
       return 2;

@@ -135,3 +135,33 @@ describe('6: one redaction of every string printed, whatever the case or encodin
     assert.ok(seen.length > 0);
   });
 });
+
+describe('5: service text made safe before it reaches a terminal', { concurrency: 3 }, () => {
+  const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\r\ndeleted OK\u009b31m';
+  const RAW_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  test('an error message with escape sequences and 1 MB of text: escaped, cut with a note, one message', async () => {
+    const server = await mock();
+    await server.forGet(/policySetDefinitions/).thenJson(400, { error: { code: 'Bad\u001b[2J', message: HOSTILE + 'A'.repeat(1024 * 1024) } });
+    const result = await cli({ url: server.url }, ['fetch', 'some-set']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.doesNotMatch(result.stderr, RAW_CONTROLS);
+    assert.doesNotMatch(result.stderr, /^deleted OK/m);
+    assert.match(result.stderr, /\\u001b\]0;pwned\\u0007/);
+    assert.match(result.stderr, /more characters not shown/);
+    assert.ok(result.stderr.length < 10_000, `${result.stderr.length} characters printed`);
+  });
+
+  test('E3 data: text output escaped on one line; JSON output keeps the data, escaped', async () => {
+    const server = await mock();
+    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, { value: [{ name: 'x', properties: { displayName: HOSTILE, supportedValues: [{ id: 'v', displayName: HOSTILE }] } }] });
+    const text = await cli({ url: server.url }, ['advisor', 'metadata']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.doesNotMatch(text.stdout, RAW_CONTROLS);
+    assert.doesNotMatch(text.stdout, /^deleted OK/m);
+    const json = await cli({ url: server.url }, ['advisor', 'metadata', '--format', 'json']);
+    assert.equal(json.code, 0, json.stderr);
+    assert.doesNotMatch(json.stdout, RAW_CONTROLS);
+    assert.equal(JSON.parse(json.stdout)[0].properties.displayName, HOSTILE);
+  });
+});

@@ -77,6 +77,30 @@ export class ServiceError extends ApiError {
 }
 
 const EXCERPT_CHARS = 200;
+/** The longest service message shown whole; a longer one is cut, with a note. */
+export const MAX_MESSAGE_CHARS = 2000;
+
+/** C0 and C1 control characters and DEL: what a terminal takes as commands (escape sequences, CR, BEL). */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const escapeControl = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Text from the service made safe for a terminal: control characters (C0 and C1) are written as \uXXXX
+ * (newlines and tabs too, unless `multiline`), and text longer than `max` characters is cut with a note
+ * saying how much was left out. The \uXXXX form is also a valid JSON escape, so it keeps JSON valid.
+ */
+export function safeText(text: string, options: { multiline?: boolean; max?: number } = {}): string {
+  const max = options.max ?? MAX_MESSAGE_CHARS;
+  const cut = text.length > max ? text.slice(0, max) : text;
+  const safe = cut.replace(options.multiline ? CONTROLS_BUT_LINES : CONTROLS, escapeControl);
+  return text.length > max ? `${safe}… (${text.length - max} more characters not shown)` : safe;
+}
+
+/** Control characters (C0 but newline and tab, C1, DEL) escaped as \uXXXX: for whole outputs, JSON included. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS_BUT_LINES, escapeControl);
+}
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'x-ms-correlation-request-id', 'request-id', 'x-request-id'];
 
 const secretPatterns = new Map<string, RegExp>();
@@ -105,7 +129,7 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
 }
 
 export function excerptOf(body: string, secrets: Array<string | undefined> = []): string {
-  const flat = redact(body, secrets).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const flat = redact(body, secrets).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
@@ -178,7 +202,7 @@ export function serviceErrorOf(facts: ResponseFacts): ServiceError {
       requestId = str(json.requestId) ?? requestId;
     }
   }
-  const safe = (text: string | undefined) => (text === undefined ? undefined : redact(text, secrets));
+  const safe = (text: string | undefined) => (text === undefined ? undefined : safeText(redact(text, secrets)));
   if (!detail) {
     const excerpt = excerptOf(body, secrets);
     const what = !body.trim() ? 'an empty body' : !parsed ? `a body that is not JSON: "${excerpt}"` : `JSON that is not an error response: "${excerpt}"`;
@@ -220,9 +244,9 @@ export function serviceErrorOf(facts: ResponseFacts): ServiceError {
 function redactDetails(details: ErrorDetail[], secrets: Array<string | undefined>): ErrorDetail[] {
   return details.map((d) => ({
     ...d,
-    code: d.code === undefined ? undefined : redact(d.code, secrets),
-    message: d.message === undefined ? undefined : redact(d.message, secrets),
-    target: d.target === undefined ? undefined : redact(d.target, secrets),
+    code: d.code === undefined ? undefined : safeText(redact(d.code, secrets)),
+    message: d.message === undefined ? undefined : safeText(redact(d.message, secrets)),
+    target: d.target === undefined ? undefined : safeText(redact(d.target, secrets)),
     details: redactDetails(d.details ?? [], secrets),
   }));
 }

@@ -3,7 +3,7 @@
 // file of its own under ./commands.
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
-import { AdvisorMetadataClient, ApiError, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import { AdvisorMetadataClient, ApiError, escapeControls, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
 export const SERVICE_OPTIONS_USAGE = `Service options:
@@ -76,20 +76,23 @@ const allSecrets = () => guarded.flat();
 
 /**
  * One redaction for everything printed: standard output and standard error are cleaned of the secrets
- * (see redact) whatever the command writes, the service's answers included. `secrets` is read at each
+ * (see redact) and of control characters but newline and tab (see escapeControls: \\uXXXX, valid in JSON
+ * too) whatever the command writes, the service's answers included. `secrets` is read at each
  * write, so a token that becomes known later is covered too. Installed once per process.
  */
 function guardOutput(secrets: ReadonlyArray<string | undefined>): void {
   guarded.push(secrets);
   if (guarded.length > 1) return;
+  // Service text reaches these streams (answers, messages): no escape sequence gets through to the terminal.
+  const clean = (text: string) => escapeControls(redact(text, allSecrets()));
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
     stream.write = ((chunk: unknown, ...rest: unknown[]) =>
-      write(typeof chunk === 'string' ? redact(chunk, allSecrets()) : chunk instanceof Uint8Array ? redact(Buffer.from(chunk).toString('utf8'), allSecrets()) : chunk, ...rest)) as typeof stream.write;
+      write(typeof chunk === 'string' ? clean(chunk) : chunk instanceof Uint8Array ? clean(Buffer.from(chunk).toString('utf8')) : chunk, ...rest)) as typeof stream.write;
   }
 }
 
-/** Text for a file the user asked for (-o), cleaned of the secrets as standard output is. */
+/** Text for a file the user asked for (-o), cleaned of the secrets (its control characters are the data's, JSON-escaped or not). */
 export function redactForOutput(text: string): string {
   return redact(text, allSecrets());
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { MetadataEntity } from '#api';
+import { safeText, type MetadataEntity } from '#api';
 import { UsageError } from '../../node/files';
 import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { writeOutputFile } from '../../node/output';
@@ -48,17 +48,19 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   return 0;
 }
 
-const list = (values: readonly string[] | null | undefined) => (values?.length ? values.join(', ') : '-');
+/** One line of service text: control characters (newlines too) escaped, cut at a sane length. */
+const one = (value: unknown) => safeText(String(value));
+const list = (values: readonly string[] | null | undefined) => (values?.length ? values.map(one).join(', ') : '-');
 
 /** A readable table: one block per entity, its supported values as rows of id and display name. */
 export function metadataTable(entities: MetadataEntity[]): string {
   if (!entities.length) return 'No metadata entities.\n';
   const blocks = entities.map((entity) => {
     const p = entity.properties ?? {};
-    const values = (p.supportedValues ?? []).map((v) => [String(v.id ?? ''), String(v.displayName ?? '')] as const);
+    const values = (p.supportedValues ?? []).map((v) => [one(v.id ?? ''), one(v.displayName ?? '')] as const);
     const width = Math.max(2, ...values.map(([id]) => id.length));
     const head = [
-      `${entity.name ?? '(no name)'}  ${p.displayName ? `"${p.displayName}"` : ''}`.trimEnd(),
+      `${entity.name !== undefined ? one(entity.name) : '(no name)'}  ${p.displayName ? `"${one(p.displayName)}"` : ''}`.trimEnd(),
       `  depends on:           ${list(p.dependsOn)}`,
       `  applicable scenarios: ${list(p.applicableScenarios)}`,
       `  supported values (${values.length}):`,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { describeScope, versionToDeploy, type DeploymentScope } from '#api';
+import { describeScope, safeText, versionToDeploy, type DeploymentScope } from '#api';
 import { readBytes, UsageError } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { lintBytes } from '../lintEngine';
@@ -76,7 +76,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   try {
     const response = await client.createPolicySetDefinitionVersion(scope, target.name, target.version, target.properties);
     const verb = response.status === 201 ? 'created' : 'updated';
-    process.stdout.write(`${verb} ${response.body?.id ?? path} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})\n`);
+    process.stdout.write(`${verb} ${response.body?.id !== undefined ? safeText(String(response.body.id)) : path} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})\n`);
     return 0;
   } catch (error) {
     return reportApiError(error, context.secrets);

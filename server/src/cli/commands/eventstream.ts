@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { checkItemId, type EventstreamClient } from '#api';
+import { checkItemId, safeText, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
 import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { writeOutputFile } from '../../node/output';
@@ -52,14 +52,14 @@ async function get(client: EventstreamClient, workspaceId: string, eventstreamId
     process.stderr.write(`policyset: ${(error as Error).message}\n`);
     return 2;
   }
-  process.stderr.write(`policyset: saved eventstream '${response.body.displayName ?? eventstreamId}' to ${output}\n`);
+  process.stderr.write(`policyset: saved eventstream '${safeText(String(response.body.displayName ?? eventstreamId), { max: 200 })}' to ${output}\n`);
   return 0;
 }
 
 async function remove(client: EventstreamClient, workspaceId: string, eventstreamId: string, yes: boolean): Promise<number> {
   // Read first: the question names what would be deleted, and a missing item is reported before any DELETE.
   const item = (await client.get(workspaceId, eventstreamId)).body;
-  const name = item.displayName ? `'${item.displayName}'` : '(no display name)';
+  const name = item.displayName ? `'${safeText(String(item.displayName), { max: 200 })}'` : '(no display name)';
   process.stderr.write(`policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.eventstreamUrl(workspaceId, eventstreamId)}\n`);
   if (!(await confirm(`Delete eventstream ${name}?`, yes, 'not deleted'))) return 1;
   const result = await client.delete(workspaceId, eventstreamId);

@@ -10,6 +10,7 @@ import {
   type DeploymentModel,
   type DeploymentTarget,
   type ModelDeployment,
+  safeText,
 } from '#api';
 import { capacityClassOf, checkQuota, checkSize, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
 import { UsageError } from '../../node/files';
@@ -95,7 +96,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const sameQuota =
     !!current && (current.properties?.model?.name ?? '').toLowerCase() === model.name.toLowerCase() && (current.sku?.name ?? DEFAULT_SKU_NAME).toLowerCase() === skuName.toLowerCase();
   const currentTpm = sameQuota ? currentCapacity * TPM_PER_CAPACITY : 0;
-  if (current) say(`'${target.deploymentName}' exists: ${current.properties?.model?.name ?? '?'} ${current.sku?.name ?? '?'} capacity ${currentCapacity || '?'}; this is a resize${sameQuota ? ` (its ${fmt(currentTpm)} TPM is freed first)` : ''}`);
+  if (current) say(`'${target.deploymentName}' exists: ${safeText(String(current.properties?.model?.name ?? '?'), { max: 200 })} ${safeText(String(current.sku?.name ?? '?'), { max: 200 })} capacity ${currentCapacity || '?'}; this is a resize${sameQuota ? ` (its ${fmt(currentTpm)} TPM is freed first)` : ''}`);
   else say(`'${target.deploymentName}' does not exist yet: it will be created`);
 
   if (values.location) {
@@ -127,10 +128,11 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 
   try {
     const response = await client.createOrUpdateDeployment(target, body);
-    const state = response.body?.properties?.provisioningState;
+    const rawState = response.body?.properties?.provisioningState;
+    const state = rawState === undefined ? undefined : safeText(String(rawState), { max: 200 });
     const enforced = describeRateLimits(response.body);
     process.stdout.write(
-      `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id ?? path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})\n` +
+      `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id !== undefined ? safeText(String(response.body.id)) : path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})\n` +
         (state && !/^succeeded$/i.test(state) ? `the service is still provisioning it (${state})\n` : '') +
         (enforced ? `rate limits the service reports: ${enforced}\n` : ''),
     );

@@ -165,3 +165,50 @@ describe('5: service text made safe before it reaches a terminal', { concurrency
     assert.equal(JSON.parse(json.stdout)[0].properties.displayName, HOSTILE);
   });
 });
+
+describe('4: large answers are bounded, pages appended without spreading', { concurrency: 3 }, () => {
+  test('an E3 page of 130,000 entries is read whole (no call-stack overflow)', async () => {
+    const server = await mock();
+    const value = Array.from({ length: 130_000 }, (_, i) => ({ name: `m${i}` }));
+    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, { value });
+    const out = path.join(dir, 'many-e3.json');
+    const result = await cli({ url: server.url }, ['advisor', 'metadata', '--format', 'json', '-o', out]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).length, 130_000);
+  });
+
+  test('E3 pages over the byte budget: cut off while they arrive, one clear message, exit 2', async () => {
+    const server = await mock();
+    const big = 'x'.repeat(1024 * 1024);
+    // Page after page of 6 MB: the third passes the 16 MB budget.
+    let n = 0;
+    await server.forGet('/providers/Provider.Advisor/metadata').thenCallback(() => ({ statusCode: 200, json: { value: Array.from({ length: 6 }, () => ({ name: big })), nextLink: `${server.url}/providers/Provider.Advisor/metadata?api-version=2025-01-01&page=${++n}` } }));
+    const result = await cli({ url: server.url }, ['advisor', 'metadata', '--format', 'json']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^policyset: The service sent more than 16 MB or 200,000 entries of metadata; not read further: narrow it with a filter \(--filter\)$/m);
+    assert.ok(isOneLine(result.stderr), result.stderr.slice(0, 500));
+  });
+
+  test('an E7 page of 130,000 entries: a clear message, exit 2, no crash', async () => {
+    const server = await mock();
+    await server.forGet(/\/usages$/).thenJson(200, { value: Array.from({ length: 130_000 }, () => ({ name: { value: 'x' }, currentValue: 0, limit: 1 })) });
+    const result = await cli({ url: server.url }, ['quota', 'usage', '--subscription', SUB, '--location', 'eastus']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /more than 8 MB or 50,000 entries of usage for eastus; not read further/);
+    assert.doesNotMatch(result.stderr, /Maximum call stack|unexpected failure/);
+  });
+
+  test('a nextLink that is not a string ends the listing with a message, not silently', async () => {
+    const server = await mock();
+    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, { value: [{ name: 'a' }], nextLink: { href: '/next' } });
+    await server.forGet(/\/usages$/).thenJson(200, { value: [], nextLink: 42 });
+    const e3 = await cli({ url: server.url }, ['advisor', 'metadata']);
+    assert.equal(e3.code, 2, e3.stderr);
+    assert.match(e3.stderr, /nextLink of page 1 is not a string \(object\)/);
+    const e7 = await cli({ url: server.url }, ['quota', 'usage', '--subscription', SUB, '--location', 'eastus']);
+    assert.equal(e7.code, 2, e7.stderr);
+    assert.match(e7.stderr, /nextLink is not a string \(number\)/);
+  });
+});
+
+const isOneLine = (stderr: string) => stderr.trim().split('\n').length === 1;

@@ -41,6 +41,8 @@ export interface HttpClientOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Largest answer this call accepts (default: the client's maxResponseBytes); a listing passes what is left of its budget. */
+  maxResponseBytes?: number;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -64,12 +66,15 @@ export interface HttpResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   body: T;
   requestId?: string;
+  /** Size of the answer's body in bytes, as received. */
+  bytes?: number;
 }
 
 interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  bytes: number;
 }
 
 const RETRYABLE_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
@@ -150,7 +155,7 @@ export class HttpClient {
 
         let raw: RawResponse;
         try {
-          raw = await this.attempt(url, request.method, token, payload, controller.signal);
+          raw = await this.attempt(url, request.method, token, payload, controller.signal, call.maxResponseBytes);
         } catch (error) {
           if (controller.signal.aborted) throw stopped();
           const network = error as NetworkError;
@@ -186,7 +191,7 @@ export class HttpClient {
               );
             }
           }
-          return { status: raw.status, headers: raw.headers, body: body as T, requestId: requestIdOf(raw.headers) };
+          return { status: raw.status, headers: raw.headers, body: body as T, requestId: requestIdOf(raw.headers), bytes: raw.bytes };
         }
 
         const error = serviceErrorOf({ status: raw.status, headers: raw.headers, body: raw.body, request: what, area: request.area, secrets });
@@ -223,8 +228,8 @@ export class HttpClient {
     }
   }
 
-  private attempt(url: URL, method: string, token: string, payload: string | undefined, signal: AbortSignal): Promise<RawResponse> {
-    const maxBytes = this.options.maxResponseBytes ?? 64 * 1024 * 1024;
+  private attempt(url: URL, method: string, token: string, payload: string | undefined, signal: AbortSignal, callMaxBytes?: number): Promise<RawResponse> {
+    const maxBytes = callMaxBytes ?? this.options.maxResponseBytes ?? 64 * 1024 * 1024;
     const headers: http.OutgoingHttpHeaders = {
       Accept: 'application/json',
       Authorization: `Bearer ${token}`,
@@ -252,7 +257,7 @@ export class HttpClient {
           size += chunk.length;
           if (size > maxBytes) {
             req.destroy();
-            fail(new NetworkError(`The answer to ${what} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not read`, 'ETOOLARGE', true));
+            fail(new NetworkError(`The answer to ${what} is larger than ${formatMegabytes(maxBytes)}; not read`, 'ETOOLARGE', true));
             return;
           }
           chunks.push(chunk);
@@ -266,7 +271,7 @@ export class HttpClient {
             return;
           }
           settled = true;
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), bytes: size });
         });
       });
       req.on('finish', () => (delivered = true));
@@ -318,6 +323,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+export function formatMegabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 export function formatSeconds(ms: number): string {

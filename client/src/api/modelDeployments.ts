@@ -1,5 +1,5 @@
-import { HttpClient, type CallOptions, type HttpClientOptions, type HttpResponse } from './http';
-import { InvalidRequestError, ServiceError } from './errors';
+import { HttpClient, formatMegabytes, type CallOptions, type HttpClientOptions, type HttpResponse } from './http';
+import { InvalidRequestError, NetworkError, ServiceError } from './errors';
 import { SUBSCRIPTION_ID_PATTERN } from './policySets';
 import type { ServiceSettings } from './settings';
 
@@ -23,6 +23,9 @@ export const DEFAULT_MODEL_FORMAT = 'OpenAI';
 export const DEFAULT_SKU_NAME = 'Standard';
 /** Pages of a usages list read at most: a list that never ends is a fault, not a region. */
 const MAX_PAGES = 50;
+/** Bounds of one usages listing across its pages (a region has some hundreds of entries). */
+export const MAX_USAGES_BYTES = 8 * 1024 * 1024;
+export const MAX_USAGES_ENTRIES = 50_000;
 
 export interface DeploymentTarget {
   subscriptionId: string;
@@ -169,14 +172,29 @@ export class ModelDeploymentClient {
     const seen = new Set<string>();
     let next: { path: string; apiVersion: string; query: Record<string, string> } | undefined = { path: first, apiVersion: DEPLOYMENT_API_VERSION, query: {} };
     let pages = 0;
+    let bytes = 0;
+    const tooMuch = () =>
+      new ServiceError(`The service sent more than ${formatMegabytes(MAX_USAGES_BYTES)} or ${MAX_USAGES_ENTRIES.toLocaleString('en-US')} entries of usage for ${location}; not read further`, 200, 'TooLarge', '', 'unexpected');
     while (next) {
       if (++pages > MAX_PAGES) throw new ServiceError(`The usages list of ${location} did not end after ${MAX_PAGES} pages; not read further`, 200, 'InvalidResponse', '', 'unexpected');
-      const response: HttpResponse<unknown> = await this.http.send({ method: 'GET', path: next.path, apiVersion: next.apiVersion, query: next.query, area: 'policy' }, options);
+      let response: HttpResponse<unknown>;
+      try {
+        response = await this.http.send({ method: 'GET', path: next.path, apiVersion: next.apiVersion, query: next.query, area: 'policy' }, { ...options, maxResponseBytes: Math.max(1, MAX_USAGES_BYTES - bytes) });
+      } catch (error) {
+        if (error instanceof NetworkError && error.code === 'ETOOLARGE') throw tooMuch();
+        throw error;
+      }
       const body = response.body;
       if (!isObject(body) || !Array.isArray(body.value)) {
         throw new ServiceError(`The service answered ${response.status} to GET ${next.path} with JSON that is not a usages list (no "value" array)`, response.status, 'InvalidResponse', '', 'unexpected', undefined, [], response.requestId);
       }
-      value.push(...(body.value.filter(isObject) as UsageEntry[]));
+      bytes += response.bytes ?? 0;
+      if (value.length + body.value.length > MAX_USAGES_ENTRIES) throw tooMuch();
+      // One at a time: a spread of a large page overflows the call stack.
+      for (const entry of body.value) if (isObject(entry)) value.push(entry as UsageEntry);
+      if (body.nextLink !== undefined && body.nextLink !== null && typeof body.nextLink !== 'string') {
+        throw new ServiceError(`The usages list's nextLink is not a string (${Array.isArray(body.nextLink) ? 'an array' : typeof body.nextLink}); the list may be incomplete, so it is not used`, response.status, 'InvalidNextLink', '', 'unexpected');
+      }
       const link = typeof body.nextLink === 'string' && body.nextLink ? body.nextLink : undefined;
       next = undefined;
       if (link) {

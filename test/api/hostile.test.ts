@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as mockttp from 'mockttp';
-import { HttpClient, InvalidRequestError, ModelDeploymentClient, PolicySetClient } from '#api';
+import { HttpClient, InvalidRequestError, ModelDeploymentClient, PolicySetClient, retryAfterSeconds } from '#api';
 import { runCli, type RunResult } from '../support/run';
 import { startLocalService, type LocalService } from '../service/localService';
 import { cleanSet } from '../support/sets';
@@ -212,3 +212,55 @@ describe('4: large answers are bounded, pages appended without spreading', { con
 });
 
 const isOneLine = (stderr: string) => stderr.trim().split('\n').length === 1;
+
+describe('8: Retry-After only as whole seconds or an HTTP date', { concurrency: 3 }, () => {
+  test('retryAfterSeconds: a negative, fractional or bare number, or a year, is no Retry-After', () => {
+    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
+    const of = (value: string) => retryAfterSeconds({ 'retry-after': value }, now);
+    assert.deepEqual(['-5', '1.5', '2020', '+3', '1e3', 'soon', ' -5 '].map(of), [undefined, undefined, 2020, undefined, undefined, undefined, undefined]);
+    assert.equal(of('7'), 7);
+    assert.equal(of('Wed, 21 Oct 2026 07:28:30 GMT'), 30);
+    assert.equal(of('Wednesday, 21-Oct-26 07:28:30 GMT'), 30);
+  });
+
+  test("429 with 'Retry-After: -5' (mockttp): the default backoff, not three immediate retries", async () => {
+    const server = await mock();
+    await server.forAnyRequest().thenReply(429, JSON.stringify({ error: { code: 'TooManyRequests', message: 'slow down' } }), { 'Retry-After': '-5', 'Content-Type': 'application/json' });
+    const waits: number[] = [];
+    const http = new HttpClient({ baseUrl: server.url, token: async () => TOKEN, backoffMs: 1000, wait: async (ms) => void waits.push(ms) });
+    await assert.rejects(http.send({ method: 'GET', path: '/x', apiVersion: '1', area: 'policy' }), /TooManyRequests/);
+    assert.equal(waits.length, 3);
+    // Full jitter in the upper half of 1, 2, 4 s.
+    waits.forEach((ms, i) => assert.ok(ms >= 500 * 2 ** i, `wait ${i + 1}: ${ms} ms`));
+  });
+});
+
+describe('9: a write the service accepted is reported as accepted, whatever its body', { concurrency: 3 }, () => {
+  const UUID = '1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
+
+  test('deploy: 200 with a body that is not JSON is exit 0, says so, and the PUT went once', async () => {
+    const server = await mock();
+    const put = await server.forPut(/\/versions\//).thenReply(200, 'OK, stored', { 'Content-Type': 'text/plain' });
+    const file = write('set-accepted.json', cleanSet('accepted-set', 'Accepted', '1.0.0'));
+    const result = await cli({ url: server.url }, ['deploy', file, '--subscription', SUB, '--yes']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^updated \/subscriptions\/.*\/versions\/1\.0\.0 \(200\); the service's answer could not be read \(not JSON: "OK, stored"\), but it accepted the request$/m);
+    assert.equal((await put.getSeenRequests()).length, 1);
+  });
+
+  test('eventstream delete: 200 with garbage is exit 0 "deleted"; model deploy: 201 with HTML is exit 0 "created"', async () => {
+    const server = await mock();
+    await server.forGet(`/v1/workspaces/${UUID}/eventstreams/${UUID}`).thenJson(200, { id: UUID, type: 'Eventstream', displayName: 'es', workspaceId: UUID });
+    const deleted = await server.forDelete(`/v1/workspaces/${UUID}/eventstreams/${UUID}`).thenReply(200, '<html>gone</html>');
+    await server.forGet(/\/deployments\/chat$/).thenJson(404, { error: { code: 'DeploymentNotFound', message: 'no' } });
+    const put = await server.forPut(/\/deployments\/chat$/).thenReply(201, '<html>created</html>');
+    const del = await cli({ url: server.url }, ['eventstream', 'delete', UUID, UUID, '--items-base-url', server.url, '--yes']);
+    assert.equal(del.code, 0, del.stderr);
+    assert.match(del.stdout, /^deleted eventstream 'es' .*\(200\); the service's answer could not be read/m);
+    assert.equal((await deleted.getSeenRequests()).length, 1);
+    const model = await cli({ url: server.url }, ['model', 'deploy', '--subscription', SUB, '--resource-group', 'rg', '--account', 'acct', '--name', 'chat', '--model', 'gpt-4o', '--capacity', '1', '--yes']);
+    assert.equal(model.code, 0, model.stderr);
+    assert.match(model.stdout, /^created .*\(201\); the service's answer could not be read/m);
+    assert.equal((await put.getSeenRequests()).length, 1);
+  });
+});

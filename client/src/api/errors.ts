@@ -155,11 +155,18 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Retry-After in seconds: whole seconds as the spec says, or an HTTP date. */
+/** An HTTP date (RFC 9110 5.6.7): IMF-fixdate, or the obsolete RFC 850 and asctime forms; all start with a day name. */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? +\S/;
+
+/**
+ * Retry-After in seconds: whole seconds as the spec says, or an HTTP date; anything else (a negative or
+ * fractional number, a bare year) is undefined, and the caller backs off as if none were given.
+ */
 export function retryAfterSeconds(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
   const value = headerValue(headers, 'retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value);
+  if (!HTTP_DATE.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }

@@ -68,6 +68,11 @@ export interface HttpResponse<T = unknown> {
   requestId?: string;
   /** Size of the answer's body in bytes, as received. */
   bytes?: number;
+  /**
+   * A PUT or DELETE the service accepted (2xx) whose body could not be read (not JSON): an excerpt of it.
+   * The write was done; `body` is undefined.
+   */
+  unreadableBody?: string;
 }
 
 interface RawResponse {
@@ -177,6 +182,8 @@ export class HttpClient {
             try {
               body = JSON.parse(raw.body);
             } catch {
+              // A write the service accepted is done, whatever its body: reporting a failure would invite a repeat.
+              if (request.method !== 'GET') return { status: raw.status, headers: raw.headers, body: undefined as T, requestId: requestIdOf(raw.headers), bytes: raw.bytes, unreadableBody: excerptOf(raw.body, secrets) };
               throw new ServiceError(
                 `The service answered ${raw.status} to ${what} with a body that is not JSON: "${excerptOf(raw.body, secrets)}"`,
                 raw.status,

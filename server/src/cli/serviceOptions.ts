@@ -3,7 +3,7 @@
 // file of its own under ./commands.
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
-import { AdvisorMetadataClient, ApiError, escapeControls, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import { AdvisorMetadataClient, ApiError, escapeControls, safeText, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
 export const SERVICE_OPTIONS_USAGE = `Service options:
@@ -144,6 +144,11 @@ export async function confirm(question: string, yes: boolean, what: string): Pro
   if (/^y(es)?$/i.test(answer.trim())) return true;
   process.stderr.write(`policyset: ${what}\n`);
   return false;
+}
+
+/** What is said when the service accepted a write but its answer could not be read. */
+export function unreadable(excerpt: string | undefined): string {
+  return excerpt === undefined ? '' : `; the service's answer could not be read (not JSON: "${safeText(excerpt, { max: 200 })}"), but it accepted the request`;
 }
 
 /** Prints an api error without secrets: exit status 2. Anything else is rethrown. */

@@ -5,7 +5,7 @@ import { readBytes, UsageError } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
-import { confirm, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
                         [--version <#.#.#>] [--yes] [-d <definitions>] [service options]
@@ -76,7 +76,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   try {
     const response = await client.createPolicySetDefinitionVersion(scope, target.name, target.version, target.properties);
     const verb = response.status === 201 ? 'created' : 'updated';
-    process.stdout.write(`${verb} ${response.body?.id !== undefined ? safeText(String(response.body.id)) : path} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})\n`);
+    process.stdout.write(`${verb} ${response.body?.id !== undefined ? safeText(String(response.body.id)) : path} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})${unreadable(response.unreadableBody)}\n`);
     return 0;
   } catch (error) {
     return reportApiError(error, context.secrets);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkItemId, safeText, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
-import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
+import { confirm, unreadable, eventstreamClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [service options]
@@ -65,6 +65,6 @@ async function remove(client: EventstreamClient, workspaceId: string, eventstrea
   const result = await client.delete(workspaceId, eventstreamId);
   const id = result.requestId ? `, request id ${result.requestId}` : '';
   if (result.alreadyDeleted) process.stdout.write(`already deleted: eventstream ${name} (${eventstreamId}) was gone when the retried DELETE arrived (${result.status} ItemNotFound after a 429${id})\n`);
-  else process.stdout.write(`deleted eventstream ${name} (${eventstreamId}) in workspace ${workspaceId} (${result.status}${id})\n`);
+  else process.stdout.write(`deleted eventstream ${name} (${eventstreamId}) in workspace ${workspaceId} (${result.status}${id})${unreadable(result.unreadableBody)}\n`);
   return 0;
 }

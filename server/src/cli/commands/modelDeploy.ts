@@ -14,7 +14,7 @@ import {
 } from '#api';
 import { capacityClassOf, checkQuota, checkSize, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { confirm, unreadable, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../quotaOptions';
 
 export const usage = `Usage: policyset model deploy --subscription <id> --resource-group <rg> --account <name> --name <deployment>
@@ -132,7 +132,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const state = rawState === undefined ? undefined : safeText(String(rawState), { max: 200 });
     const enforced = describeRateLimits(response.body);
     process.stdout.write(
-      `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id !== undefined ? safeText(String(response.body.id)) : path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})\n` +
+      `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id !== undefined ? safeText(String(response.body.id)) : path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})${unreadable(response.unreadableBody)}\n` +
         (state && !/^succeeded$/i.test(state) ? `the service is still provisioning it (${state})\n` : '') +
         (enforced ? `rate limits the service reports: ${enforced}\n` : ''),
     );

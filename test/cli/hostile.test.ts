@@ -132,3 +132,33 @@ describe('3: -o never replaces an input, never half-writes, never writes through
     assert.equal(fs.readFileSync(file, 'utf8'), SET);
   });
 });
+
+describe('7: numbers checked before anything is sent', { concurrency: 3 }, () => {
+  // Nothing listens here: a request sent would end in a connection error, not in the usage message.
+  const env = { ...process.env, POLICYSET_BASE_URL: 'http://127.0.0.1:9', POLICYSET_ACCESS_TOKEN: 'TOKEN-numbers-0123456789' };
+  const deploy = ['model', 'deploy', '--subscription', '6e0f3b4c-5a1d-4c2e-9f8a-0123456789ab', '--resource-group', 'rg', '--account', 'acct', '--name', 'chat', '--model', 'gpt-4o', '--yes'];
+
+  test('model deploy and quota calc: capacities past 2^53, 1e308, --tpm 1e21: one clear line, exit 2', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--capacity', '99999999999999999999'], /^policyset: --capacity 99999999999999999999 is too large to be taken exactly$/m],
+      [['--capacity', '1e308'], /capacity must be at most 1,000,000 units/],
+      [['--tpm', '1e21'], /TPM must be at most 1,000,000,000/],
+      [['--tpm', '1000000001000'], /TPM must be at most 1,000,000,000/],
+    ];
+    for (const [flags, expected] of cases) {
+      for (const args of [[...deploy, ...flags], ['quota', 'calc', '--model', 'gpt-4o', ...flags]]) {
+        const result = await runCli(args, { env, timeoutMs: 30000 });
+        assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+        assert.match(result.stderr, expected, args.join(' '));
+        assert.doesNotMatch(result.stderr, /ECONNREFUSED|refused/);
+      }
+    }
+  });
+
+  test('a plan capacity of 1e308 is PS9101, not ✔', async () => {
+    const plan = write('huge-capacity-plan.json', JSON.stringify({ region: 'eastus', deployments: [{ account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 1e308 } }] }));
+    const result = await runCli(['quota', 'plan', plan], { timeoutMs: 30000 });
+    assert.equal(result.code, 1, result.stderr + result.stdout);
+    assert.match(result.stdout, /at most 1,000,000 units.*PS9101/);
+  });
+});

@@ -21,6 +21,8 @@ export const LOCATION_PATTERN = /^[a-z][a-z0-9]{1,49}$/;
 export const DEFAULT_MODEL_FORMAT = 'OpenAI';
 /** The deployment type (sku name) when none is given. */
 export const DEFAULT_SKU_NAME = 'Standard';
+/** The largest sku.capacity sent (units of 1,000 TPM): the CLI, the extension and the plan rules (PS9101) take the same bound. */
+export const MAX_DEPLOYMENT_CAPACITY = 1_000_000;
 /** Pages of a usages list read at most: a list that never ends is a fault, not a region. */
 const MAX_PAGES = 50;
 /** Bounds of one usages listing across its pages (a region has some hundreds of entries). */
@@ -87,6 +89,7 @@ export function checkLocation(location: string): string | undefined {
 export function checkDeploymentBody(body: DeploymentBody): string | undefined {
   if (typeof body.sku?.name !== 'string' || !body.sku.name) return 'the deployment needs a sku name (the deployment type, like Standard)';
   if (!Number.isInteger(body.sku.capacity) || body.sku.capacity < 1) return `sku.capacity must be a positive whole number (1 = 1,000 TPM), not ${String(body.sku.capacity)}`;
+  if (body.sku.capacity > MAX_DEPLOYMENT_CAPACITY) return `sku.capacity must be at most ${MAX_DEPLOYMENT_CAPACITY.toLocaleString('en-US')} (1,000,000,000 TPM), not ${String(body.sku.capacity)}`;
   const model = body.properties?.model;
   if (!model || typeof model.name !== 'string' || !model.name) return 'the deployment needs properties.model.name';
   if (typeof model.format !== 'string' || !model.format) return 'the deployment needs properties.model.format';

@@ -11,6 +11,7 @@ import {
   type DeploymentTarget,
   type ModelDeployment,
   type ServiceSettings,
+  MAX_DEPLOYMENT_CAPACITY,
 } from '../api';
 import { requireTrust, settingsOrExplain, showFailure, withProgress, type ServiceCommandDeps } from './common';
 import { askSubscriptionAndLocation, deploymentClientFor, fmt, recall, remember, type QuotaFiguresProvider } from './quotaCommon';
@@ -92,7 +93,7 @@ export async function deployModel(context: vscode.ExtensionContext, deps: Servic
   );
   if (!skuPick) return false;
   const sku = skuPick.label;
-  const capacityText = await ask('Capacity (units of 1,000 TPM)', '', (v) => (/^[1-9]\d{0,6}$/.test(v) ? undefined : 'a positive whole number: 1 = 1,000 TPM, 10 = 10,000 TPM'));
+  const capacityText = await ask('Capacity (units of 1,000 TPM)', '', (v) => (/^[1-9]\d{0,6}$/.test(v) && Number(v) <= MAX_DEPLOYMENT_CAPACITY ? undefined : `a positive whole number up to ${MAX_DEPLOYMENT_CAPACITY.toLocaleString('en-US')}: 1 = 1,000 TPM, 10 = 10,000 TPM`));
   if (!capacityText) return false;
   const capacity = Number(capacityText);
   await remember(context, { resourceGroupName, accountName, deploymentName, model: modelName, sku });

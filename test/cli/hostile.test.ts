@@ -162,3 +162,23 @@ describe('7: numbers checked before anything is sent', { concurrency: 3 }, () =>
     assert.match(result.stdout, /at most 1,000,000 units.*PS9101/);
   });
 });
+
+describe('10: a document too large to check is said to be not checked, never ✔', () => {
+  test('a plan over 8 MiB: lint notes it not checked (⚠, no ✔); quota plan refuses it, exit 2', async () => {
+    const deployments = Array.from({ length: 90_000 }, (_, i) => ({ account: 'a', name: `d${i}`, model: 'gpt-4o', sku: { name: 'Standard', capacity: 1 } }));
+    const plan = write('large/plan.json', JSON.stringify({ region: 'eastus', deployments }, null, 1));
+    assert.ok(fs.statSync(plan).size > 8 * 1024 * 1024);
+    for (const args of [['lint', plan], ['lint', path.dirname(plan)]]) {
+      const result = await runCli(args, { timeoutMs: 60000 });
+      assert.equal(result.code, 0, result.stderr);
+      assert.doesNotMatch(result.stdout, /✔/);
+      assert.match(result.stdout, /plan\.json: not checked: over 8 MiB, only its syntax and size were checked/);
+      assert.match(result.stdout, /^⚠ 0 errors, 1 warning in 0 policy documents; 1 named file not checked$/m);
+    }
+    const strict = await runCli(['lint', plan, '--strict'], { timeoutMs: 60000 });
+    assert.equal(strict.code, 2, strict.stderr);
+    const quota = await runCli(['quota', 'plan', plan], { timeoutMs: 60000 });
+    assert.equal(quota.code, 2, quota.stderr);
+    assert.match(quota.stderr, /too large to read \(11\.\d MiB; deployment plans are read up to 8 MiB\)/);
+  });
+});

@@ -301,7 +301,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   for (const result of results) {
     for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
   }
-  for (const problem of problems) process.stderr.write(`policyset: ${problem}\n`);
+  for (const problem of problems) process.stderr.write(`policyset: ${shortMessage(problem)}\n`);
   if (problems.length) return 2;
   return results.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? 1 : 0;
 }
@@ -336,22 +336,30 @@ export async function main(argv: string[]): Promise<number> {
     throw new UsageError(`unknown command '${command}'`);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`policyset: ${error.message}\nRun 'policyset --help' for usage.\n`);
+      process.stderr.write(`policyset: ${shortMessage(error.message)}\nRun 'policyset --help' for usage.\n`);
       return 2;
     }
     if (error instanceof InputError) {
-      process.stderr.write(`policyset: ${error.message}\n`);
+      process.stderr.write(`policyset: ${shortMessage(error.message)}\n`);
       return 2;
     }
     // parseArgs throws TypeErrors with codes for unknown or malformed options.
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`policyset: ${parseArgsMessage(error as Error)}\nRun 'policyset --help' for usage.\n`);
+      process.stderr.write(`policyset: ${shortMessage(parseArgsMessage(error as Error))}\nRun 'policyset --help' for usage.\n`);
       return 2;
     }
-    process.stderr.write(`policyset: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`policyset: unexpected failure: ${shortMessage(error instanceof Error ? error.message : String(error))}\n`);
     return 2;
   }
+}
+
+/**
+ * A message on one line of sane length: a long run without spaces (a 100 KB argument quoted back) is cut
+ * with its length said; line breaks become spaces.
+ */
+export function shortMessage(message: string): string {
+  return message.replace(/[^\s']{120,}/g, (run) => `${run.slice(0, 60)}… (${run.length.toLocaleString('en-US')} characters)`).replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 /** Node's parseArgs messages, in one clean line ("unknown option '--bogus'"). */
@@ -360,5 +368,10 @@ function parseArgsMessage(error: Error): string {
   if (unknown) return `unknown option '${unknown[1]}'`;
   const missing = /^Option '([^']+)' argument missing/.exec(error.message);
   if (missing) return `option '${missing[1].replace(/^-\w, /, '')}' needs a value`;
+  const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(error.message);
+  if (ambiguous) {
+    const flag = ambiguous[1].replace(/^-\w, /, '');
+    return `option '${flag}' takes a value that starts with '-': write it as ${flag}=<value> (like ${flag}=-1)`;
+  }
   return error.message.split('. ')[0].replace(/\.$/, '');
 }

@@ -182,3 +182,45 @@ describe('10: a document too large to check is said to be not checked, never ✔
     assert.match(quota.stderr, /too large to read \(11\.\d MiB; deployment plans are read up to 8 MiB\)/);
   });
 });
+
+describe('11: messages in one clear line; the token command honours --timeout', { concurrency: 3 }, () => {
+  const env = { ...process.env, POLICYSET_BASE_URL: 'http://127.0.0.1:9', POLICYSET_ACCESS_TOKEN: 'TOKEN-messages-0123456789' };
+  const firstLine = (stderr: string) => stderr.split('\n')[0];
+
+  test("--capacity -1: one line that says how to pass a value starting with '-'", async () => {
+    const result = await runCli(['quota', 'calc', '--model', 'gpt-4o', '--capacity', '-1']);
+    assert.equal(result.code, 2);
+    assert.equal(firstLine(result.stderr), "policyset: option '--capacity' takes a value that starts with '-': write it as --capacity=<value> (like --capacity=-1)");
+    assert.equal(result.stderr.trim().split('\n').length, 2, result.stderr);
+  });
+
+  test('a line break inside the token: one message, nothing sent', async () => {
+    const result = await runCli(['fetch', 'some-set'], { env: { ...env, POLICYSET_ACCESS_TOKEN: 'TOKEN-first\r\nX-Injected: yes' } });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^policyset: The token holds a line break or another character an HTTP header cannot carry, so nothing was sent/);
+    assert.doesNotMatch(result.stderr, /unexpected failure|Invalid character/);
+  });
+
+  test('--timeout 0.0001 is refused (the help says from 0.1)', async () => {
+    const result = await runCli(['fetch', 'some-set', '--timeout', '0.0001'], { env });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--timeout takes seconds from 0\.1 to 3600, not '0\.0001'/);
+  });
+
+  test('a hung --token-command is stopped at --timeout', async () => {
+    const result = await runCli(['fetch', 'some-set', '--timeout', '1', '--token-command', `"${process.execPath}" -e "setTimeout(() => {}, 600000)"`], { env, timeoutMs: 30000 });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /the --token-command did not finish within 1 s \(--timeout\) and was stopped/);
+  });
+
+  test('a 100 KB argument is not echoed whole', async () => {
+    const huge = 'A'.repeat(100_000);
+    const set = write('msg-set.json', JSON.stringify({ properties: { displayName: 'x', policyDefinitions: [] } }));
+    for (const args of [['deploy', set, '--name', 'x', '--version', '1.0.0', '--management-group', huge, '--yes'], ['quota', 'calc', '--model', 'gpt-4o', '--capacity', huge], ['lint', huge]]) {
+      const result = await runCli(args, { env });
+      assert.equal(result.code, 2, args[0]);
+      assert.ok(result.stderr.length < 1000, `${args[0]}: ${result.stderr.length} characters`);
+      assert.match(result.stderr, /100,000 characters/);
+    }
+  });
+});

@@ -130,6 +130,8 @@ export class HttpClient {
       }
       if (signal?.aborted) throw stopped();
       if (!token) throw new AuthenticationRequiredError('Not signed in: no token, so nothing was sent');
+      // A header cannot carry a line break or other control characters: say so, instead of Node's "Invalid character in header content".
+      if (/[^\x20-\x7e]/.test(token)) throw new AuthenticationRequiredError('The token holds a line break or another character an HTTP header cannot carry, so nothing was sent');
       return token;
     };
     if (call.signal?.aborted) throw new CancelledError(`Cancelled (${what})`);

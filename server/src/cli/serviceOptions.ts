@@ -3,7 +3,7 @@
 // file of its own under ./commands.
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
-import { AdvisorMetadataClient, ApiError, escapeControls, safeText, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import { AdvisorMetadataClient, ApiError, escapeControls, formatSeconds, safeText, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
 export const SERVICE_OPTIONS_USAGE = `Service options:
@@ -51,14 +51,14 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
   }
   const timeoutText = values.timeout as string | undefined;
   const seconds = timeoutText === undefined ? 60 : Number(timeoutText);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
+  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600) throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
   const timeoutMs = Math.round(seconds * 1000);
   const secrets: Array<string | undefined> = [env[ENV.accessToken]?.trim()];
   guardOutput(secrets);
   const command = values['token-command'] as string | undefined;
   let pending: Promise<string | undefined> | undefined;
   const token: TokenProvider = (signal) => {
-    pending ??= command ? runTokenCommand(command, signal) : Promise.resolve(env[ENV.accessToken]?.trim() || undefined);
+    pending ??= command ? runTokenCommand(command, signal, timeoutMs) : Promise.resolve(env[ENV.accessToken]?.trim() || undefined);
     return pending.then((t) => {
       if (t) secrets.push(t);
       return t;
@@ -113,11 +113,12 @@ export function eventstreamClient(context: ServiceContext): EventstreamClient {
 }
 
 /** Runs the token command; its output is the token. Neither its output nor its error output is ever printed. */
-function runTokenCommand(command: string, signal: AbortSignal): Promise<string | undefined> {
+function runTokenCommand(command: string, signal: AbortSignal, timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    exec(command, { timeout: 60_000, maxBuffer: 1024 * 1024, signal, windowsHide: true }, (error, stdout) => {
+    // --timeout bounds the token command too: a hung command is stopped, not waited for.
+    exec(command, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, signal, windowsHide: true }, (error, stdout) => {
       if (error) {
-        const how = (error as NodeJS.ErrnoException & { killed?: boolean }).killed ? 'was stopped' : `failed with exit status ${String(error.code ?? '?')}`;
+        const how = (error as NodeJS.ErrnoException & { killed?: boolean }).killed ? `did not finish within ${formatSeconds(timeoutMs)} (--timeout) and was stopped` : `failed with exit status ${String(error.code ?? '?')}`;
         reject(new ApiError(`the --token-command ${how}; its output is not shown because it may hold secrets`));
         return;
       }

@@ -64,4 +64,26 @@ describe('hostile files in the language server', () => {
     const all = client.notifications.map((n) => JSON.stringify(n.params)).join('\n') + client.stderr;
     assert.doesNotMatch(all, /root:|20222/);
   });
+
+  test('a document nested 200,000 levels deep: PS1003, and hover, outline, folding and selection answer without an error', async () => {
+    const client = await startLanguageServer();
+    const uri = 'file:///tmp/policyset-hostile-deep.json';
+    const text = '['.repeat(200_000) + ']'.repeat(200_000);
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text } });
+    const published = await client.waitFor<{ uri: string; diagnostics: Array<{ code: string }> }>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri, 20000);
+    assert.deepEqual(published.params.diagnostics.map((d) => d.code), ['PS1003']);
+    const middle = { line: 0, character: 100_000 };
+    const asks: Array<[string, object, unknown]> = [
+      ['textDocument/hover', { position: middle }, null],
+      ['textDocument/documentSymbol', {}, []],
+      ['textDocument/foldingRange', {}, []],
+      ['textDocument/selectionRange', { positions: [middle] }, []],
+      ['textDocument/completion', { position: middle }, { isIncomplete: false, items: [] }],
+    ];
+    for (const [method, params, expected] of asks) {
+      const response = await client.request(method, { textDocument: { uri }, ...params }, 20000);
+      assert.equal(response.error, undefined, `${method}: ${JSON.stringify(response.error)}`);
+      assert.deepEqual(response.result, expected, method);
+    }
+  });
 });

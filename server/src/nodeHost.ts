@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServerHost } from './serverHost';
@@ -6,6 +5,8 @@ import { WorkspaceDefinitions } from './workspaceDefinitions';
 import { QuotaFiles } from './quotaFiles';
 import { IdleCollection } from './idleCollection';
 import { WorkspaceConfigs } from './workspaceConfig';
+import { readUserFileSync } from './node/files';
+import { decodeUtf8 } from './service';
 
 const filePaths = (uris: string[]) => uris.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
 
@@ -24,7 +25,7 @@ export function nodeHost(): ServerHost {
     readFile: (uri) => {
       if (!uri.startsWith('file:')) return undefined;
       try {
-        return fs.readFileSync(fileURLToPath(uri), 'utf8');
+        return decodeUtf8(readUserFileSync(fileURLToPath(uri), 'document')).text;
       } catch {
         return undefined;
       }

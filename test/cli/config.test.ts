@@ -85,7 +85,7 @@ describe('.policysetrc.json', () => {
       ['{ "strict": "yes" }', /'strict' takes true or false, not "yes"/],
       ['{ "cloud": "AzureCloudd" }', /'cloud' takes AzureCloud, AzureUSGovernment, AzureChinaCloud/],
       ['{ "maxWarnings": -3 }', /'maxWarnings' takes a whole number from 0/],
-      ['{ "rules": ', /not valid JSON at 1:\d+/],
+      ['{ "rules": ', /not valid JSON at line 1, column \d+/],
       ['['.repeat(200_000) + ']'.repeat(200_000), /nested too deeply to be a config file/],
     ] as const) {
       fs.writeFileSync(config, text);

@@ -68,7 +68,7 @@ export function loadConfigFile(file: string): LoadedConfig {
     const before = text.slice(0, first.offset);
     const line = before.split('\n').length;
     const column = first.offset - before.lastIndexOf('\n');
-    throw new ConfigFileError(file, undefined, `not valid JSON at ${line}:${column} (${printParseErrorCode(first.error)})`);
+    throw new ConfigFileError(file, undefined, `not valid JSON at line ${line}, column ${column} (${printParseErrorCode(first.error)})`);
   }
   let config: PolicySetConfig;
   try {

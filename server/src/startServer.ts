@@ -114,6 +114,12 @@ const IDLE_COLLECTION_QUIET_MS = 1000;
 const IDLE_COLLECTION_LOW_RATE_MS = 6000;
 /** Validation yields to waiting requests after this much work. */
 const VALIDATION_SLICE_MS = 8;
+/**
+ * Background checks wait while documents are still arriving: until no open, change or close has come for
+ * this long (see waitForInput). The client's messages come through a pipe that holds 64 KB: a server that
+ * validates while a burst of didOpens is coming in reads one pipeful per slice and leaves the rest waiting.
+ */
+const INPUT_QUIET_MS = 2;
 /** Each diagnostic links to its rule's page in the installed docs. */
 const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href;
 
@@ -144,14 +150,15 @@ interface LastDiagnostics {
 }
 
 function lastDiagnostics(version: number, diagnostics: Diagnostic[], keep: boolean): LastDiagnostics {
-  const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
-  return {
-    version,
-    problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length,
-    errors: count(1),
-    warnings: count(2),
-    json: keep ? JSON.stringify(diagnostics) : undefined,
-  };
+  let problems = 0;
+  let errors = 0;
+  let warnings = 0;
+  for (const { severity } of diagnostics) {
+    if ((severity ?? 1) <= 3) problems++;
+    if (severity === 1) errors++;
+    else if (severity === 2) warnings++;
+  }
+  return { version, problems, errors, warnings, json: keep ? JSON.stringify(diagnostics) : undefined };
 }
 
 function readSettings(raw: unknown): ServerSettings {
@@ -282,7 +289,7 @@ export function startServer(connection: Connection): void {
    * Validates a rule at a time, letting requests that arrive meanwhile (completion, hover) be answered
    * between rules, and gives up as soon as the document changes: its newer version has a run of its own.
    */
-  const diagnoseInSteps = async (document: TextDocument, keep: boolean): Promise<Diagnostic[] | undefined> => {
+  const diagnoseInSteps = async (document: TextDocument, keep: boolean, giveWay = false): Promise<Diagnostic[] | undefined> => {
     const current = () => documents.get(document.uri)?.version === document.version;
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
@@ -294,6 +301,7 @@ export function startServer(connection: Connection): void {
       if (step.done) return remember(document, step.value);
       if (performance.now() - sliceStart > VALIDATION_SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
+        if (giveWay) await waitForInput();
         if (!current()) return undefined;
         sliceStart = performance.now();
       }
@@ -302,15 +310,41 @@ export function startServer(connection: Connection): void {
 
   const idleCollection = new IdleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
 
-  /** Validates and pushes the diagnostics; `keep`: keep the parse (a document being worked on), see DocumentCache. */
-  const publish = async (document: TextDocument, keep = true) => {
+  /**
+   * The client's document messages handled so far (opens, changes, closes), and the edited documents being
+   * validated now: background checks give way to both (see waitForInput).
+   */
+  let arrivals = 0;
+  let foreground = 0;
+  let seenArrivals = 0;
+  /**
+   * Lets what the client sends in first: while documents keep arriving (a burst of didOpens) or an edited
+   * document is being validated, background checks wait. Reading the whole burst before checking the rest
+   * of it keeps the client's pipe flowing, and an edit made meanwhile is checked before the queue goes on.
+   */
+  const waitForInput = async () => {
+    while (foreground > 0 || seenArrivals !== arrivals) {
+      seenArrivals = arrivals;
+      await new Promise((resolve) => setTimeout(resolve, INPUT_QUIET_MS));
+    }
+  };
+
+  /**
+   * Validates and pushes the diagnostics; `keep`: keep the parse (a document being worked on), see DocumentCache;
+   * `background`: a check of the queue (opened documents, re-checks), which gives way to input and to edits
+   * (`giveWay`) unless it is the one that started the queue.
+   */
+  const publish = async (document: TextDocument, keep = true, background = false, giveWay = background) => {
+    if (!background) foreground++;
     try {
-      const diagnostics = await diagnoseInSteps(document, keep);
+      const diagnostics = await diagnoseInSteps(document, keep, giveWay);
       // Drop the result when the document changed meanwhile: the newer version has its own run scheduled.
       if (!diagnostics || documents.get(document.uri)?.version !== document.version) return;
       void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
     } catch (error) {
       connection.console.error(`validation of ${document.uri} failed: ${(error as Error).message}`);
+    } finally {
+      if (!background) foreground--;
     }
   };
 
@@ -335,9 +369,14 @@ export function startServer(connection: Connection): void {
     } else if (!opening.has(uri)) rechecking.add(uri);
     if (backgroundRunning) return;
     backgroundRunning = true;
+    // The document that starts the queue is checked at once (the first diagnostics come as soon as they can);
+    // those that arrive with it wait until the client has sent them all.
+    seenArrivals = arrivals;
     void (async () => {
+      let first = true;
       try {
         for (;;) {
+          if (!first) await waitForInput();
           if (!opening.size && whenOpened.length) {
             const waiting = whenOpened;
             whenOpened = [];
@@ -349,7 +388,8 @@ export function startServer(connection: Connection): void {
           const document = documents.get(next);
           if (!document) continue;
           idleCollection.note();
-          await publish(document, false);
+          await publish(document, false, true, !first);
+          first = false;
           idleCollection.note(document.getText().length);
         }
       } finally {
@@ -626,11 +666,13 @@ export function startServer(connection: Connection): void {
   );
 
   documents.onDidOpen((event) => {
+    arrivals++;
     openedVersions.set(event.document.uri, event.document.version);
     if (!pull) publishInBackground(event.document.uri, true);
     for (const sibling of openSiblings(event.document.uri)) schedule(sibling);
   });
   documents.onDidChangeContent((event) => {
+    arrivals++;
     idleCollection.note();
     if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
     for (const sibling of openSiblings(event.document.uri)) if (openedVersions.get(event.document.uri) !== event.document.version) schedule(sibling);
@@ -647,6 +689,7 @@ export function startServer(connection: Connection): void {
     }
   });
   documents.onDidClose((event) => {
+    arrivals++;
     const uri = event.document.uri;
     clearTimeout(timers.get(uri));
     timers.delete(uri);

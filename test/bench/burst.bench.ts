@@ -53,6 +53,8 @@ interface Burst {
   cpu: number;
   /** When the last didOpen had been handed to the pipe (the server had read all but the pipe's last 64 KB). */
   sent: number;
+  /** Ours, with a workspace: when every document had diagnostics made with the workspace's definitions read. */
+  complete: number;
 }
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
@@ -127,8 +129,21 @@ interface Documents {
 }
 
 /** Opens every document at once; resolves when each has had its diagnostics (pushed, or answered to a pull). */
-async function burst(client: LspProcess, documents: Documents, pull: boolean): Promise<Omit<Burst, 'rssQuiet'>> {
+async function burst(client: LspProcess, documents: Documents, pull: boolean, scans: boolean): Promise<Omit<Burst, 'rssQuiet'>> {
   const waiting = new Set(documents.open.map((d) => d.uri));
+  // Ours logs what it read of the workspace; the diagnostics published after that are made with it.
+  const incomplete = new Set(scans ? waiting : []);
+  let scanned = false;
+  let complete: Promise<bigint> = Promise.resolve(0n);
+  if (scans) {
+    complete = client
+      .nextNotification<{ uri: string; message: string }>((n) => {
+        if (n.method === 'window/logMessage' && /Known policy definitions/.test(n.params.message)) scanned = true;
+        if (n.method === 'textDocument/publishDiagnostics' && scanned) incomplete.delete(n.params.uri);
+        return !incomplete.size;
+      }, TIMEOUT_MS)
+      .then((n) => n.at);
+  }
   let first = 0n;
   const pid = client.child.pid;
   let atLast = { rss: 0, peak: 0, cpu: 0 };
@@ -167,15 +182,18 @@ async function burst(client: LspProcess, documents: Documents, pull: boolean): P
     writeAll(opens);
   }
   const last = await done;
-  return { first: Number(first - started) / 1e6, last: Number(last - started) / 1e6, rssAtLast: atLast.rss, peakAtLast: atLast.peak, cpu: atLast.cpu - cpuBefore, sent: Number(sent - started) / 1e6 };
+  const completeAt = await complete;
+  return {
+    complete: completeAt ? Number(completeAt - started) / 1e6 : 0, first: Number(first - started) / 1e6, last: Number(last - started) / 1e6, rssAtLast: atLast.rss, peakAtLast: atLast.peak, cpu: atLast.cpu - cpuBefore, sent: Number(sent - started) / 1e6 };
 }
 
 async function round(name: Name, documents: Documents, pull: boolean): Promise<Burst> {
   const client = await startServer(name, { pull, folder: documents.folder });
   try {
-    // Both servers have started and are idle before the documents come (as in an editor that restores them).
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const result = await burst(client, documents, pull);
+    // The corpus: both servers have started and are idle before the documents come. A workspace: the
+    // documents come right after the handshake, as an editor opening a repository sends them.
+    if (!documents.folder) await new Promise((resolve) => setTimeout(resolve, 500));
+    const result = await burst(client, documents, pull, !!documents.folder && name !== 'vscode-json-languageserver');
     let rssQuiet = 0;
     if (SETTLE_MS > 0) {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
@@ -263,11 +281,15 @@ async function scenario(title: string, documents: Documents, pull: boolean) {
     console.log(`  ${label.padEnd(30)} ${pick.map(([key, format]) => format(median(results[name].map((r) => r[key]))).padStart(18)).join('')}`);
   }
   const ratio = (key: keyof Burst, of: Name = 'ours') => {
-    const theirs = median(results['vscode-json-languageserver'].map((r) => r[key]));
+    const theirs = median(results['vscode-json-languageserver'].map((r) => r[key === 'complete' ? 'last' : key]));
     return theirs ? `${(median(results[of].map((r) => r[key])) / theirs).toFixed(2)}x` : '-';
   };
   console.log(`  ${'ours / theirs (medians)'.padEnd(30)} ${pick.map(([key]) => ratio(key).padStart(18)).join('')}`);
   if (BASELINE) console.log(`  ${'baseline / theirs (medians)'.padEnd(30)} ${pick.map(([key]) => ratio(key, 'baseline').padStart(18)).join('')}`);
+  for (const name of NAMES.filter((n) => results[n].some((r) => r.complete))) {
+    const complete = median(results[name].map((r) => r.complete));
+    console.log(`  ${name}: every document's diagnostics made with the workspace's definitions read: ${complete.toFixed(0)} ms (${ratio('complete', name)} of theirs without)`);
+  }
   for (const name of NAMES) {
     console.log(`    ${name} rounds, last diagnostics: ${results[name].map((r) => r.last.toFixed(0)).join(', ')} ms; RSS at last: ${results[name].map((r) => mib(r.rssAtLast)).join(', ')}`);
   }

@@ -277,11 +277,11 @@ export function startServer(connection: Connection): void {
       .map((s) => documents.get(s))
       .filter((d): d is TextDocument => !!d);
 
-  /** Validates at once (a pull request, or a request that needs the diagnostics now). */
-  const diagnose = (document: TextDocument): Diagnostic[] => {
+  /** Validates at once (a pull request, or a request that needs the diagnostics now); `keep`: keep the parse (see DocumentCache). */
+  const diagnose = (document: TextDocument, keep = true): Diagnostic[] => {
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
-    const policyDocument = parsed(document);
+    const policyDocument = parsed(document, true, keep);
     return remember(document, validateDocument(policyDocument, validationOptions(document, policyDocument)));
   };
 
@@ -541,10 +541,12 @@ export function startServer(connection: Connection): void {
     if (!document) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     try {
       const last = results.get(document.uri);
+      // A document pulled as it was opened is bulk work when many are (an editor restoring a session): its
+      // parse is not kept, as for a document checked in the queue when pushing (a request about it parses again).
+      const asOpened = document.version === openedVersions.get(document.uri);
       // In onSave mode a pull between saves answers with the last saved state's diagnostics.
-      const items = settings.validate.run === 'onSave' && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : diagnose(document);
-      // A document pulled as it was opened is bulk work when many are (an editor restoring a session).
-      idleCollection.note(document.version === openedVersions.get(document.uri) ? document.getText().length : 0);
+      const items = settings.validate.run === 'onSave' && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : diagnose(document, !asOpened);
+      idleCollection.note(asOpened ? document.getText().length : 0);
       return { kind: DocumentDiagnosticReportKind.Full, items };
     } catch (error) {
       throw new ResponseError(ErrorCodes.InternalError, `validation failed: ${(error as Error).message}`);

@@ -60,6 +60,7 @@ import { invalidDeploymentCapacity } from './invalid-deployment-capacity';
 import { unknownModelClass } from './unknown-model-class';
 import { modelQuotaExceeded } from './model-quota-exceeded';
 import { tooManyResourcesInRegion } from './too-many-resources-in-region';
+import { quotaNotChecked } from './quota-not-checked';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -122,6 +123,7 @@ export const RULES: readonly Rule[] = [
   unknownModelClass,
   modelQuotaExceeded,
   tooManyResourcesInRegion,
+  quotaNotChecked,
 ];
 
 export type { Rule, RuleMeta, SetRule, DocumentRule } from './types';

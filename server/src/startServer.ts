@@ -17,6 +17,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   validateDocument,
@@ -418,8 +419,26 @@ export function startServer(connection: Connection): void {
     );
   };
 
+  /**
+   * The known definitions the open documents were last all queued against (a hash of the catalogue's
+   * fingerprint): reading them again to the same catalogue (a scan that finds what the open files already
+   * said, in a repository whose files are all open) checks nothing again.
+   */
+  const catalogHash = () => createHash('sha256').update(definitions.catalog.fingerprint()).digest('base64');
+  let checkedAgainst = catalogHash();
+  /** After the known definitions may have changed: every open document is checked again if they did. */
+  const revalidateIfChanged = () => {
+    const hash = catalogHash();
+    if (hash === checkedAgainst) {
+      log('The known definitions did not change: the open documents are not checked again.');
+      return;
+    }
+    log('The known definitions changed: the open documents are checked again.');
+    revalidateAll();
+  };
   /** After settings or known definitions change. In onSave mode documents wait for their next save. */
   const revalidateAll = () => {
+    checkedAgainst = catalogHash();
     if (settings.validate.run === 'onSave') return;
     if (pull) {
       results.clear();
@@ -444,7 +463,7 @@ export function startServer(connection: Connection): void {
       }
       definitions
         .reload(settings.definitions, workspaceFolders, openDefinitionTexts())
-        .then((current) => current && revalidateAll())
+        .then((current) => current && revalidateIfChanged())
         .catch((error: Error) => connection.console.error(`loading policy definitions failed: ${error.message}`));
     }, delay);
   };
@@ -579,7 +598,7 @@ export function startServer(connection: Connection): void {
       fileChanges = [];
       definitions
         .applyChanges(changes, openDefinitionTexts())
-        .then((changed) => changed && revalidateAll())
+        .then((changed) => changed && revalidateIfChanged())
         .catch((error: Error) => connection.console.error(`reading changed policy definitions failed: ${error.message}`));
     }, WATCH_DEBOUNCE_MS);
   });
@@ -725,7 +744,7 @@ export function startServer(connection: Connection): void {
     clearTimeout(openTimer);
     openTimer = setTimeout(() => {
       definitions.refreshOpen(openDefinitionTexts());
-      revalidateAll();
+      revalidateIfChanged();
     }, WATCH_DEBOUNCE_MS);
   };
 

@@ -134,11 +134,17 @@ async function burst(client: LspProcess, documents: Documents, pull: boolean, sc
   // Ours logs what it read of the workspace; the diagnostics published after that are made with it.
   const incomplete = new Set(scans ? waiting : []);
   let scanned = false;
+  const published = new Set<string>();
   let complete: Promise<bigint> = Promise.resolve(0n);
   if (scans) {
     complete = client
       .nextNotification<{ uri: string; message: string }>((n) => {
         if (n.method === 'window/logMessage' && /Known policy definitions/.test(n.params.message)) scanned = true;
+        // Checked again: what was published before is stale. Read to what the documents were checked against
+        // (after the scan): those published since they were last queued are complete.
+        if (n.method === 'window/logMessage' && /documents are checked again/.test(n.params.message)) published.clear();
+        if (n.method === 'window/logMessage' && scanned && /did not change/.test(n.params.message)) for (const uri of published) incomplete.delete(uri);
+        if (n.method === 'textDocument/publishDiagnostics') published.add(n.params.uri);
         if (n.method === 'textDocument/publishDiagnostics' && scanned) incomplete.delete(n.params.uri);
         return !incomplete.size;
       }, TIMEOUT_MS)

@@ -1,8 +1,12 @@
 // Many documents opened at once (an editor restoring a session): the server reads the whole burst before it
 // checks the rest of it, an edit made meanwhile is answered before the burst is done, and what was closed or
 // changed before its turn is not checked in its old state (docs/performance.md).
-import { test, describe } from 'node:test';
+import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startLanguageServer, type LspClient } from '../support/lspClient';
 
 interface PublishParams {
@@ -78,5 +82,57 @@ describe('a burst of documents opened at once', () => {
     }
     // The others as each would be alone: the generated sets have no mistake.
     for (const i of open.filter((i) => i !== changed && i !== edited)) assert.deepEqual(publishesOf(client, uriOf(i)).length, 1, uriOf(i));
+  });
+});
+
+describe('a repository whose files are open', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'policyset-open-repository-'));
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  test('reading the workspace to what the open files already said checks nothing again', async () => {
+    const definition = JSON.stringify({
+      name: 'open-def',
+      id: '/providers/Microsoft.Authorization/policyDefinitions/open-def',
+      properties: { policyRule: { if: {}, then: { effect: 'audit' } }, parameters: { effect: { type: 'String' } } },
+    });
+    const setText = JSON.stringify(
+      {
+        properties: {
+          displayName: 'Open repository',
+          policyDefinitions: [
+            {
+              policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/open-def',
+              parameters: { effect: { value: 'Audit' }, extra: { value: 1 } },
+            },
+          ],
+        },
+      },
+      null,
+      2,
+    );
+    writeFileSync(path.join(folder, 'open-def.json'), definition);
+    writeFileSync(path.join(folder, 'set.json'), setText);
+    const client = await startLanguageServer({
+      rootUri: pathToFileURL(folder).href,
+      capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+      setup: (c) => c.serverRequestHandlers.set('workspace/configuration', () => [{ validate: { run: 'onType' } }]),
+    });
+    const setUri = pathToFileURL(path.join(folder, 'set.json')).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri: setUri, languageId: 'json', version: 1, text: setText } });
+    client.notify('textDocument/didOpen', { textDocument: { uri: pathToFileURL(path.join(folder, 'open-def.json')).href, languageId: 'json', version: 1, text: definition } });
+    const isLog = (pattern: RegExp) => (n: { method: string; params: unknown }) => n.method === 'window/logMessage' && pattern.test((n.params as { message: string }).message);
+    // The open definition and the scan of the folder give the same catalogue: the second of them is a no-op.
+    await client.waitFor(isLog(/Known policy definitions: 1/), 20000);
+    await client.waitFor(isLog(/did not change: the open documents are not checked again/), 20000);
+    const setPublishes = () => client.notifications.filter((n) => isPublish(n) && (n.params as PublishParams).uri === setUri).map((n) => n.params as PublishParams);
+    const count = setPublishes().length;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(setPublishes().length, count, 'no check of the set after the catalogue was found unchanged');
+    const last = setPublishes().at(-1)!;
+    assert.ok(last.diagnostics.some((d) => d.code === 'PS8001' && /extra/.test(d.message)), 'its diagnostics were made with the definition known');
+    assert.ok(
+      client.notifications.some(isLog(/The known definitions changed: the open documents are checked again/)),
+      'the first time the definition became known, the open documents were checked again',
+    );
   });
 });

@@ -228,6 +228,25 @@ export class DefinitionCatalog {
     }
   }
 
+  /**
+   * Everything the rules and features read of the catalogue, in its order, as text: equal texts, equal answers.
+   * The server compares it before and after reading definitions again, and checks the open documents again
+   * only when it changed.
+   */
+  fingerprint(): string {
+    const info = (i: DefinitionInfo) => [i.id, i.name, i.displayName, i.version, i.versions, [...i.parameters.entries()], i.deprecated, i.cloud, i.source];
+    const lists = (map: Map<string, DefinitionInfo[]>) => [...map].map(([key, list]) => [key, list.map(info)]);
+    return JSON.stringify([
+      this.hasBuiltIns,
+      this.customCount,
+      this.setList,
+      lists(this.byId),
+      lists(this.byName),
+      [...this.allByName].map(([key, list]) => [key, list.map((i) => i.id)]),
+      [...this.customByName].map(([key, list]) => [key, list.map((i) => i.id)]),
+    ]);
+  }
+
   /** A copy without the definitions that `drop` matches (e.g. ones read from a file now open with other text). */
   clone(drop?: (info: DefinitionInfo) => boolean, dropSet?: (info: SetInfo) => boolean): DefinitionCatalog {
     const copy = new DefinitionCatalog();

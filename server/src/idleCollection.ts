@@ -37,11 +37,12 @@ export class IdleCollection {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.work < this.threshold) return;
-    this.collect ??= exposedGc() ?? null;
     // The first frees the burst's garbage; the second, once V8 sees the allocation rate low, shrinks the
     // young generation (32 MB after a burst) and hands back the pages the first one freed.
     this.timer = setTimeout(() => {
       this.work = 0;
+      // Obtained here, once quiet, not in the middle of the work: it costs a context (20-40 ms).
+      this.collect ??= exposedGc() ?? null;
       this.collect?.();
       this.timer = setTimeout(() => {
         this.timer = undefined;

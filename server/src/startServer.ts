@@ -104,6 +104,12 @@ const IDLE_COLLECTION_QUIET_MS = 1000;
 const IDLE_COLLECTION_LOW_RATE_MS = 6000;
 /** Validation yields to waiting requests after this much work. */
 const VALIDATION_SLICE_MS = 8;
+/**
+ * Background checks wait while documents are still arriving: until no open, change or close has come for
+ * this long (see waitForInput). The client's messages come through a pipe that holds 64 KB: a server that
+ * validates while a burst of didOpens is coming in reads one pipeful per slice and leaves the rest waiting.
+ */
+const INPUT_QUIET_MS = 2;
 
 /** For clients without code action literals: applies a quick fix's edit. */
 const APPLY_EDIT_COMMAND = 'policySet.applyFix';
@@ -137,14 +143,15 @@ interface LastDiagnostics {
 }
 
 function lastDiagnostics(version: number, diagnostics: Diagnostic[], keep: boolean): LastDiagnostics {
-  const count = (severity: number) => diagnostics.filter((x) => x.severity === severity).length;
-  return {
-    version,
-    problems: diagnostics.filter((x) => (x.severity ?? 1) <= 3).length,
-    errors: count(1),
-    warnings: count(2),
-    json: keep ? JSON.stringify(diagnostics) : undefined,
-  };
+  let problems = 0;
+  let errors = 0;
+  let warnings = 0;
+  for (const { severity } of diagnostics) {
+    if ((severity ?? 1) <= 3) problems++;
+    if (severity === 1) errors++;
+    else if (severity === 2) warnings++;
+  }
+  return { version, problems, errors, warnings, json: keep ? JSON.stringify(diagnostics) : undefined };
 }
 
 function readSettings(raw: unknown): ServerSettings {
@@ -294,12 +301,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return [];
   };
 
-  /** Validates at once (a pull request, or a request that needs the diagnostics now). */
-  const diagnose = (document: TextDocument): Diagnostic[] => {
+  /** Validates at once (a pull request, or a request that needs the diagnostics now); `keep`: keep the parse (see DocumentCache). */
+  const diagnose = (document: TextDocument, keep = true): Diagnostic[] => {
     if (isIgnored(document.uri)) return ignoredDocument(document);
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
-    const policyDocument = parsed(document);
+    const policyDocument = parsed(document, true, keep);
     return remember(document, validateDocument(policyDocument, validationOptions(document, policyDocument)));
   };
 
@@ -307,7 +314,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
    * Validates a rule at a time, letting requests that arrive meanwhile (completion, hover) be answered
    * between rules, and gives up as soon as the document changes: its newer version has a run of its own.
    */
-  const diagnoseInSteps = async (document: TextDocument, keep: boolean): Promise<Diagnostic[] | undefined> => {
+  const diagnoseInSteps = async (document: TextDocument, keep: boolean, giveWay = false): Promise<Diagnostic[] | undefined> => {
     const current = () => documents.get(document.uri)?.version === document.version;
     if (isIgnored(document.uri)) return ignoredDocument(document);
     const asPart = diagnoseAsPart(document);
@@ -320,6 +327,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       if (step.done) return remember(document, step.value);
       if (performance.now() - sliceStart > VALIDATION_SLICE_MS) {
         await host.yieldToEvents();
+        if (giveWay) await waitForInput();
         if (!current()) return undefined;
         sliceStart = performance.now();
       }
@@ -328,15 +336,41 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
 
-  /** Validates and pushes the diagnostics; `keep`: keep the parse (a document being worked on), see DocumentCache. */
-  const publish = async (document: TextDocument, keep = true) => {
+  /**
+   * The client's document messages handled so far (opens, changes, closes), and the edited documents being
+   * validated now: background checks give way to both (see waitForInput).
+   */
+  let arrivals = 0;
+  let foreground = 0;
+  let seenArrivals = 0;
+  /**
+   * Lets what the client sends in first: while documents keep arriving (a burst of didOpens) or an edited
+   * document is being validated, background checks wait. Reading the whole burst before checking the rest
+   * of it keeps the client's pipe flowing, and an edit made meanwhile is checked before the queue goes on.
+   */
+  const waitForInput = async () => {
+    while (foreground > 0 || seenArrivals !== arrivals) {
+      seenArrivals = arrivals;
+      await new Promise((resolve) => setTimeout(resolve, INPUT_QUIET_MS));
+    }
+  };
+
+  /**
+   * Validates and pushes the diagnostics; `keep`: keep the parse (a document being worked on), see DocumentCache;
+   * `background`: a check of the queue (opened documents, re-checks), which gives way to input and to edits
+   * (`giveWay`) unless it is the one that started the queue.
+   */
+  const publish = async (document: TextDocument, keep = true, background = false, giveWay = background) => {
+    if (!background) foreground++;
     try {
-      const diagnostics = await diagnoseInSteps(document, keep);
+      const diagnostics = await diagnoseInSteps(document, keep, giveWay);
       // Drop the result when the document changed meanwhile: the newer version has its own run scheduled.
       if (!diagnostics || documents.get(document.uri)?.version !== document.version) return;
       void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
     } catch (error) {
       connection.console.error(`validation of ${document.uri} failed: ${(error as Error).message}`);
+    } finally {
+      if (!background) foreground--;
     }
   };
 
@@ -361,9 +395,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     } else if (!opening.has(uri)) rechecking.add(uri);
     if (backgroundRunning) return;
     backgroundRunning = true;
+    // The document that starts the queue is checked at once (the first diagnostics come as soon as they can);
+    // those that arrive with it wait until the client has sent them all.
+    seenArrivals = arrivals;
     void (async () => {
+      let first = true;
       try {
         for (;;) {
+          if (!first) await waitForInput();
           if (!opening.size && whenOpened.length) {
             const waiting = whenOpened;
             whenOpened = [];
@@ -375,7 +414,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
           const document = documents.get(next);
           if (!document) continue;
           idleCollection.note();
-          await publish(document, false);
+          await publish(document, false, true, !first);
+          first = false;
           idleCollection.note(document.getText().length);
         }
       } finally {
@@ -399,8 +439,26 @@ export function startServer(connection: Connection, host: ServerHost): void {
     );
   };
 
+  /**
+   * The known definitions the open documents were last all queued against (the catalogue's
+   * fingerprint): reading them again to the same catalogue (a scan that finds what the open files already
+   * said, in a repository whose files are all open) checks nothing again.
+   */
+  const catalogHash = () => definitions.catalog.fingerprint();
+  let checkedAgainst = catalogHash();
+  /** After the known definitions may have changed: every open document is checked again if they did. */
+  const revalidateIfChanged = () => {
+    const hash = catalogHash();
+    if (hash === checkedAgainst) {
+      log('The known definitions did not change: the open documents are not checked again.');
+      return;
+    }
+    log('The known definitions changed: the open documents are checked again.');
+    revalidateAll();
+  };
   /** After settings or known definitions change. In onSave mode documents wait for their next save. */
   const revalidateAll = () => {
+    checkedAgainst = catalogHash();
     if (settings.validate.run === 'onSave') return;
     if (pull) {
       results.clear();
@@ -425,7 +483,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       }
       definitions
         .reload({ ...settings.definitions, paths: [...settings.definitions.paths, ...configs.all().flatMap((c) => c.config.definitions ?? [])] }, workspaceFolders, openDefinitionTexts())
-        .then((current) => current && revalidateAll())
+        .then((current) => current && revalidateIfChanged())
         .catch((error: Error) => connection.console.error(`loading policy definitions failed: ${error.message}`));
     }, delay);
   };
@@ -530,10 +588,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (!document) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     try {
       const last = results.get(document.uri);
+      // A document pulled as it was opened is bulk work when many are (an editor restoring a session): its
+      // parse is not kept, as for a document checked in the queue when pushing (a request about it parses again).
+      const asOpened = document.version === openedVersions.get(document.uri);
       // In onSave mode a pull between saves answers with the last saved state's diagnostics.
-      const items = settings.validate.run === 'onSave' && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : diagnose(document);
-      // A document pulled as it was opened is bulk work when many are (an editor restoring a session).
-      idleCollection.note(document.version === openedVersions.get(document.uri) ? document.getText().length : 0);
+      const items = settings.validate.run === 'onSave' && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : diagnose(document, !asOpened);
+      idleCollection.note(asOpened ? document.getText().length : 0);
       return { kind: DocumentDiagnosticReportKind.Full, items };
     } catch (error) {
       throw new ResponseError(ErrorCodes.InternalError, `validation failed: ${(error as Error).message}`);
@@ -570,7 +630,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       fileChanges = [];
       definitions
         .applyChanges(changes, openDefinitionTexts())
-        .then((changed) => changed && revalidateAll())
+        .then((changed) => changed && revalidateIfChanged())
         .catch((error: Error) => connection.console.error(`reading changed policy definitions failed: ${error.message}`));
     }, WATCH_DEBOUNCE_MS);
   });
@@ -691,11 +751,13 @@ export function startServer(connection: Connection, host: ServerHost): void {
   );
 
   documents.onDidOpen((event) => {
+    arrivals++;
     openedVersions.set(event.document.uri, event.document.version);
     if (!pull) publishInBackground(event.document.uri, true);
     for (const sibling of openSiblings(event.document.uri)) schedule(sibling);
   });
   documents.onDidChangeContent((event) => {
+    arrivals++;
     idleCollection.note();
     if (event.document.getText().includes('policyRule')) reloadOpenDefinitions();
     for (const sibling of openSiblings(event.document.uri)) if (openedVersions.get(event.document.uri) !== event.document.version) schedule(sibling);
@@ -712,6 +774,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   });
   documents.onDidClose((event) => {
+    arrivals++;
     const uri = event.document.uri;
     clearTimeout(timers.get(uri));
     timers.delete(uri);
@@ -729,7 +792,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     clearTimeout(openTimer);
     openTimer = setTimeout(() => {
       definitions.refreshOpen(openDefinitionTexts());
-      revalidateAll();
+      revalidateIfChanged();
     }, WATCH_DEBOUNCE_MS);
   };
 

@@ -1,5 +1,6 @@
 import { canonicalParameterType, type ParameterType } from './model/parameterTypes';
 import { customDefinitionName, isTenantDefinitionId, normalizeDefinitionId } from './definitionIds';
+import { hashText } from './text';
 
 export { normalizeDefinitionId, customDefinitionName } from './definitionIds';
 
@@ -226,6 +227,25 @@ export class DefinitionCatalog {
     for (const [map, key] of [[other.byId, 'id'], [other.byName, 'name']] as const) {
       for (const list of map.values()) for (const info of list) if (!drop?.(info)) this.add(info, key);
     }
+  }
+
+  /**
+   * A hash of everything the rules and features read of the catalogue, in its order: equal hashes, equal
+   * answers (but for a collision, about one in 2^53). The server compares it before and after reading
+   * definitions again, and checks the open documents again only when it changed.
+   */
+  fingerprint(): string {
+    const info = (i: DefinitionInfo) => [i.id, i.name, i.displayName, i.version, i.versions, [...i.parameters.entries()], i.deprecated, i.cloud, i.source];
+    const lists = (map: Map<string, DefinitionInfo[]>) => [...map].map(([key, list]) => [key, list.map(info)]);
+    return hashText(JSON.stringify([
+      this.hasBuiltIns,
+      this.customCount,
+      this.setList,
+      lists(this.byId),
+      lists(this.byName),
+      [...this.allByName].map(([key, list]) => [key, list.map((i) => i.id)]),
+      [...this.customByName].map(([key, list]) => [key, list.map((i) => i.id)]),
+    ]));
   }
 
   /** A copy without the definitions that `drop` matches (e.g. ones read from a file now open with other text). */

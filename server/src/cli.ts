@@ -10,6 +10,7 @@ import { lintTask, type FileResult, type LintSettings, type LintTask } from './c
 import type { ChildProcess } from 'node:child_process';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
 import { COMMANDS } from './cli/commands';
+import { endQuietlyOnClosedPipes } from './node/pipes';
 
 const USAGE = `Usage: policyset lint <files or folders...> [options]
 ${Object.entries(COMMANDS)
@@ -313,6 +314,8 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // One mechanism for every command: output whose reader has gone (| head) ends quietly (node/pipes.ts).
+  endQuietlyOnClosedPipes();
   try {
     const [command, ...rest] = argv;
     if (command === '-v' || command === '--version') {

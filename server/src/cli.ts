@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import * as fs from 'node:fs';
-import { isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
+import { decodeText, encodingOf, isSeveritySetting, RULES, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
 import { discover, FileReader, UsageError, InputError } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
@@ -241,9 +241,12 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     readable.push({ file: file.path, size: bytes.length, explicit: file.explicit, read: () => reader.read(file.path) });
     // Policy definitions among the linted files are known definitions too; so are the sets, when a set
     // imports the groups of others (importPolicyDefinitionGroups).
-    importsGroups ||= includesKey(bytes, IMPORT_GROUPS_KEY, 7);
-    const rule = includesKey(bytes, POLICY_RULE_KEY, 6);
-    candidates.push({ ruleText: rule ? bytes.toString('utf8') : undefined, policyDefinitions: !rule && bytes.includes('"policyDefinitions"') });
+    // A UTF-16 file is searched in its text (its bytes hold the keys with zero bytes between).
+    const utf16 = encodingOf(bytes)?.startsWith('UTF-16') ? decodeText(bytes).text : undefined;
+    importsGroups ||= utf16 !== undefined ? utf16.includes('"importPolicyDefinitionGroups"') : includesKey(bytes, IMPORT_GROUPS_KEY, 7);
+    const rule = utf16 !== undefined ? utf16.includes('"policyRule"') : includesKey(bytes, POLICY_RULE_KEY, 6);
+    const policyDefinitions = !rule && (utf16 !== undefined ? utf16.includes('"policyDefinitions"') : bytes.includes('"policyDefinitions"'));
+    candidates.push({ ruleText: rule ? (utf16 ?? bytes.toString('utf8')) : undefined, policyDefinitions });
   }
   const extraDefinitions: Array<{ file: string; text: string }> = [];
   readable.forEach((t, i) => {
@@ -251,7 +254,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     let text = ruleText;
     if (text === undefined && importsGroups && policyDefinitions) {
       try {
-        text = reader.read(t.file).toString('utf8');
+        text = decodeText(reader.read(t.file)).text;
       } catch {
         // Unreadable now: it is reported when it is linted.
       }

@@ -29,6 +29,7 @@ import {
   validateSplitSet,
   NOT_A_POLICY_DOCUMENT,
   DIAGNOSTIC_SOURCE,
+  decodeText,
   type DocumentKind,
   type PolicyDocument,
   type SeveritySetting,
@@ -72,7 +73,7 @@ export interface ServerSettings {
 function readFileOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   try {
-    return fs.readFileSync(fileURLToPath(uri), 'utf8');
+    return decodeText(fs.readFileSync(fileURLToPath(uri))).text;
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../node/files';
-import { validateText, decodeUtf8, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
+import { validateText, decodeText, encodingOf, mentionsPolicyKeys, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -18,6 +18,12 @@ export interface FileResult {
   diagnostics: PolicySetDiagnostic[];
   /** Not a policy document: nothing to report. */
   skipped: boolean;
+  /**
+   * Why a file found in a folder was skipped when it is not even JSON (or not UTF-8) and names no policy key
+   * (a generator's template with placeholders, a UTF-16 template of another product): listed as skipped in
+   * every format, not reported as errors.
+   */
+  skipReason?: string;
   /** Named on the command line but not checked, and why: said to the user, never passed over in silence. */
   notChecked?: string;
   /** A file that could not be read. */
@@ -48,9 +54,12 @@ export function diagnosticIdentities(text: string, diagnostics: PolicySetDiagnos
   });
 }
 
-/** Valid UTF-8 (nearly every file) is decoded by Node's own fast path; decodeUtf8 finds where invalid bytes are. */
-function decode(bytes: Uint8Array): ReturnType<typeof decodeUtf8> {
-  return isUtf8(bytes) ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') } : decodeUtf8(bytes);
+/**
+ * Valid UTF-8 without a byte order mark (nearly every file) is decoded by Node's own fast path; decodeText
+ * reads the other encodings it knows by their first bytes, and finds where invalid bytes are.
+ */
+function decode(bytes: Uint8Array): ReturnType<typeof decodeText> {
+  return !encodingOf(bytes) && isUtf8(bytes) ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') } : decodeText(bytes);
 }
 
 /** A file to lint: its bytes are read when it is linted. */
@@ -74,19 +83,29 @@ export function lintTask(task: LintTask, catalog: DefinitionCatalog | undefined,
 }
 
 export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, catalog: DefinitionCatalog | undefined, settings: LintSettings): FileResult {
-  const { text, encodingProblem } = decode(bytes);
+  const { text, encodingProblem, encoding } = decode(bytes);
+  // A file that is not UTF-8 is reported as a policy document when it is named, or when its text names a
+  // policy key; one found in a folder that names none is some other product's file.
+  const policyLike = !!encodingProblem && (explicit || mentionsPolicyKeys(text));
   const result = validateText(text, {
     uri: file,
     definitions: catalog,
     cloud: settings.cloud ?? cloudOfPath(file),
     severities: settings.severities,
     minSeverity: settings.minSeverity,
-    assumePolicyDocument: explicit || !!encodingProblem,
+    assumePolicyDocument: explicit || policyLike,
     encodingProblem,
+    encoding,
     docsBaseUrl: settings.docsBaseUrl,
   });
   // A document that is not a policy document, and not named on the command line, is left alone.
-  let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !encodingProblem;
+  let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !policyLike;
+  let skipReason: string | undefined;
+  if (skipped && !explicit) {
+    // Not JSON at all (or not UTF-8): said, so that no one takes it for a file that was checked.
+    if (encodingProblem) skipReason = 'not UTF-8 text, and no policy key in it';
+    else if (result.document.parsed.syntaxErrors.length) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
+  }
   let notChecked: string | undefined;
   if (explicit && result.kind === 'unknown' && !encodingProblem) {
     if (skipped) notChecked = NOT_A_POLICY_DOCUMENT;
@@ -102,6 +121,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     kind: result.kind,
     diagnostics,
     skipped,
+    skipReason,
     notChecked,
     internalErrors: result.internalErrors,
     identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics),

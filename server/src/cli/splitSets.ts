@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { splitPartOf, splitSetOf, validateSplitSet, type DefinitionCatalog } from '../service';
+import { decodeText, splitPartOf, splitSetOf, validateSplitSet, type DefinitionCatalog } from '../service';
 import { diagnosticIdentities, type FileResult, type LintSettings } from './lintEngine';
 
 interface Task {
@@ -7,7 +7,7 @@ interface Task {
   read: () => Uint8Array;
 }
 
-const textOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const textOf = (bytes: Uint8Array) => decodeText(bytes).text;
 
 /**
  * Sets kept in the cloud CLI's split layout (`<base>.definitions.json`, `.parameters.json`, `.groups.json`):
@@ -28,7 +28,7 @@ export function lintSplitSets<T extends Task>(tasks: T[], catalog: DefinitionCat
     try {
       // Unreadable: linted on its own when named (which reports it), else the set is checked without it.
       if (task) return textOf(task.read());
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+      return fs.existsSync(file) ? textOf(fs.readFileSync(file)) : undefined;
     } catch {
       return undefined;
     }

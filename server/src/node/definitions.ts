@@ -1,7 +1,7 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { DefinitionCatalog, decodeUtf8 } from '../service';
+import { DefinitionCatalog, decodeText } from '../service';
 import { describeFsError, InputError, POLICY_FILE } from './files';
 
 /** Where known definitions come from: index files, folders of policy definition files, definition documents. */
@@ -46,7 +46,7 @@ async function readJson(file: string): Promise<unknown> {
   } catch (error) {
     throw new InputError(`--definitions: ${describeFsError(error, file)}`);
   }
-  const { text } = decodeUtf8(bytes);
+  const { text } = decodeText(bytes);
   try {
     return parseDocumentText(text);
   } catch (error) {

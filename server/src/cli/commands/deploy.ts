@@ -3,6 +3,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { describeScope, versionToDeploy, type DeploymentScope } from '#api';
 import { readBytes, UsageError } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
+import { decodeText } from '../../service';
 import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
 import { confirm, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
@@ -56,7 +57,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 
   let target;
   try {
-    const document: unknown = parseJsonc(Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, ''));
+    const document: unknown = parseJsonc(decodeText(bytes).text);
     target = versionToDeploy(document, { name: values.name, version: values.version }, { name: '--name', version: '--version' });
   } catch (error) {
     throw new UsageError(`${file}: ${(error as Error).message}`);

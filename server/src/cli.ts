@@ -45,6 +45,18 @@ Options:
 
 Exit status: 0 no errors, 1 errors found, 2 usage or input problems (a file or folder that cannot be
 read, inputs that hold no policy document, a named file not checked with --strict).
+
+Environment:
+  POLICYSET_BASE_URL, POLICYSET_ITEMS_BASE_URL, POLICYSET_PROVIDER_NAMESPACE, POLICYSET_AUTH_URL
+                                   The service's addresses and namespace, when no flag gives them
+  POLICYSET_ACCESS_TOKEN           The bearer token of the service commands (or --token-command)
+  POLICYSET_CORPUS                 The full built-in corpus folder, for the local service
+                                   (npm run service:local) and the tests; without it they use
+                                   ../shared/corpus beside the checkout, else test/fixtures/corpus
+  NO_COLOR                         Plain text output, as --no-color
+  POLICYSET_COMPILE_CACHE          Folder of the start-up code cache; 0 turns it off
+                                   (also NODE_DISABLE_COMPILE_CACHE=1)
+  POLICYSET_NO_BUNDLE=1            Run the compiled modules instead of the one-file bundle
 `;
 
 function version(): string {

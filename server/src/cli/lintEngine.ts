@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../node/files';
-import { validateText, decodeText, encodingOf, mentionsPolicyKeys, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
+import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -105,6 +105,16 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     // Not JSON at all (or not UTF-8): said, so that no one takes it for a file that was checked.
     if (encodingProblem) skipReason = 'not UTF-8 text, and no policy key in it';
     else if (result.document.parsed.syntaxErrors.length) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
+  }
+  // A generator's template of a policy file (placeholders such as ##POLICY_KIND## where JSON needs a value or a
+  // property) is not a policy document until a script fills it in: skipped when found in a folder, said why.
+  const syntaxErrors = result.document.parsed.syntaxErrors;
+  if (!explicit && syntaxErrors.length && !encodingProblem) {
+    const placeholder = placeholderAtSyntaxError(text, syntaxErrors.map((e) => e.offset));
+    if (placeholder) {
+      skipped = true;
+      skipReason = `a generator's template, not JSON until its placeholders (${placeholder}) are filled in`;
+    }
   }
   let notChecked: string | undefined;
   if (explicit && result.kind === 'unknown' && !encodingProblem) {

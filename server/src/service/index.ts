@@ -13,6 +13,6 @@ export type { SplitPart, PartText } from './splitSet';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';
-export { NOT_A_POLICY_DOCUMENT, mentionsPolicyKeys } from './model/documentKind';
+export { NOT_A_POLICY_DOCUMENT, mentionsPolicyKeys, placeholderAtSyntaxError } from './model/documentKind';
 export { ITEM_TYPES } from './model/itemTypes';
 export * from './quota';

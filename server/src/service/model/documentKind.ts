@@ -23,6 +23,21 @@ export function mentionsPolicyKeys(text: string): boolean {
   return POLICY_KEY.test(text);
 }
 
+/** A generator's placeholder (`##POLICY_NAME##`), as templates of policy files carry until a script fills them in. */
+const PLACEHOLDER = /^##[A-Za-z0-9_]+##/;
+
+/**
+ * The first generator placeholder that stands where a syntax error is (outside a string, so the text is not
+ * JSON until it is filled in), or undefined. Placeholders inside strings are JSON and are not looked at.
+ */
+export function placeholderAtSyntaxError(text: string, errorOffsets: readonly number[]): string | undefined {
+  for (const offset of errorOffsets) {
+    const found = PLACEHOLDER.exec(text.slice(offset, offset + 200));
+    if (found) return found[0];
+  }
+  return undefined;
+}
+
 /** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */
 const SET_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions$/i;
 const VERSION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions\/versions$/i;

@@ -122,7 +122,7 @@ describe('files a folder walk skips, and why', () => {
     assert.equal(result.stderr, '');
     const skipped = Object.fromEntries(result.report.skipped.map((s) => [path.basename(s.file), s.reason]));
     assert.deepEqual(Object.keys(skipped).sort(), ['blob.json', 'broken.json', 'storage.json']);
-    assert.equal(skipped['storage.json'], 'not JSON, and no policy key in it');
+    assert.equal(skipped['storage.json'], "a generator's template, not JSON until its placeholders (##LOCATION##) are filled in");
     assert.equal(skipped['broken.json'], 'not JSON (UTF-16LE with a byte order mark), and no policy key in it');
     assert.equal(skipped['blob.json'], 'not UTF-8 text, and no policy key in it');
     const reported = Object.fromEntries(result.report.files.map((f) => [path.basename(f.file), f.diagnostics.map((d) => d.code)]));
@@ -133,7 +133,8 @@ describe('files a folder walk skips, and why', () => {
     assert.equal(result.report.summary.skipped, 4);
 
     const text = await runCli(['lint', repo, '--no-color'], { cwd: dir });
-    assert.match(text.stdout, /^skipped repo\/templates\/storage\.json: not JSON, and no policy key in it$/m);
+    assert.match(text.stdout, /^skipped repo\/templates\/storage\.json: a generator's template, not JSON until its placeholders \(##LOCATION##\) are filled in$/m);
+    assert.match(text.stdout, /^skipped repo\/playbooks\/broken\.json: not JSON \(UTF-16LE with a byte order mark\), and no policy key in it$/m);
     assert.match(text.stdout, /^skipped repo\/assets\/blob\.json: not UTF-8 text/m);
     assert.match(text.stdout, /\(1 other JSON file skipped, 3 files skipped as not JSON\)/);
     assert.doesNotMatch(text.stdout, /storage\.json\n\s+\d+:\d+/, 'no diagnostics under the template');

@@ -8,6 +8,8 @@ import { PolicySetStatus } from './languageStatus';
 let client: LanguageClient | undefined;
 /** The server's custom request (server/src/startServer.ts). */
 const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
+const APPLY_PLAN_REQUEST = 'policySet/applyPlan';
+const REGIONS_WITH_ROOM_REQUEST = 'policySet/regionsWithRoom';
 
 /** The bundled server in a packaged extension; the compiled one in a checkout. */
 function serverModule(context: vscode.ExtensionContext): string {
@@ -22,6 +24,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     log,
     // The quota commands ask the server for their figures: the quota model lives in the service.
     quotaFigures: (params) => (client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+    applyPlan: (params) => (client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+    regionsWithRoom: (params) => (client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
   });
   registerLanguageDetection(context, log);
 

@@ -56,7 +56,7 @@ import { WorkspaceDefinitions, type FileChange } from './workspaceDefinitions';
 import { DocumentCache } from './documentCache';
 import { IdleCollection } from './idleCollection';
 import { QuotaFiles } from './quotaFiles';
-import { quotaFigures, type QuotaFiguresParams } from './service/quota';
+import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams, type Usage } from './service/quota';
 
 /** The `policySet` settings the server reads (see server/README.md). */
 export interface ServerSettings {
@@ -123,6 +123,11 @@ const APPLY_EDIT_COMMAND = 'policySet.applyFix';
 
 /** Custom request: the quota figures the extension's quota commands show (see service/quota/figures.ts). */
 export const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
+
+/** Custom request: the extension's Apply Deployment Plan (see service/quota/apply.ts, applyPlanAnswer). */
+export const APPLY_PLAN_REQUEST = 'policySet/applyPlan';
+/** Custom request: the extension's Find a Region with Quota (service/quota/where.ts). */
+export const REGIONS_WITH_ROOM_REQUEST = 'policySet/regionsWithRoom';
 
 /** Custom request: what the extension's status item shows. */
 export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
@@ -620,6 +625,18 @@ export function startServer(connection: Connection): void {
     } catch (error) {
       throw new ResponseError(-32602, `quota figures: ${(error as Error).message}`);
     }
+  });
+  // Apply Deployment Plan: the plan's targets, then the reconciliation of what the extension read.
+  connection.onRequest(APPLY_PLAN_REQUEST, (params: ApplyPlanParams) => {
+    try {
+      return applyPlanAnswer(params ?? { text: '' }, quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()));
+    } catch (error) {
+      throw new ResponseError(-32602, `apply plan: ${(error as Error).message}`);
+    }
+  });
+  connection.onRequest(REGIONS_WITH_ROOM_REQUEST, (params: { model: string; sku?: string; tpm: number; reads: Array<{ location: string; value?: Usage[]; error?: string }> }) => {
+    if (typeof params?.model !== 'string' || typeof params.tpm !== 'number' || !Array.isArray(params.reads)) throw new ResponseError(-32602, 'regions with room: give model, tpm and reads');
+    return regionsWithRoom(params.model, params.sku ?? 'Standard', params.tpm, params.reads);
   });
   // `{ textDocument: { uri } }` as in every LSP request, or `{ uri }`.
   connection.onRequest(DOCUMENT_INFO_REQUEST, (params: { uri?: string; textDocument?: { uri: string } }, token) =>

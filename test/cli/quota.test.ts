@@ -107,7 +107,7 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
     const result = await runCli(['quota', 'plan', file]);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stdout, /^\s+7:\d+\s+error\s+'gpt-4o' \(Standard\) in 'eastus': this deployment takes the plan to 11,000 TPM, over the 10,000 TPM free .*PS9103$/m);
-    assert.match(result.stdout, /ai-east\/chat\s+gpt-4o Standard\s+capacity 6: 6,000 TPM, 36 RPM \(0 per 1 s, 6 per 10 s\)/);
+    assert.match(result.stdout, /ai-east\/chat\s+gpt-4o Standard\s+capacity 6: 6,000 TPM, 36 RPM \(0 per 1 s window, 6 per 10 s\)/);
   });
 
   test('--usage gives the quota when the plan names none; within it, exit 0', async () => {
@@ -128,5 +128,46 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
     const notPlan = await runCli(['quota', 'plan', write('set.json', '{ "properties": { "policyDefinitions": [] } }')]);
     assert.equal(notPlan.code, 2);
     assert.match(notPlan.stderr, /is not a deployment plan/);
+  });
+
+  test('usage of another region: never a check mark; the quota is said to be NOT checked, in text and JSON; --strict exits 2', async () => {
+    const westUsage = write('usage-westus.json', JSON.stringify({ ...usage, location: 'westus' }));
+    const file = write('plan-huge.json', `{ "subscription": "${SUB}", "region": "eastus", "deployments": [ { "account": "ai-east", "name": "huge", "model": "gpt-4o", "sku": { "name": "Standard", "capacity": 6000 } } ] }`);
+    const text = await runCli(['quota', 'plan', file, '--usage', westUsage]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.doesNotMatch(text.stdout, /✔/);
+    assert.match(text.stdout, /capacity 6000: 6,000,000 TPM.*\[quota not checked\]/);
+    assert.match(text.stdout, /warning\s+The quota of 'gpt-4o' \(Standard\) was not checked for this deployment: no usage of subscription .* in 'eastus': the usage given is for 'westus'.*PS9105/);
+    assert.match(text.stdout, /^! 0 errors, 1 warning .*; quota NOT checked for 1 of 1 deployment/m);
+    const json = await runCli(['quota', 'plan', file, '--usage', westUsage, '--format', 'json']);
+    const report = JSON.parse(json.stdout);
+    assert.equal(report.quotaChecked, false);
+    assert.match(report.deployments[0].notChecked, /the usage given is for 'westus'/);
+    assert.deepEqual(report.diagnostics.map((d: { code: string; severity: number }) => [d.code, d.severity]), [['PS9105', 2]]);
+    const strict = await runCli(['quota', 'plan', file, '--usage', westUsage, '--strict']);
+    assert.equal(strict.code, 2);
+    // With the region's usage it is checked (and over): the error, not the warning.
+    const checked = await runCli(['quota', 'plan', file, '--usage', write('usage-eastus-2.json', JSON.stringify(usage)), '--strict']);
+    assert.equal(checked.code, 1);
+    assert.match(checked.stdout, /PS9103/);
+    assert.doesNotMatch(checked.stdout, /PS9105|NOT checked/);
+  });
+
+  test('a lone E6 body names no region: its quota is said not to be checked, and no check mark', async () => {
+    const file = write('body.json', '{ "sku": { "name": "Standard", "capacity": 5 }, "properties": { "model": { "format": "OpenAI", "name": "o3" } } }');
+    const result = await runCli(['quota', 'plan', file]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /capacity 5: 5,000 TPM, 5 RPM \(5 RPM: one request every 12 s\)  \[quota not checked\]/);
+    assert.match(result.stdout, /^! .*quota NOT checked for 1 of 1 deployment/m);
+    assert.doesNotMatch(result.stdout, /✔/);
+  });
+
+  test('"existing": restating the deployments that fill a region is not counted twice', async () => {
+    const full = write('usage-full.json', JSON.stringify({ ...usage, value: [{ ...usage.value[0], currentValue: 100 }] }));
+    const file = write('plan-existing.json', `{ "subscription": "${SUB}", "region": "eastus", "deployments": [ { "account": "ai-east", "name": "a", "model": "gpt-4o", "existing": 60, "sku": { "capacity": 60 } }, { "account": "ai-east", "name": "b", "model": "gpt-4o", "existing": 40, "sku": { "capacity": 40 } } ] }`);
+    const result = await runCli(['quota', 'plan', file, '--usage', full, '--strict']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /capacity 60 \(60 now\)/);
+    assert.match(result.stdout, /^✔ 0 errors, 0 warnings/m);
   });
 });

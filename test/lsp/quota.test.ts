@@ -76,4 +76,26 @@ describe('deployment plans in the language server', () => {
     const skus = await client.request<{ items: Array<{ label: string }> }>('textDocument/completion', { textDocument: { uri }, position: positionAt(text, text.indexOf('"Standard"') + 2) });
     assert.ok(skus.result?.items.some((i) => i.label === 'GlobalStandard'));
   });
+
+  test('usage of another region: the not-checked warning (PS9105) on each entry it does not cover', async () => {
+    const client = await startLanguageServer();
+    fs.writeFileSync(path.join(dir, 'usage-westus.json'), usage(0).replace('"eastus"', '"westus"'));
+    const uri = pathToFileURL(path.join(dir, 'plan-west.json')).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: PLAN('\n  "usage": "usage-westus.json",') } });
+    const opened = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 1);
+    assert.deepEqual(opened.params.diagnostics.map((d) => [d.code, d.range.start.line, d.severity]), [
+      ['PS9105', 5, 2],
+      ['PS9105', 6, 2],
+    ]);
+    assert.match(opened.params.diagnostics[0].message, /not checked for this deployment: no usage of subscription .* in 'eastus': the usage given is for 'westus'/);
+  });
+
+  test('hover on a capacity under one request per 10 s: the window that applies (5 RPM: one request every 12 s)', async () => {
+    const client = await startLanguageServer();
+    const uri = pathToFileURL(path.join(dir, 'o3-body.json')).href;
+    const text = '{ "sku": { "name": "Standard", "capacity": 5 }, "properties": { "model": { "format": "OpenAI", "name": "o3" } } }';
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text } });
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: positionAt(text, text.indexOf('"capacity": 5') + 2) });
+    assert.match(hover.result?.contents.value ?? '', /the window that applies: \*\*5 RPM: one request every 12 s\*\*/);
+  });
 });

@@ -167,6 +167,11 @@ export function modelDeploymentRoute(options: { namespace: string; store: QuotaS
     }
 
     const [, rg, accountName, name] = deployment!.slice(1).map(decodeURIComponent);
+    // A GET under an account that does not exist says so, as the real service does (a PUT creates it here).
+    if (method === 'GET' && !store.accounts.has(accountKey(sub, rg, accountName))) {
+      done('404 account');
+      return send(404, errorBody('ParentResourceNotFound', `Can not perform requested operation on nested resource. Parent resource '${accountName}' not found.`));
+    }
     const account = store.account(sub, rg, accountName);
     const key = deploymentKey(account, name);
     const id = `/subscriptions/${sub}/resourceGroups/${rg}/providers/${namespace}.CognitiveServices/accounts/${accountName}/deployments/${name}`;

@@ -52,9 +52,41 @@ const invalid: InvalidCase[] = [
     code: 'PS9104',
     message: /resource 31 in 'westus': at most 30/,
   },
+  {
+    name: 'not checked: the usage is for another region (a 6,000,000 TPM deployment is not passed silently)',
+    text: plan([d('huge', '|6000|', '"gpt-4o"', ', "region": "westus"')], `\n  "usage": ${usage(0, 100)},`),
+    code: 'PS9105',
+    severity: 2,
+    message: /was not checked for this deployment: no usage of subscription .* in 'westus': the usage given is for 'eastus'/,
+  },
+  {
+    name: 'not checked: no usage at all',
+    text: plan([d('chat', '|10|')]),
+    code: 'PS9105',
+    message: /no usage was given/,
+  },
+  {
+    name: 'not checked: the usage of the region lists no such model and type',
+    text: plan([d('g', '|10|', '"o3-mini"')], `\n  "usage": ${usage(0, 100)},`),
+    code: 'PS9105',
+    message: /the usage of 'eastus' has no entry for 'o3-mini' \(Standard\)/,
+  },
+  {
+    name: 'an entry restating an existing deployment ("existing") counts only its growth',
+    text: plan([d('big', '|85|', '"gpt-4o"', ', "existing": 80'), d('small', '20', '"gpt-4o"', ', "existing": 20')], `\n  "usage": ${usage(100, 100)},`),
+    code: 'PS9103',
+    message: /takes the plan to 5,000 TPM, over the 0 TPM free/,
+  },
+];
+
+const moreValid: ValidCase[] = [
+  { name: 'restating existing deployments at their size in a full region: not counted twice', text: plan([d('big', '80', '"gpt-4o"', ', "existing": 80'), d('small', '20', '"gpt-4o"', ', "existing": 20')], `\n  "usage": ${usage(100, 100)},`), notCodes: ['PS9103', 'PS9105'] },
+  { name: 'a shrink frees room for a new one, offline', text: plan([d('big', '50', '"gpt-4o"', ', "existing": 80'), d('new', '50')], `\n  "usage": ${usage(80, 100)},`), notCodes: ['PS9103', 'PS9105'] },
+  { name: 'a lone E6 body: no not-checked warning (it is not a plan)', text: body('"gpt-4o"', '20'), notCodes: ['PS9105'] },
 ];
 
 const valid: ValidCase[] = [
+  ...moreValid,
   { name: 'a lone E6 body', text: body('"gpt-4o"', '20'), notCodes: ['PS9101', 'PS9102', 'PS9103', 'PS9104'] },
   { name: 'within the quota, exactly to the limit', text: plan([d('a', '15'), d('b', '5')], `\n  "usage": ${usage(80, 100)},`), notCodes: ['PS9103'] },
   { name: 'another region or deployment type draws on another quota', text: plan([d('a', '15'), d('b', '50', '"gpt-4o"', ', "region": "westus"'), `{ "account": "x", "name": "g", "model": "gpt-4o", "sku": { "name": "GlobalStandard", "capacity": 90 } }`], `\n  "usage": ${usage(80, 100)},`), notCodes: ['PS9103'] },
@@ -78,9 +110,9 @@ test('deployment plans and E6 bodies are a kind of their own; other documents ar
   assert.equal(parsePolicyDocument('{ "deployments": [] }').kind, 'unknown');
   assert.equal(parsePolicyDocument('{ "sku": { "name": "S0" }, "properties": { "endpoint": "x" } }').kind, 'unknown');
   assert.equal(parsePolicyDocument('{ "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#", "contentVersion": "1.0.0.0", "resources": [{ "sku": { "capacity": 1 }, "properties": { "model": {} } }] }').kind, 'unknown');
-  // Plans get no policy set diagnostics.
+  // Plans get no policy set diagnostics (only that their quota was not checked, without usage).
   const result = validateText(plan([d('a', '1')]));
-  assert.deepEqual(result.diagnostics, []);
+  assert.deepEqual(result.diagnostics.map((x) => x.code), ['PS9105']);
 });
 
 test('odd plans written by hand give diagnostics or nothing, never a rule failure', () => {

@@ -1,5 +1,5 @@
 import { HttpClient, type CallOptions, type HttpClientOptions, type HttpResponse } from './http';
-import { InvalidRequestError, ServiceError } from './errors';
+import { AuthenticationRequiredError, InvalidRequestError, NetworkError, ServiceError } from './errors';
 import { SUBSCRIPTION_ID_PATTERN } from './policySets';
 import type { ServiceSettings } from './settings';
 
@@ -215,4 +215,37 @@ export const INSUFFICIENT_QUOTA_ADVICE =
 /** True for the real service's over-quota answer. */
 export function isInsufficientQuota(error: unknown): boolean {
   return error instanceof ServiceError && /^InsufficientQuota$/i.test(error.code);
+}
+
+/**
+ * The deployment as it is, for a plan: `deployment` (undefined on 404) and whether the 404 said that the
+ * account itself is missing (the real service's `ParentResourceNotFound`/`ResourceNotFound`), so that the
+ * first PUT under it would make a new model-service resource in the region.
+ */
+export async function readDeploymentState(client: ModelDeploymentClient, target: DeploymentTarget, options: CallOptions = {}): Promise<{ deployment?: ModelDeployment; accountMissing: boolean }> {
+  const path = client.deploymentPath(target);
+  try {
+    const response = await client.http.send<ModelDeployment>({ method: 'GET', path, apiVersion: DEPLOYMENT_API_VERSION, area: 'policy' }, options);
+    return { deployment: isObject(response.body) ? response.body : {}, accountMissing: false };
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) return { accountMissing: /^(ParentResourceNotFound|ResourceNotFound)$/i.test(error.code) };
+    throw error;
+  }
+}
+
+/**
+ * What became of a PUT that threw: `refused` when the service certainly did not apply it (a 4xx answer, 429
+ * or 503 "not processed", a connection that failed before the body was sent, nothing sent at all),
+ * `unknown` when it may have been applied (another 5xx, a dropped connection after the body was sent, no
+ * answer in time, a 2xx whose body could not be read). An `unknown` PUT is never sent again by itself.
+ */
+export function putOutcome(error: unknown): 'refused' | 'unknown' {
+  if (error instanceof ServiceError) {
+    if (error.status >= 200 && error.status < 300) return 'unknown';
+    if (error.status === 429 || error.status === 503 || (error.status >= 400 && error.status < 500 && error.status !== 408)) return 'refused';
+    return 'unknown';
+  }
+  if (error instanceof NetworkError) return error.maybeDelivered ? 'unknown' : 'refused';
+  if (error instanceof InvalidRequestError || error instanceof AuthenticationRequiredError) return 'refused';
+  return 'unknown';
 }

@@ -11,11 +11,16 @@ import { DELETE_EVENTSTREAM_COMMAND, deleteEventstream } from './deleteEventstre
 import { SHOW_QUOTA_USAGE_COMMAND, showQuotaUsage } from './showQuotaUsage';
 import { DEPLOY_MODEL_COMMAND, deployModel, type DeployModelArgs } from './deployModel';
 import type { QuotaFiguresProvider } from './quotaCommon';
+import { APPLY_DEPLOYMENT_PLAN_COMMAND, applyDeploymentPlan, type ApplyPlanProvider } from './applyDeploymentPlan';
+import { FIND_REGION_COMMAND, findRegionWithQuota, type FindRegionArgs, type RegionsWithRoomProvider } from './findRegionWithQuota';
 
 export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, ITEM_SCHEME, SHOW_QUOTA_USAGE_COMMAND, DEPLOY_MODEL_COMMAND };
 
 /** Registers the commands that talk to the service (fetch, deploy, sign in, sign out, advisor metadata, eventstreams, quota and model deployments). */
-export function registerServiceCommands(context: vscode.ExtensionContext, deps: Partial<ServiceCommandDeps> & { quotaFigures?: QuotaFiguresProvider } = {}): void {
+export function registerServiceCommands(
+  context: vscode.ExtensionContext,
+  deps: Partial<ServiceCommandDeps> & { quotaFigures?: QuotaFiguresProvider; applyPlan?: ApplyPlanProvider; regionsWithRoom?: RegionsWithRoomProvider } = {},
+): void {
   const full: ServiceCommandDeps = { auth: deps.auth ?? createAuth(context), log: deps.log };
   context.subscriptions.push(
     vscode.commands.registerCommand(FETCH_COMMAND, (name?: unknown) => fetchBuiltIn(full, typeof name === 'string' ? name : undefined)),
@@ -25,6 +30,16 @@ export function registerServiceCommands(context: vscode.ExtensionContext, deps: 
   );
   registerItemCommands(context, full);
   registerQuotaCommands(context, full, deps.quotaFigures);
+  registerPlanCommands(context, full, deps.applyPlan, deps.regionsWithRoom);
+}
+
+/** Plans as desired state and the search for a region with room; the reconciling is the language server's. */
+function registerPlanCommands(context: vscode.ExtensionContext, deps: ServiceCommandDeps, applyPlan: ApplyPlanProvider | undefined, regionsWithRoom: RegionsWithRoomProvider | undefined): void {
+  const noServer = () => Promise.reject(new Error('the language server is not running'));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(APPLY_DEPLOYMENT_PLAN_COMMAND, (uri?: unknown) => applyDeploymentPlan(deps, applyPlan ?? noServer, uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.commands.registerCommand(FIND_REGION_COMMAND, (given?: FindRegionArgs) => findRegionWithQuota(context, deps, regionsWithRoom ?? noServer, given)),
+  );
 }
 
 /** Advisor metadata (E3) and eventstreams (E4, E5): the view, the read-only item documents, their commands. */

@@ -9,7 +9,7 @@ export interface QuotaFigures {
   unmatched: string[];
   models: Array<{ name: string; className: string; rpm: number; tpm: number }>;
   deploymentTypes: string[];
-  limits?: { capacity: number; tpm: number; rpm: number; perSecond: number; perTenSeconds: number; className: string };
+  limits?: { capacity: number; tpm: number; rpm: number; perSecond: number; perTenSeconds: number; className: string; window?: string };
   check?: { ok: true; freeTpm: number; afterTpm: number } | { ok: false; freeTpm: number; limitTpm: number; shortTpm: number; message: string };
   usageFound: boolean;
 }

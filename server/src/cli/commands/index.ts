@@ -18,7 +18,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   deploy: { synopsis: 'policyset deploy <file> [options]', load: () => require('./deploy') as CommandModule },
   advisor: { synopsis: 'policyset advisor metadata [options]', load: () => require('./advisor') as CommandModule },
   eventstream: { synopsis: 'policyset eventstream get|delete <ws> <id>', load: () => require('./eventstream') as CommandModule },
-  quota: { synopsis: 'policyset quota usage|calc|simulate|plan ...', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('quota', { usage: () => require('./quotaUsage') as CommandModule, calc: () => require('./quotaCalc') as CommandModule, simulate: () => require('./quotaSimulate') as CommandModule, plan: () => require('./quotaPlan') as CommandModule }) },
-  model: { synopsis: 'policyset model deploy [options]', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('model', { deploy: () => require('./modelDeploy') as CommandModule }) },
+  quota: { synopsis: 'policyset quota usage|calc|simulate|plan|where ...', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('quota', { usage: () => require('./quotaUsage') as CommandModule, calc: () => require('./quotaCalc') as CommandModule, simulate: () => require('./quotaSimulate') as CommandModule, plan: () => require('./quotaPlan') as CommandModule, where: () => require('./quotaWhere') as CommandModule }) },
+  model: { synopsis: 'policyset model deploy|apply [options]', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('model', { deploy: () => require('./modelDeploy') as CommandModule, apply: () => require('./modelApply') as CommandModule }) },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

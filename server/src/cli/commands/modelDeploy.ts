@@ -12,20 +12,22 @@ import {
   type DeploymentTarget,
   type ModelDeployment,
 } from '#api';
-import { capacityClassOf, checkQuota, checkSize, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
+import { capacityClassOf, checkQuota, checkSize, describeRequestWindow, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
 import { UsageError } from '../../node/files';
 import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../quotaOptions';
 
 export const usage = `Usage: policyset model deploy --subscription <id> --resource-group <rg> --account <name> --name <deployment>
-                            --model <name>[:<version>[:<format>]] (--capacity <n> | --tpm <n>) [--sku <name>]
+                            --model <name>[:<version>[:<format>]] (--capacity <n>|max | --tpm <n>) [--sku <name>]
                             [--location <region>] [--yes] [--capacity-units <file>] [service options]
 
 Creates or resizes a model deployment (E6) with one PUT of sku and properties.model. First reads the
 deployment (a GET on its path: 404 means new, else its current sku). With --location, reads the region's
 usage (E7) and refuses, sending nothing, when the model's free quota (counting this deployment's current
 TPM as freed when it is a resize of the same model and type) is short. Shows the TPM and RPM the
-deployment will get and the exact PUT, then asks (or --yes). --sku is the deployment type (default
+deployment will get and the exact PUT, then asks (or --yes). --capacity max (with --location) asks for
+the largest capacity the free quota allows, counting the deployment's own current capacity when it is a
+resize of the same model and type; refused with the reason when that is 0. --sku is the deployment type (default
 ${DEFAULT_SKU_NAME}); the model format defaults to OpenAI.
 
 ${CAPACITY_UNITS_USAGE}
@@ -56,7 +58,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const missing = ['subscription', 'resource-group', 'account', 'name', 'model'].filter((k) => !values[k as keyof typeof values]);
   if (missing.length) throw new UsageError(`model deploy needs ${missing.map((m) => `--${m}`).join(', ')}`);
   if ((values.capacity === undefined) === (values.tpm === undefined)) throw new UsageError('model deploy needs exactly one of --capacity <n> or --tpm <n>');
-  const size = checkSize({ capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }), tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }) });
+  const max = values.capacity === 'max';
+  if (max && !values.location) throw new UsageError('--capacity max needs --location <region>: the free quota is read there');
+  const size = max ? ({ ok: true, capacity: 1 } as const) : checkSize({ capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }), tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }) });
   if (!size.ok) throw new UsageError(size.message);
   let model: DeploymentModel;
   try {
@@ -82,7 +86,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const tpm = size.capacity * TPM_PER_CAPACITY;
+  let capacity = size.capacity;
+  let tpm = capacity * TPM_PER_CAPACITY;
   const say = (line: string) => process.stderr.write(`policyset: ${redact(line, context.secrets)}\n`);
 
   // Reads only, before anything is sent: the deployment as it is, then the region's usage.
@@ -107,6 +112,21 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       return reportApiError(error, context.secrets);
     }
     const found = usageOf(readUsages(entries as Usage[]), model.name, skuName);
+    if (max) {
+      if (!found) {
+        say(`not deployed: --capacity max: the usage of ${values.location} has no entry for ${model.name} (${skuName}), so its free quota is not known`);
+        return 1;
+      }
+      const room = Math.floor(Math.max(0, found.limitTpm - found.usedTpm + currentTpm) / TPM_PER_CAPACITY);
+      if (room < 1) {
+        say(`not deployed: --capacity max: no free quota for ${model.name} (${skuName}) in ${values.location}: ${fmt(found.usedTpm)} of ${fmt(found.limitTpm)} TPM used${currentTpm ? ` (this deployment holds ${fmt(currentTpm)})` : ''}. ${INSUFFICIENT_QUOTA_ADVICE}`);
+        return 1;
+      }
+      capacity = room;
+      tpm = capacity * TPM_PER_CAPACITY;
+      body.sku.capacity = capacity;
+      say(`--capacity max: ${capacity} units (${fmt(tpm)} TPM), the free quota of ${model.name} (${skuName}) in ${values.location}${currentTpm ? `, counting the ${fmt(currentTpm)} TPM this deployment holds now` : ''}`);
+    }
     if (!found) say(`the usage of ${values.location} has no entry for ${model.name} (${skuName}); the quota was not checked`);
     else {
       const check = checkQuota(found, tpm, currentTpm);
@@ -120,9 +140,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 
   const unit = capacityClassOf(model.name, table);
   if (unit) {
-    const limits = rateLimits(size.capacity, unit);
-    say(`${model.name} at capacity ${size.capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${limits.perSecond} per 1 s window, ${limits.perTenSeconds} per 10 s)`);
-  } else say(`${model.name} at capacity ${size.capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
+    const limits = rateLimits(capacity, unit);
+    say(`${model.name} at capacity ${capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${describeRequestWindow(limits)})`);
+  } else say(`${model.name} at capacity ${capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
   say(`PUT ${client.settings.baseUrl}${path}?api-version=${DEPLOYMENT_API_VERSION}\n  ${JSON.stringify(body)}`);
   if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) return 1;
 

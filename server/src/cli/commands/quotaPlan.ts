@@ -2,14 +2,14 @@ import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { decodeText, validateText } from '../../service';
 import { parseJson } from '../../service/json';
-import { asSavedUsage, capacityClassOf, rateLimits, readPlan, type SavedUsage } from '../../service/quota';
+import { asSavedUsage, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { diagnosticIdentities, type FileResult } from '../lintEngine';
 import { formatText } from '../formatters';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, readJsonFile } from '../quotaOptions';
 
 export const usage = `Usage: policyset quota plan <plan file> [--usage <saved usage json>]... [--format text|json]
-                          [--capacity-units <file>]
+                          [--strict] [--capacity-units <file>]
 
 Checks a deployment plan (or a lone E6 request body): capacities that are not positive whole numbers
 (PS9101), models without a known capacity-unit class (PS9102, info), a model's TPM over its free quota
@@ -18,16 +18,24 @@ The quota comes from saved usage (policyset quota usage --format json -o <file>)
 names in "usage" (relative to the plan) and the ones given with --usage. Prints each deployment's TPM
 and RPM, then the diagnostics.
 
+An entry whose subscription and region the usage does not cover (or whose model and type it does not
+list) gets a warning (PS9105): its quota was NOT checked, and the summary says so instead of a check
+mark. An entry that restates an existing deployment says so with "existing": <its capacity now>; the
+saved usage counts that capacity already, so only the difference is counted. policyset model apply
+reads the service itself and checks the plan as desired state.
+
+      --strict                  Exit 2 when the quota of any entry was not checked
+
 ${CAPACITY_UNITS_USAGE}
 
-Exit status: 0 no errors, 1 errors, 2 usage or input problems.
+Exit status: 0 no errors, 1 errors, 2 usage or input problems (or, with --strict, a quota not checked).
 `;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { usage: { type: 'string', multiple: true, default: [] }, format: { type: 'string', default: 'text' }, 'capacity-units': { type: 'string' } },
+    options: { usage: { type: 'string', multiple: true, default: [] }, format: { type: 'string', default: 'text' }, 'capacity-units': { type: 'string' }, strict: { type: 'boolean', default: false } },
   });
   if (positionals.length !== 1) throw new UsageError('quota plan takes one plan file');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
@@ -46,22 +54,48 @@ export async function run(args: string[]): Promise<number> {
 
   const result = validateText(text, { uri: file, assumePolicyDocument: true, quota: { table, usages } });
   if (result.kind !== 'deploymentPlan') throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }) or an E6 request body ({ "sku", "properties": { "model" } })`);
+  // Every entry whose quota was not checked, the lone E6 body's too (it names no region): never passed silently.
+  const unchecked = new Map(uncheckedDeployments(plan, [...plan.usages, ...usages]).map((u) => [u.deployment, u.reason]));
   const rows = plan.deployments.map((d) => {
     const unit = d.model ? capacityClassOf(d.model, table) : undefined;
     const limits = unit && d.capacity ? rateLimits(d.capacity, unit) : undefined;
-    return { region: d.region, account: d.account, name: d.name, model: d.model, sku: d.sku, capacity: d.capacity, tpm: d.capacity ? d.capacity * 1000 : undefined, rpm: limits?.rpm, perSecond: limits?.perSecond, perTenSeconds: limits?.perTenSeconds };
+    const notChecked = unchecked.get(d);
+    return {
+      region: d.region,
+      account: d.account,
+      name: d.name,
+      model: d.model,
+      sku: d.sku,
+      capacity: d.capacity,
+      ...(d.existing !== undefined ? { existing: d.existing } : {}),
+      tpm: d.capacity ? d.capacity * 1000 : undefined,
+      rpm: limits?.rpm,
+      perSecond: limits?.perSecond,
+      perTenSeconds: limits?.perTenSeconds,
+      window: limits ? describeRequestWindow(limits) : undefined,
+      quotaChecked: notChecked === undefined && d.model !== undefined && d.capacity !== undefined,
+      ...(notChecked !== undefined ? { notChecked } : {}),
+    };
   });
   const errors = result.diagnostics.filter((d) => d.severity === 1).length;
+  const notCheckedCount = rows.filter((r) => !r.quotaChecked).length;
+  const status = errors ? 1 : values.strict && notCheckedCount ? 2 : 0;
   if (values.format === 'json') {
-    process.stdout.write(JSON.stringify({ file, deployments: rows, diagnostics: result.diagnostics }, null, 2) + '\n');
-    return errors ? 1 : 0;
+    process.stdout.write(JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2) + '\n');
+    return status;
   }
   const lines = rows.map(
     (r) =>
-      `${r.region ?? '(no region)'}  ${r.account ?? '-'}/${r.name ?? '-'}  ${r.model ?? '?'} ${r.sku}  capacity ${r.capacity ?? '?'}: ${r.tpm !== undefined ? `${fmt(r.tpm)} TPM` : '? TPM'}, ${r.rpm !== undefined ? `${fmt(r.rpm, 2)} RPM (${r.perSecond} per 1 s, ${r.perTenSeconds} per 10 s)` : '? RPM'}`,
+      `${r.region ?? '(no region)'}  ${r.account ?? '-'}/${r.name ?? '-'}  ${r.model ?? '?'} ${r.sku}  capacity ${r.capacity ?? '?'}${r.existing !== undefined ? ` (${r.existing} now)` : ''}: ${r.tpm !== undefined ? `${fmt(r.tpm)} TPM` : '? TPM'}, ${r.rpm !== undefined ? `${fmt(r.rpm, 2)} RPM (${r.window})` : '? RPM'}${r.quotaChecked ? '' : '  [quota not checked]'}`,
   );
   process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
   const fileResult: FileResult = { file, kind: result.kind, diagnostics: result.diagnostics, skipped: false, internalErrors: result.internalErrors, identities: diagnosticIdentities(text, result.diagnostics) };
-  process.stdout.write(formatText([fileResult], process.cwd(), false));
-  return errors ? 1 : 0;
+  const report = formatText([fileResult], process.cwd(), false).trimEnd().split('\n');
+  // The summary's check mark says "checked and fine": not for a plan whose quota was not (all) checked.
+  if (notCheckedCount && !errors) {
+    const summary = report.pop()!.replace(/^\S+\s*/, '');
+    report.push(`! ${summary}; quota NOT checked for ${notCheckedCount} of ${rows.length} deployment${rows.length === 1 ? '' : 's'} (marked [quota not checked] above)`);
+  } else if (notCheckedCount) report.push(`quota NOT checked for ${notCheckedCount} of ${rows.length} deployment${rows.length === 1 ? '' : 's'} (marked [quota not checked] above)`);
+  process.stdout.write(report.join('\n') + '\n');
+  return status;
 }

@@ -2,7 +2,7 @@ import { findNodeAtOffset, getLocation, type Node } from 'jsonc-parser';
 import type { CompletionItem, CompletionList, Hover } from 'vscode-languageserver-types';
 import { CompletionItemKind, MarkupKind } from 'vscode-languageserver-types';
 import type { PolicyDocument } from '../validate';
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, formatNumber as fmt, rateLimits, type CapacityTable } from '../quota/capacity';
+import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, describeRequestWindow, formatNumber as fmt, rateLimits, type CapacityTable } from '../quota/capacity';
 import { readPlan } from '../quota/plan';
 
 // The editor features of a deployment plan (or a lone E6 body): hover on `capacity` with what it buys,
@@ -40,6 +40,7 @@ export function planHover(document: PolicyDocument, offset: number, table: Capac
       lines.push(
         `**capacity ${deployment.capacity}** of \`${deployment.model}\` (${deployment.sku})`,
         `| TPM | RPM | per 1 s window | per 10 s window |\n|---:|---:|---:|---:|\n| ${fmt(limits.tpm)} | ${fmt(limits.rpm, 2)} | ${limits.perSecond} | ${limits.perTenSeconds} |`,
+        ...(limits.perTenSeconds < 1 ? [`Fewer than one request fits in 10 s; the window that applies: **${describeRequestWindow(limits)}**.`] : []),
         `Class \`${unit.name}\`: 1 unit = ${fmt(unit.rpm)} RPM per ${fmt(unit.tpm)} TPM. The RPM is spread evenly over short windows (one request every ${limits.rpm > 0 ? fmt(60 / limits.rpm, 3) : '-'} s): more requests in a window than its share are refused with 429.`,
       );
     }

@@ -1,4 +1,4 @@
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, rateLimits, TPM_PER_CAPACITY, type CapacityTable, type RateLimits } from './capacity';
+import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, describeRequestWindow, rateLimits, TPM_PER_CAPACITY, type CapacityTable, type RateLimits } from './capacity';
 import { checkQuota, readUsages, usageOf, type QuotaCheck, type Usage } from './usage';
 
 /**
@@ -25,7 +25,8 @@ export interface QuotaFigures {
   /** Deployment types (sku names), for pickers. */
   deploymentTypes: readonly string[];
   /** What the capacity buys the model; undefined when the model's class is not known. */
-  limits?: RateLimits & { className: string };
+  /** `window`: the request window that applies, in words (describeRequestWindow). */
+  limits?: RateLimits & { className: string; window: string };
   /** The quota check, when usage for the model and type is given. */
   check?: QuotaCheck;
   /** Whether the usage had an entry for the model and type. */
@@ -47,7 +48,10 @@ export function quotaFigures(params: QuotaFiguresParams, table: CapacityTable = 
   const result: QuotaFigures = { rows, accounts: read.accounts, unmatched: read.unmatched, models, deploymentTypes: DEPLOYMENT_TYPES, usageFound: false };
   if (params.model && typeof params.capacity === 'number' && Number.isInteger(params.capacity) && params.capacity >= 1) {
     const unit = capacityClassOf(params.model, table);
-    if (unit) result.limits = { ...rateLimits(params.capacity, unit), className: unit.name };
+    if (unit) {
+      const limits = rateLimits(params.capacity, unit);
+      result.limits = { ...limits, className: unit.name, window: describeRequestWindow(limits) };
+    }
     const usage = usageOf(read, params.model, params.sku ?? 'Standard');
     if (usage) {
       result.usageFound = true;

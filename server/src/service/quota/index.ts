@@ -4,3 +4,6 @@ export * from './simulate';
 export * from './usage';
 export * from './plan';
 export * from './figures';
+export * from './reconcile';
+export * from './apply';
+export * from './where';

@@ -26,6 +26,16 @@ export interface PlannedDeployment {
   capacityNode?: Node;
   /** sku.capacity when it is a positive integer. */
   capacity?: number;
+  /** `properties.model.version` or the model object's version, when the plan names one. */
+  version?: string;
+  /** The model format, when the plan names one. */
+  format?: string;
+  /**
+   * `"existing": <capacity>`: the deployment exists now with this capacity (of the same model and type), so
+   * the saved usage counts it already; an offline check counts only the difference.
+   */
+  existing?: number;
+  existingNode?: Node;
 }
 
 /** A region's usage as `quota usage --format json` saves it. */
@@ -55,6 +65,9 @@ function readDeployment(node: Node, defaults: { subscription?: string; region?: 
   const capacityNode = property(sku, 'capacity') ?? property(node, 'capacity');
   const capacityValue = capacityNode?.type === 'number' ? (capacityNode.value as number) : undefined;
   const skuNameNode = property(sku, 'name');
+  const modelObject = modelProperty?.type === 'object' ? modelProperty : undefined;
+  const existingNode = property(node, 'existing');
+  const existing = existingNode?.type === 'number' && Number.isInteger(existingNode.value) && (existingNode.value as number) >= 0 ? (existingNode.value as number) : undefined;
   return {
     node,
     subscription: str(first(node, 'subscription', 'subscriptionId')) ?? defaults.subscription,
@@ -69,6 +82,10 @@ function readDeployment(node: Node, defaults: { subscription?: string; region?: 
     skuNameNode: skuNameNode?.type === 'string' ? skuNameNode : undefined,
     capacityNode,
     capacity: capacityValue !== undefined && Number.isInteger(capacityValue) && capacityValue >= 1 ? capacityValue : undefined,
+    version: str(property(modelObject, 'version')) ?? str(property(node, 'version')),
+    format: str(property(modelObject, 'format')),
+    existing,
+    existingNode,
   };
 }
 
@@ -134,7 +151,7 @@ export interface QuotaOverrun {
   limitTpm: number;
 }
 
-function usageFor(usages: SavedUsage[], d: PlannedDeployment): SavedUsage | undefined {
+export function usageFor(usages: SavedUsage[], d: PlannedDeployment): SavedUsage | undefined {
   return usages.find((u) => u.location === d.region && (!u.subscription || !d.subscription || u.subscription.toLowerCase() === d.subscription.toLowerCase()));
 }
 
@@ -159,7 +176,8 @@ export function quotaOverruns(plan: DeploymentPlan, usages: SavedUsage[]): Quota
     const freeTpm = usage.limitTpm - usage.usedTpm;
     let planned = 0;
     for (const d of group) {
-      planned += d.capacity! * TPM_PER_CAPACITY;
+      // An entry that restates an existing deployment draws only the difference: the usage counts it already.
+      planned += (d.capacity! - (d.existing ?? 0)) * TPM_PER_CAPACITY;
       if (planned > freeTpm) {
         found.push({ deployment: d, others: group.filter((o) => o !== d), model: head.model!, sku: head.sku, region: head.region!, plannedTpm: planned, freeTpm, usedTpm: usage.usedTpm, limitTpm: usage.limitTpm });
         break;
@@ -191,6 +209,38 @@ export function resourceOverruns(plan: DeploymentPlan, usages: SavedUsage[]): Re
     const saved = usageFor(usages, d);
     const limit = (saved && readUsages(saved.value).accounts?.limit) || MAX_RESOURCES_PER_REGION;
     if (list.length === limit + 1) found.push({ deployment: d, region: d.region, count: list.length, limit });
+  }
+  return found;
+}
+
+/** A plan entry whose quota an offline check could not check, and why. */
+export interface UncheckedDeployment {
+  deployment: PlannedDeployment;
+  reason: string;
+}
+
+/**
+ * The entries whose quota the saved usage does not cover: no region, no usage of their subscription and
+ * region, or a usage without an entry for their model and deployment type. Said, never passed over silently.
+ * Entries without a model or a valid capacity are left to the rules that report those.
+ */
+export function uncheckedDeployments(plan: DeploymentPlan, usages: SavedUsage[]): UncheckedDeployment[] {
+  const had = usages.length
+    ? `the usage given is for ${[...new Set(usages.map((u) => `'${u.location}'${u.subscription ? ` (subscription ${u.subscription})` : ''}`))].join(', ')}`
+    : 'no usage was given (the plan\'s "usage", --usage or the setting policySet.quota.usageFiles)';
+  const found: UncheckedDeployment[] = [];
+  for (const d of plan.deployments) {
+    if (!d.model || d.capacity === undefined) continue;
+    if (!d.region) {
+      found.push({ deployment: d, reason: 'the entry names no region' });
+      continue;
+    }
+    const saved = usageFor(usages, d);
+    if (!saved) {
+      found.push({ deployment: d, reason: `no usage of ${d.subscription ? `subscription ${d.subscription} in ` : ''}'${d.region}': ${had}` });
+      continue;
+    }
+    if (!usageOf(readUsages(saved.value), d.model, d.sku)) found.push({ deployment: d, reason: `the usage of '${d.region}' has no entry for '${d.model}' (${d.sku})` });
   }
   return found;
 }

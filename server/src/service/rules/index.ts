@@ -61,6 +61,7 @@ import { invalidDeploymentCapacity } from './invalid-deployment-capacity';
 import { unknownModelClass } from './unknown-model-class';
 import { modelQuotaExceeded } from './model-quota-exceeded';
 import { tooManyResourcesInRegion } from './too-many-resources-in-region';
+import { quotaNotChecked } from './quota-not-checked';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -124,6 +125,7 @@ export const RULES: readonly Rule[] = [
   unknownModelClass,
   modelQuotaExceeded,
   tooManyResourcesInRegion,
+  quotaNotChecked,
 ];
 
 export type { Rule, RuleMeta, SetRule, DocumentRule } from './types';

@@ -6,9 +6,11 @@
 // - Each command (lines joined at a trailing backslash) runs verbatim; it must exit 0, or N when its comment
 //   says "exits N" (`npx policyset lint examples    # ... exits 1 ...`). `set -o pipefail` holds.
 // - `npm run service:local -- --port 8080 ...` starts the local service in the background, as a reader does in
-//   another terminal, on a free port: `8080` in `--port 8080` and `127.0.0.1:8080` is that port everywhere
-//   in the page. The command then waits until the service says it is listening; the service is stopped at
-//   the end of the page.
+//   another terminal. Every port a page gives the local service (`--port N` on a line that starts it, with
+//   `npm run service:local` or `node test/out/service/main.js`) is a free port here: `--port N` and
+//   `127.0.0.1:N` become it everywhere in the page, so that pages and other tests never meet on a port.
+//   `npm run service:local` then waits until the service says it is listening; it is stopped at the end of
+//   the page.
 // - `npm ci` is not run again: the copy's node_modules is the checkout's, which `npm ci` made
 //   (`npm ci && rest` runs `rest`). `npm test` is not run: this test is part of it.
 // - `npm install -g` installs into a temporary prefix (npm_config_prefix) whose bin folder is on PATH,
@@ -84,12 +86,23 @@ function commandsOf(file: string): Page {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The bash script that runs a page's commands; `port` replaces 8080. */
-function scriptOf(page: Page, port: number, serviceLog: string): string {
+/** The ports a page gives the local service. */
+function servicePorts(page: Page): number[] {
+  const ports = new Set<number>();
+  for (const command of page.commands) {
+    if (!/npm run service:local\b|test\/out\/service\/main\.js\b/.test(command.text)) continue;
+    for (const m of command.text.matchAll(/--port (\d+)\b/g)) ports.add(Number(m[1]));
+  }
+  return [...ports];
+}
+
+/** The bash script that runs a page's commands; `ports` maps each port of the page to a free one. */
+function scriptOf(page: Page, ports: Map<number, number>, serviceLog: string): string {
   const lines = ['set +e', 'set -o pipefail', '__service=', 'trap \'[ -n "$__service" ] && kill -- -"$__service" 2>/dev/null\' EXIT'];
   for (const command of page.commands) {
     const where = `${command.file}:${command.line}`;
-    let text = command.text.replace(/--port 8080\b/g, `--port ${port}`).replace(/127\.0\.0\.1:8080\b/g, `127.0.0.1:${port}`);
+    let text = command.text;
+    for (const [given, free] of ports) text = text.replace(new RegExp(`(--port |127\\.0\\.0\\.1:)${given}\\b`, 'g'), `$1${free}`);
     // npm ci has been done (node_modules is the checkout's): what follows it runs.
     if (/^npm ci\s*(&&|$)/.test(text.trim())) {
       text = text.trim().replace(/^npm ci\s*(&&\s*)?/, '');
@@ -200,8 +213,9 @@ test('every shell block of the README and docs/ runs as written, on a copy of th
     const failures: string[] = [];
     for (const page of pages) {
       if (!page.commands.length) continue;
-      const port = await freePort();
-      const result = await runPage(scriptOf(page, port, path.join(work, `service-${path.basename(page.file)}.log`)), copy, env);
+      const ports = new Map<number, number>();
+      for (const given of servicePorts(page)) ports.set(given, await freePort());
+      const result = await runPage(scriptOf(page, ports, path.join(work, `service-${path.basename(page.file)}.log`)), copy, env);
       if (result.code !== 0) {
         failures.push(`${page.file} (exit ${result.code}):\n${result.output.split('\n').slice(-25).join('\n')}`);
         continue;

@@ -65,6 +65,23 @@ export default tseslint.config(
     },
   },
   {
+    // The web build (VS Code for the Web): the extension and the server's worker entry run in a browser: no Node module.
+    files: ['client/src/browser/**/*.ts', 'server/src/browser/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['vscode-languageclient/node', 'vscode-languageserver/node'],
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'os', 'url'], message: 'The web build runs in a browser: no Node module.' },
+            { group: ['../node/*', '../nodeHost', '../workspaceDefinitions', '../quotaFiles', '../idleCollection', '../server', '../cli', '../cli/*'], message: 'Node-only server code: the browser host is browser/browserHost.ts.' },
+            { group: ['**/server/**'], message: 'Talk to the server over LSP.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

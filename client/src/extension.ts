@@ -4,6 +4,8 @@ import { ITEM_SCHEME, registerServiceCommands } from './commands';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetection';
 import { PolicySetStatus } from './languageStatus';
+import { CommittedText } from './committedText';
+import { registerShowChanges } from './commands/showChangesAgainstHead';
 
 let client: LanguageClient | undefined;
 /** The server's custom request (server/src/startServer.ts). */
@@ -48,6 +50,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
   log.info(`language server started from ${module}`);
   context.subscriptions.push(new PolicySetStatus(client, log));
+  // The version check: each set file compared with its committed text (from the git extension).
+  const committed = new CommittedText(client, log);
+  context.subscriptions.push(committed);
+  registerShowChanges(context, client, committed);
 }
 
 export async function deactivate(): Promise<void> {

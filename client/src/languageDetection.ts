@@ -46,7 +46,8 @@ function detectionEnabled(document: vscode.TextDocument): boolean {
 
 async function switchIfPolicySet(document: vscode.TextDocument, log: vscode.LogOutputChannel): Promise<void> {
   if (document.languageId !== 'json' && document.languageId !== 'jsonc') return;
-  if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return;
+  // Files on disk, new files, and files of a workspace folder on any file system (VS Code for the Web: vscode-vfs, ...).
+  if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled' && !vscode.workspace.getWorkspaceFolder(document.uri)) return;
   if (!detectionEnabled(document) || !(looksLikePolicySet(document.getText()) || (await isSplitPart(document)))) return;
   try {
     await vscode.languages.setTextDocumentLanguage(document, POLICY_SET_LANGUAGE);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
+import { ErrorCodes, ResponseError, type BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { looksLikePolicySet, POLICY_SET_LANGUAGE } from './languageDetection';
 
 /** The custom request the server answers: what a document is and how many problems it has. */
@@ -34,7 +34,7 @@ export class PolicySetStatus implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** False once the server said it does not know the request: then the status is computed here. */
   private serverAnswers = true;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
 
   constructor(

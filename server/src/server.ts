@@ -3,6 +3,7 @@
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { startServer } from './startServer';
 import { serverCommandLine } from './serverArgs';
+import { nodeHost } from './nodeHost';
 
 const answer = serverCommandLine(process.argv.slice(2));
 if (answer) {
@@ -10,5 +11,5 @@ if (answer) {
   if (answer.stderr) process.stderr.write(answer.stderr);
   process.exitCode = answer.exit;
 } else {
-  startServer(createConnection(ProposedFeatures.all));
+  startServer(createConnection(ProposedFeatures.all), nodeHost());
 }

@@ -3,6 +3,8 @@ import {
   TextDocumentSyncKind,
   DocumentDiagnosticReportKind,
   DidChangeWatchedFilesNotification,
+  ShowMessageNotification,
+  MessageType,
   DiagnosticSeverity,
   ResponseError,
   ErrorCodes,
@@ -15,9 +17,6 @@ import {
   type CompletionList,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import * as path from 'node:path';
-import * as fs from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   validateDocument,
   validationSteps,
@@ -29,7 +28,6 @@ import {
   validateSplitSet,
   NOT_A_POLICY_DOCUMENT,
   DIAGNOSTIC_SOURCE,
-  decodeText,
   type DocumentKind,
   type PolicyDocument,
   type SeveritySetting,
@@ -52,11 +50,10 @@ import {
   QUICK_FIX,
   type FeatureOptions,
 } from './service/features';
-import { WorkspaceDefinitions, type FileChange } from './workspaceDefinitions';
+import { isConfigChange, type FileChange, type ServerHost } from './serverHost';
 import { DocumentCache } from './documentCache';
-import { IdleCollection } from './idleCollection';
-import { QuotaFiles } from './quotaFiles';
 import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams, type Usage } from './service/quota';
+import { previousTextParams, changeReport, PREVIOUS_TEXT_REQUEST, CHANGE_REPORT_REQUEST, type PreviousText } from './versionRequests';
 
 /** The `policySet` settings the server reads (see server/README.md). */
 export interface ServerSettings {
@@ -67,16 +64,8 @@ export interface ServerSettings {
   cloud: string;
   /** Deployment plans: a capacity-unit file over the built-in table, and saved usage files. */
   quota: { capacityUnitsFile: string; usageFiles: string[] };
-}
-
-/** The text of a file: URI on disk, or undefined when there is none. */
-function readFileOf(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return decodeText(fs.readFileSync(fileURLToPath(uri))).text;
-  } catch {
-    return undefined;
-  }
+  /** The version check (version-not-bumped): what a reference added asks of the version. */
+  versions?: { referenceAdded: 'minor' | 'major' };
 }
 
 /**
@@ -115,8 +104,6 @@ const IDLE_COLLECTION_QUIET_MS = 1000;
 const IDLE_COLLECTION_LOW_RATE_MS = 6000;
 /** Validation yields to waiting requests after this much work. */
 const VALIDATION_SLICE_MS = 8;
-/** Each diagnostic links to its rule's page in the installed docs. */
-const DOCS_URL = pathToFileURL(path.resolve(__dirname, '../../docs/rules')).href;
 
 /** For clients without code action literals: applies a quick fix's edit. */
 const APPLY_EDIT_COMMAND = 'policySet.applyFix';
@@ -174,6 +161,7 @@ function readSettings(raw: unknown): ServerSettings {
       capacityUnitsFile: isObject(s.quota) && typeof s.quota['capacityUnitsFile'] === 'string' ? s.quota['capacityUnitsFile'] : '',
       usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
     },
+    versions: { referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor' },
   };
 }
 
@@ -182,7 +170,7 @@ function readSettings(raw: unknown): ServerSettings {
  * clients that cannot pull (Neovim 0.7, Emacs eglot 1.9), pull for those that can. Every handler is
  * wrapped: a failure answers with an error and the server stays up.
  */
-export function startServer(connection: Connection): void {
+export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
   let pull = false;
   let canConfigure = false;
@@ -191,7 +179,7 @@ export function startServer(connection: Connection): void {
   let codeActionLiterals = false;
   let settings: ServerSettings = DEFAULT_SETTINGS;
   let workspaceFolders: string[] = [];
-  const timers = new Map<string, NodeJS.Timeout>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** The version each document was opened with (the change event that follows an open needs no second run). */
   const openedVersions = new Map<string, number>();
   /** One parse per document version, shared by validation and every feature, for the documents in use. */
@@ -204,7 +192,10 @@ export function startServer(connection: Connection): void {
   const keepResult = (document: TextDocument, diagnostics: Diagnostic[]) =>
     results.set(document.uri, lastDiagnostics(document.version, diagnostics, settings.validate.run === 'onSave'));
   const log = (message: string) => connection.console.log(message);
-  const definitions = new WorkspaceDefinitions(log);
+  // Known definitions come from the disk (Node) or from the client (the browser: see browser/browserHost.ts).
+  const definitions = host.definitions(connection, log, () => revalidateAll());
+  /** The earlier text of a document (its committed version), from policySet/setPreviousText: the version check compares with it. */
+  const previousTexts = new Map<string, PreviousText>();
 
   /**
    * The document's parse, once per version. Completion asks for it without the set models (it builds
@@ -226,30 +217,51 @@ export function startServer(connection: Connection): void {
     return policyDocument;
   };
 
-  const quotaFiles = new QuotaFiles(log);
-  const folderPaths = () => workspaceFolders.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
+  const quotaFiles = host.quotaFiles(log);
+  // The workspace folders' URIs: the host reads the quota files under them (Node: as paths; the browser: none).
+  const folderPaths = () => workspaceFolders;
+  /**
+   * .policysetrc.json of each workspace folder: where it and the extension's settings both say something,
+   * the file wins (it is the team's, shared with CI; the settings are one user's). See docs/editor.md.
+   */
+  const configs = host.configs((message) => {
+    connection.console.warn(message);
+    // A notification (no answer awaited): the user reads it, nothing waits on it.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `policyset: ${message}` });
+  });
+  const configOf = (uri: string) => configs.forUri(uri)?.config;
+  const isIgnored = (uri: string) => !!configs.forUri(uri)?.ignores(uri);
   const featureOptions = (uri: string): FeatureOptions => ({
     definitions: definitions.catalog,
-    cloud: settings.cloud || cloudOfPath(uri),
-    quota: { table: quotaFiles.table(settings.quota.capacityUnitsFile, folderPaths()) },
+    cloud: configOf(uri)?.cloud || settings.cloud || cloudOfPath(uri),
+    quota: { table: quotaFiles.table(configOf(uri)?.capacityUnits ?? settings.quota.capacityUnitsFile, folderPaths()) },
   });
 
   /** The options of a check; `policyDocument` is the parse being checked (a deployment plan reads its usage files). */
   const validationOptions = (document: TextDocument, policyDocument?: PolicyDocument) => {
     const features = featureOptions(document.uri);
+    const config = configOf(document.uri);
     return {
       uri: document.uri,
-      severities: settings.severities,
+      // The file's rules over the settings' severities (both keyed by code win over a name).
+      severities: config?.rules ? { ...settings.severities, ...config.rules } : settings.severities,
+      minSeverity: config?.minSeverity,
       ...features,
-      // Deployment plans read their usage files (the settings' and the plan's own) on each check.
+      // Deployment plans read their usage files (the settings', the config file's and the plan's own) on each check.
       quota:
         policyDocument?.kind === 'deploymentPlan'
-          ? { ...features.quota, usages: quotaFiles.usages(settings.quota.usageFiles, folderPaths(), document.uri, policyDocument.parsed.root) }
+          ? { ...features.quota, usages: quotaFiles.usages([...settings.quota.usageFiles, ...(config?.usage ?? [])], folderPaths(), document.uri, policyDocument.parsed.root) }
           : undefined,
       definitions: definitions.catalog.size || definitions.catalog.setCount ? definitions.catalog : undefined,
       assumePolicyDocument: document.languageId === 'policyset',
-      docsBaseUrl: DOCS_URL,
+      docsBaseUrl: host.docsBaseUrl,
+      previous: previousOf(document.uri),
     };
+  };
+  const previousOf = (uri: string) => {
+    const previous = previousTexts.get(uri);
+    // The workspace's .policysetrc.json over the setting, as for the rules.
+    return previous ? { ...previous, referenceAdded: configOf(uri)?.versions?.referenceAdded ?? settings.versions?.referenceAdded } : undefined;
   };
 
   const remember = (document: TextDocument, result: ValidationResult): Diagnostic[] => {
@@ -264,7 +276,7 @@ export function startServer(connection: Connection): void {
    * set is assembled from the open parts and, for the others, the files on disk, and checked as one.
    */
   const diagnoseAsPart = (document: TextDocument): Diagnostic[] | undefined => {
-    const parts = splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? readFileOf(sibling));
+    const parts = splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling));
     if (!parts) return undefined;
     const diagnostics = validateSplitSet(parts, validationOptions(document)).get(document.uri) ?? [];
     keepResult(document, diagnostics);
@@ -276,8 +288,15 @@ export function startServer(connection: Connection): void {
       .map((s) => documents.get(s))
       .filter((d): d is TextDocument => !!d);
 
+  /** A document the config file's 'ignore' leaves out: no diagnostics, as the CLI reports none. */
+  const ignoredDocument = (document: TextDocument): Diagnostic[] => {
+    keepResult(document, []);
+    return [];
+  };
+
   /** Validates at once (a pull request, or a request that needs the diagnostics now). */
   const diagnose = (document: TextDocument): Diagnostic[] => {
+    if (isIgnored(document.uri)) return ignoredDocument(document);
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
     const policyDocument = parsed(document);
@@ -290,6 +309,7 @@ export function startServer(connection: Connection): void {
    */
   const diagnoseInSteps = async (document: TextDocument, keep: boolean): Promise<Diagnostic[] | undefined> => {
     const current = () => documents.get(document.uri)?.version === document.version;
+    if (isIgnored(document.uri)) return ignoredDocument(document);
     const asPart = diagnoseAsPart(document);
     if (asPart) return asPart;
     const policyDocument = parsed(document, true, keep);
@@ -299,14 +319,14 @@ export function startServer(connection: Connection): void {
       const step = steps.next();
       if (step.done) return remember(document, step.value);
       if (performance.now() - sliceStart > VALIDATION_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await host.yieldToEvents();
         if (!current()) return undefined;
         sliceStart = performance.now();
       }
     }
   };
 
-  const idleCollection = new IdleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
+  const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
 
   /** Validates and pushes the diagnostics; `keep`: keep the parse (a document being worked on), see DocumentCache. */
   const publish = async (document: TextDocument, keep = true) => {
@@ -394,7 +414,7 @@ export function startServer(connection: Connection): void {
       .map((d) => ({ uri: d.uri, text: d.getText() }))
       .filter((d) => d.text.includes('policyRule'));
 
-  let reloadTimer: NodeJS.Timeout | undefined;
+  let reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** `afterOpened`: once the documents being opened have their first diagnostics (the scan at start-up waits for them). */
   const reloadDefinitions = (delay = 0, afterOpened = false) => {
     clearTimeout(reloadTimer);
@@ -404,7 +424,7 @@ export function startServer(connection: Connection): void {
         return;
       }
       definitions
-        .reload(settings.definitions, workspaceFolders, openDefinitionTexts())
+        .reload({ ...settings.definitions, paths: [...settings.definitions.paths, ...configs.all().flatMap((c) => c.config.definitions ?? [])] }, workspaceFolders, openDefinitionTexts())
         .then((current) => current && revalidateAll())
         .catch((error: Error) => connection.console.error(`loading policy definitions failed: ${error.message}`));
     }, delay);
@@ -489,12 +509,15 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(async () => {
+    configs.load(workspaceFolders);
     await fetchSettings();
-    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }] });
+    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }, { globPattern: '**/.policysetrc.json' }] });
     if (hasWorkspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         workspaceFolders = [...workspaceFolders.filter((f) => !event.removed.some((r) => r.uri === f)), ...event.added.map((a) => a.uri)];
+        configs.load(workspaceFolders);
         reloadDefinitions();
+        revalidateAll();
       });
     }
     // The workspace scan does not stand in the way of the first diagnostics: it starts once they are out.
@@ -529,8 +552,17 @@ export function startServer(connection: Connection): void {
 
   /** Watched-file changes, gathered for a moment: only the changed files are read again (see WorkspaceDefinitions). */
   let fileChanges: FileChange[] = [];
-  let fileChangeTimer: NodeJS.Timeout | undefined;
+  let fileChangeTimer: ReturnType<typeof setTimeout> | undefined;
   connection.onDidChangeWatchedFiles((params) => {
+    // A config file changed: read them again and check every open document with the new settings.
+    if (params.changes.some((c) => isConfigChange(c.uri))) {
+      const definitionPaths = () => JSON.stringify(configs.all().map((c) => c.config.definitions ?? []));
+      const before = definitionPaths();
+      configs.load(workspaceFolders);
+      // The known definitions are read again only when the file's list of them changed.
+      if (definitionPaths() !== before) reloadDefinitions();
+      revalidateAll();
+    }
     fileChanges.push(...params.changes);
     clearTimeout(fileChangeTimer);
     fileChangeTimer = setTimeout(() => {
@@ -554,7 +586,7 @@ export function startServer(connection: Connection): void {
         const offset = offsetOf(d, params.position);
         // On policyDefinitionId / policyDefinitionName: the file of the known definition, when it was read from one.
         const source = referencedDefinitionAt(p, offset, featureOptions(d.uri))?.source;
-        const file = source && (/^[a-z][a-z0-9+.-]+:\/\//i.test(source) ? source : path.isAbsolute(source) ? pathToFileURL(source).href : undefined);
+        const file = source && host.sourceUri(source);
         if (file) return [{ uri: file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
         return findDefinition(p, d.uri, offset);
       },
@@ -626,6 +658,21 @@ export function startServer(connection: Connection): void {
       throw new ResponseError(-32602, `quota figures: ${(error as Error).message}`);
     }
   });
+  // The version check: the client hands over a document's earlier text (the committed one), and asks for the change report.
+  connection.onRequest(PREVIOUS_TEXT_REQUEST, (params: unknown) => {
+    const { uri, previous } = previousTextParams(params);
+    if (previous) previousTexts.set(uri, previous);
+    else previousTexts.delete(uri);
+    const document = documents.get(uri);
+    if (document) {
+      results.delete(uri);
+      if (pull) void connection.languages.diagnostics.refresh();
+      else schedule(document, 0);
+    }
+    return { uri, previous: !!previous };
+  });
+  const changeReportOf = handle(CHANGE_REPORT_REQUEST, (d) => changeReport(d.uri, d.getText(), previousOf(d.uri)), null);
+  connection.onRequest(CHANGE_REPORT_REQUEST, (params: { textDocument: { uri: string } }, token) => changeReportOf(params, token));
   // Apply Deployment Plan: the plan's targets, then the reconciliation of what the extension read.
   connection.onRequest(APPLY_PLAN_REQUEST, (params: ApplyPlanParams) => {
     try {
@@ -672,11 +719,12 @@ export function startServer(connection: Connection): void {
     parses.delete(uri);
     results.delete(uri);
     openedVersions.delete(uri);
+    previousTexts.delete(uri);
     if (!pull) void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 
   /** An open policy definition's unsaved text is what sets referencing it are checked against. */
-  let openTimer: NodeJS.Timeout | undefined;
+  let openTimer: ReturnType<typeof setTimeout> | undefined;
   const reloadOpenDefinitions = () => {
     clearTimeout(openTimer);
     openTimer = setTimeout(() => {

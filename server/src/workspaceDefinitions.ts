@@ -4,17 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from './service';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { POLICY_FILE } from './node/files';
+import type { DefinitionSettings, FileChange, KnownDefinitions } from './serverHost';
 
-export interface DefinitionSettings {
-  /** Index files and folders of policy definition files; relative paths are resolved against each workspace folder. */
-  paths: string[];
-}
-
-/** A file event as workspace/didChangeWatchedFiles sends it (type: 1 created, 2 changed, 3 deleted). */
-export interface FileChange {
-  uri: string;
-  type: number;
-}
+export type { DefinitionSettings, FileChange };
 
 /** Folders scanned for policy definition files are capped, so a huge workspace costs a bounded time. */
 const MAX_WORKSPACE_FILES = 20000;
@@ -52,7 +44,7 @@ const sameContribution = (a: FileEntry | undefined, b: FileEntry | undefined) =>
  * watched-file change reads only the files that changed. Each file keeps what the rules read of it.
  * A path that cannot be read is reported, not fatal.
  */
-export class WorkspaceDefinitions {
+export class WorkspaceDefinitions implements KnownDefinitions {
   private base = new DefinitionCatalog();
   private generation = 0;
   /** Every operation runs after the previous one, so a change never races a scan. */

@@ -11,7 +11,7 @@ import { ensureE2eTools, type E2eTools } from './support/install';
 import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
 import { launchBrowser, runSuite, startSuiteService, type SuiteRun } from './runCodeServer';
-import { E2E_TOKEN, ITEMS_SUITE, METADATA_SCREENSHOT, MODEL_DEPLOYMENT_SUITE, SERVER_FEATURES_SUITE, SERVICE_SUITE } from './suite/suiteNames';
+import { E2E_TOKEN, ITEMS_SUITE, METADATA_SCREENSHOT, MODEL_DEPLOYMENT_SUITE, SERVER_FEATURES_SUITE, SERVICE_SUITE, VERSIONS_SUITE } from './suite/suiteNames';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SCREENSHOTS } from './runCodeServer';
@@ -74,7 +74,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
 
   test('integration suite in the extension host: language and diagnostics', async () => {
     const run = await suiteResults();
-    const others = [SERVER_FEATURES_SUITE, SERVICE_SUITE, ITEMS_SUITE, MODEL_DEPLOYMENT_SUITE];
+    const others = [SERVER_FEATURES_SUITE, SERVICE_SUITE, ITEMS_SUITE, MODEL_DEPLOYMENT_SUITE, VERSIONS_SUITE];
     const mine = run.results.filter((r) => !others.some((suite) => r.suite.startsWith(suite)));
     for (const r of mine) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
     assertPassed(run, mine, 4);
@@ -134,6 +134,13 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     const refused = run.notifications.find((n) => /not deployed: 20,000 TPM asked, 5,000 TPM free/.test(n));
     assert.ok(refused, `the refusal's notification; seen: ${JSON.stringify(run.notifications)}`);
     console.log(`#   shown: ${refused}`);
+  });
+
+  test('integration suite in the extension host: the version check against the committed text (git extension), its quick fix, Show Changes Against HEAD', async () => {
+    const run = await suiteResults();
+    const results = run.results.filter((r) => r.suite.startsWith(VERSIONS_SUITE));
+    for (const r of results) console.log(`#   ${r.state} ${r.title} (${r.durationMs ?? '?'} ms)`);
+    assertPassed(run, results, 2);
   });
 
   test('no token in the output channel, logs, settings, storage, notifications or console of the suite\'s code-server', async () => {

@@ -104,6 +104,24 @@ async function doUiRequest(page: Page, request: UiRequest, run: SuiteRun): Promi
       run.uiLog.push(`screenshot: ${file}`);
       return rows.join('\n');
     }
+    case 'readPage': {
+      // A webview is a frame in a frame: read every frame's text until one shows what is asked.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        for (const frame of page.frames()) {
+          const text = await frame.evaluate('document.body ? document.body.innerText : ""').catch(() => '');
+          if (typeof text === 'string' && text.includes(request.text)) {
+            fs.mkdirSync(SCREENSHOTS, { recursive: true });
+            const file = path.join(SCREENSHOTS, `${request.name}.png`);
+            await page.screenshot({ path: file });
+            run.uiLog.push(`screenshot: ${file}`);
+            return text;
+          }
+        }
+        if (Date.now() > deadline) throw new Error(`no page shows '${request.text}'`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
     case 'clickNotificationButton': {
       const item = page.locator('.notification-list-item', { hasText: request.text }).first();
       await item.waitFor({ state: 'visible', timeout: 60_000 });

@@ -103,6 +103,20 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   ];
 
   const server = http.createServer((req, res) => {
+    // Calls from a web page (the extension in VS Code for the Web, over fetch) are allowed: every answer says so,
+    // and a CORS preflight is answered here, not recorded as a request of the client's.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', '*');
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, PUT, DELETE',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept',
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      req.resume();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

@@ -40,6 +40,11 @@ interface Page {
   summary: string | undefined;
   /** Example blocks by section heading ('Invalid', 'Valid'). */
   examples: Map<string, string[]>;
+  /**
+   * The earlier version an example is compared with: the last ```json previous block above it in the page
+   * (rules such as version-not-bumped compare a set with the set as it was).
+   */
+  previousOf: Map<string, string>;
 }
 
 function readPage(file: string): Page {
@@ -47,12 +52,20 @@ function readPage(file: string): Page {
   const heading = /^# (.+)$/.exec(lines[0] ?? '')?.[1]?.trim();
   const summary = lines.slice(1).find((line) => line.trim() !== '');
   const examples = new Map<string, string[]>();
+  const previousOf = new Map<string, string>();
   let section: string | undefined;
   let block: string[] | undefined;
+  let blockIsPrevious = false;
+  let previous: string | undefined;
   for (const line of lines) {
     if (block) {
       if (line.startsWith('```')) {
-        if (section) examples.get(section)!.push(block.join('\n'));
+        const source = block.join('\n');
+        if (blockIsPrevious) previous = source;
+        else if (section) {
+          examples.get(section)!.push(source);
+          if (previous !== undefined) previousOf.set(source, previous);
+        }
         block = undefined;
       } else block.push(line);
     } else if (line.startsWith('## ')) {
@@ -60,10 +73,11 @@ function readPage(file: string): Page {
       if (!examples.has(section)) examples.set(section, []);
     } else if (line.startsWith('```json')) {
       block = [];
+      blockIsPrevious = line.trim() === '```json previous';
     }
   }
   assert.equal(block, undefined, `${path.basename(file)}: a code block is not closed`);
-  return { heading, summary, examples };
+  return { heading, summary, examples, previousOf };
 }
 
 // ---- Example macros ------------------------------------------------------------------------------
@@ -146,7 +160,8 @@ for (const rule of RULES) {
     const check = (kind: 'Invalid' | 'Valid', source: string, index: number, expected: number) => {
       const { text, encodingProblem, encoding } = expandExample(source);
       assert.doesNotMatch(text, /<<\/?(repeat|byte|i|saved)\b/, `${kind} example ${index + 1}: a macro was not expanded`);
-      const result = validateText(text, { definitions, assumePolicyDocument: true, encodingProblem, encoding });
+      const previous = page.previousOf.get(source);
+      const result = validateText(text, { definitions, assumePolicyDocument: true, encodingProblem, encoding, ...(previous === undefined ? {} : { previous: { text: previous, label: 'the previous example' } }) });
       assert.deepEqual(result.internalErrors, [], `${kind} example ${index + 1}: internal errors`);
       const ofRule = result.diagnostics.filter((d) => d.code === code);
       assert.equal(

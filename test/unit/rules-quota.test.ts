@@ -23,7 +23,9 @@ const plan = (deployments: string[], extra = '') => `{
 const d = (name: string, capacity: string, model = '"gpt-4o"', more = '') => `{ "account": "ai-east", "name": "${name}", "model": ${model}, "sku": { "name": "Standard", "capacity": ${capacity} }${more} }`;
 
 const invalid: InvalidCase[] = [
-  { name: 'a fraction', text: body('"gpt-4o"', '|2.5|'), code: 'PS9101', message: /not 2\.5; the nearest valid value is 3/ },
+  { name: 'a fraction halfway: both neighbours are as near', text: body('"gpt-4o"', '|2.5|'), code: 'PS9101', message: /not 2\.5; the nearest valid values are 2 and 3\.$/ },
+  { name: 'a fraction nearer one', text: body('"gpt-4o"', '|2.4|'), code: 'PS9101', message: /not 2\.4; the nearest valid value is 2\.$/ },
+  { name: 'a fraction below 1', text: body('"gpt-4o"', '|0.5|'), code: 'PS9101', message: /not 0\.5; the nearest valid value is 1\.$/ },
   { name: 'zero in a plan', text: plan([d('chat', '|0|')]), code: 'PS9101' },
   { name: 'a string', text: plan([d('chat', '|"10"|')]), code: 'PS9101', message: /not '10'/ },
   { name: 'a model without a class', text: body('|"text-embedding-3-large"|', '10'), code: 'PS9102', severity: 3 },

@@ -8,6 +8,40 @@ export interface VersionToDeploy {
   /** Where the name and version came from, for messages. */
   nameSource?: string;
   versionSource?: string;
+  /**
+   * Response-only fields the document held that are not sent (a fetched set carries them): 'properties.versions',
+   * 'policyDefinitions[].latestDefinitionVersion' ..., and the resource's own 'id', 'type', 'systemData'.
+   */
+  omitted: string[];
+}
+
+/** Fields the service returns and never takes in a PUT (spec E1, E2). */
+const RESPONSE_ONLY_PROPERTIES = ['versions'];
+const RESPONSE_ONLY_REFERENCE_FIELDS = ['effectiveDefinitionVersion', 'latestDefinitionVersion'];
+const RESPONSE_ONLY_RESOURCE_FIELDS = ['id', 'type', 'systemData'];
+
+/** The properties without response-only fields (a copy when any is there), and which were left out. */
+export function withoutResponseOnly(document: Record<string, unknown>, properties: PolicySetDefinitionProperties): { properties: PolicySetDefinitionProperties; omitted: string[] } {
+  const omitted = RESPONSE_ONLY_RESOURCE_FIELDS.filter((k) => k in document);
+  const copy: Record<string, unknown> = { ...properties };
+  for (const key of RESPONSE_ONLY_PROPERTIES) {
+    if (key in copy) {
+      delete copy[key];
+      omitted.push(`properties.${key}`);
+    }
+  }
+  for (const field of RESPONSE_ONLY_REFERENCE_FIELDS) {
+    let count = 0;
+    copy.policyDefinitions = (copy.policyDefinitions as unknown[]).map((reference) => {
+      if (!isObject(reference) || !(field in reference)) return reference;
+      count++;
+      const stripped = { ...reference };
+      delete stripped[field];
+      return stripped;
+    });
+    if (count) omitted.push(`policyDefinitions[].${field} (${count} reference${count === 1 ? '' : 's'})`);
+  }
+  return { properties: copy as PolicySetDefinitionProperties, omitted };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -52,5 +86,6 @@ export function versionToDeploy(
   }
   if (version && propertyVersion && propertyVersion !== version)
     throw new Error(`The version to deploy is '${version}' (from ${versionSource}) but properties.version says '${propertyVersion}'; make them agree`);
-  return { name, version, properties, nameSource, versionSource };
+  const sent = withoutResponseOnly(document, properties);
+  return { name, version, properties: sent.properties, nameSource, versionSource, omitted: sent.omitted };
 }

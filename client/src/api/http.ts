@@ -36,6 +36,32 @@ export interface HttpClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** How a wait is made (tests inject one that records and returns at once); rejects when the signal aborts. */
   wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** How one attempt goes over the wire: Node's http/https when not given (see setDefaultTransport, fetchTransport.ts). */
+  transport?: HttpTransport;
+}
+
+/** One attempt of a call, as a transport sends it; headers as given (Authorization included: never logged). */
+export interface TransportRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  payload?: string;
+  signal: AbortSignal;
+  maxBytes: number;
+  /** `<METHOD> <path>`, for messages. */
+  what: string;
+}
+
+/**
+ * A second way to send an attempt (the browser's fetch, fetchTransport.ts). It resolves with the answer, whatever
+ * its status, and rejects with a NetworkError (whose `maybeDelivered` says whether a PUT may be sent again).
+ */
+export type HttpTransport = (request: TransportRequest) => Promise<RawResponse>;
+
+let defaultTransport: HttpTransport | undefined;
+/** The transport of every client not given one: the web extension sets fetch here; the desktop and the CLI keep Node's. */
+export function setDefaultTransport(transport: HttpTransport | undefined): void {
+  defaultTransport = transport;
 }
 
 export interface CallOptions {
@@ -66,7 +92,7 @@ export interface HttpResponse<T = unknown> {
   requestId?: string;
 }
 
-interface RawResponse {
+export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
@@ -211,6 +237,13 @@ export class HttpClient {
 
   private attempt(url: URL, method: string, token: string, payload: string | undefined, signal: AbortSignal): Promise<RawResponse> {
     const maxBytes = this.options.maxResponseBytes ?? 64 * 1024 * 1024;
+    const given = this.options.transport ?? defaultTransport;
+    if (given) {
+      const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+      // A browser sets its own User-Agent; a custom header would only add a CORS preflight requirement.
+      if (payload !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+      return given({ url, method, headers, payload, signal, maxBytes, what: `${method} ${url.pathname}` });
+    }
     const headers: http.OutgoingHttpHeaders = {
       Accept: 'application/json',
       Authorization: `Bearer ${token}`,

@@ -7,3 +7,4 @@ export * from './implicitFlow';
 export * from './advisorMetadata';
 export * from './eventstreams';
 export * from './modelDeployments';
+export * from './fetchTransport';

@@ -72,7 +72,10 @@ export async function deployVersion(context: vscode.ExtensionContext, deps: Serv
   }
   const confirm = await vscode.window.showWarningMessage(
     `Deploy version ${version.trim()} of '${name.trim()}' to ${describeScope(scope)}?`,
-    { modal: true, detail: `PUT ${url}\n\nThe body is the document's properties, as in the editor now.` },
+    {
+      modal: true,
+      detail: `PUT ${url}\n\nThe body is the document's properties, as in the editor now.${found.omitted.length ? `\n\nLeft out, because the service returns them and does not take them: ${found.omitted.join(', ')}.` : ''}`,
+    },
     'Deploy',
   );
   if (confirm !== 'Deploy') return false;

@@ -1,4 +1,5 @@
 import { UsageError } from '../node/files';
+import { closestMatch } from './help';
 import type { CommandModule } from './commands';
 
 /**
@@ -9,13 +10,18 @@ import type { CommandModule } from './commands';
 export function commandGroup(group: string, subcommands: Record<string, () => CommandModule>): CommandModule {
   const names = Object.keys(subcommands);
   return {
+    subcommands,
     get usage() {
       return names.map((name) => subcommands[name]().usage).join('\n');
     },
     async run(args, env) {
       const [sub, ...rest] = args;
       const load = sub !== undefined && Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
-      if (!load) throw new UsageError(sub === undefined || sub.startsWith('-') ? `${group} needs one of: ${names.join(', ')}` : `unknown command '${group} ${sub}': use one of ${names.join(', ')}`);
+      if (!load) {
+        if (sub === undefined || sub.startsWith('-')) throw new UsageError(`${group} needs one of: ${names.join(', ')}`);
+        const near = closestMatch(sub, names);
+        throw new UsageError(`unknown command '${group} ${sub}'${near ? `; did you mean '${group} ${near}'?` : ''} (use one of ${names.join(', ')})`);
+      }
       return load().run(rest, env);
     },
   };

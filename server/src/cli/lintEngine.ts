@@ -10,6 +10,16 @@ export interface LintSettings {
   docsBaseUrl?: string;
   /** Compute FileResult.identities (only SARIF fingerprints use them; other reports skip the work). */
   identities?: boolean;
+  /** `lint --against <revision>`: each set is checked against its file at that revision (version-not-bumped). */
+  against?: { revision: string; referenceAdded: 'minor' | 'major' };
+}
+
+/** The file's text at the --against revision, for the sets among the files (undefined when it is new since). */
+function previousOf(file: string, text: string, against: LintSettings['against']): { text: string; label: string; referenceAdded: 'minor' | 'major' } | undefined {
+  if (!against || !text.includes('olicyDefinitions')) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- git is run only with --against
+  const previous = (require('./git') as typeof import('./git')).showAtRevision(against.revision, file);
+  return previous === undefined ? undefined : { text: previous, label: against.revision, referenceAdded: against.referenceAdded };
 }
 
 export interface FileResult {
@@ -87,6 +97,12 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   // A file that is not UTF-8 is reported as a policy document when it is named, or when its text names a
   // policy key; one found in a folder that names none is some other product's file.
   const policyLike = !!encodingProblem && (explicit || mentionsPolicyKeys(text));
+  let previous;
+  try {
+    previous = previousOf(file, text, settings.against);
+  } catch (error) {
+    return { file, kind: 'unknown', diagnostics: [], skipped: false, error: (error as Error).message, internalErrors: [], identities: [] };
+  }
   const result = validateText(text, {
     uri: file,
     definitions: catalog,
@@ -97,6 +113,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     encodingProblem,
     encoding,
     docsBaseUrl: settings.docsBaseUrl,
+    previous,
   });
   // A document that is not a policy document, and not named on the command line, is left alone.
   let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !policyLike;

@@ -4,15 +4,35 @@ import { ModelDeploymentClient } from '#api';
 import { BUILT_IN_CAPACITY_TABLE, mergeCapacityTable, type CapacityTable } from '../service/quota';
 import { InputError, UsageError } from '../node/files';
 import { readJsonFileSync } from '../node/definitions';
+import { ConfigFileError, findConfigFile, loadConfigFile } from '../node/config';
 import type { ServiceContext } from './serviceOptions';
 
 export const CAPACITY_UNITS_USAGE = `      --capacity-units <file>   A JSON file of capacity-unit classes and models that extends or overrides
-                                the built-in table ({ "classes": {...}, "models": {...} }; docs/quota.md)`;
+                                the built-in table ({ "classes": {...}, "models": {...} }; docs/quota.md;
+                                default: "capacityUnits" of .policysetrc.json)`;
 
-/** The built-in table, with the file laid over it when one is given. */
-export function capacityTable(file: string | undefined): CapacityTable {
+/** .policysetrc.json from the current folder upward, for its quota files (capacityUnits, usage); a broken one is exit 2. */
+export function quotaConfig(): { capacityUnits?: string; usage?: string[] } {
+  try {
+    const file = findConfigFile(process.cwd());
+    return file ? loadConfigFile(file).config : {};
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+/** The built-in table, with the file laid over it: --capacity-units, else the config file's capacityUnits. */
+export function capacityTable(given: string | undefined): CapacityTable {
+  const file = given ?? quotaConfig().capacityUnits;
   if (!file) return BUILT_IN_CAPACITY_TABLE;
-  return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, readJsonFile(file, '--capacity-units'));
+  const value = readJsonFile(file, '--capacity-units');
+  try {
+    return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, value);
+  } catch (error) {
+    // The file's shape is wrong (a model naming a class it does not define): the user's file, not a failure of ours.
+    throw new InputError(`--capacity-units '${file}': ${(error as Error).message}`);
+  }
 }
 
 /** Reads a JSON (with comments) file; a missing or broken file is an InputError that names it. */

@@ -6,9 +6,16 @@ import * as readline from 'node:readline/promises';
 import { AdvisorMetadataClient, ApiError, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
+/** The service flags in a command's help; the workspace-items address only where it is used (eventstream). */
+export function serviceOptionsUsage(options: { items?: boolean } = {}): string {
+  return SERVICE_OPTIONS_USAGE.replace('Service options:\n', `Service options:\n${options.items ? ITEMS_BASE_URL_USAGE : ''}`);
+}
+
+const ITEMS_BASE_URL_USAGE = `      --items-base-url <url>    The workspace-items address, for eventstreams (or ${ENV.itemsBaseUrl})
+`;
+
 export const SERVICE_OPTIONS_USAGE = `Service options:
       --base-url <url>          The service address (or ${ENV.baseUrl})
-      --items-base-url <url>    The workspace-items address, for eventstreams (or ${ENV.itemsBaseUrl})
       --namespace <name>        Provider namespace in paths (default: Provider, or ${ENV.providerNamespace})
       --token-command "<cmd>"   A command that prints the bearer token (default: the token is read from
                                 ${ENV.accessToken})
@@ -89,7 +96,18 @@ function runTokenCommand(command: string, signal: AbortSignal): Promise<string |
   return new Promise((resolve, reject) => {
     exec(command, { timeout: 60_000, maxBuffer: 1024 * 1024, signal, windowsHide: true }, (error, stdout) => {
       if (error) {
-        const how = (error as NodeJS.ErrnoException & { killed?: boolean }).killed ? 'was stopped' : `failed with exit status ${String(error.code ?? '?')}`;
+        const killed = (error as NodeJS.ErrnoException & { killed?: boolean }).killed;
+        // The shell answers 127 when it cannot find the program, 126 when it cannot run it.
+        // Named only when it looks like a program's name (never an assignment that may hold a secret).
+        const first = command.trim().split(/\s+/)[0];
+        const program = /^[\w./-]+$/.test(first) ? ` '${first}'` : '';
+        const how = killed
+          ? 'was stopped'
+          : error.code === 127
+            ? `could not be run: the shell found no program${program} (check the name and PATH)`
+            : error.code === 126
+              ? `could not be run: its program${program} is not executable`
+              : `failed with exit status ${String(error.code ?? '?')}`;
         reject(new ApiError(`the --token-command ${how}; its output is not shown because it may hold secrets`));
         return;
       }

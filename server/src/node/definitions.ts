@@ -1,8 +1,11 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { DefinitionCatalog, decodeText } from '../service';
 import { describeFsError, InputError, POLICY_FILE } from './files';
+import { parseDocumentText, isPolicyDefinition, isPolicySet } from '../service/documentValue';
+
+// Pure, and used by the browser's language server too: they live in the service.
+export { parseDocumentText, isPolicyDefinition, isPolicySet };
 
 /** Where known definitions come from: index files, folders of policy definition files, definition documents. */
 export interface DefinitionSources {
@@ -51,22 +54,6 @@ async function readJson(file: string): Promise<unknown> {
     return parseDocumentText(text);
   } catch (error) {
     throw new InputError(`--definitions: '${file}' is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
-/**
- * The value of a definition or set file: strict JSON, or JSON with comments and trailing commas (the
- * policy-as-code framework keeps its files as .jsonc, and templates take comments). Throws on anything else.
- */
-export function parseDocumentText(text: string): unknown {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  try {
-    return JSON.parse(body);
-  } catch (error) {
-    const errors: ParseError[] = [];
-    const value = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
-    if (errors.length) throw error;
-    return value;
   }
 }
 
@@ -125,15 +112,4 @@ export async function loadCatalog(sources: DefinitionSources, extraDefinitionTex
     }
   }
   return catalog;
-}
-
-export function isPolicyDefinition(value: unknown): boolean {
-  const properties = (value as { properties?: { policyRule?: unknown } } | null)?.properties;
-  return typeof properties === 'object' && properties !== null && typeof properties.policyRule === 'object';
-}
-
-/** A policy set document: `properties.policyDefinitions` is an array. */
-export function isPolicySet(value: unknown): boolean {
-  const properties = (value as { properties?: { policyDefinitions?: unknown } } | null)?.properties;
-  return typeof properties === 'object' && properties !== null && Array.isArray(properties.policyDefinitions);
 }

@@ -32,6 +32,11 @@ export interface ValidationOptions {
   encodingProblem?: { offset: number; byteOffset: number; byte: number };
   /** Set when the bytes were in another encoding than UTF-8 and decoded from it (see decodeText). */
   encoding?: TextEncodingName;
+  /**
+   * The set as it was (its committed text, or the file at a git revision): the version check
+   * (version-not-bumped) compares the document with it. `label` names it in messages ('HEAD').
+   */
+  previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major' };
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */

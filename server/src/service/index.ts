@@ -16,3 +16,4 @@ export type { DocumentKind } from './model/documentKind';
 export { NOT_A_POLICY_DOCUMENT, mentionsPolicyKeys, placeholderAtSyntaxError } from './model/documentKind';
 export { ITEM_TYPES } from './model/itemTypes';
 export * from './quota';
+export * from './versions';

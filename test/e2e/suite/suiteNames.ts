@@ -32,6 +32,8 @@ export type UiRequest = { id: string } & (
   | { kind: 'runCommand'; title: string }
   /** Wait until the side bar view titled `view` shows `text`, take a screenshot `<name>.png`; answer the view's visible rows. */
   | { kind: 'screenshotView'; view: string; text: string; name: string }
+  /** Wait until a webview page (an editor's or a panel's frame) shows `text`, take a screenshot `<name>.png`; answer the page's text. */
+  | { kind: 'readPage'; text: string; name: string }
 );
 export interface UiAnswer {
   ok: boolean;
@@ -43,3 +45,8 @@ export const E2E_ACCOUNT = 'E2E User';
 
 /** The quota commands (Create or Resize Model Deployment, Show Quota Usage) against the local service. */
 export const MODEL_DEPLOYMENT_SUITE = 'Model deployment commands: quota check and usage view against the local service';
+
+/** The version check: a set file in a git repository compared with its committed text; Show Changes Against HEAD. */
+/** The screenshot of the Show Changes Against HEAD page. */
+export const CHANGES_SCREENSHOT = 'changesAgainstHead';
+export const VERSIONS_SUITE = 'Version check: committed text from the git extension, PS3006 and its quick fix, Show Changes Against HEAD';

@@ -28,7 +28,7 @@ function log(line: string): void {
 }
 
 /** Runs a command with no stdin, its output into the install log; rejects with the log's tail on failure. */
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<void> {
+export function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<void> {
   log(`$ ${command} ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
     const out = fs.openSync(LOG, 'a');
@@ -55,7 +55,7 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
 }
 
 /** A package folder with its own package.json, so that npm installs there and not into the project. */
-function packageFolder(dir: string): void {
+export function packageFolder(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const manifest = path.join(dir, 'package.json');
   if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, '{ "private": true, "description": "installed by test/e2e for the e2e tests" }\n');
@@ -79,7 +79,7 @@ async function ensureDebianPackages(): Promise<void> {
  * `npm_config_user_agent` (naming Node 20) as its own, and code-server's postinstall reads the Node
  * version from it and refuses to install.
  */
-function npmFreeEnv(): NodeJS.ProcessEnv {
+export function npmFreeEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(config|lifecycle|package|command|execpath|node_execpath)/i.test(key)));
 }
 

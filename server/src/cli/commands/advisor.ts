@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import * as fs from 'node:fs';
 import type { MetadataEntity } from '#api';
 import { UsageError } from '../../node/files';
+import { closestMatch } from '../help';
 import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
 export const usage = `Usage: policyset advisor metadata [--filter <expr>] [--format text|json] [-o <file>] [service options]
@@ -11,6 +12,10 @@ followed on the service's own host only, at most 100 pages). --filter is sent as
 real service takes forms such as "recommendationCategory eq 'Cost'", joined by "and".
 Text: a table per entity (name, display name, what it depends on, applicable scenarios, and its
 supported values). JSON: the array of all entities of all pages.
+
+Examples:
+  policyset advisor metadata
+  policyset advisor metadata --filter "recommendationCategory eq 'Cost'" --format json -o metadata.json
 
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 2 usage, input, sign-in or service problems.
@@ -23,7 +28,11 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     options: { ...serviceOptions, filter: { type: 'string' }, format: { type: 'string', short: 'f', default: 'text' }, output: { type: 'string', short: 'o' } },
   });
   if (positionals[0] !== 'metadata' || positionals.length !== 1)
-    throw new UsageError(positionals.length ? `advisor has one subcommand, metadata; not '${positionals.join(' ')}'` : 'advisor needs a subcommand: policyset advisor metadata');
+    throw new UsageError(
+      positionals.length
+        ? `advisor has one subcommand, metadata; not '${positionals.join(' ')}'${closestMatch(positionals[0], ['metadata']) ? "; did you mean 'advisor metadata'?" : ''}`
+        : 'advisor needs a subcommand: policyset advisor metadata',
+    );
   const format = values.format as string;
   if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format '${format}': use text or json`);
   const context = serviceContext(values, env);

@@ -1,24 +1,44 @@
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { describeScope, versionToDeploy, type DeploymentScope } from '#api';
-import { readBytes, UsageError } from '../../node/files';
+import { InputError, readBytes, UsageError } from '../../node/files';
+import { ConfigFileError, findConfigFile, loadConfigFile } from '../../node/config';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { decodeText } from '../../service';
 import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
+import { guardDeployment } from '../deployGuard';
+import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
 import { confirm, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
-                        [--version <#.#.#>] [--yes] [-d <definitions>] [service options]
+                        [--version <#.#.#>] [--yes] [-d <definitions>] [--format text|json] [--verbose]
+                        [--against <file|git revision> [--allow-breaking]] [service options]
 
-Lints the file, then creates a version of a policy set definition (E2) with one PUT of its
-properties. Refuses when the lint finds errors. Asks for confirmation on a terminal; without one,
+Lints the file (with the rules of .policysetrc.json, as policyset lint), then creates a version of a
+policy set definition (E2) with one PUT of its properties. Refuses when the lint finds errors; says how
+many warnings it deploys with (--verbose lists them). Response-only fields of a fetched set
+(properties.versions, each reference's effectiveDefinitionVersion and latestDefinitionVersion, id,
+type, systemData) are left out of the PUT, and named. Asks for confirmation on a terminal; without one,
 --yes is required. The set name comes from --name, the document's id or name; the version from
 --version, the version resource's name or properties.version.
+--format json prints the outcome as one JSON object (docs/cli.md "JSON outputs").
 
+Examples:
+  policyset deploy my-set.json --subscription 00000000-0000-0000-0000-000000000000 --yes
+  policyset deploy fetched.json --management-group contoso --name my-set --version 1.1.0 --format json
+
+With --against, the set is first compared with an earlier version of it (a file, or the file at a git
+revision): when the changes ask for a bigger version than the one to deploy (a breaking change under
+1.3.0 after 1.2.3), nothing is sent, and the version to use is said.
+      --against <file|revision>            The earlier version to check the version against
+      --allow-breaking                     Deploy even so (and say so)
+${VERSION_OPTIONS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
-Exit status: 0 done, 1 refused (lint errors, not confirmed), 2 usage, input, sign-in or service problems.
+Exit status: 0 done, 1 refused (lint errors, a version not bumped enough, not confirmed), 2 usage, input, sign-in or service problems.
 `;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -32,8 +52,17 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       version: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       definitions: { type: 'string', short: 'd', multiple: true, default: [] },
+      format: { type: 'string', short: 'f', default: 'text' },
+      verbose: { type: 'boolean', default: false },
+      against: { type: 'string' },
+      'allow-breaking': { type: 'boolean', default: false },
+      'reference-added': { type: 'string' },
     },
   });
+  const json = values.format === 'json';
+  if (values.format !== 'text' && !json) throw new UsageError(`--format takes text or json, not '${values.format}'`);
+  const print = (outcome: object) => process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
+  if (values['allow-breaking'] && values.against === undefined) throw new UsageError('--allow-breaking goes with --against <file|git revision>');
   if (positionals.length !== 1) throw new UsageError('deploy takes one file');
   if (!!values.subscription === !!values['management-group']) throw new UsageError('deploy needs exactly one of --subscription <id> or --management-group <id>');
   const scope: DeploymentScope = values.subscription
@@ -45,14 +74,29 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 
   // Lint first, with the same engine as `policyset lint`: errors stop the deployment.
   const bytes = await readBytes(file);
-  const definitionPaths = values.definitions as string[];
+  // The team's lint settings apply here too: a rule turned off for CI does not stop a deployment.
+  let config;
+  try {
+    const configFile = findConfigFile(process.cwd());
+    config = configFile ? loadConfigFile(configFile).config : undefined;
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new InputError(error.message);
+    throw error;
+  }
+  const definitionPaths = [...(config?.definitions ?? []), ...(values.definitions as string[])];
   const catalog = definitionPaths.length ? await loadCatalog(await resolveDefinitionSources(definitionPaths)) : undefined;
-  const result = lintBytes(file, bytes, true, catalog, { severities: {} });
+  const result = lintBytes(file, bytes, true, catalog, { severities: config?.rules ?? {}, cloud: config?.cloud });
   const errors = result.diagnostics.filter((d) => d.severity === 1);
+  const warnings = result.diagnostics.filter((d) => d.severity === 2);
   if (errors.length) {
     process.stderr.write(formatText([{ ...result, diagnostics: errors }], process.cwd(), false));
-    process.stderr.write(`policyset: not deployed: ${file} has ${errors.length} error${errors.length === 1 ? '' : 's'}\n`);
+    process.stderr.write(`policyset: not deployed: ${file} has ${plural(errors.length, 'error')}\n`);
+    if (json) print({ outcome: 'refused', reason: 'lint errors', file, errors: errors.map((d) => ({ code: d.code, line: d.range.start.line + 1, column: d.range.start.character + 1, message: d.message })) });
     return 1;
+  }
+  if (warnings.length) {
+    if (values.verbose) process.stderr.write(formatText([{ ...result, diagnostics: warnings }], process.cwd(), false));
+    process.stderr.write(`policyset: ${file} has ${plural(warnings.length, 'warning')}; it is deployed with them${values.verbose ? '' : ' (--verbose lists them)'}\n`);
   }
 
   let target;
@@ -70,13 +114,38 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (values.against !== undefined) {
+    // The version check, before anything is sent.
+    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) });
+    for (const line of guard.lines) process.stderr.write(`policyset: ${line}\n`);
+    if (!guard.allowed) {
+      if (json) print({ outcome: 'refused', reason: 'version not bumped enough', name: target.name, version: target.version, details: guard.lines });
+      return 1;
+    }
+  }
   const url = `${client.settings.baseUrl}${path}`;
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);
-  if (!(await confirm('Deploy?', values.yes as boolean, 'not deployed'))) return 1;
+  if (target.omitted.length) process.stderr.write(`policyset: left out of the PUT, because the service returns them and does not take them: ${target.omitted.join(', ')}\n`);
+  if (!(await confirm('Deploy?', values.yes as boolean, 'not deployed'))) {
+    if (json) print({ outcome: 'not confirmed', name: target.name, version: target.version });
+    return 1;
+  }
   try {
     const response = await client.createPolicySetDefinitionVersion(scope, target.name, target.version, target.properties);
     const verb = response.status === 201 ? 'created' : 'updated';
-    process.stdout.write(`${verb} ${response.body?.id ?? path} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})\n`);
+    if (json) {
+      print({
+        outcome: verb,
+        status: response.status,
+        id: response.body?.id ?? path,
+        name: target.name,
+        version: target.version,
+        scope,
+        requestId: response.requestId ?? null,
+        warnings: warnings.length,
+        omitted: target.omitted,
+      });
+    } else process.stdout.write(`${verb} ${response.body?.id ?? path} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})${warnings.length ? ` with ${plural(warnings.length, 'warning')}` : ''}\n`);
     return 0;
   } catch (error) {
     return reportApiError(error, context.secrets);

@@ -4,10 +4,16 @@ import { parseExpand } from '#api';
 import { UsageError } from '../../node/files';
 import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
-export const usage = `Usage: policyset fetch <name> [--expand <list>] [-o <file>] [service options]
+export const usage = `Usage: policyset fetch <name> [--expand <list>] [-o <file>] [--format text|json] [service options]
 
 Gets a built-in policy set definition (E1) and prints it, or saves it with -o.
 --expand LatestDefinitionVersion,EffectiveDefinitionVersion fills those fields of each reference.
+--format json with -o prints what was saved as one JSON object (without -o the set is printed as JSON
+either way); docs/cli.md "JSON outputs".
+
+Examples:
+  policyset fetch 1f3afdf9-d0c9-4c3d-847f-89da613e70a8 -o set.json
+  policyset fetch 1f3afdf9-d0c9-4c3d-847f-89da613e70a8 --expand LatestDefinitionVersion
 
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 2 usage, input, sign-in or service problems.
@@ -17,8 +23,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...serviceOptions, expand: { type: 'string' }, output: { type: 'string', short: 'o' } },
+    options: { ...serviceOptions, expand: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string', short: 'f', default: 'text' } },
   });
+  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   if (positionals.length !== 1) throw new UsageError(positionals.length ? 'fetch takes one name' : 'fetch needs the name of a built-in policy set definition');
   let expand;
   try {
@@ -38,6 +45,10 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
         return 2;
       }
       process.stderr.write(`policyset: saved '${response.body.properties.displayName ?? positionals[0]}' to ${values.output}\n`);
+      if (values.format === 'json') {
+        const saved = { outcome: 'saved', file: values.output, name: response.body.name ?? positionals[0], displayName: response.body.properties.displayName ?? null, version: response.body.properties.version ?? null, requestId: response.requestId ?? null };
+        process.stdout.write(JSON.stringify(saved, null, 2) + '\n');
+      }
     } else {
       process.stdout.write(text);
     }

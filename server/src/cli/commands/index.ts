@@ -4,6 +4,8 @@
 export interface CommandModule {
   usage: string;
   run(args: string[], env?: NodeJS.ProcessEnv): Promise<number>;
+  /** A group's subcommands (see commandGroup): help, "did you mean" and completion read them. */
+  subcommands?: Record<string, () => CommandModule>;
 }
 
 interface CommandEntry {
@@ -15,10 +17,13 @@ interface CommandEntry {
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const COMMANDS: Record<string, CommandEntry> = {
   fetch: { synopsis: 'policyset fetch <name> [options]', load: () => require('./fetch') as CommandModule },
+  diff: { synopsis: 'policyset diff <old> <new> | --against <rev>', load: () => require('./diff') as CommandModule },
   deploy: { synopsis: 'policyset deploy <file> [options]', load: () => require('./deploy') as CommandModule },
   advisor: { synopsis: 'policyset advisor metadata [options]', load: () => require('./advisor') as CommandModule },
   eventstream: { synopsis: 'policyset eventstream get|delete <ws> <id>', load: () => require('./eventstream') as CommandModule },
   quota: { synopsis: 'policyset quota usage|calc|simulate|plan|where ...', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('quota', { usage: () => require('./quotaUsage') as CommandModule, calc: () => require('./quotaCalc') as CommandModule, simulate: () => require('./quotaSimulate') as CommandModule, plan: () => require('./quotaPlan') as CommandModule, where: () => require('./quotaWhere') as CommandModule }) },
+  rules: { synopsis: 'policyset rules [--format text|json]', load: () => require('./rules') as CommandModule },
+  completion: { synopsis: 'policyset completion bash|zsh|fish', load: () => require('./completion') as CommandModule },
   model: { synopsis: 'policyset model deploy|apply [options]', load: () => (require('../commandGroup') as typeof import('../commandGroup')).commandGroup('model', { deploy: () => require('./modelDeploy') as CommandModule, apply: () => require('./modelApply') as CommandModule }) },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -25,6 +25,10 @@ unknown (a PUT that may have been applied is never sent again).
 An entry names its region, or the plan's "region" applies; every deployment of an account is in the
 account's region. "existing" in an entry is for offline checks (quota plan) and is ignored here.
 
+Examples:
+  policyset model apply deployments.deployment-plan.json --dry-run
+  policyset model apply deployments.deployment-plan.json --yes --format json
+
       --dry-run                 Read and check only: send nothing (exit 0 when the plan fits, 1 when not)
   -y, --yes                     Apply without asking
       --format text|json        json: { actions, quotas, order, applied?, failed?, unknown?, notSent? }

@@ -19,7 +19,8 @@ import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, number
 
 export const usage = `Usage: policyset model deploy --subscription <id> --resource-group <rg> --account <name> --name <deployment>
                             --model <name>[:<version>[:<format>]] (--capacity <n>|max | --tpm <n>) [--sku <name>]
-                            [--location <region>] [--yes] [--capacity-units <file>] [service options]
+                            [--location <region>] [--yes] [--format text|json] [--capacity-units <file>]
+                            [service options]
 
 Creates or resizes a model deployment (E6) with one PUT of sku and properties.model. First reads the
 deployment (a GET on its path: 404 means new, else its current sku). With --location, reads the region's
@@ -28,7 +29,13 @@ TPM as freed when it is a resize of the same model and type) is short. Shows the
 deployment will get and the exact PUT, then asks (or --yes). --capacity max (with --location) asks for
 the largest capacity the free quota allows, counting the deployment's own current capacity when it is a
 resize of the same model and type; refused with the reason when that is 0. --sku is the deployment type (default
-${DEFAULT_SKU_NAME}); the model format defaults to OpenAI.
+${DEFAULT_SKU_NAME}); the model format defaults to OpenAI. --format json prints the outcome as one JSON
+object (docs/cli.md "JSON outputs"); what it reads and checks still goes to standard error.
+
+Examples:
+  policyset model deploy --subscription <id> --resource-group rg --account ai-east --name chat \\
+    --model gpt-4o:2024-08-06 --tpm 50000 --location eastus
+  policyset model deploy ... --capacity max --location westus --yes --format json
 
 ${CAPACITY_UNITS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
@@ -52,8 +59,12 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       location: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'capacity-units': { type: 'string' },
+      format: { type: 'string', short: 'f', default: 'text' },
     },
   });
+  const json = values.format === 'json';
+  if (values.format !== 'text' && !json) throw new UsageError(`--format takes text or json, not '${values.format}'`);
+  const print = (outcome: object) => process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
   if (positionals.length) throw new UsageError(`model deploy takes no positional arguments ('${positionals[0]}')`);
   const missing = ['subscription', 'resource-group', 'account', 'name', 'model'].filter((k) => !values[k as keyof typeof values]);
   if (missing.length) throw new UsageError(`model deploy needs ${missing.map((m) => `--${m}`).join(', ')}`);
@@ -132,6 +143,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       const check = checkQuota(found, tpm, currentTpm);
       if (!check.ok) {
         say(`not deployed: ${check.message}`);
+        if (json) print({ outcome: 'refused', reason: check.message, deployment: target.deploymentName, model: model.name, sku: skuName, capacity });
         return 1;
       }
       say(`quota: ${fmt(check.freeTpm)} TPM free for ${model.name} (${skuName}) in ${values.location} of ${fmt(found.limitTpm)}; ${fmt(check.afterTpm)} TPM left after this`);
@@ -144,12 +156,32 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     say(`${model.name} at capacity ${capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${describeRequestWindow(limits)})`);
   } else say(`${model.name} at capacity ${capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
   say(`PUT ${client.settings.baseUrl}${path}?api-version=${DEPLOYMENT_API_VERSION}\n  ${JSON.stringify(body)}`);
-  if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) return 1;
+  if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) {
+    if (json) print({ outcome: 'not confirmed', deployment: target.deploymentName });
+    return 1;
+  }
 
   try {
     const response = await client.createOrUpdateDeployment(target, body);
     const state = response.body?.properties?.provisioningState;
     const enforced = describeRateLimits(response.body);
+    if (json) {
+      print({
+        outcome: response.status === 201 ? 'created' : 'updated',
+        status: response.status,
+        id: response.body?.id ?? path,
+        deployment: target.deploymentName,
+        model,
+        sku: { name: skuName, capacity },
+        tpm,
+        rpm: unit ? rateLimits(capacity, unit).rpm : null,
+        previousCapacity: current ? currentCapacity : null,
+        provisioningState: state ?? null,
+        rateLimits: response.body?.properties?.rateLimits ?? null,
+        requestId: response.requestId ?? null,
+      });
+      return 0;
+    }
     process.stdout.write(
       `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id ?? path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})\n` +
         (state && !/^succeeded$/i.test(state) ? `the service is still provisioning it (${state})\n` : '') +

@@ -11,6 +11,10 @@ follows from the model's capacity-unit class, and the requests allowed in a 1-se
 window (the RPM spread evenly). A TPM that is not a multiple of 1,000 is an error naming the nearest
 valid values.
 
+Examples:
+  policyset quota calc --model gpt-4o --tpm 100000
+  policyset quota calc --model o1 --capacity 6 --format json
+
 ${CAPACITY_UNITS_USAGE}
 
 Exit status: 0 done, 2 usage problems (an unknown model, a size that is not valid).

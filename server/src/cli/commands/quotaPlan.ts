@@ -6,7 +6,7 @@ import { asSavedUsage, capacityClassOf, describeRequestWindow, rateLimits, readP
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { diagnosticIdentities, type FileResult } from '../lintEngine';
 import { formatText } from '../formatters';
-import { capacityTable, CAPACITY_UNITS_USAGE, fmt, readJsonFile } from '../quotaOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, quotaConfig, readJsonFile } from '../quotaOptions';
 
 export const usage = `Usage: policyset quota plan <plan file> [--usage <saved usage json>]... [--format text|json]
                           [--strict] [--capacity-units <file>]
@@ -15,8 +15,12 @@ Checks a deployment plan (or a lone E6 request body): capacities that are not po
 (PS9101), models without a known capacity-unit class (PS9102, info), a model's TPM over its free quota
 in a region (PS9103, on the deployment that crosses it), more than 30 resources in a region (PS9104).
 The quota comes from saved usage (policyset quota usage --format json -o <file>): the files the plan
-names in "usage" (relative to the plan) and the ones given with --usage. Prints each deployment's TPM
-and RPM, then the diagnostics.
+names in "usage" (relative to the plan), the ones given with --usage, and those of "usage" in
+.policysetrc.json. Prints each deployment's TPM and RPM, then the diagnostics.
+
+Examples:
+  policyset quota plan east.deployment-plan.json
+  policyset quota plan east.deployment-plan.json --usage usage-eastus.json --format json
 
 An entry whose subscription and region the usage does not cover (or whose model and type it does not
 list) gets a warning (PS9105): its quota was NOT checked, and the summary says so instead of a check
@@ -51,8 +55,16 @@ export async function run(args: string[]): Promise<number> {
   };
   for (const named of plan.usageFiles) addUsage(path.resolve(path.dirname(file), named.path), `the plan's "usage"`);
   for (const given of values.usage as string[]) addUsage(given, '--usage');
+  for (const configured of quotaConfig().usage ?? []) addUsage(configured, `"usage" of .policysetrc.json`);
 
   const result = validateText(text, { uri: file, assumePolicyDocument: true, quota: { table, usages } });
+  // A plan with a syntax error is still a plan: its syntax errors are what the user needs, not "not a plan".
+  const syntax = result.diagnostics.filter((d) => d.code === 'PS1001' || d.code === 'PS1002' || d.code === 'PS1003');
+  if (result.kind !== 'deploymentPlan' && syntax.length) {
+    const fileResult: FileResult = { file, kind: result.kind, diagnostics: syntax, skipped: false, internalErrors: [], identities: [] };
+    process.stderr.write(formatText([fileResult], process.cwd(), false));
+    throw new InputError(`${file} is not valid JSON (${syntax.length === 1 ? 'the error above' : `the ${syntax.length} errors above`}); fix it, then check the plan again`);
+  }
   if (result.kind !== 'deploymentPlan') throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }) or an E6 request body ({ "sku", "properties": { "model" } })`);
   // Every entry whose quota was not checked, the lone E6 body's too (it names no region): never passed silently.
   const unchecked = new Map(uncheckedDeployments(plan, [...plan.usages, ...usages]).map((u) => [u.deployment, u.reason]));

@@ -13,6 +13,10 @@ prompt + max_tokens x best_of tokens on receipt, against a TPM count that resets
 is enforced over short windows (1 s when it allows a request, else 10 s, else 60 s). Says how many
 requests would be refused, and by which rule.
 
+Examples:
+  policyset quota simulate --model gpt-4o --capacity 10 --rps 1 --prompt-tokens 200 --max-tokens 400
+  policyset quota simulate --model gpt-4o --capacity 100 --rps 11 --prompt-tokens 10 --max-tokens 10 --format json
+
 ${CAPACITY_UNITS_USAGE}
 
 Exit status: 0 done (whatever the load), 2 usage problems.
@@ -59,7 +63,7 @@ export async function run(args: string[]): Promise<number> {
   const refused = result.refusedRpm + result.refusedTpm;
   const lines = [
     `deployment     ${values.model}, capacity ${capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${result.window.allowance} per ${result.window.seconds} s window)`,
-    `load           ${fmt(rps, 3)} requests/s for ${fmt(minutes, 2)} min; each counts ${fmt(result.requestTokens)} tokens (${fmt(promptTokens)} prompt + ${fmt(maxTokens)} max_tokens x ${bestOf} best_of)`,
+    `load           ${fmt(rps, 3)} request${rps === 1 ? '' : 's'}/s for ${fmt(minutes, 2)} min; each counts ${fmt(result.requestTokens)} tokens (${fmt(promptTokens)} prompt + ${fmt(maxTokens)} max_tokens x ${bestOf} best_of)`,
     `sent           ${fmt(result.sent)}`,
     `accepted       ${fmt(result.accepted)}`,
     `refused        ${fmt(refused)}${result.sent ? ` (${fmt((100 * refused) / result.sent, 1)}%)` : ''}: ${fmt(result.refusedRpm)} by the RPM window, ${fmt(result.refusedTpm)} by the TPM per minute`,

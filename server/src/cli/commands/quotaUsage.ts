@@ -13,6 +13,10 @@ used, the limit, the free TPM with a bar, and the RPM the free TPM would buy. --
 { subscription, location, value } with the entries as the service returned them, each model entry
 with the computed "freeTpm" added: save it with -o and name it in a deployment plan ("usage").
 
+Examples:
+  policyset quota usage --subscription <id> --location eastus
+  policyset quota usage --subscription <id> --location eastus --format json -o usage-eastus.json
+
 ${CAPACITY_UNITS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 2 usage, input, sign-in or service problems.

@@ -15,6 +15,10 @@ fails, or whose usage lists no quota for the model and type, is listed with the 
 --sku is the deployment type (default ${DEFAULT_SKU_NAME}). --format json prints an array of
 { location, model, sku, limitTpm, usedTpm, freeTpm, fits, error? }.
 
+Examples:
+  policyset quota where --subscription <id> --model gpt-4o --tpm 150000 --locations eastus,westus,swedencentral
+  policyset quota where --subscription <id> --model gpt-4o --capacity 50 --locations eastus,westus --format json
+
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 at least one region fits, 1 none does, 2 usage problems or no region could be read.
 `;

@@ -98,6 +98,7 @@ const FIXERS: Record<string, Fixer> = {
   PS3002: normalizeSetVersion,
   PS3003: normalizeDefinitionVersion,
   PS3004: removeResponseOnly,
+  PS3006: writeSuggestedVersion,
   PS4001: uniqueReferenceId,
   PS4002: addReferenceId,
   PS5001: declareGroup,
@@ -312,6 +313,21 @@ function normalizeSetVersion(ctx: Context): Candidate[] {
   const normalized = normalizedVersion(node.value as string, lenient);
   if (!normalized || !(lenient ? SUFFIXED_VERSION : STRICT_VERSION).test(normalized.version)) return [];
   return versionFix(ctx, node, normalized.version, normalized.exact, node.value as string);
+}
+
+/** version-not-bumped: writes the smallest version the changes allow (the rule's `suggested`). */
+function writeSuggestedVersion(ctx: Context): Candidate[] {
+  const found = setAt(ctx);
+  const node = nodeAt(ctx, 'string');
+  const suggested = stringData(ctx, 'suggested');
+  if (!found || !node || !suggested || !STRICT_VERSION.test(suggested) || found.set.isDynamic(node)) return [];
+  const current = node.value as string;
+  // A template's version resource is named '<set>/<version>': only the version changes.
+  const segments = current.split('/');
+  segments[segments.length - 1] = suggested;
+  const version = segments.join('/');
+  if (version === current) return [];
+  return [{ key: `${ctx.start}`, title: `Change the version to '${suggested}'`, edits: [replaceNode(node, version)], preferred: true }];
 }
 
 function normalizeVersionName(ctx: Context): Candidate[] {

@@ -19,6 +19,7 @@ import { invalidVersion } from './invalid-version';
 import { invalidDefinitionVersion } from './invalid-definition-version';
 import { responseOnlyProperty } from './response-only-property';
 import { invalidApiVersion } from './invalid-api-version';
+import { versionNotBumped } from './version-not-bumped';
 import { duplicateReferenceId } from './duplicate-reference-id';
 import { missingReferenceId } from './missing-reference-id';
 import { invalidPolicyDefinitionId } from './invalid-policy-definition-id';
@@ -83,6 +84,7 @@ export const RULES: readonly Rule[] = [
   invalidDefinitionVersion,
   responseOnlyProperty,
   invalidApiVersion,
+  versionNotBumped,
   duplicateReferenceId,
   missingReferenceId,
   invalidPolicyDefinitionId,

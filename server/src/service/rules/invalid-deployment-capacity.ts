@@ -9,7 +9,7 @@ export const invalidDeploymentCapacity: DocumentRule = {
     description: "A model deployment's sku.capacity is not a positive whole number (1 = 1,000 TPM; TPM changes in steps of 1,000).",
     defaultSeverity: 'error',
     messages: {
-      notPositiveInteger: "sku.capacity must be a positive whole number of units (1 = 1,000 TPM), not {{value}}; the nearest valid value is {{nearest}}.",
+      notPositiveInteger: "sku.capacity must be a positive whole number of units (1 = 1,000 TPM), not {{value}}; {{nearest}}.",
     },
   },
   check(ctx) {
@@ -18,8 +18,16 @@ export const invalidDeploymentCapacity: DocumentRule = {
       const node = d.capacityNode;
       if (!node || d.capacity !== undefined) continue;
       const value = node.type === 'string' ? `'${String(node.value)}'` : node.type === 'number' ? String(node.value) : `a ${node.type}`;
-      const nearest = node.type === 'number' ? String(Math.max(1, Math.round(node.value as number))) : '1';
-      ctx.report({ node, messageId: 'notPositiveInteger', data: { value, nearest } });
+      ctx.report({ node, messageId: 'notPositiveInteger', data: { value, nearest: node.type === 'number' ? nearestCapacities(node.value as number) : 'the nearest valid value is 1' } });
     }
   },
 };
+
+/** The valid capacity nearest a number, or both when it lies halfway between two (2.5: 2 and 3). */
+function nearestCapacities(value: number): string {
+  if (!Number.isFinite(value) || value < 1) return 'the nearest valid value is 1';
+  const lower = Math.floor(value);
+  const fraction = value - lower;
+  if (fraction === 0.5) return `the nearest valid values are ${lower} and ${lower + 1}`;
+  return `the nearest valid value is ${fraction < 0.5 ? lower : lower + 1}`;
+}

@@ -1,0 +1,148 @@
+import { parseArgs } from 'node:util';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { bumpRank, isBump, readSides, type Bump, type ChangeReport, type CompareOptions } from '../../service';
+import { InputError, UsageError } from '../../node/files';
+import { compareAgainstRevision, compareRead, diskReader, readSetFile } from '../versionSides';
+import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, toJson } from '../diffReport';
+import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
+
+export const usage = `Usage: policyset diff <old> <new> [options]
+       policyset diff --against <git revision> [paths...] [options]
+
+Compares two versions of a policy set definition and says what each change asks of the version:
+major (assignments break), minor (they keep working), patch (words and metadata), none (formatting).
+<old> is a file, or builtin:<name> to read a built-in set through the service (E1). With --against,
+each set file under the paths (default: the current folder) is compared with its content at that
+revision (git must be on the PATH): a file new since has no old side, a deleted one is removed.
+When both sides have a version (properties.version, else a version resource's name, else
+metadata.version), the new one must be greater and bumped at least as far as the changes require.
+
+Examples:
+  policyset diff old/my-set.json my-set.json --fail-on major
+  policyset diff --against origin/main policies/ --format markdown -o changes.md
+  policyset diff builtin:1f3afdf9-d0c9-4c3d-847f-89da613e70a8 my-copy.json
+
+Options:
+  -f, --format <text|json|markdown|sarif>  Output format (default: text)
+      --fail-on <major|minor|patch>        Exit 1 when a change asks for this bump or more
+  -o, --output <file>                      Write the report to a file (never one of the inputs)
+      --against <revision>                 Compare the set files under [paths...] with a git revision
+${VERSION_OPTIONS_USAGE}      --no-color                           Plain text output
+
+${SERVICE_OPTIONS_USAGE}(service options are used by builtin:<name> only)
+
+Exit status: 0 every version bumped enough (or absent) and no change reaches --fail-on; 1 a version
+bumped too little, or a change reaches --fail-on; 2 usage, input or service problems.
+`;
+
+export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...serviceOptions,
+      format: { type: 'string', short: 'f', default: 'text' },
+      'fail-on': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      against: { type: 'string' },
+      'reference-added': { type: 'string' },
+      'no-color': { type: 'boolean', default: false },
+    },
+  });
+  const format = values.format as string;
+  if (!(DIFF_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format '${format}': use ${DIFF_FORMATS.join(', ')}`);
+  const failOn = values['fail-on'] as string | undefined;
+  if (failOn !== undefined && (!isBump(failOn) || failOn === 'none')) throw new UsageError(`--fail-on takes major, minor or patch, not '${failOn}'`);
+  const options: CompareOptions = { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) };
+  const output = values.output as string | undefined;
+
+  let reports: ChangeReport[];
+  let inputs: string[];
+  const notes: string[] = [];
+  const against = values.against as string | undefined;
+  if (against !== undefined) {
+    inputs = positionals;
+    checkOutput(output, inputs.length ? inputs : ['.'], true);
+    const comparison = await compareAgainstRevision(against, positionals, options);
+    reports = comparison.reports;
+    notes.push(...comparison.skipped);
+    if (!reports.length) notes.push(`no policy set definition under ${positionals.length ? positionals.join(', ') : 'the current folder'} (now or at ${against})`);
+  } else {
+    if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'diff needs <old> and <new> (or --against <revision> [paths...])' : 'diff takes two files: <old> <new>');
+    const [oldName, newName] = positionals;
+    if (newName.startsWith('builtin:')) throw new UsageError('<new> is a file: builtin:<name> is for <old>, the set you copied');
+    inputs = oldName.startsWith('builtin:') ? [newName] : [oldName, newName];
+    checkOutput(output, inputs, false);
+    const textOf = await diskReader(inputs);
+    for (const file of inputs) if (textOf(file) === undefined) throw new InputError(`${file}: no such file`);
+    let oldRead;
+    if (oldName.startsWith('builtin:')) {
+      const name = oldName.slice('builtin:'.length);
+      const context = serviceContext(values, env);
+      try {
+        const response = await policySetClient(context).getBuiltInPolicySetDefinition(name);
+        oldRead = readSides(oldName, JSON.stringify(response.body, null, 2));
+      } catch (error) {
+        return reportApiError(error, context.secrets);
+      }
+    } else {
+      oldRead = readSetFile(oldName, textOf);
+    }
+    reports = compareRead(oldRead, readSetFile(newName, textOf), options);
+  }
+
+  const cwd = process.cwd();
+  const color = format === 'text' && !values['no-color'] && !output && !!process.stdout.isTTY && !env.NO_COLOR;
+  const text =
+    format === 'json'
+      ? JSON.stringify(against === undefined && reports.length === 1 ? toJson(reports[0]) : reports.map(toJson), null, 2) + '\n'
+      : format === 'markdown'
+        ? formatDiffMarkdown(reports, cwd)
+        : format === 'sarif'
+          ? formatDiffSarif(reports, cwd, toolVersion())
+          : formatDiffText(reports, cwd, color);
+  if (output) {
+    try {
+      fs.writeFileSync(output, text);
+    } catch (error) {
+      throw new InputError(`cannot write '${output}': ${(error as Error).message}`);
+    }
+  } else process.stdout.write(text);
+  for (const note of notes) process.stderr.write(`policyset: ${note}\n`);
+  return exitStatus(reports, failOn as Bump | undefined);
+}
+
+export function exitStatus(reports: ChangeReport[], failOn: Bump | undefined): number {
+  const tooLittle = reports.some((r) => r.versionOk === false);
+  const reached = failOn !== undefined && reports.some((r) => r.changes.some((c) => bumpRank(c.bump) >= bumpRank(failOn)));
+  return tooLittle || reached ? 1 : 0;
+}
+
+/** An output file never replaces an input (nor a file under an input folder, with --against). */
+function checkOutput(output: string | undefined, inputs: string[], folders: boolean): void {
+  if (!output) return;
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const target = real(output);
+  for (const input of inputs) {
+    const source = real(input);
+    const inside = folders && fs.existsSync(source) && fs.statSync(source).isDirectory() && target.startsWith(source + path.sep) && /\.jsonc?$/i.test(target);
+    if (source === target || inside) throw new UsageError(`-o ${output} would replace an input: write the report elsewhere`);
+  }
+}
+
+function toolVersion(): string {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON, read for the SARIF driver only
+    return (require('../../../../package.json') as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}

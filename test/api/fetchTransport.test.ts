@@ -1,0 +1,106 @@
+// The api layer over fetch (the extension in a browser): the same client, retries and error shapes, against
+// the local service, which answers browsers' CORS preflights; a call fetch cannot make says what it may be.
+import { test, describe, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { PolicySetClient, NetworkError, fetchTransport, FETCH_FAILED, type HttpClientOptions } from '#api';
+import { startLocalService, type LocalService } from '../service/localService';
+import { SERVED_BUILT_IN } from '../support/corpus';
+
+const TOKEN = 'fetch-test-token-51ad';
+const SUB = '0b1f6471-1bf0-4dda-aec3-111122223333';
+const BUILT_IN = SERVED_BUILT_IN;
+
+let service: LocalService;
+/** Each call fetch was asked to make. */
+let calls: Array<{ method: string; url: string }> = [];
+const countingFetch = (inner: typeof fetch = fetch): typeof fetch => (input, init) => {
+  calls.push({ method: init?.method ?? 'GET', url: String(input) });
+  return inner(input, init);
+};
+const client = (fetchImpl: typeof fetch = countingFetch(), options: Partial<HttpClientOptions> = {}, baseUrl = service.url) =>
+  new PolicySetClient({ baseUrl, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, transport: fetchTransport(fetchImpl), ...options });
+
+before(async () => {
+  service = await startLocalService({ token: TOKEN });
+});
+after(() => service.close());
+beforeEach(() => {
+  service.requests.length = 0;
+  service.faults.length = 0;
+  calls = [];
+});
+
+describe('the api layer over fetch', () => {
+  test('E1 over fetch: the set, with the bearer token and the api-version', async () => {
+    const response = await client().getBuiltInPolicySetDefinition(BUILT_IN);
+    assert.equal(response.status, 200);
+    assert.ok(response.body.properties.policyDefinitions.length > 0);
+    assert.ok(response.requestId, 'the request id is read from the headers');
+    assert.equal(service.requests.length, 1);
+    assert.equal(service.requests[0]!.headers.authorization, `Bearer ${TOKEN}`);
+    assert.ok(service.requests[0]!.query['api-version']);
+  });
+
+  test('a 429 is waited out and retried, as over Node http', async () => {
+    service.faults.push({ mode: '429', method: 'GET', count: 1, retryAfter: 0 });
+    const response = await client().getBuiltInPolicySetDefinition(BUILT_IN);
+    assert.equal(response.status, 200);
+    assert.deepEqual(calls.map((c) => c.method), ['GET', 'GET']);
+  });
+
+  test('a service error keeps its code and message', async () => {
+    await assert.rejects(client().getBuiltInPolicySetDefinition('no-such-set-anywhere'), (error: Error & { status?: number }) => {
+      assert.equal(error.status, 404);
+      return true;
+    });
+  });
+
+  test('an answer larger than allowed is not read', async () => {
+    await assert.rejects(client(countingFetch(), { maxResponseBytes: 200 }).getBuiltInPolicySetDefinition(BUILT_IN), (error: Error) => {
+      assert.ok(error instanceof NetworkError);
+      assert.equal(error.code, 'ETOOLARGE');
+      return true;
+    });
+  });
+
+  test("a call fetch cannot make (CORS, or no such host) says what it may be and what can do it; never 'Failed to fetch'", async () => {
+    // What a browser throws for a refused preflight or an unreachable host: a TypeError that tells nothing.
+    const browserLike: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    await assert.rejects(client(countingFetch(browserLike)).getBuiltInPolicySetDefinition(BUILT_IN), (error: Error) => {
+      assert.ok(error instanceof NetworkError);
+      assert.equal(error.code, FETCH_FAILED);
+      assert.match(error.message, /CORS/);
+      assert.match(error.message, /desktop extension and the policyset CLI/);
+      assert.doesNotMatch(error.message, /Failed to fetch/);
+      return true;
+    });
+    assert.equal(calls.length, 1, 'not retried: it would fail the same way');
+  });
+
+  test('a PUT that fetch could not send is not sent again', async () => {
+    let puts = 0;
+    const failingPut: typeof fetch = (input, init) => {
+      if (init?.method === 'PUT') {
+        puts++;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return fetch(input, init);
+    };
+    await assert.rejects(client(failingPut).createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'fetch-test-set', '1.0.0', { displayName: 'Fetch test', policyDefinitions: [] } as never), NetworkError);
+    assert.equal(puts, 1);
+  });
+
+  test('the local service answers a CORS preflight and allows the answer to be read by a page', async () => {
+    const preflight = await fetch(`${service.url}/providers/Provider.Authorization/policySetDefinitions/x`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/i);
+    assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /PUT/);
+    assert.equal(service.requests.length, 0, 'a preflight is not a request of the client');
+    await client().getBuiltInPolicySetDefinition(BUILT_IN);
+    assert.equal(service.requests.length, 1);
+  });
+});

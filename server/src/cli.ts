@@ -6,6 +6,7 @@ import { cloudOfPath, decodeText, DEFAULT_CLOUD, encodingOf, isSeveritySetting, 
 import { closestMatch } from './service/text';
 import { discover, FileReader, UsageError, InputError, POLICY_FILE } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
+import { writeOutputFile } from './node/output';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './cli/lintEngine';
 import type { ChildProcess } from 'node:child_process';
@@ -495,19 +496,16 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
         ? formatSarif(reported, cwd, args.severities, version(), args.docsBaseUrl, problems)
         : formatText(reported, cwd, args.color, problems);
   if (args.output) {
-    try {
-      fs.writeFileSync(args.output, report);
-    } catch (error) {
-      throw new InputError(`cannot write '${args.output}': ${(error as Error).message}`);
-    }
+    // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
+    writeOutputFile(args.output, report, [...files.map((f) => f.path), ...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])]);
   } else {
     process.stdout.write(report);
   }
   for (const result of results) {
     for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
   }
-  for (const note of notes) process.stderr.write(`policyset: ${note}\n`);
-  for (const problem of problems) process.stderr.write(`policyset: ${problem}\n`);
+  for (const note of notes) process.stderr.write(`policyset: ${shortMessage(note)}\n`);
+  for (const problem of problems) process.stderr.write(`policyset: ${shortMessage(problem)}\n`);
   if (problems.length) return 2;
   if (results.some((r) => r.diagnostics.some((d) => d.severity === 1))) return 1;
   if (args.maxWarnings !== undefined && warnings > args.maxWarnings) {
@@ -567,22 +565,30 @@ export async function main(argv: string[]): Promise<number> {
     throw unknownCommand(command);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`policyset: ${error.message}\n${commandHelpHint(argv)}\n`);
+      process.stderr.write(`policyset: ${shortMessage(error.message)}\n${commandHelpHint(argv)}\n`);
       return 2;
     }
     if (error instanceof InputError) {
-      process.stderr.write(`policyset: ${error.message}\n`);
+      process.stderr.write(`policyset: ${shortMessage(error.message)}\n`);
       return 2;
     }
     // parseArgs throws TypeErrors with codes for unknown or malformed options.
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`policyset: ${parseArgsMessage(error as Error, argv)}\n${commandHelpHint(argv)}\n`);
+      process.stderr.write(`policyset: ${shortMessage(parseArgsMessage(error as Error, argv))}\n${commandHelpHint(argv)}\n`);
       return 2;
     }
-    process.stderr.write(`policyset: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`policyset: unexpected failure: ${shortMessage(error instanceof Error ? error.message : String(error))}\n`);
     return 2;
   }
+}
+
+/**
+ * A message on one line of sane length: a long run without spaces (a 100 KB argument quoted back) is cut
+ * with its length said; line breaks become spaces.
+ */
+export function shortMessage(message: string): string {
+  return message.replace(/[^\s']{120,}/g, (run) => `${run.slice(0, 60)}… (${run.length.toLocaleString('en-US')} characters)`).replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 /** Node's parseArgs messages, in one clean line ("unknown option '--bogus'"). */
@@ -591,5 +597,10 @@ function parseArgsMessage(error: Error, argv: string[]): string {
   if (unknown) return `unknown option '${unknown[1]}'${suggestOption(unknown[1], argv)}`;
   const missing = /^Option '([^']+)' argument missing/.exec(error.message);
   if (missing) return `option '${missing[1].replace(/^-\w, /, '')}' needs a value`;
+  const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(error.message);
+  if (ambiguous) {
+    const flag = ambiguous[1].replace(/^-\w, /, '');
+    return `option '${flag}' takes a value that starts with '-': write it as ${flag}=<value> (like ${flag}=-1)`;
+  }
   return error.message.split('. ')[0].replace(/\.$/, '');
 }

@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServerHost } from './serverHost';
@@ -7,6 +6,7 @@ import { WorkspaceDefinitions } from './workspaceDefinitions';
 import { QuotaFiles } from './quotaFiles';
 import { IdleCollection } from './idleCollection';
 import { WorkspaceConfigs } from './workspaceConfig';
+import { readUserFileSync } from './node/files';
 
 const filePaths = (uris: string[]) => uris.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
 
@@ -26,7 +26,7 @@ export function nodeHost(): ServerHost {
       if (!uri.startsWith('file:')) return undefined;
       try {
         // UTF-16 and a byte order mark read as their text, as the CLI reads them (service/encoding.ts).
-        return decodeText(fs.readFileSync(fileURLToPath(uri))).text;
+        return decodeText(readUserFileSync(fileURLToPath(uri), 'document')).text;
       } catch {
         return undefined;
       }

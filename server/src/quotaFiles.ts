@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { BUILT_IN_CAPACITY_TABLE, asSavedUsage, mergeCapacityTable, readPlan, type CapacityTable, type SavedUsage } from './service/quota';
 import type { Node } from './service/json';
 import { readJsonFileSync } from './node/definitions';
+import type { FileKind } from './node/files';
 
 /**
  * The files the quota checks of a deployment plan read in the editor: the capacity-unit file of the
@@ -17,9 +18,9 @@ export class QuotaFiles {
   private lastTable: { file: string; mtimeMs: number; size: number; table: CapacityTable } | undefined;
   constructor(private readonly log: (message: string) => void) {}
 
-  private read(file: string): unknown {
+  private read(file: string, kind: FileKind): unknown {
     try {
-      const value = readJsonFileSync(file);
+      const value = readJsonFileSync(file, kind);
       this.reported.delete(file);
       return value;
     } catch (error) {
@@ -55,7 +56,7 @@ export class QuotaFiles {
     }
     const last = this.lastTable;
     if (stat && last && last.file === file && last.mtimeMs === stat.mtimeMs && last.size === stat.size) return last.table;
-    const value = this.read(file);
+    const value = this.read(file, 'capacityUnits');
     let table = BUILT_IN_CAPACITY_TABLE;
     if (value !== undefined) {
       try {
@@ -76,7 +77,7 @@ export class QuotaFiles {
     }
     const found: SavedUsage[] = [];
     for (const file of files) {
-      const value = this.read(file);
+      const value = this.read(file, 'usage');
       if (value === undefined) continue;
       const saved = asSavedUsage(value);
       if (saved) found.push(saved);

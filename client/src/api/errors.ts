@@ -77,17 +77,59 @@ export class ServiceError extends ApiError {
 }
 
 const EXCERPT_CHARS = 200;
+/** The longest service message shown whole; a longer one is cut, with a note. */
+export const MAX_MESSAGE_CHARS = 2000;
+
+/** C0 and C1 control characters and DEL: what a terminal takes as commands (escape sequences, CR, BEL). */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const escapeControl = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Text from the service made safe for a terminal: control characters (C0 and C1) are written as \uXXXX
+ * (newlines and tabs too, unless `multiline`), and text longer than `max` characters is cut with a note
+ * saying how much was left out. The \uXXXX form is also a valid JSON escape, so it keeps JSON valid.
+ */
+export function safeText(text: string, options: { multiline?: boolean; max?: number } = {}): string {
+  const max = options.max ?? MAX_MESSAGE_CHARS;
+  const cut = text.length > max ? text.slice(0, max) : text;
+  const safe = cut.replace(options.multiline ? CONTROLS_BUT_LINES : CONTROLS, escapeControl);
+  return text.length > max ? `${safe}… (${text.length - max} more characters not shown)` : safe;
+}
+
+/** Control characters (C0 but newline and tab, C1, DEL) escaped as \uXXXX: for whole outputs, JSON included. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS_BUT_LINES, escapeControl);
+}
 const REQUEST_ID_HEADERS = ['x-ms-request-id', 'x-ms-correlation-request-id', 'request-id', 'x-request-id'];
 
-/** Replaces every occurrence of the secrets in text; the service may echo what it was sent. */
-export function redact(text: string, secrets: Array<string | undefined>): string {
+const secretPatterns = new Map<string, RegExp>();
+
+/** The forms a secret comes back in: as sent, URL-encoded (a query, a link), in any letter case. */
+function secretPattern(secret: string): RegExp {
+  let pattern = secretPatterns.get(secret);
+  if (!pattern) {
+    const forms = [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')])].sort((a, b) => b.length - a.length);
+    pattern = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+    if (secretPatterns.size > 64) secretPatterns.clear();
+    secretPatterns.set(secret, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * The one redaction of everything printed or logged: every occurrence of each secret (the token, so
+ * `Bearer <token>` too), in any letter case and URL-encoded, becomes [redacted]. The service may echo what
+ * it was sent, in an error or in a successful answer.
+ */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let result = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) result = result.split(secret).join('[redacted]');
+  for (const secret of secrets) if (secret && secret.length >= 4) result = result.replace(secretPattern(secret), '[redacted]');
   return result;
 }
 
 export function excerptOf(body: string, secrets: Array<string | undefined> = []): string {
-  const flat = redact(body, secrets).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const flat = redact(body, secrets).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
@@ -113,11 +155,18 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Retry-After in seconds: whole seconds as the spec says, or an HTTP date. */
+/** An HTTP date (RFC 9110 5.6.7): IMF-fixdate, or the obsolete RFC 850 and asctime forms; all start with a day name. */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? +\S/;
+
+/**
+ * Retry-After in seconds: whole seconds as the spec says, or an HTTP date; anything else (a negative or
+ * fractional number, a bare year) is undefined, and the caller backs off as if none were given.
+ */
 export function retryAfterSeconds(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
   const value = headerValue(headers, 'retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value);
+  if (!HTTP_DATE.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
@@ -160,7 +209,7 @@ export function serviceErrorOf(facts: ResponseFacts): ServiceError {
       requestId = str(json.requestId) ?? requestId;
     }
   }
-  const safe = (text: string | undefined) => (text === undefined ? undefined : redact(text, secrets));
+  const safe = (text: string | undefined) => (text === undefined ? undefined : safeText(redact(text, secrets)));
   if (!detail) {
     const excerpt = excerptOf(body, secrets);
     const what = !body.trim() ? 'an empty body' : !parsed ? `a body that is not JSON: "${excerpt}"` : `JSON that is not an error response: "${excerpt}"`;
@@ -202,9 +251,9 @@ export function serviceErrorOf(facts: ResponseFacts): ServiceError {
 function redactDetails(details: ErrorDetail[], secrets: Array<string | undefined>): ErrorDetail[] {
   return details.map((d) => ({
     ...d,
-    code: d.code === undefined ? undefined : redact(d.code, secrets),
-    message: d.message === undefined ? undefined : redact(d.message, secrets),
-    target: d.target === undefined ? undefined : redact(d.target, secrets),
+    code: d.code === undefined ? undefined : safeText(redact(d.code, secrets)),
+    message: d.message === undefined ? undefined : safeText(redact(d.message, secrets)),
+    target: d.target === undefined ? undefined : safeText(redact(d.target, secrets)),
     details: redactDetails(d.details ?? [], secrets),
   }));
 }

@@ -29,6 +29,8 @@ export interface Eventstream {
 
 export interface DeleteResult {
   status: number;
+  /** The service accepted the DELETE but its answer's body could not be read (an excerpt): deleted all the same. */
+  unreadableBody?: string;
   /**
    * True when a DELETE retried after a 429 (or 503: not processed) was answered ItemNotFound: the item was
    * deleted meanwhile. Not a failure. (After a refused connection, ItemNotFound stays an error: that
@@ -62,6 +64,11 @@ export class EventstreamClient {
     return `/v1/workspaces/${workspaceId}/eventstreams/${eventstreamId}`;
   }
 
+  /** The address of an eventstream, exactly as a DELETE is sent (for the confirmation). */
+  eventstreamUrl(workspaceId: string, eventstreamId: string): string {
+    return this.http.urlOf({ path: this.eventstreamPath(workspaceId, eventstreamId), apiVersion: '' });
+  }
+
   /** E4: the eventstream. */
   async get(workspaceId: string, eventstreamId: string, options: CallOptions = {}): Promise<HttpResponse<Eventstream>> {
     const path = this.eventstreamPath(workspaceId, eventstreamId);
@@ -85,7 +92,7 @@ export class EventstreamClient {
     const path = this.eventstreamPath(workspaceId, eventstreamId);
     try {
       const response = await this.http.send<unknown>({ method: 'DELETE', path, apiVersion: '', area: 'eventstream' }, options);
-      return { status: response.status, alreadyDeleted: false, requestId: response.requestId };
+      return { status: response.status, alreadyDeleted: false, requestId: response.requestId, ...(response.unreadableBody !== undefined ? { unreadableBody: response.unreadableBody } : {}) };
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'ItemNotFound' && error.earlierStatuses.some((s) => s === 429 || s === 503)) {
         return { status: error.status, alreadyDeleted: true, requestId: error.requestId };

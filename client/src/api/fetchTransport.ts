@@ -1,5 +1,5 @@
 import { NetworkError } from './errors';
-import type { HttpTransport, RawResponse } from './http';
+import { formatMegabytes, type HttpTransport, type RawResponse } from './http';
 
 /** The code of an attempt that fetch could not make: no answer was read, and the reason is not told to a page. */
 export const FETCH_FAILED = 'EFETCH';
@@ -31,20 +31,20 @@ export function fetchTransport(fetchImpl: typeof fetch = (input, init) => fetch(
     const declared = Number(response.headers.get('content-length') ?? NaN);
     if (declared > maxBytes) {
       await response.body?.cancel().catch(() => undefined);
-      throw new NetworkError(`The answer to ${what} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not read`, 'ETOOLARGE', true);
+      throw new NetworkError(`The answer to ${what} is larger than ${formatMegabytes(maxBytes)}; not read`, 'ETOOLARGE', true);
     }
-    const body = await readText(response, maxBytes, what, signal);
+    const { text: body, bytes } = await readText(response, maxBytes, what, signal);
     const answerHeaders: RawResponse['headers'] = {};
     response.headers.forEach((value, name) => {
       answerHeaders[name.toLowerCase()] = value;
     });
-    return { status: response.status, headers: answerHeaders, body };
+    return { status: response.status, headers: answerHeaders, body, bytes };
   };
 }
 
 /** The body as text, stopped once it is larger than allowed. */
-async function readText(response: Response, maxBytes: number, what: string, signal: AbortSignal): Promise<string> {
-  if (!response.body) return '';
+async function readText(response: Response, maxBytes: number, what: string, signal: AbortSignal): Promise<{ text: string; bytes: number }> {
+  if (!response.body) return { text: '', bytes: 0 };
   const reader = response.body.getReader();
   const decoder = new TextDecoder('utf-8');
   let size = 0;
@@ -56,7 +56,7 @@ async function readText(response: Response, maxBytes: number, what: string, sign
       size += value.byteLength;
       if (size > maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new NetworkError(`The answer to ${what} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not read`, 'ETOOLARGE', true);
+        throw new NetworkError(`The answer to ${what} is larger than ${formatMegabytes(maxBytes)}; not read`, 'ETOOLARGE', true);
       }
       text += decoder.decode(value, { stream: true });
     }
@@ -64,5 +64,5 @@ async function readText(response: Response, maxBytes: number, what: string, sign
     if (error instanceof NetworkError || signal.aborted) throw error;
     throw new NetworkError(`The connection was dropped while the answer to ${what} was read`, 'ECONNRESET', true);
   }
-  return text + decoder.decode();
+  return { text: text + decoder.decode(), bytes: size };
 }

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, excerptOf, serviceErrorOf, type ServiceArea } from './errors';
+import { ApiError, AuthenticationRequiredError, CancelledError, InvalidRequestError, NetworkError, ServiceError, TimeoutError, excerptOf, serviceErrorOf, type ServiceArea } from './errors';
 
 /**
  * The HTTP client under every call. Built on node:http/https rather than fetch: in the VS Code extension host
@@ -67,6 +67,8 @@ export function setDefaultTransport(transport: HttpTransport | undefined): void 
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Largest answer this call accepts (default: the client's maxResponseBytes); a listing passes what is left of its budget. */
+  maxResponseBytes?: number;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -90,12 +92,20 @@ export interface HttpResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   body: T;
   requestId?: string;
+  /** Size of the answer's body in bytes, as received. */
+  bytes?: number;
+  /**
+   * A PUT or DELETE the service accepted (2xx) whose body could not be read (not JSON): an excerpt of it.
+   * The write was done; `body` is undefined.
+   */
+  unreadableBody?: string;
 }
 
 export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  bytes: number;
 }
 
 const RETRYABLE_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
@@ -106,6 +116,23 @@ export class HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
+  /**
+   * The one address a request is sent to, query included: what a confirmation shows is this string, and
+   * send() sends to exactly it. A path that URL parsing would change ('.' or '..' segments, even encoded
+   * as %2e) is refused here, so nothing is ever sent elsewhere than shown.
+   */
+  urlOf(request: Pick<HttpRequest, 'path' | 'url' | 'apiVersion' | 'query'>): string {
+    const url = new URL(request.url ?? this.baseUrl + request.path);
+    if (request.url === undefined) {
+      const expected = new URL(this.baseUrl + '/').pathname.replace(/\/$/, '') + request.path.replace(/[?#].*$/s, '');
+      if (url.pathname !== expected) throw new InvalidRequestError(`'${request.path}' would not reach the address it names (a '.' or '..' segment): nothing was sent`);
+    }
+    // The items API carries its version in the path (/v1): an empty apiVersion sends none.
+    if (request.apiVersion && (!request.url || !url.searchParams.has('api-version'))) url.searchParams.set('api-version', request.apiVersion);
+    for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
   async send<T = unknown>(request: HttpRequest, call: CallOptions = {}): Promise<HttpResponse<T>> {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const maxRetries = this.options.maxRetries ?? 3;
@@ -113,10 +140,7 @@ export class HttpClient {
     const maxDelayMs = this.options.maxDelayMs ?? 30_000;
     const onRetry = call.onRetry ?? this.options.onRetry;
     const wait = this.options.wait ?? sleep;
-    const url = new URL(request.url ?? this.baseUrl + request.path);
-    // The items API carries its version in the path (/v1): an empty apiVersion sends none.
-    if (request.apiVersion && (!request.url || !url.searchParams.has('api-version'))) url.searchParams.set('api-version', request.apiVersion);
-    for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    const url = new URL(this.urlOf(request));
     const what = `${request.method} ${url.pathname}`;
     const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
 
@@ -132,6 +156,8 @@ export class HttpClient {
       }
       if (signal?.aborted) throw stopped();
       if (!token) throw new AuthenticationRequiredError('Not signed in: no token, so nothing was sent');
+      // A header cannot carry a line break or other control characters: say so, instead of Node's "Invalid character in header content".
+      if (/[^\x20-\x7e]/.test(token)) throw new AuthenticationRequiredError('The token holds a line break or another character an HTTP header cannot carry, so nothing was sent');
       return token;
     };
     if (call.signal?.aborted) throw new CancelledError(`Cancelled (${what})`);
@@ -162,7 +188,7 @@ export class HttpClient {
 
         let raw: RawResponse;
         try {
-          raw = await this.attempt(url, request.method, token, payload, controller.signal);
+          raw = await this.attempt(url, request.method, token, payload, controller.signal, call.maxResponseBytes);
         } catch (error) {
           if (controller.signal.aborted) throw stopped();
           const network = error as NetworkError;
@@ -184,6 +210,8 @@ export class HttpClient {
             try {
               body = JSON.parse(raw.body);
             } catch {
+              // A write the service accepted is done, whatever its body: reporting a failure would invite a repeat.
+              if (request.method !== 'GET') return { status: raw.status, headers: raw.headers, body: undefined as T, requestId: requestIdOf(raw.headers), bytes: raw.bytes, unreadableBody: excerptOf(raw.body, secrets) };
               throw new ServiceError(
                 `The service answered ${raw.status} to ${what} with a body that is not JSON: "${excerptOf(raw.body, secrets)}"`,
                 raw.status,
@@ -198,7 +226,7 @@ export class HttpClient {
               );
             }
           }
-          return { status: raw.status, headers: raw.headers, body: body as T, requestId: requestIdOf(raw.headers) };
+          return { status: raw.status, headers: raw.headers, body: body as T, requestId: requestIdOf(raw.headers), bytes: raw.bytes };
         }
 
         const error = serviceErrorOf({ status: raw.status, headers: raw.headers, body: raw.body, request: what, area: request.area, secrets });
@@ -235,8 +263,8 @@ export class HttpClient {
     }
   }
 
-  private attempt(url: URL, method: string, token: string, payload: string | undefined, signal: AbortSignal): Promise<RawResponse> {
-    const maxBytes = this.options.maxResponseBytes ?? 64 * 1024 * 1024;
+  private attempt(url: URL, method: string, token: string, payload: string | undefined, signal: AbortSignal, callMaxBytes?: number): Promise<RawResponse> {
+    const maxBytes = callMaxBytes ?? this.options.maxResponseBytes ?? 64 * 1024 * 1024;
     const given = this.options.transport ?? defaultTransport;
     if (given) {
       const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
@@ -271,7 +299,7 @@ export class HttpClient {
           size += chunk.length;
           if (size > maxBytes) {
             req.destroy();
-            fail(new NetworkError(`The answer to ${what} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not read`, 'ETOOLARGE', true));
+            fail(new NetworkError(`The answer to ${what} is larger than ${formatMegabytes(maxBytes)}; not read`, 'ETOOLARGE', true));
             return;
           }
           chunks.push(chunk);
@@ -285,7 +313,7 @@ export class HttpClient {
             return;
           }
           settled = true;
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), bytes: size });
         });
       });
       req.on('finish', () => (delivered = true));
@@ -337,6 +365,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+export function formatMegabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 export function formatSeconds(ms: number): string {

@@ -1,4 +1,4 @@
-import { HttpClient, type CallOptions, type HttpClientOptions, type HttpResponse } from './http';
+import { HttpClient, formatMegabytes, type CallOptions, type HttpClientOptions, type HttpResponse } from './http';
 import { AuthenticationRequiredError, InvalidRequestError, NetworkError, ServiceError } from './errors';
 import { SUBSCRIPTION_ID_PATTERN } from './policySets';
 import type { ServiceSettings } from './settings';
@@ -13,16 +13,21 @@ export const DEPLOYMENT_API_VERSION = '2023-05-01';
 export const RESOURCE_GROUP_PATTERN = /^[-\w.()]{0,89}[-\w()]$/u;
 /** Model-service resource (account) names: 2-64 letters, digits and '-', starting and ending with a letter or digit. */
 export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,62}[A-Za-z0-9]$/;
-/** Deployment names: 2-64 letters, digits, '-', '_' and '.', starting with a letter or digit. */
-export const DEPLOYMENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$/;
+/** Deployment names: 2-64 letters, digits, '-', '_' and '.', starting with a letter or digit, not ending in '.'. */
+export const DEPLOYMENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}[A-Za-z0-9_-]$/;
 /** Regions in the lowercase-joined form the spec asks for (`eastus`, `swedencentral`). */
 export const LOCATION_PATTERN = /^[a-z][a-z0-9]{1,49}$/;
 /** The model format the real service takes for its own models, sent when none is given. */
 export const DEFAULT_MODEL_FORMAT = 'OpenAI';
 /** The deployment type (sku name) when none is given. */
 export const DEFAULT_SKU_NAME = 'Standard';
+/** The largest sku.capacity sent (units of 1,000 TPM): the CLI, the extension and the plan rules (PS9101) take the same bound. */
+export const MAX_DEPLOYMENT_CAPACITY = 1_000_000;
 /** Pages of a usages list read at most: a list that never ends is a fault, not a region. */
 const MAX_PAGES = 50;
+/** Bounds of one usages listing across its pages (a region has some hundreds of entries). */
+export const MAX_USAGES_BYTES = 8 * 1024 * 1024;
+export const MAX_USAGES_ENTRIES = 50_000;
 
 export interface DeploymentTarget {
   subscriptionId: string;
@@ -73,7 +78,7 @@ export function checkDeploymentTarget(target: DeploymentTarget): string | undefi
   if (!SUBSCRIPTION_ID_PATTERN.test(target.subscriptionId)) return `'${target.subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
   if (!RESOURCE_GROUP_PATTERN.test(target.resourceGroupName)) return `'${target.resourceGroupName}' is not a resource group name (1-90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.')`;
   if (!ACCOUNT_NAME_PATTERN.test(target.accountName)) return `'${target.accountName}' is not a model-service resource name (2-64 letters, digits or '-', starting and ending with a letter or digit)`;
-  if (!DEPLOYMENT_NAME_PATTERN.test(target.deploymentName)) return `'${target.deploymentName}' is not a deployment name (2-64 letters, digits, '-', '_' or '.', starting with a letter or digit)`;
+  if (!DEPLOYMENT_NAME_PATTERN.test(target.deploymentName)) return `'${target.deploymentName}' is not a deployment name (2-64 letters, digits, '-', '_' or '.', starting with a letter or digit, not ending in '.')`;
   return undefined;
 }
 
@@ -84,6 +89,7 @@ export function checkLocation(location: string): string | undefined {
 export function checkDeploymentBody(body: DeploymentBody): string | undefined {
   if (typeof body.sku?.name !== 'string' || !body.sku.name) return 'the deployment needs a sku name (the deployment type, like Standard)';
   if (!Number.isInteger(body.sku.capacity) || body.sku.capacity < 1) return `sku.capacity must be a positive whole number (1 = 1,000 TPM), not ${String(body.sku.capacity)}`;
+  if (body.sku.capacity > MAX_DEPLOYMENT_CAPACITY) return `sku.capacity must be at most ${MAX_DEPLOYMENT_CAPACITY.toLocaleString('en-US')} (1,000,000,000 TPM), not ${String(body.sku.capacity)}`;
   const model = body.properties?.model;
   if (!model || typeof model.name !== 'string' || !model.name) return 'the deployment needs properties.model.name';
   if (typeof model.format !== 'string' || !model.format) return 'the deployment needs properties.model.format';
@@ -118,6 +124,11 @@ export class ModelDeploymentClient {
     if (problem) throw new InvalidRequestError(problem);
     const e = encodeURIComponent;
     return `/subscriptions/${e(target.subscriptionId)}/resourceGroups/${e(target.resourceGroupName)}/providers/${this.provider}/accounts/${e(target.accountName)}/deployments/${e(target.deploymentName)}`;
+  }
+
+  /** The address E6's PUT goes to, exactly as sent (for the confirmation). */
+  deploymentUrl(target: DeploymentTarget): string {
+    return this.http.urlOf({ path: this.deploymentPath(target), apiVersion: DEPLOYMENT_API_VERSION });
   }
 
   /** The path E7 reads. */
@@ -164,14 +175,29 @@ export class ModelDeploymentClient {
     const seen = new Set<string>();
     let next: { path: string; apiVersion: string; query: Record<string, string> } | undefined = { path: first, apiVersion: DEPLOYMENT_API_VERSION, query: {} };
     let pages = 0;
+    let bytes = 0;
+    const tooMuch = () =>
+      new ServiceError(`The service sent more than ${formatMegabytes(MAX_USAGES_BYTES)} or ${MAX_USAGES_ENTRIES.toLocaleString('en-US')} entries of usage for ${location}; not read further`, 200, 'TooLarge', '', 'unexpected');
     while (next) {
       if (++pages > MAX_PAGES) throw new ServiceError(`The usages list of ${location} did not end after ${MAX_PAGES} pages; not read further`, 200, 'InvalidResponse', '', 'unexpected');
-      const response: HttpResponse<unknown> = await this.http.send({ method: 'GET', path: next.path, apiVersion: next.apiVersion, query: next.query, area: 'policy' }, options);
+      let response: HttpResponse<unknown>;
+      try {
+        response = await this.http.send({ method: 'GET', path: next.path, apiVersion: next.apiVersion, query: next.query, area: 'policy' }, { ...options, maxResponseBytes: Math.max(1, MAX_USAGES_BYTES - bytes) });
+      } catch (error) {
+        if (error instanceof NetworkError && error.code === 'ETOOLARGE') throw tooMuch();
+        throw error;
+      }
       const body = response.body;
       if (!isObject(body) || !Array.isArray(body.value)) {
         throw new ServiceError(`The service answered ${response.status} to GET ${next.path} with JSON that is not a usages list (no "value" array)`, response.status, 'InvalidResponse', '', 'unexpected', undefined, [], response.requestId);
       }
-      value.push(...(body.value.filter(isObject) as UsageEntry[]));
+      bytes += response.bytes ?? 0;
+      if (value.length + body.value.length > MAX_USAGES_ENTRIES) throw tooMuch();
+      // One at a time: a spread of a large page overflows the call stack.
+      for (const entry of body.value) if (isObject(entry)) value.push(entry as UsageEntry);
+      if (body.nextLink !== undefined && body.nextLink !== null && typeof body.nextLink !== 'string') {
+        throw new ServiceError(`The usages list's nextLink is not a string (${Array.isArray(body.nextLink) ? 'an array' : typeof body.nextLink}); the list may be incomplete, so it is not used`, response.status, 'InvalidNextLink', '', 'unexpected');
+      }
       const link = typeof body.nextLink === 'string' && body.nextLink ? body.nextLink : undefined;
       next = undefined;
       if (link) {

@@ -8,8 +8,8 @@ export const POLICY_SET_NAME_PATTERN = /^[^<>*%&:?.+/]*[^<>*%&:?.+/ ]+$/;
 export const VERSION_PATTERN = /^\d+\.\d+\.\d+$/;
 /** Subscription ids are GUIDs. */
 export const SUBSCRIPTION_ID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-/** Management group ids as the real service takes them: up to 90 letters, digits, '-', '_', '.', '(' and ')'. */
-export const MANAGEMENT_GROUP_ID_PATTERN = /^[A-Za-z0-9\-_.()]{1,90}$/;
+/** Management group ids as the real service takes them: up to 90 letters, digits, '-', '_', '.', '(' and ')', not ending in '.' (so never '.' or '..'). */
+export const MANAGEMENT_GROUP_ID_PATTERN = /^[A-Za-z0-9\-_.()]{0,89}[A-Za-z0-9\-_()]$/;
 
 export const EXPAND_VALUES = ['LatestDefinitionVersion', 'EffectiveDefinitionVersion'] as const;
 export type ExpandValue = (typeof EXPAND_VALUES)[number];
@@ -72,7 +72,7 @@ export function checkVersion(version: string): string | undefined {
 export function checkScope(scope: DeploymentScope): string | undefined {
   if (scope.kind === 'subscription')
     return SUBSCRIPTION_ID_PATTERN.test(scope.subscriptionId) ? undefined : `'${scope.subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
-  return MANAGEMENT_GROUP_ID_PATTERN.test(scope.managementGroupId) ? undefined : `'${scope.managementGroupId}' is not a management group id (up to 90 letters, digits, '-', '_', '.', '(' or ')')`;
+  return MANAGEMENT_GROUP_ID_PATTERN.test(scope.managementGroupId) ? undefined : `'${scope.managementGroupId}' is not a management group id (up to 90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.')`;
 }
 
 export function parseExpand(list: string): ExpandValue[] {
@@ -118,6 +118,11 @@ export class PolicySetClient {
         ? `/subscriptions/${encodeURIComponent(scope.subscriptionId)}`
         : `/providers/${this.settings.providerNamespace}.Management/managementGroups/${encodeURIComponent(scope.managementGroupId)}`;
     return `${prefix}/providers/${this.authorization}/policySetDefinitions/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`;
+  }
+
+  /** The address E2's PUT goes to, exactly as sent (for the confirmation). */
+  versionUrl(scope: DeploymentScope, name: string, version: string): string {
+    return this.http.urlOf({ path: this.versionPath(scope, name, version), apiVersion: POLICY_API_VERSION });
   }
 
   /** E1: a built-in policy set definition by name; `expand` fills latest/effective definition versions. */

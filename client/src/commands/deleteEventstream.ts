@@ -24,7 +24,7 @@ export async function deleteEventstream(context: vscode.ExtensionContext, deps: 
     return undefined;
   }
   const writer = eventstreamClientFor(service, deps, 'write');
-  const url = service.itemsBaseUrl + writer.eventstreamPath(ids.workspaceId, ids.eventstreamId);
+  const url = writer.eventstreamUrl(ids.workspaceId, ids.eventstreamId);
   const choice = await vscode.window.showWarningMessage(
     `Delete eventstream ${name}?`,
     { modal: true, detail: `Workspace ${ids.workspaceId}\nEventstream ${ids.eventstreamId}\n\nDELETE ${url}\n\nThis cannot be undone.` },

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import {
   ACCOUNT_NAME_PATTERN,
   DEFAULT_MODEL_FORMAT,
-  DEPLOYMENT_API_VERSION,
   DEPLOYMENT_NAME_PATTERN,
   INSUFFICIENT_QUOTA_ADVICE,
   RESOURCE_GROUP_PATTERN,
@@ -12,6 +11,7 @@ import {
   type DeploymentTarget,
   type ModelDeployment,
   type ServiceSettings,
+  MAX_DEPLOYMENT_CAPACITY,
 } from '../api';
 import { requireTrust, settingsOrExplain, showFailure, withProgress, type ServiceCommandDeps } from './common';
 import { askSubscriptionAndLocation, deploymentClientFor, fmt, recall, remember, type QuotaFiguresProvider } from './quotaCommon';
@@ -93,7 +93,7 @@ export async function deployModel(context: vscode.ExtensionContext, deps: Servic
   );
   if (!skuPick) return false;
   const sku = skuPick.label;
-  const capacityText = await ask('Capacity (units of 1,000 TPM)', '', (v) => (/^[1-9]\d{0,6}$/.test(v) ? undefined : 'a positive whole number: 1 = 1,000 TPM, 10 = 10,000 TPM'));
+  const capacityText = await ask('Capacity (units of 1,000 TPM)', '', (v) => (/^[1-9]\d{0,6}$/.test(v) && Number(v) <= MAX_DEPLOYMENT_CAPACITY ? undefined : `a positive whole number up to ${MAX_DEPLOYMENT_CAPACITY.toLocaleString('en-US')}: 1 = 1,000 TPM, 10 = 10,000 TPM`));
   if (!capacityText) return false;
   const capacity = Number(capacityText);
   await remember(context, { resourceGroupName, accountName, deploymentName, model: modelName, sku });
@@ -116,9 +116,9 @@ async function deployWith(
   const target: DeploymentTarget = { subscriptionId: where.subscriptionId, resourceGroupName, accountName, deploymentName };
   const body: DeploymentBody = { sku: { name: sku, capacity }, properties: { model: { format: DEFAULT_MODEL_FORMAT, name: modelName, ...(version ? { version } : {}) } } };
   const client = deploymentClientFor(service, deps);
-  let path: string;
+  let url: string;
   try {
-    path = client.deploymentPath(target);
+    url = client.deploymentUrl(target);
   } catch (error) {
     await showFailure('not deployed', error, deps);
     return false;
@@ -145,7 +145,6 @@ async function deployWith(
     return false;
   }
 
-  const url = `${service.baseUrl}${path}?api-version=${DEPLOYMENT_API_VERSION}`;
   const rates = answer.limits
     ? `${fmt(answer.limits.tpm)} TPM, ${fmt(answer.limits.rpm, 2)} RPM (${answer.limits.window ?? `${answer.limits.perSecond} per 1 s window, ${answer.limits.perTenSeconds} per 10 s`})`
     : `${fmt(capacity * 1000)} TPM; RPM not known ('${modelName}' has no capacity-unit class)`;

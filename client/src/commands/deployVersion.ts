@@ -65,7 +65,7 @@ export async function deployVersion(context: vscode.ExtensionContext, deps: Serv
   const client = clientFor(service, deps);
   let url: string;
   try {
-    url = service.baseUrl + client.versionPath(scope, name.trim(), version.trim());
+    url = client.versionUrl(scope, name.trim(), version.trim());
   } catch (error) {
     await showFailure('not deployed', error, deps);
     return false;

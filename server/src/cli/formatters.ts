@@ -73,7 +73,8 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
   if (s.infos) counts.push(`${s.infos} info`);
   if (s.hints) counts.push(plural(s.hints, 'hint'));
   const failed = inputErrors.length ? `; ${plural(inputErrors.length, 'input')} could not be checked` : '';
-  const mark = s.errors || inputErrors.length ? paint('31', '✖') : paint('32', '✔');
+  // No ✔ over a file that was not checked.
+  const mark = s.errors || inputErrors.length ? paint('31', '✖') : s.notChecked ? paint('33', '⚠') : paint('32', '✔');
   lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${skippedNote(results)}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}`);
   return lines.join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../node/files';
 import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
+import { LARGE_DOCUMENT } from '../service/json';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -142,6 +143,8 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
       skipped = true;
     }
   }
+  // Too large for a tree: its syntax and size were checked (PS9006), nothing else. Never reported as a pass.
+  if (!skipped && result.document.parsed.tooLarge) notChecked = `over ${LARGE_DOCUMENT / 1048576} MiB, only its syntax and size were checked (none of its content)`;
   const diagnostics = skipped ? [] : result.diagnostics;
   return {
     file,

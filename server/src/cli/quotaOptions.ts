@@ -2,7 +2,7 @@
 // --capacity-units <file>), number flags, and the client of E6/E7.
 import { ModelDeploymentClient } from '#api';
 import { BUILT_IN_CAPACITY_TABLE, mergeCapacityTable, type CapacityTable } from '../service/quota';
-import { InputError, UsageError } from '../node/files';
+import { InputError, UsageError, type FileKind } from '../node/files';
 import { readJsonFileSync } from '../node/definitions';
 import { ConfigFileError, findConfigFile, loadConfigFile } from '../node/config';
 import type { ServiceContext } from './serviceOptions';
@@ -26,7 +26,7 @@ export function quotaConfig(): { capacityUnits?: string; usage?: string[] } {
 export function capacityTable(given: string | undefined): CapacityTable {
   const file = given ?? quotaConfig().capacityUnits;
   if (!file) return BUILT_IN_CAPACITY_TABLE;
-  const value = readJsonFile(file, '--capacity-units');
+  const value = readJsonFile(file, '--capacity-units', 'capacityUnits');
   try {
     return mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, value);
   } catch (error) {
@@ -36,9 +36,9 @@ export function capacityTable(given: string | undefined): CapacityTable {
 }
 
 /** Reads a JSON (with comments) file; a missing or broken file is an InputError that names it. */
-export function readJsonFile(file: string, what: string): unknown {
+export function readJsonFile(file: string, what: string, kind: FileKind): unknown {
   try {
-    return readJsonFileSync(file);
+    return readJsonFileSync(file, kind);
   } catch (error) {
     throw new InputError(`${what}: ${(error as Error).message}`);
   }
@@ -51,6 +51,8 @@ export function numberFlag(value: string | undefined, flag: string, options: { m
     return undefined;
   }
   const n = Number(value);
+  // What is sent must be what was typed: a whole number past 2^53 would be rounded (99999999999999999999 -> 1e20).
+  if (/^\s*[+-]?\d+\s*$/.test(value) && !Number.isSafeInteger(n)) throw new UsageError(`${flag} ${value.trim().slice(0, 40)}${value.trim().length > 40 ? '…' : ''} is too large to be taken exactly`);
   const ok = value.trim() !== '' && Number.isFinite(n) && n >= options.min && (options.max === undefined || n <= options.max) && (!options.integer || Number.isInteger(n));
   if (!ok) {
     const kind = options.integer ? 'a whole number' : 'a number';

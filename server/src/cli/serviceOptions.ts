@@ -3,7 +3,7 @@
 // file of its own under ./commands.
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
-import { AdvisorMetadataClient, ApiError, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import { AdvisorMetadataClient, ApiError, escapeControls, formatSeconds, safeText, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../node/files';
 
 /** The service flags in a command's help; the workspace-items address only where it is used (eventstream). */
@@ -58,13 +58,14 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
   }
   const timeoutText = values.timeout as string | undefined;
   const seconds = timeoutText === undefined ? 60 : Number(timeoutText);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
+  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600) throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
   const timeoutMs = Math.round(seconds * 1000);
-  const secrets: Array<string | undefined> = [];
+  const secrets: Array<string | undefined> = [env[ENV.accessToken]?.trim()];
+  guardOutput(secrets);
   const command = values['token-command'] as string | undefined;
   let pending: Promise<string | undefined> | undefined;
   const token: TokenProvider = (signal) => {
-    pending ??= command ? runTokenCommand(command, signal) : Promise.resolve(env[ENV.accessToken]?.trim() || undefined);
+    pending ??= command ? runTokenCommand(command, signal, timeoutMs) : Promise.resolve(env[ENV.accessToken]?.trim() || undefined);
     return pending.then((t) => {
       if (t) secrets.push(t);
       return t;
@@ -74,6 +75,33 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
     process.stderr.write(`policyset: ${redact(info.reason, secrets)}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})\n`);
   };
   return { settings, token, timeoutMs, secrets, onRetry };
+}
+
+/** The secrets of every service context of this process: everything printed is cleaned of them. */
+const guarded: Array<ReadonlyArray<string | undefined>> = [];
+const allSecrets = () => guarded.flat();
+
+/**
+ * One redaction for everything printed: standard output and standard error are cleaned of the secrets
+ * (see redact) and of control characters but newline and tab (see escapeControls: \\uXXXX, valid in JSON
+ * too) whatever the command writes, the service's answers included. `secrets` is read at each
+ * write, so a token that becomes known later is covered too. Installed once per process.
+ */
+function guardOutput(secrets: ReadonlyArray<string | undefined>): void {
+  guarded.push(secrets);
+  if (guarded.length > 1) return;
+  // Service text reaches these streams (answers, messages): no escape sequence gets through to the terminal.
+  const clean = (text: string) => escapeControls(redact(text, allSecrets()));
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write(typeof chunk === 'string' ? clean(chunk) : chunk instanceof Uint8Array ? clean(Buffer.from(chunk).toString('utf8')) : chunk, ...rest)) as typeof stream.write;
+  }
+}
+
+/** Text for a file the user asked for (-o), cleaned of the secrets (its control characters are the data's, JSON-escaped or not). */
+export function redactForOutput(text: string): string {
+  return redact(text, allSecrets());
 }
 
 /** The client of the policy set interfaces (E1, E2) for these flags. */
@@ -92,9 +120,10 @@ export function eventstreamClient(context: ServiceContext): EventstreamClient {
 }
 
 /** Runs the token command; its output is the token. Neither its output nor its error output is ever printed. */
-function runTokenCommand(command: string, signal: AbortSignal): Promise<string | undefined> {
+function runTokenCommand(command: string, signal: AbortSignal, timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    exec(command, { timeout: 60_000, maxBuffer: 1024 * 1024, signal, windowsHide: true }, (error, stdout) => {
+    // --timeout bounds the token command too: a hung command is stopped, not waited for.
+    exec(command, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, signal, windowsHide: true }, (error, stdout) => {
       if (error) {
         const killed = (error as NodeJS.ErrnoException & { killed?: boolean }).killed;
         // The shell answers 127 when it cannot find the program, 126 when it cannot run it.
@@ -102,7 +131,7 @@ function runTokenCommand(command: string, signal: AbortSignal): Promise<string |
         const first = command.trim().split(/\s+/)[0];
         const program = /^[\w./-]+$/.test(first) ? ` '${first}'` : '';
         const how = killed
-          ? 'was stopped'
+          ? `did not finish within ${formatSeconds(timeoutMs)} (--timeout) and was stopped`
           : error.code === 127
             ? `could not be run: the shell found no program${program} (check the name and PATH)`
             : error.code === 126
@@ -134,6 +163,11 @@ export async function confirm(question: string, yes: boolean, what: string): Pro
   if (/^y(es)?$/i.test(answer.trim())) return true;
   process.stderr.write(`policyset: ${what}\n`);
   return false;
+}
+
+/** What is said when the service accepted a write but its answer could not be read. */
+export function unreadable(excerpt: string | undefined): string {
+  return excerpt === undefined ? '' : `; the service's answer could not be read (not JSON: "${safeText(excerpt, { max: 200 })}"), but it accepted the request`;
 }
 
 /** Prints an api error without secrets: exit status 2. Anything else is rethrown. */

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { decodeText, splitPartOf, splitSetOf, validateSplitSet, type DefinitionCatalog } from '../service';
+import { readUserFileSync } from '../node/files';
 import { diagnosticIdentities, type FileResult, type LintSettings } from './lintEngine';
 
 interface Task {
@@ -28,7 +29,7 @@ export function lintSplitSets<T extends Task>(tasks: T[], catalog: DefinitionCat
     try {
       // Unreadable: linted on its own when named (which reports it), else the set is checked without it.
       if (task) return textOf(task.read());
-      return fs.existsSync(file) ? textOf(fs.readFileSync(file)) : undefined;
+      return fs.existsSync(file) ? textOf(readUserFileSync(file, 'document')) : undefined;
     } catch {
       return undefined;
     }

@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { picomatch } from './globs';
+import { readUserFileSync } from './files';
+import { decodeText } from '../service/encoding';
 import { checkConfig, ConfigError, CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
 
 export { CONFIG_FILE_NAME };
@@ -42,19 +44,15 @@ export class ConfigFileError extends Error {
   }
 }
 
-/** Config files are small; anything larger is not one. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
-
 export function loadConfigFile(file: string): LoadedConfig {
   let text: string;
   try {
-    const size = fs.statSync(file).size;
-    if (size > MAX_CONFIG_BYTES) throw new ConfigFileError(file, undefined, `${size} bytes is too large for a config file (at most 1 MB)`);
-    text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    // The one bounded reader: a regular file, at most 1 MB (a device or FIFO is refused without blocking).
+    text = decodeText(readUserFileSync(file, 'config')).text.replace(/^\uFEFF/, '');
   } catch (error) {
-    if (error instanceof ConfigFileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigFileError(file, undefined, `cannot read it: ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}`);
+    // The reader names the file; the error names it once, first.
+    const reason = (error as Error).message.replace(/^cannot read '.*?': /s, '');
+    throw new ConfigFileError(file, undefined, `cannot read it: ${/no such file/i.test(reason) ? 'no such file' : reason}`);
   }
   const errors: ParseError[] = [];
   let value: unknown;

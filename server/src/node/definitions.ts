@@ -1,7 +1,7 @@
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DefinitionCatalog, decodeText } from '../service';
-import { describeFsError, InputError, POLICY_FILE } from './files';
+import { describeFsError, InputError, POLICY_FILE, readUserFile, readUserFileSync, type FileKind } from './files';
 import { parseDocumentText, isPolicyDefinition, isPolicySet } from '../service/documentValue';
 
 // Pure, and used by the browser's language server too: they live in the service.
@@ -45,9 +45,9 @@ export async function resolveDefinitionSources(paths: string[]): Promise<Definit
 async function readJson(file: string): Promise<unknown> {
   let bytes;
   try {
-    bytes = await fs.readFile(file);
+    bytes = await readUserFile(file, 'definitions');
   } catch (error) {
-    throw new InputError(`--definitions: ${describeFsError(error, file)}`);
+    throw new InputError(`--definitions: ${(error as Error).message}`);
   }
   const { text } = decodeText(bytes);
   try {
@@ -61,13 +61,8 @@ async function readJson(file: string): Promise<unknown> {
  * A small JSON file the tools read (a capacity-unit table, saved usage), strict or with comments and
  * trailing commas; throws with what is wrong (the system's code when it cannot be read).
  */
-export function readJsonFileSync(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+export function readJsonFileSync(file: string, kind: FileKind): unknown {
+  const text = decodeText(readUserFileSync(file, kind)).text;
   try {
     return parseDocumentText(text);
   } catch (error) {

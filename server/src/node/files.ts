@@ -1,4 +1,4 @@
-import { promises as fs, openSync, fstatSync, readSync, closeSync } from 'node:fs';
+import { promises as fs, constants as fsConstants, openSync, fstatSync, readSync, closeSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 
 export class UsageError extends Error {}
@@ -61,12 +61,9 @@ export async function discover(inputs: string[]): Promise<Discovery> {
   return { files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)), problems };
 }
 
-export async function readBytes(file: string): Promise<Uint8Array> {
-  try {
-    return await fs.readFile(file);
-  } catch (error) {
-    throw new InputError(describeFsError(error, file));
-  }
+/** A file named by the user, read whole through the bounded reader (see readUserFile). */
+export async function readBytes(file: string, kind: FileKind = 'document'): Promise<Uint8Array> {
+  return readUserFile(file, kind);
 }
 
 /**
@@ -76,36 +73,136 @@ export async function readBytes(file: string): Promise<Uint8Array> {
  * the corpus is 21 MB), and reading again from the page cache costs less.
  */
 export class FileReader {
-  private scratch = Buffer.allocUnsafeSlow(1 << 20);
+  private readonly scratch = { buffer: Buffer.allocUnsafeSlow(1 << 20) };
 
   /** The bytes of `file` (a view of the shared buffer), or an InputError. */
   read(file: string): Buffer {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch (error) {
-      throw new InputError(describeFsError(error, file));
-    }
-    try {
-      let size = fstatSync(fd).size;
-      let length = 0;
-      for (;;) {
-        if (length >= this.scratch.length || size > this.scratch.length) {
-          const larger = Buffer.allocUnsafeSlow(Math.max(size + 1, this.scratch.length * 2));
-          this.scratch.copy(larger, 0, 0, length);
-          this.scratch = larger;
-        }
-        const n = readSync(fd, this.scratch, length, this.scratch.length - length, null);
-        if (n === 0) break;
-        length += n;
-        if (length > size) size = length;
+    return readUserFileSync(file, 'document', this.scratch);
+  }
+}
+
+/**
+ * What a user's file is read as, and its size cap. Every file the CLI and the language server read on a
+ * user's behalf goes through readUserFile/readUserFileSync below (a workspace cloned from an untrusted
+ * repository names files too: a plan's "usage" may say /dev/zero or name a FIFO).
+ */
+export type FileKind = 'document' | 'definitions' | 'plan' | 'usage' | 'capacityUnits' | 'config';
+
+const MiB = 1024 * 1024;
+export const SIZE_CAPS: Record<FileKind, number> = {
+  // Policy documents and definition indexes: far above the largest real one (the built-in index is 3.5 MB).
+  document: 256 * MiB,
+  definitions: 256 * MiB,
+  // A plan larger than the checks take (LARGE_DOCUMENT) could not be checked anyway.
+  plan: 8 * MiB,
+  usage: 16 * MiB,
+  capacityUnits: 4 * MiB,
+  config: 1 * MiB,
+};
+
+const KIND_NAMES: Record<FileKind, string> = {
+  document: 'policy documents',
+  definitions: 'definition files',
+  plan: 'deployment plans',
+  usage: 'saved usage files',
+  capacityUnits: 'capacity-unit files',
+  config: 'configuration files',
+};
+
+function formatMiB(bytes: number): string {
+  return bytes >= MiB ? `${Math.round((bytes / MiB) * 10) / 10} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+function notRegular(stat: Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  const what = stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a pipe (FIFO)' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
+  return `${what}, not a regular file`;
+}
+
+function tooLarge(file: string, kind: FileKind, size: number | undefined): InputError {
+  const cap = SIZE_CAPS[kind];
+  const found = size === undefined ? `more than ${formatMiB(cap)}` : formatMiB(size);
+  return new InputError(`'${file}' is too large to read (${found}; ${KIND_NAMES[kind]} are read up to ${formatMiB(cap)})`);
+}
+
+// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Not on Windows (no FIFOs to open there).
+const OPEN_FLAGS = fsConstants.O_RDONLY | (process.platform === 'win32' ? 0 : fsConstants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of a user's file: a regular file only (a FIFO, device, socket or folder is refused without
+ * blocking), at most SIZE_CAPS[kind] bytes (checked before reading, and again while reading, for a file
+ * that grows). Errors are InputErrors that name the file and never quote its content.
+ */
+export function readUserFileSync(file: string, kind: FileKind, scratch?: { buffer: Buffer }): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch (error) {
+    throw new InputError(describeFsError(error, file));
+  }
+  try {
+    const stat = fstatSync(fd);
+    const problem = notRegular(stat);
+    if (problem) throw new InputError(`cannot read '${file}': ${problem}`);
+    const cap = SIZE_CAPS[kind];
+    if (stat.size > cap) throw tooLarge(file, kind, stat.size);
+    const holder = scratch ?? { buffer: Buffer.allocUnsafe(0) };
+    if (holder.buffer.length < stat.size + 1) holder.buffer = Buffer.allocUnsafeSlow(Math.min(cap + 1, stat.size + 1));
+    let length = 0;
+    for (;;) {
+      if (length >= holder.buffer.length) {
+        // The file grew after fstat: read on, up to one byte over the cap.
+        const larger = Buffer.allocUnsafeSlow(Math.min(cap + 1, holder.buffer.length * 2));
+        holder.buffer.copy(larger, 0, 0, length);
+        holder.buffer = larger;
       }
-      return this.scratch.subarray(0, length);
-    } catch (error) {
-      throw new InputError(describeFsError(error, file));
-    } finally {
-      closeSync(fd);
+      const n = readSync(fd, holder.buffer, length, holder.buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > cap) throw tooLarge(file, kind, undefined);
     }
+    return holder.buffer.subarray(0, length);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(describeFsError(error, file));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** readUserFileSync without blocking the event loop on the read itself (the language server's scans). */
+export async function readUserFile(file: string, kind: FileKind): Promise<Buffer> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, OPEN_FLAGS);
+  } catch (error) {
+    throw new InputError(describeFsError(error, file));
+  }
+  try {
+    const stat = await handle.stat();
+    const problem = notRegular(stat);
+    if (problem) throw new InputError(`cannot read '${file}': ${problem}`);
+    const cap = SIZE_CAPS[kind];
+    if (stat.size > cap) throw tooLarge(file, kind, stat.size);
+    let buffer = Buffer.allocUnsafe(stat.size + 1);
+    let length = 0;
+    for (;;) {
+      if (length >= buffer.length) {
+        const larger = Buffer.allocUnsafe(Math.min(cap + 1, buffer.length * 2));
+        buffer.copy(larger, 0, 0, length);
+        buffer = larger;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > cap) throw tooLarge(file, kind, undefined);
+    }
+    return buffer.subarray(0, length);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(describeFsError(error, file));
+  } finally {
+    await handle.close();
   }
 }
 

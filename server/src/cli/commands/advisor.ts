@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import * as fs from 'node:fs';
-import type { MetadataEntity } from '#api';
+import { safeText, type MetadataEntity } from '#api';
 import { UsageError } from '../../node/files';
 import { closestMatch } from '../help';
-import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
+import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset advisor metadata [--filter <expr>] [--format text|json] [-o <file>] [service options]
 
@@ -45,9 +45,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const text = format === 'json' ? JSON.stringify(entities, null, 2) + '\n' : metadataTable(entities);
   if (values.output) {
     try {
-      fs.writeFileSync(values.output, text);
+      writeOutputFile(values.output, redactForOutput(text));
     } catch (error) {
-      process.stderr.write(`policyset: cannot write '${values.output}': ${(error as Error).message}\n`);
+      process.stderr.write(`policyset: ${(error as Error).message}\n`);
       return 2;
     }
     process.stderr.write(`policyset: saved ${entities.length} metadata entit${entities.length === 1 ? 'y' : 'ies'} to ${values.output}\n`);
@@ -57,17 +57,19 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   return 0;
 }
 
-const list = (values: readonly string[] | null | undefined) => (values?.length ? values.join(', ') : '-');
+/** One line of service text: control characters (newlines too) escaped, cut at a sane length. */
+const one = (value: unknown) => safeText(String(value));
+const list = (values: readonly string[] | null | undefined) => (values?.length ? values.map(one).join(', ') : '-');
 
 /** A readable table: one block per entity, its supported values as rows of id and display name. */
 export function metadataTable(entities: MetadataEntity[]): string {
   if (!entities.length) return 'No metadata entities.\n';
   const blocks = entities.map((entity) => {
     const p = entity.properties ?? {};
-    const values = (p.supportedValues ?? []).map((v) => [String(v.id ?? ''), String(v.displayName ?? '')] as const);
+    const values = (p.supportedValues ?? []).map((v) => [one(v.id ?? ''), one(v.displayName ?? '')] as const);
     const width = Math.max(2, ...values.map(([id]) => id.length));
     const head = [
-      `${entity.name ?? '(no name)'}  ${p.displayName ? `"${p.displayName}"` : ''}`.trimEnd(),
+      `${entity.name !== undefined ? one(entity.name) : '(no name)'}  ${p.displayName ? `"${one(p.displayName)}"` : ''}`.trimEnd(),
       `  depends on:           ${list(p.dependsOn)}`,
       `  applicable scenarios: ${list(p.applicableScenarios)}`,
       `  supported values (${values.length}):`,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { describeScope, versionToDeploy, type DeploymentScope } from '#api';
+import { describeScope, safeText, versionToDeploy, type DeploymentScope } from '#api';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { ConfigFileError, findConfigFile, loadConfigFile } from '../../node/config';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
@@ -9,7 +9,7 @@ import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../deployGuard';
 import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
-import { confirm, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
                         [--version <#.#.#>] [--yes] [-d <definitions>] [--format text|json] [--verbose]
@@ -109,8 +109,10 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (!target.name) throw new UsageError(`${file} does not name its policy set definition: give --name <set name>`);
   if (!target.version) throw new UsageError(`${file} has no version (a version resource's name or properties.version): give --version <#.#.#>`);
   let path: string;
+  let url: string;
   try {
     path = client.versionPath(scope, target.name, target.version);
+    url = client.versionUrl(scope, target.name, target.version);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -123,7 +125,6 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       return 1;
     }
   }
-  const url = `${client.settings.baseUrl}${path}`;
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);
   if (target.omitted.length) process.stderr.write(`policyset: left out of the PUT, because the service returns them and does not take them: ${target.omitted.join(', ')}\n`);
   if (!(await confirm('Deploy?', values.yes as boolean, 'not deployed'))) {
@@ -133,19 +134,21 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   try {
     const response = await client.createPolicySetDefinitionVersion(scope, target.name, target.version, target.properties);
     const verb = response.status === 201 ? 'created' : 'updated';
+    const id = response.body?.id !== undefined ? safeText(String(response.body.id)) : path;
     if (json) {
       print({
         outcome: verb,
         status: response.status,
-        id: response.body?.id ?? path,
+        id,
         name: target.name,
         version: target.version,
         scope,
         requestId: response.requestId ?? null,
         warnings: warnings.length,
         omitted: target.omitted,
+        ...(response.unreadableBody !== undefined ? { answerUnreadable: true } : {}),
       });
-    } else process.stdout.write(`${verb} ${response.body?.id ?? path} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})${warnings.length ? ` with ${plural(warnings.length, 'warning')}` : ''}\n`);
+    } else process.stdout.write(`${verb} ${id} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})${warnings.length ? ` with ${plural(warnings.length, 'warning')}` : ''}${unreadable(response.unreadableBody)}\n`);
     return 0;
   } catch (error) {
     return reportApiError(error, context.secrets);

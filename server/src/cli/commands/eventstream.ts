@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import * as fs from 'node:fs';
-import { checkItemId, type EventstreamClient } from '#api';
+import { checkItemId, safeText, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
 import { closestMatch } from '../help';
-import { confirm, eventstreamClient, reportApiError, serviceContext, serviceOptions, serviceOptionsUsage } from '../serviceOptions';
+import { confirm, unreadable, eventstreamClient, reportApiError, serviceContext, serviceOptions, serviceOptionsUsage, redactForOutput } from '../serviceOptions';
+import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [--format text|json] [service options]
        policyset eventstream delete <workspaceId> <eventstreamId> [--yes] [--format text|json] [service options]
@@ -61,12 +61,12 @@ async function get(client: EventstreamClient, workspaceId: string, eventstreamId
     return 0;
   }
   try {
-    fs.writeFileSync(output, text);
+    writeOutputFile(output, redactForOutput(text));
   } catch (error) {
-    process.stderr.write(`policyset: cannot write '${output}': ${(error as Error).message}\n`);
+    process.stderr.write(`policyset: ${(error as Error).message}\n`);
     return 2;
   }
-  process.stderr.write(`policyset: saved eventstream '${response.body.displayName ?? eventstreamId}' to ${output}\n`);
+  process.stderr.write(`policyset: saved eventstream '${safeText(String(response.body.displayName ?? eventstreamId), { max: 200 })}' to ${output}\n`);
   if (json) print({ outcome: 'saved', file: output, workspaceId, eventstreamId, displayName: response.body.displayName ?? null, requestId: response.requestId ?? null });
   return 0;
 }
@@ -74,8 +74,8 @@ async function get(client: EventstreamClient, workspaceId: string, eventstreamId
 async function remove(client: EventstreamClient, workspaceId: string, eventstreamId: string, yes: boolean, json: boolean): Promise<number> {
   // Read first: the question names what would be deleted, and a missing item is reported before any DELETE.
   const item = (await client.get(workspaceId, eventstreamId)).body;
-  const name = item.displayName ? `'${item.displayName}'` : '(no display name)';
-  process.stderr.write(`policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.settings.itemsBaseUrl}${client.eventstreamPath(workspaceId, eventstreamId)}\n`);
+  const name = item.displayName ? `'${safeText(String(item.displayName), { max: 200 })}'` : '(no display name)';
+  process.stderr.write(`policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.eventstreamUrl(workspaceId, eventstreamId)}\n`);
   if (!(await confirm(`Delete eventstream ${name}?`, yes, 'not deleted'))) {
     if (json) print({ outcome: 'not confirmed', workspaceId, eventstreamId, displayName: item.displayName ?? null });
     return 1;
@@ -87,6 +87,6 @@ async function remove(client: EventstreamClient, workspaceId: string, eventstrea
   }
   const id = result.requestId ? `, request id ${result.requestId}` : '';
   if (result.alreadyDeleted) process.stdout.write(`already deleted: eventstream ${name} (${eventstreamId}) was gone when the retried DELETE arrived (${result.status} ItemNotFound after a 429${id})\n`);
-  else process.stdout.write(`deleted eventstream ${name} (${eventstreamId}) in workspace ${workspaceId} (${result.status}${id})\n`);
+  else process.stdout.write(`deleted eventstream ${name} (${eventstreamId}) in workspace ${workspaceId} (${result.status}${id})${unreadable(result.unreadableBody)}\n`);
   return 0;
 }

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import * as fs from 'node:fs';
 import { parseExpand } from '#api';
 import { UsageError } from '../../node/files';
-import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
+import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset fetch <name> [--expand <list>] [-o <file>] [--format text|json] [service options]
 
@@ -39,9 +39,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const text = JSON.stringify(response.body, null, 2) + '\n';
     if (values.output) {
       try {
-        fs.writeFileSync(values.output, text);
+        writeOutputFile(values.output, redactForOutput(text));
       } catch (error) {
-        process.stderr.write(`policyset: cannot write '${values.output}': ${(error as Error).message}\n`);
+        process.stderr.write(`policyset: ${(error as Error).message}\n`);
         return 2;
       }
       process.stderr.write(`policyset: saved '${response.body.properties.displayName ?? positionals[0]}' to ${values.output}\n`);

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_SKU_NAME,
-  DEPLOYMENT_API_VERSION,
   INSUFFICIENT_QUOTA_ADVICE,
   describeRateLimits,
   isInsufficientQuota,
@@ -11,10 +10,11 @@ import {
   type DeploymentModel,
   type DeploymentTarget,
   type ModelDeployment,
+  safeText,
 } from '#api';
 import { capacityClassOf, checkQuota, checkSize, describeRequestWindow, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { confirm, unreadable, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../quotaOptions';
 
 export const usage = `Usage: policyset model deploy --subscription <id> --resource-group <rg> --account <name> --name <deployment>
@@ -112,7 +112,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const sameQuota =
     !!current && (current.properties?.model?.name ?? '').toLowerCase() === model.name.toLowerCase() && (current.sku?.name ?? DEFAULT_SKU_NAME).toLowerCase() === skuName.toLowerCase();
   const currentTpm = sameQuota ? currentCapacity * TPM_PER_CAPACITY : 0;
-  if (current) say(`'${target.deploymentName}' exists: ${current.properties?.model?.name ?? '?'} ${current.sku?.name ?? '?'} capacity ${currentCapacity || '?'}; this is a resize${sameQuota ? ` (its ${fmt(currentTpm)} TPM is freed first)` : ''}`);
+  if (current) say(`'${target.deploymentName}' exists: ${safeText(String(current.properties?.model?.name ?? '?'), { max: 200 })} ${safeText(String(current.sku?.name ?? '?'), { max: 200 })} capacity ${currentCapacity || '?'}; this is a resize${sameQuota ? ` (its ${fmt(currentTpm)} TPM is freed first)` : ''}`);
   else say(`'${target.deploymentName}' does not exist yet: it will be created`);
 
   if (values.location) {
@@ -155,7 +155,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const limits = rateLimits(capacity, unit);
     say(`${model.name} at capacity ${capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${describeRequestWindow(limits)})`);
   } else say(`${model.name} at capacity ${capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
-  say(`PUT ${client.settings.baseUrl}${path}?api-version=${DEPLOYMENT_API_VERSION}\n  ${JSON.stringify(body)}`);
+  say(`PUT ${client.deploymentUrl(target)}\n  ${JSON.stringify(body)}`);
   if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) {
     if (json) print({ outcome: 'not confirmed', deployment: target.deploymentName });
     return 1;
@@ -163,7 +163,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 
   try {
     const response = await client.createOrUpdateDeployment(target, body);
-    const state = response.body?.properties?.provisioningState;
+    const rawState = response.body?.properties?.provisioningState;
+    const state = rawState === undefined ? undefined : safeText(String(rawState), { max: 200 });
     const enforced = describeRateLimits(response.body);
     if (json) {
       print({
@@ -183,7 +184,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       return 0;
     }
     process.stdout.write(
-      `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id ?? path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})\n` +
+      `${response.status === 201 ? 'created' : 'updated'} ${response.body?.id !== undefined ? safeText(String(response.body.id)) : path} (${response.status}${state ? `, provisioningState ${state}` : ''}${response.requestId ? `, request id ${response.requestId}` : ''})${unreadable(response.unreadableBody)}\n` +
         (state && !/^succeeded$/i.test(state) ? `the service is still provisioning it (${state})\n` : '') +
         (enforced ? `rate limits the service reports: ${enforced}\n` : ''),
     );

@@ -45,11 +45,11 @@ export async function run(args: string[]): Promise<number> {
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const file = positionals[0];
   const table = capacityTable(values['capacity-units']);
-  const text = decodeText(await readBytes(file)).text;
+  const text = decodeText(await readBytes(file, 'plan')).text;
   const plan = readPlan(parseJson(text).root);
   const usages: SavedUsage[] = [];
   const addUsage = (usageFile: string, what: string) => {
-    const saved = asSavedUsage(readJsonFile(usageFile, what));
+    const saved = asSavedUsage(readJsonFile(usageFile, what, 'usage'));
     if (!saved) throw new InputError(`${what}: '${usageFile}' is not saved usage ({ "location", "value": [...] }, as policyset quota usage --format json writes it)`);
     usages.push(saved);
   };

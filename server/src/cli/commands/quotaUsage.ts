@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
-import * as fs from 'node:fs';
+import { safeText } from '#api';
 import { quotaFigures, usageBar } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../quotaOptions';
+import { writeOutputFile } from '../../node/output';
 
 export const usage = `Usage: policyset quota usage --subscription <id> --location <region> [--format text|json] [-o <file>]
                            [--capacity-units <file>] [service options]
@@ -60,21 +61,21 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const value = listed.value.map((entry) => (entry.name?.value !== undefined && free.has(entry.name.value) ? { ...entry, freeTpm: free.get(entry.name.value) } : entry));
     text = JSON.stringify({ subscription: values.subscription, location: values.location, value }, null, 2) + '\n';
   } else {
-    const rows = read.rows.map((m) => [m.model, m.deploymentType, fmt(m.usedTpm), fmt(m.limitTpm), fmt(m.freeTpm), usageBar(m.usedTpm, m.limitTpm), m.freeRpm === undefined ? '?' : fmt(m.freeRpm, 2)]);
+    const rows = read.rows.map((m) => [safeText(m.model, { max: 200 }), safeText(m.deploymentType, { max: 200 }), fmt(m.usedTpm), fmt(m.limitTpm), fmt(m.freeTpm), usageBar(m.usedTpm, m.limitTpm), m.freeRpm === undefined ? '?' : fmt(m.freeRpm, 2)]);
     const header = ['model', 'type', 'used TPM', 'limit TPM', 'free TPM', 'used', 'RPM free buys'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
     const out = [`Quota usage in ${values.location} (subscription ${values.subscription})`, '', line(header), ...rows.map(line)];
     if (!rows.length) out.push('(no model entries)');
     if (read.accounts) out.push('', `model-service resources in the region: ${read.accounts.used} of ${read.accounts.limit}`);
-    if (read.unmatched.length) out.push('', `entries not read as <Provider>.<DeploymentType>.<model> with numbers: ${read.unmatched.join(', ')}`);
+    if (read.unmatched.length) out.push('', `entries not read as <Provider>.<DeploymentType>.<model> with numbers: ${read.unmatched.map((u) => safeText(u, { max: 200 })).join(', ')}`);
     text = out.join('\n') + '\n';
   }
   if (values.output) {
     try {
-      fs.writeFileSync(values.output, text);
+      writeOutputFile(values.output, redactForOutput(text), [values['capacity-units'] as string | undefined].filter((f): f is string => !!f));
     } catch (error) {
-      process.stderr.write(`policyset: cannot write '${values.output}': ${(error as Error).message}\n`);
+      process.stderr.write(`policyset: ${(error as Error).message}\n`);
       return 2;
     }
     process.stderr.write(`policyset: saved the usage of ${values.location} (${read.rows.length} model entries) to ${values.output}\n`);

@@ -114,7 +114,8 @@ export async function doHover(document: PolicyDocument, offset: number, options:
       break;
     }
   }
-  if (document.parsed.tooLarge) return null;
+  // Too deep for the JSON service's recursive parse (PS1003): no hover from it, rather than a stack overflow.
+  if (document.parsed.tooLarge || document.parsed.tooDeep) return null;
   const view = jsonViewOf(document);
   const hover = await view.service.doHover(view.textDocument, document.lines.positionAt(offset), view.jsonDocument);
   return hover && { range: hover.range, contents: asMarkup(hover.contents) };

@@ -53,26 +53,26 @@ function setSymbol(document: PolicyDocument, set: SetModel, options: FeatureOpti
  */
 export function documentSymbols(document: PolicyDocument, options: FeatureOptions = {}): DocumentSymbol[] {
   if (document.sets.length) return document.sets.map((set) => setSymbol(document, set, options));
-  if (document.parsed.tooLarge) return [];
+  if (document.parsed.tooLarge || document.parsed.tooDeep) return [];
   const view = jsonViewOf(document);
   return view.service.findDocumentSymbols2(view.textDocument, view.jsonDocument, { resultLimit: 5000 });
 }
 
 export function foldingRanges(document: PolicyDocument): FoldingRange[] {
-  if (document.parsed.tooLarge) return [];
+  if (document.parsed.tooLarge || document.parsed.tooDeep) return [];
   const view = jsonViewOf(document);
   return view.service.getFoldingRanges(view.textDocument, { rangeLimit: 5000 });
 }
 
 export function selectionRanges(document: PolicyDocument, positions: Position[]): SelectionRange[] {
-  if (document.parsed.tooLarge) return [];
+  if (document.parsed.tooLarge || document.parsed.tooDeep) return [];
   const view = jsonViewOf(document);
   return view.service.getSelectionRanges(view.textDocument, positions, view.jsonDocument);
 }
 
 /** Formats the document, or a range of it; a document with syntax errors is formatted as far as the scanner can. */
 export function format(document: PolicyDocument, options: FormattingOptions, range?: Range): TextEdit[] {
-  if (document.parsed.tooLarge) return [];
+  if (document.parsed.tooLarge || document.parsed.tooDeep) return [];
   const view = jsonViewOf(document);
   return view.service.format(view.textDocument, range, { tabSize: options.tabSize, insertSpaces: options.insertSpaces, insertFinalNewline: options.insertFinalNewline, keepLines: false });
 }

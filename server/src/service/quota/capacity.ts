@@ -17,6 +17,11 @@ export interface CapacityTable {
 /** sku.capacity 1 is 1,000 TPM (spec D), and TPM changes in steps of 1,000 (spec Limits). */
 export const TPM_PER_CAPACITY = 1000;
 export const TPM_STEP = 1000;
+/**
+ * The largest capacity taken (units; 1,000,000,000 TPM): far above any quota, and well inside the numbers
+ * JSON and the service carry exactly. Anything larger is a typo or a hostile file, never sent.
+ */
+export const MAX_CAPACITY = 1_000_000;
 /** Deployment types (sku names) the real service takes for model deployments. */
 export const DEPLOYMENT_TYPES: readonly string[] = ['Standard', 'GlobalStandard', 'DataZoneStandard', 'ProvisionedManaged', 'GlobalProvisionedManaged', 'DataZoneProvisionedManaged', 'GlobalBatch', 'DataZoneBatch', 'DeveloperTier'];
 /** The most model-service resources a subscription may have in one region (spec Limits). */
@@ -88,10 +93,12 @@ export type SizeCheck = { ok: true; capacity: number } | { ok: false; message: s
 export function checkSize(size: { capacity?: number; tpm?: number }): SizeCheck {
   if (size.capacity !== undefined) {
     if (!Number.isInteger(size.capacity) || size.capacity < 1) return { ok: false, message: `capacity must be a positive whole number of units (1 unit = ${formatNumber(TPM_PER_CAPACITY)} TPM), not ${size.capacity}` };
+    if (size.capacity > MAX_CAPACITY) return { ok: false, message: `capacity must be at most ${formatNumber(MAX_CAPACITY)} units (${formatNumber(MAX_CAPACITY * TPM_PER_CAPACITY)} TPM), not ${size.capacity}` };
     return { ok: true, capacity: size.capacity };
   }
   if (size.tpm !== undefined) {
     if (!Number.isFinite(size.tpm) || size.tpm <= 0) return { ok: false, message: `TPM must be a positive multiple of ${formatNumber(TPM_STEP)}, not ${size.tpm}` };
+    if (size.tpm > MAX_CAPACITY * TPM_PER_CAPACITY) return { ok: false, message: `TPM must be at most ${formatNumber(MAX_CAPACITY * TPM_PER_CAPACITY)}, not ${size.tpm}` };
     if (size.tpm % TPM_STEP !== 0) {
       const lower = Math.floor(size.tpm / TPM_STEP) * TPM_STEP;
       const upper = lower + TPM_STEP;

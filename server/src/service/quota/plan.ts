@@ -1,5 +1,5 @@
 import { items, property, stringValue, valueOf, type Node } from '../json';
-import { MAX_RESOURCES_PER_REGION, TPM_PER_CAPACITY } from './capacity';
+import { MAX_CAPACITY, MAX_RESOURCES_PER_REGION, TPM_PER_CAPACITY } from './capacity';
 import { readUsages, usageOf, type Usage } from './usage';
 
 /**
@@ -24,7 +24,7 @@ export interface PlannedDeployment {
   sku: string;
   skuNameNode?: Node;
   capacityNode?: Node;
-  /** sku.capacity when it is a positive integer. */
+  /** sku.capacity when it is a positive integer up to MAX_CAPACITY. */
   capacity?: number;
   /** `properties.model.version` or the model object's version, when the plan names one. */
   version?: string;
@@ -81,7 +81,7 @@ function readDeployment(node: Node, defaults: { subscription?: string; region?: 
     sku: str(skuNameNode) ?? 'Standard',
     skuNameNode: skuNameNode?.type === 'string' ? skuNameNode : undefined,
     capacityNode,
-    capacity: capacityValue !== undefined && Number.isInteger(capacityValue) && capacityValue >= 1 ? capacityValue : undefined,
+    capacity: capacityValue !== undefined && Number.isInteger(capacityValue) && capacityValue >= 1 && capacityValue <= MAX_CAPACITY ? capacityValue : undefined,
     version: str(property(modelObject, 'version')) ?? str(property(node, 'version')),
     format: str(property(modelObject, 'format')),
     existing,

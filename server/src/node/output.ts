@@ -1,0 +1,56 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { InputError, UsageError } from './files';
+
+/**
+ * Writes a report or a downloaded document to `target` (-o): never over one of the run's inputs (a usage
+ * error, exit 2), never half-written (a temporary file beside the target, renamed over it), and never
+ * through a symbolic link: a link at `target` is replaced by the file, the file it points to is left as it
+ * is. `inputs` are the files the run read (each compared by device and inode, so a hard link or another
+ * spelling of the same path counts too).
+ */
+export function writeOutputFile(target: string, text: string, inputs: readonly string[] = []): void {
+  const resolved = path.resolve(target);
+  let existing: fs.Stats | undefined;
+  try {
+    existing = fs.lstatSync(resolved);
+  } catch {
+    // Not there yet.
+  }
+  if (existing?.isDirectory()) throw new InputError(`cannot write '${target}': it is a folder`);
+  // The file a link points to matters for the input check: writing would not touch it, but a link named
+  // like an input is refused all the same (the user meant the input).
+  let followed: fs.Stats | undefined;
+  try {
+    followed = fs.statSync(resolved);
+  } catch {
+    // A dangling link, or nothing.
+  }
+  for (const input of inputs) {
+    const same = path.resolve(input) === resolved || (followed !== undefined && sameFile(input, followed)) || (existing !== undefined && sameFile(input, existing));
+    if (same) throw new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
+  }
+  const temporary = path.join(path.dirname(resolved), `.${path.basename(resolved)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    // 'wx': created here, never an existing file or a link someone placed.
+    fs.writeFileSync(temporary, text, { flag: 'wx', mode: existing?.isFile() ? existing.mode & 0o777 : 0o666 });
+    fs.renameSync(temporary, resolved);
+  } catch (error) {
+    try {
+      fs.unlinkSync(temporary);
+    } catch {
+      // Not made.
+    }
+    throw new InputError(`cannot write '${target}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function sameFile(file: string, stat: fs.Stats): boolean {
+  try {
+    const other = fs.statSync(file);
+    return other.dev === stat.dev && other.ino === stat.ino;
+  } catch {
+    return false;
+  }
+}

@@ -34,6 +34,7 @@ if (useBundle()) {
   cli = require(path.join(out, 'cli.js'));
 }
 cli.main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
+  // A failed write of the output (not a closed pipe: see server/src/node/pipes.ts) has already set 2.
+  if (!process.exitCode) process.exitCode = code;
   if (cached) cached.save();
 });

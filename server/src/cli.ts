@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { availableParallelism } from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cloudOfPath, DEFAULT_CLOUD, isSeveritySetting, RULES, severityOf, type SeverityName, type SeveritySetting } from './service';
+import { cloudOfPath, decodeText, DEFAULT_CLOUD, encodingOf, isSeveritySetting, RULES, severityOf, type SeverityName, type SeveritySetting } from './service';
 import { closestMatch } from './service/text';
 import { discover, FileReader, UsageError, InputError, POLICY_FILE } from './node/files';
 import { lintSplitSets } from './cli/splitSets';
@@ -12,6 +12,7 @@ import { lintTask, type FileResult, type LintSettings, type LintTask } from './c
 import type { ChildProcess } from 'node:child_process';
 import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
 import { COMMANDS } from './cli/commands';
+import { endQuietlyOnClosedPipes } from './node/pipes';
 import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type LoadedConfig } from './node/config';
 import { canonicalRuleKey, nearestRule, CLOUDS as CONFIG_CLOUDS } from './service/config';
 import { expandGlob, isGlobPattern } from './node/globs';
@@ -76,6 +77,18 @@ Examples:
 Exit status: 0 no errors, 1 errors found (or more warnings than --max-warnings), 2 usage or input
 problems (a file or folder that cannot be read, inputs that hold no policy document, a named file not
 checked with --strict, a bad config file).
+
+Environment:
+  POLICYSET_BASE_URL, POLICYSET_ITEMS_BASE_URL, POLICYSET_PROVIDER_NAMESPACE, POLICYSET_AUTH_URL
+                                   The service's addresses and namespace, when no flag gives them
+  POLICYSET_ACCESS_TOKEN           The bearer token of the service commands (or --token-command)
+  POLICYSET_CORPUS                 The full built-in corpus folder, for the local service
+                                   (npm run service:local) and the tests; without it they use
+                                   ../shared/corpus beside the checkout, else test/fixtures/corpus
+  NO_COLOR                         Plain text output, as --no-color
+  POLICYSET_COMPILE_CACHE          Folder of the start-up code cache; 0 turns it off
+                                   (also NODE_DISABLE_COMPILE_CACHE=1)
+  POLICYSET_NO_BUNDLE=1            Run the compiled modules instead of the one-file bundle
 `;
 
 function version(): string {
@@ -406,9 +419,12 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     readable.push({ file: file.path, size: bytes.length, explicit: file.explicit, read: () => reader.read(file.path) });
     // Policy definitions among the linted files are known definitions too; so are the sets, when a set
     // imports the groups of others (importPolicyDefinitionGroups).
-    importsGroups ||= includesKey(bytes, IMPORT_GROUPS_KEY, 7);
-    const rule = includesKey(bytes, POLICY_RULE_KEY, 6);
-    candidates.push({ ruleText: rule ? bytes.toString('utf8') : undefined, policyDefinitions: !rule && bytes.includes('"policyDefinitions"') });
+    // A UTF-16 file is searched in its text (its bytes hold the keys with zero bytes between).
+    const utf16 = encodingOf(bytes)?.startsWith('UTF-16') ? decodeText(bytes).text : undefined;
+    importsGroups ||= utf16 !== undefined ? utf16.includes('"importPolicyDefinitionGroups"') : includesKey(bytes, IMPORT_GROUPS_KEY, 7);
+    const rule = utf16 !== undefined ? utf16.includes('"policyRule"') : includesKey(bytes, POLICY_RULE_KEY, 6);
+    const policyDefinitions = !rule && (utf16 !== undefined ? utf16.includes('"policyDefinitions"') : bytes.includes('"policyDefinitions"'));
+    candidates.push({ ruleText: rule ? (utf16 ?? bytes.toString('utf8')) : undefined, policyDefinitions });
   }
   // Standard input named by a path the config ignores is said, and is no error (as in ESLint).
   let stdinIgnored = false;
@@ -431,7 +447,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     let text = ruleText;
     if (text === undefined && importsGroups && policyDefinitions) {
       try {
-        text = reader.read(t.file).toString('utf8');
+        text = decodeText(reader.read(t.file)).text;
       } catch {
         // Unreadable now: it is reported when it is linted.
       }
@@ -512,6 +528,8 @@ function help(words: string[]): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // One mechanism for every command: output whose reader has gone (| head) ends quietly (node/pipes.ts).
+  endQuietlyOnClosedPipes();
   setLintUsage(USAGE);
   try {
     const [command, ...rest] = argv;

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServerHost } from './serverHost';
+import { decodeText } from './service';
 import { WorkspaceDefinitions } from './workspaceDefinitions';
 import { QuotaFiles } from './quotaFiles';
 import { IdleCollection } from './idleCollection';
 import { WorkspaceConfigs } from './workspaceConfig';
 import { readUserFileSync } from './node/files';
-import { decodeUtf8 } from './service';
 
 const filePaths = (uris: string[]) => uris.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
 
@@ -25,7 +25,8 @@ export function nodeHost(): ServerHost {
     readFile: (uri) => {
       if (!uri.startsWith('file:')) return undefined;
       try {
-        return decodeUtf8(readUserFileSync(fileURLToPath(uri), 'document')).text;
+        // UTF-16 and a byte order mark read as their text, as the CLI reads them (service/encoding.ts).
+        return decodeText(readUserFileSync(fileURLToPath(uri), 'document')).text;
       } catch {
         return undefined;
       }

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefinitionCatalog, decodeUtf8, type DefinitionInfo, type SetInfo } from './service';
+import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from './service';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { POLICY_FILE, readUserFile } from './node/files';
 import type { DefinitionSettings, FileChange, KnownDefinitions } from './serverHost';
@@ -208,7 +208,7 @@ export class WorkspaceDefinitions implements KnownDefinitions {
   private async readFile(file: string, stat: { mtimeMs: number; size: number }): Promise<FileEntry | undefined> {
     let value: unknown;
     try {
-      value = parseDocumentText(decodeUtf8(await readUserFile(file, 'definitions')).text);
+      value = parseDocumentText(decodeText(await readUserFile(file, 'definitions')).text);
     } catch {
       // Unreadable, or not JSON: not a definition (linting reports it if asked).
       this.files.set(file, { mtimeMs: stat.mtimeMs, size: stat.size });

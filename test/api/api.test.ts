@@ -17,12 +17,12 @@ import {
   type HttpClientOptions,
 } from '#api';
 import { startLocalService, type LocalService } from '../service/localService';
-import { corpusAvailable, CORPUS_DIR } from '../support/corpus';
+import { SERVED_BUILT_IN } from '../support/corpus';
 
 const TOKEN = 'api-test-token-7f3c';
 const SUB = '0b1f6471-1bf0-4dda-aec3-111122223333';
-const BUILT_IN = corpusAvailable ? '1f3afdf9-d0c9-4c3d-847f-89da613e70a8' : 'local-demo-locations';
-if (!corpusAvailable) console.log(`# the corpus is absent (${CORPUS_DIR}): the local service serves the project's seed sets`);
+/** A built-in set the local service serves with or without the full corpus beside the checkout. */
+const BUILT_IN = SERVED_BUILT_IN;
 
 let service: LocalService;
 const client = (options: Partial<HttpClientOptions> = {}, providerNamespace = 'Provider') =>

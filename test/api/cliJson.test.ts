@@ -11,13 +11,13 @@ import { runCli, type RunResult } from '../support/run';
 import { startLocalService, type LocalService } from '../service/localService';
 import { LOCAL_EVENTSTREAMS, LOCAL_WORKSPACES } from '../service/eventstreams';
 import { cleanSet } from '../support/sets';
-import { corpusAvailable } from '../support/corpus';
+import { SERVED_BUILT_IN } from '../support/corpus';
 
 const TOKEN = 'TOKEN-cli-json-3a7f0c9e5d21b846';
 const SUB = '6e0f3b4c-5a1d-4c2e-9f8a-0123456789ab';
 const CONCURRENT = { concurrency: 3 };
 /** A built-in set the local service serves: from the corpus when it is there, else its own seed. */
-const BUILT_IN = corpusAvailable ? '1f3afdf9-d0c9-4c3d-847f-89da613e70a8' : 'local-demo-locations';
+const BUILT_IN = SERVED_BUILT_IN;
 
 let dir: string;
 const services: LocalService[] = [];

@@ -6,13 +6,13 @@ import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
 import { startLocalService, type LocalService } from '../service/localService';
-import { corpusAvailable, REPO_ROOT } from '../support/corpus';
+import { SERVED_BUILT_IN, REPO_ROOT } from '../support/corpus';
 import { cleanSet } from '../support/sets';
 
 /** A token nobody would write by chance: the leak test searches every output for it. */
 const TOKEN = 'TOKEN-leakcheck-4b9e2c71d0a35f68';
 const SUB = '6e0f3b4c-5a1d-4c2e-9f8a-0123456789ab';
-const BUILT_IN = corpusAvailable ? '1f3afdf9-d0c9-4c3d-847f-89da613e70a8' : 'local-demo-locations';
+const BUILT_IN = SERVED_BUILT_IN;
 
 let dir: string;
 /** Each test has its own service, so the tests of this file run side by side (each one spawns the CLI). */
@@ -212,17 +212,18 @@ describe('policyset deploy', CONCURRENT, () => {
 });
 
 describe('the local service as a program', () => {
-  test('npm run service:local prints its URL and serves; seed sets without the corpus', async () => {
+  test('npm run service:local prints its URL and serves; without the full corpus, the corpus subset and the seed', async () => {
     const service = await fresh();
     const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'test/out/service/main.js'), '--port', '0', '--fault', '429:0x1'], {
       env: { ...process.env, POLICYSET_CORPUS: path.join(dir, 'no-corpus') },
+      cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       let log = '';
       child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
       for (let i = 0; i < 100 && !/listening on/.test(log); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+) \(2 built-in sets from the seed\)/.exec(log)?.[1];
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+) \(9 of the public cloud's built-in sets from test\/fixtures\/corpus \(the corpus subset; POLICYSET_CORPUS names the full corpus\) and 2 from the seed\)/.exec(log)?.[1];
       assert.ok(url, log);
       const result = await cli(service, ['fetch', 'local-demo-tagging'], { POLICYSET_BASE_URL: url });
       assert.equal(result.code, 0, result.stderr);
@@ -230,6 +231,9 @@ describe('the local service as a program', () => {
       for (let i = 0; i < 40 && !/-> 200/.test(log); i++) await new Promise((r) => setTimeout(r, 25));
       assert.match(log, /GET \/providers\/Provider\.Authorization\/policySetDefinitions\/local-demo-tagging -> fault 429/);
       assert.match(log, /-> 200/);
+      const fromSubset = await cli(service, ['fetch', BUILT_IN], { POLICYSET_BASE_URL: url });
+      assert.equal(fromSubset.code, 0, fromSubset.stderr);
+      assert.equal(JSON.parse(fromSubset.stdout).properties.displayName, 'NIS2');
       outputs.push(log);
     } finally {
       child.kill();

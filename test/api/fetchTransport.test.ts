@@ -4,11 +4,11 @@ import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { PolicySetClient, NetworkError, fetchTransport, FETCH_FAILED, type HttpClientOptions } from '#api';
 import { startLocalService, type LocalService } from '../service/localService';
-import { corpusAvailable } from '../support/corpus';
+import { SERVED_BUILT_IN } from '../support/corpus';
 
 const TOKEN = 'fetch-test-token-51ad';
 const SUB = '0b1f6471-1bf0-4dda-aec3-111122223333';
-const BUILT_IN = corpusAvailable ? '1f3afdf9-d0c9-4c3d-847f-89da613e70a8' : 'local-demo-locations';
+const BUILT_IN = SERVED_BUILT_IN;
 
 let service: LocalService;
 /** Each call fetch was asked to make. */

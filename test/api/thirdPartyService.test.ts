@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as mockttp from 'mockttp';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
-import { CORPUS_SETS, corpusAvailable } from '../support/corpus';
+import { SUBSET } from '../support/corpus';
 import { cleanSet } from '../support/sets';
 
 /** A token nobody would write by chance: the leak test searches every output for it. */
@@ -18,26 +18,10 @@ const API_VERSION = '2025-11-01';
 const AUTHZ = '/providers/Provider.Authorization';
 const EXPAND = ['LatestDefinitionVersion', 'EffectiveDefinitionVersion'] as const;
 
-/** The set E1 answers: a real built-in set from the corpus, or a small one when the corpus is absent. */
-const SET: { name: string; properties: { policyDefinitions: Array<Record<string, unknown>>; [k: string]: unknown }; [k: string]: unknown } = (() => {
-  const file = path.join(CORPUS_SETS, 'Security_Center', 'AzureSecurityCenter.json');
-  if (corpusAvailable && fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
-  console.log(`# the corpus is absent (${CORPUS_SETS}): E1 answers a small set written here`);
-  return {
-    id: `${AUTHZ}/policySetDefinitions/third-party-demo`,
-    name: 'third-party-demo',
-    type: 'Provider.Authorization/policySetDefinitions',
-    properties: {
-      displayName: 'Third-party demo',
-      policyType: 'BuiltIn',
-      version: '1.0.0',
-      policyDefinitions: [
-        { policyDefinitionReferenceId: 'a', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d', definitionVersion: '1.*.*' },
-        { policyDefinitionReferenceId: 'b', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/0a075868-4c26-42ef-914c-5bc007359560' },
-      ],
-    },
-  };
-})();
+/** The set E1 answers: a real built-in set (NIS2, from the corpus subset in the repository). */
+const SET: { name: string; properties: { policyDefinitions: Array<Record<string, unknown>>; [k: string]: unknown }; [k: string]: unknown } = JSON.parse(
+  fs.readFileSync(path.join(SUBSET.sets, 'Regulatory_Compliance', 'NIS2.json'), 'utf8'),
+);
 
 /** E1's answer for a set of $expand values: each reference gains exactly the asked fields. */
 function expanded(asked: readonly string[]): typeof SET {

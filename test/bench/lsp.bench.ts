@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bundledSchema } from '#service';
-import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
+import { LARGEST_CORPUS, REPO_ROOT } from '../support/corpus';
 import { startInitialized, type LspProcess, type Notification } from '../support/lspProcess';
 
 const ROUNDS = Number(process.env.BENCH_LSP_ROUNDS ?? 30);
@@ -220,19 +220,9 @@ function jsonServerDebounceMs(): number | undefined {
 }
 
 async function main() {
-  let large: string;
-  let small: string;
-  if (corpusAvailable) {
-    large = path.join(CORPUS_SETS, 'Regulatory_Compliance', 'Spain_ENS.json');
-    small = pickSmall();
-  } else {
-    console.log('The corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring the largest and the smallest example instead.');
-    const examples = listJsonFiles(path.join(REPO_ROOT, 'examples'))
-      .filter((file) => /"policyType"[\s\S]*"policyDefinitions"/.test(fs.readFileSync(file, 'utf8')))
-      .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
-    large = examples[0];
-    small = examples[examples.length - 1];
-  }
+  // Spain_ENS and a small set are in the full corpus and in the subset in the repository alike.
+  const large = path.join(CORPUS_SETS, 'Regulatory_Compliance', 'Spain_ENS.json');
+  const small = pickSmall();
   const contenders = await start();
   try {
     const theirDebounce = jsonServerDebounceMs();
@@ -244,7 +234,7 @@ async function main() {
     for (const [label, file] of [['large', large], ['small', small]] as const) {
       const row = await measure(contenders, label, file);
       const size = Math.round(fs.statSync(file).size / 1024);
-      const title = `${path.relative(corpusAvailable ? CORPUS_SETS : REPO_ROOT, file)} (${size} KB)`;
+      const title = `${path.relative(CORPUS_SETS, file)} (${size} KB)`;
       print(title, row);
       results.push([title, row]);
     }
@@ -262,6 +252,8 @@ async function main() {
     await Promise.all(contenders.map((c) => c.client.stop()));
   }
 }
+
+const CORPUS_SETS = LARGEST_CORPUS.sets;
 
 /** The smallest corpus set that has groups and set parameters, a few KB. */
 function pickSmall(): string {

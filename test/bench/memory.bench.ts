@@ -13,7 +13,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundledSchema } from '#service';
-import { CORPUS_INDEX, CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
+import { LARGEST_CORPUS, listJsonFiles } from '../support/corpus';
+
+const CORPUS_SETS = LARGEST_CORPUS.sets;
+const CORPUS_INDEX = LARGEST_CORPUS.index;
 import { startInitialized, type LspProcess, type Notification } from '../support/lspProcess';
 
 const STARTUP_ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 3);
@@ -229,10 +232,11 @@ async function startUpBench() {
 }
 
 async function main() {
-  const files = corpusAvailable ? listJsonFiles(CORPUS_SETS) : listJsonFiles(path.join(REPO_ROOT, 'examples'));
-  if (!corpusAvailable) console.log('The corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring the examples instead.');
+  // The full corpus when it is there, else the subset in the repository.
+  const files = listJsonFiles(CORPUS_SETS);
+  if (LARGEST_CORPUS.label === 'subset') console.log('The full corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring the corpus subset (test/fixtures/corpus).');
   if (process.env.BENCH_MEMORY !== '0') await memoryBench(files);
-  if (corpusAvailable && STARTUP_ROUNDS > 0) await startUpBench();
+  if (STARTUP_ROUNDS > 0) await startUpBench();
 }
 
 void main().catch((error: Error) => {

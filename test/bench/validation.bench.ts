@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
 import { validateText, bundledSchema } from '#service';
-import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
+import { LARGEST_CORPUS, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 
@@ -134,16 +134,10 @@ What limits a whole process (median of ${rounds}; linting in-process, startup ex
 }
 
 async function main() {
-  let files: string[];
-  let root: string;
-  if (corpusAvailable) {
-    root = CORPUS_SETS;
-    files = listJsonFiles(CORPUS_SETS);
-  } else {
-    console.log(`The corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring examples/ instead.`);
-    root = path.join(REPO_ROOT, 'examples');
-    files = listJsonFiles(root);
-  }
+  // The full corpus when it is there, else the subset in the repository.
+  const root = LARGEST_CORPUS.sets;
+  const files = listJsonFiles(root);
+  console.log(`Measuring the ${LARGEST_CORPUS.label === 'full' ? 'full corpus' : 'corpus subset (test/fixtures/corpus; POLICYSET_CORPUS names the full corpus)'}: ${files.length} files.`);
   const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
   const largest = [...files].sort((a, b) => texts.get(b)!.length - texts.get(a)!.length).slice(0, 5);
   console.log(`Full validation (syntax, schema, every rule) vs vscode-json-languageservice parse+doValidation with the same schema, and JSON.parse; median of ${ROUNDS} interleaved rounds.\n`);

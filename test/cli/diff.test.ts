@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
 import { startLocalService, type LocalService } from '../service/localService';
-import { corpusAvailable } from '../support/corpus';
+import { SERVED_BUILT_IN } from '../support/corpus';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
 const DEF_B = '/providers/Microsoft.Authorization/policyDefinitions/0a075868-4c26-42ef-914c-5bc007359560';
@@ -286,7 +286,7 @@ describe('policyset diff --against <git revision>', () => {
 describe('policyset diff builtin:<name> (E1, local service)', () => {
   let service: LocalService;
   const TOKEN = 'TOKEN-diff-7c1f0b9a2e4d';
-  const NAME = corpusAvailable ? '1f3afdf9-d0c9-4c3d-847f-89da613e70a8' : 'local-demo-locations';
+  const NAME = SERVED_BUILT_IN;
   before(async () => {
     service = await startLocalService();
   });

@@ -20,19 +20,35 @@ function readmeSnippet(language: string, marker: string): string {
 
 let work: string;
 let prefix: string;
+/** What `npm install -g` of the tarball printed. */
+let installOutput: string;
+let manifestBefore: string;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const bin = (name: string) => path.join(prefix, 'bin', name);
 
 before(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-install-'));
   prefix = path.join(work, 'prefix');
-  const pack = spawnSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO_ROOT, encoding: 'utf8' });
+  // As docs/cli.md says: `npm pack` (its prepack builds and leaves the install-time scripts out of the packed
+  // package.json, its postpack puts the checkout's back), then `npm install -g` of the tarball.
+  manifestBefore = fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8');
+  const pack = spawnSync(npm, ['pack', '--pack-destination', work], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 600_000 });
   assert.equal(pack.status, 0, pack.stderr);
-  const tarball = path.join(work, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0].filename);
+  // The build's own lines share standard output with npm's: the tarball is found in the folder.
+  const tarball = path.join(work, fs.readdirSync(work).find((name) => name.endsWith('.tgz'))!);
   const install = spawnSync(npm, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: work, encoding: 'utf8', timeout: 300_000 });
   assert.equal(install.status, 0, install.stderr);
+  installOutput = install.stdout + install.stderr;
 });
 after(() => fs.rmSync(work, { recursive: true, force: true }));
+
+test("npm pack leaves the checkout's package.json as it was; the install says nothing of the package's own scripts", () => {
+  assert.equal(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'), manifestBefore);
+  assert.ok(!fs.existsSync(path.join(REPO_ROOT, 'package.json.before-pack')));
+  const installed = JSON.parse(fs.readFileSync(path.join(prefix, 'lib', 'node_modules', 'policy-set-tools', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  for (const name of ['preinstall', 'install', 'postinstall', 'prepare']) assert.ok(!installed.scripts?.[name], `the packed package.json has a ${name} script`);
+  assert.doesNotMatch(installOutput, /policy-set-tools@[^\s]* \(|install-scripts|allow-scripts/, installOutput);
+});
 
 test('the packed tarball holds what runs, not the tests or sources', () => {
   const installed = path.join(prefix, 'lib', 'node_modules', 'policy-set-tools');

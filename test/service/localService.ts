@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { CORPUS_DIR } from '../support/corpus';
+import { LARGEST_CORPUS } from '../support/corpus';
 import { errorBody, isItemsPath, itemsErrorBody, type Route } from './routes';
 import { advisorMetadataRoute } from './advisorMetadata';
 import { EventstreamStore, eventstreamRoute, type StoredItem } from './eventstreams';
@@ -55,7 +55,10 @@ export interface LocalServiceOptions {
   port?: number;
   /** Provider namespace in paths (default Provider). */
   providerNamespace?: string;
-  /** Where built-in sets come from: the corpus by default, the project's seed files without it. */
+  /**
+   * The corpus whose public-cloud sets are served beside the seed's: by default the full corpus when it is
+   * there (POLICYSET_CORPUS, or ../shared/corpus), else the subset in the repository (test/fixtures/corpus).
+   */
   corpusDir?: string;
   /** Only this bearer token is accepted (default: any non-empty one). */
   token?: string;
@@ -70,8 +73,8 @@ export interface LocalService {
   port: number;
   requests: RecordedRequest[];
   faults: Fault[];
-  /** Where the built-in sets come from ('corpus' or 'seed'), and how many. */
-  source: { kind: 'corpus' | 'seed'; count: number };
+  /** Where the built-in sets come from ('corpus': a corpus and the seed; 'seed': the seed alone), how many, and the corpus folder. */
+  source: { kind: 'corpus' | 'seed'; count: number; corpusCount: number; corpusDir: string };
   versions: Map<string, unknown>;
   /** E4/E5's eventstreams (two workspaces). */
   eventstreams: EventstreamStore;
@@ -82,7 +85,7 @@ export interface LocalService {
 
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const namespace = options.providerNamespace ?? 'Provider';
-  const store = new BuiltInStore(options.corpusDir ?? CORPUS_DIR);
+  const store = new BuiltInStore(options.corpusDir ?? LARGEST_CORPUS.dir);
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [...(options.faults ?? [])];
   const versions = new Map<string, unknown>();
@@ -237,7 +240,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     versions,
     eventstreams,
     quota,
-    source: { kind: store.kind, count: store.count },
+    source: { kind: store.kind, count: store.count, corpusCount: store.corpusCount, corpusDir: options.corpusDir ?? LARGEST_CORPUS.dir },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

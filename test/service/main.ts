@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SUBSET } from '../support/corpus';
 import { startLocalService, parseFault, FAULT_MODES } from './localService';
 import type { QuotaSeed } from './modelDeployments';
 
@@ -11,7 +13,10 @@ under /v1/: use the same address as the items base URL) and E6/E7 (model deploym
 and demos. Fault modes: ${FAULT_MODES.join(', ')}.
 Faults can also be set while it runs: POST /_local/faults {"mode":"429","retryAfter":2,"count":1}; DELETE /_local/faults.
 Requests received: GET /_local/requests. E6/E7 (model deployments, quota usage) run over an in-memory subscription:
---quota <file> seeds it ({ accounts, limits, deployments, defaultLimit, pageSize }), as POST /_local/quota does. Environment: POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
+--quota <file> seeds it ({ accounts, limits, deployments, defaultLimit, pageSize }), as POST /_local/quota does.
+Built-in sets (E1): the public cloud's sets of the full corpus (POLICYSET_CORPUS, or ../shared/corpus beside the
+checkout), else of the corpus subset in test/fixtures/corpus, and two seed sets (test/service/seed).
+Environment: POLICYSET_CORPUS, POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
 `;
 
 async function main(): Promise<void> {
@@ -41,8 +46,12 @@ async function main(): Promise<void> {
     quota: values.quota ? (JSON.parse(fs.readFileSync(values.quota as string, 'utf8')) as QuotaSeed) : undefined,
     log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
-  const which = service.source.kind === 'corpus' ? "of the public cloud's built-in sets from the corpus; its US Government variants are not served" : 'built-in sets from the seed';
-  process.stdout.write(`Local policy service listening on ${service.url} (${service.source.count} ${which})\n`);
+  const { source } = service;
+  const which =
+    source.kind === 'corpus'
+      ? `${source.corpusCount} of the public cloud's built-in sets from ${path.relative(process.cwd(), source.corpusDir) || '.'}${source.corpusDir === SUBSET.dir ? ' (the corpus subset; POLICYSET_CORPUS names the full corpus)' : ''} and ${source.count - source.corpusCount} from the seed`
+      : `${source.count} built-in sets from the seed`;
+  process.stdout.write(`Local policy service listening on ${service.url} (${which})\n`);
   const workspaces = new Set([...service.eventstreams.items.values()].map((i) => i.workspaceId));
   process.stdout.write(`  advisor metadata at /providers/${values.namespace as string}.Advisor/metadata; ${service.eventstreams.items.size} eventstreams in ${workspaces.size} workspaces under /v1/workspaces/\n`);
   for (const item of service.eventstreams.items.values()) process.stdout.write(`    ${item.workspaceId} ${item.id} ${String(item.displayName)}\n`);

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { errorBody, type Route } from './routes';
 
 // E1 (get a built-in policy set definition) and E2 (create a policy set definition version) of the
-// local service, on an in-memory store of versions and the corpus's built-in sets (or the seed files).
+// local service, on an in-memory store of versions, the corpus's built-in sets (the full corpus when it is
+// beside the checkout or named by POLICYSET_CORPUS, else the subset in test/fixtures/corpus) and the seed files.
 
 export const API_VERSION = '2025-11-01';
 const NAME_PATTERN = /^[^<>*%&:?.+/]*[^<>*%&:?.+/ ]+$/;
@@ -18,20 +19,28 @@ export class BuiltInStore {
   private readonly files = new Map<string, string>();
   private readonly cache = new Map<string, Record<string, unknown>>();
   private definitions: Definitions | undefined;
+  /** Whether the corpus's sets are served besides the seed ('corpus'), or the seed alone (no corpus at corpusDir). */
   readonly kind: 'corpus' | 'seed';
+  /** How many of the sets come from the corpus. */
+  readonly corpusCount: number = 0;
 
   constructor(private readonly corpusDir: string) {
+    // The seed's two small sets are always there (tests of faults and retries use them).
+    for (const name of fs.readdirSync(SEED_DIR)) {
+      const json = JSON.parse(fs.readFileSync(path.join(SEED_DIR, name), 'utf8')) as { name: string };
+      this.files.set(json.name.toLowerCase(), path.join(SEED_DIR, name));
+    }
     const manifest = path.join(corpusDir, 'builtin-policy-sets-manifest.json');
     if (fs.existsSync(manifest)) {
       const files = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { files: Array<{ corpusPath: string; cloud: string; name: string }> }).files;
       // The public cloud's sets; a name the Government folder repeats stays the public one.
-      for (const file of files) if (file.cloud === 'AzureCloud') this.files.set(file.name.toLowerCase(), path.join(corpusDir, file.corpusPath));
+      for (const file of files) {
+        if (file.cloud !== 'AzureCloud') continue;
+        this.files.set(file.name.toLowerCase(), path.join(corpusDir, file.corpusPath));
+        this.corpusCount++;
+      }
       this.kind = 'corpus';
     } else {
-      for (const name of fs.readdirSync(SEED_DIR)) {
-        const json = JSON.parse(fs.readFileSync(path.join(SEED_DIR, name), 'utf8')) as { name: string };
-        this.files.set(json.name.toLowerCase(), path.join(SEED_DIR, name));
-      }
       this.kind = 'seed';
     }
   }

@@ -9,7 +9,7 @@ import type { CodeAction, TextEdit } from 'vscode-languageserver-types';
 import { findNodeAtOffset } from 'jsonc-parser';
 import { a1, a3, template, defId, DEF, catalog } from './rules-harness';
 import { applyTextEdits, editsOf } from '../support/textEdits';
-import { CORPUS_INDEX, CORPUS_SETS, REPO_ROOT, listJsonFiles, SKIP_NO_CORPUS } from '../support/corpus';
+import { CORPORA, REPO_ROOT, listJsonFiles } from '../support/corpus';
 
 const URI = 'file:///work/set.json';
 const D1 = defId('d1');
@@ -765,15 +765,15 @@ test('code actions on the examples with mistakes: every fix applies and parses, 
 });
 
 // Every diagnostic of every built-in set: computing its fixes never throws, and every fix leaves JSON that parses.
-describe('code actions over the corpus', { skip: SKIP_NO_CORPUS }, () => {
+for (const corpus of CORPORA) describe(`code actions over the corpus (${corpus.label})`, () => {
   test('every fix of every diagnostic of every file applies and parses; a sample of them, re-validated, removes its diagnostic', () => {
     const definitions = new DefinitionCatalog();
-    definitions.addIndex(JSON.parse(fs.readFileSync(CORPUS_INDEX, 'utf8')));
+    definitions.addIndex(JSON.parse(fs.readFileSync(corpus.index, 'utf8')));
     const counts = new Map<string, number>();
     const revalidated = new Map<string, number>();
     const SAMPLE = 10;
     let diagnosticCount = 0;
-    for (const file of listJsonFiles(CORPUS_SETS)) {
+    for (const file of listJsonFiles(corpus.sets)) {
       const name = path.basename(file);
       const options = { definitions, cloud: cloudOfPath(file) };
       const document = parsePolicyDocument(fs.readFileSync(file, 'utf8'));
@@ -807,7 +807,7 @@ describe('code actions over the corpus', { skip: SKIP_NO_CORPUS }, () => {
       }
     }
     const list = (m: Map<string, number>) => [...m].map(([k, v]) => `${k} ${v}`).join(', ');
-    console.log(`# corpus: ${diagnosticCount} diagnostics; fixes by code: ${list(counts)}; re-validated: ${list(revalidated)}`);
+    console.log(`# corpus (${corpus.label}): ${diagnosticCount} diagnostics; fixes by code: ${list(counts)}; re-validated: ${list(revalidated)}`);
     // The corpus has parameter types and references, definition parameters and property names in another casing, and unused parameters and groups.
     for (const code of ['PS2006', 'PS7002', 'PS8008', 'PS7003', 'PS5003', 'PS2005']) assert.ok((revalidated.get(code) ?? 0) > 0, `no fix of ${code} in the corpus`);
   });

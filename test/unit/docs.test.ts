@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { validateText, decodeUtf8, DefinitionCatalog, RULES, SEVERITY_VALUES, type ValidateOptions } from '#service';
+import { validateText, decodeText, DefinitionCatalog, RULES, SEVERITY_VALUES, type ValidateOptions } from '#service';
 
 /** Compiled to test/out/unit/: the repository root is three levels up. */
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -97,9 +97,25 @@ function expandRepeats(source: string): string {
   return text;
 }
 
-/** The example as validateText takes it: with `<<byte XX>>`, the text decoded from the bytes (and the encoding problem found). */
-function expandExample(source: string): { text: string; encodingProblem?: ValidateOptions['encodingProblem'] } {
+/** `<<saved as UTF-16LE>>` (or BE) opening an example: the rest is saved in that encoding, with a byte order mark. */
+const SAVED_AS = /^<<saved as (UTF-16LE|UTF-16BE)>>\r?\n/;
+
+function utf16(text: string, bigEndian: boolean): Uint8Array {
+  const bytes = new Uint8Array(2 + text.length * 2);
+  const view = new DataView(bytes.buffer);
+  view.setUint16(0, 0xfeff, !bigEndian);
+  for (let i = 0; i < text.length; i++) view.setUint16(2 + i * 2, text.charCodeAt(i), !bigEndian);
+  return bytes;
+}
+
+/**
+ * The example as validateText takes it: with `<<byte XX>>` or `<<saved as ...>>`, the text decoded from the
+ * bytes as a file's are (and the encoding problem or the encoding found).
+ */
+function expandExample(source: string): Pick<ValidateOptions, 'encodingProblem' | 'encoding'> & { text: string } {
   const text = expandRepeats(source);
+  const saved = SAVED_AS.exec(text);
+  if (saved) return decodeText(utf16(text.slice(saved[0].length), saved[1] === 'UTF-16BE'));
   if (!HAS_BYTE.test(text)) return { text };
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
@@ -115,7 +131,7 @@ function expandExample(source: string): { text: string; encodingProblem?: Valida
     bytes.set(part, offset);
     offset += part.length;
   }
-  return decodeUtf8(bytes);
+  return decodeText(bytes);
 }
 
 // ---- Tests -------------------------------------------------------------------------------------
@@ -142,10 +158,10 @@ for (const rule of RULES) {
     assert.ok(valid.length > 0, 'at least one json example under ## Valid');
 
     const check = (kind: 'Invalid' | 'Valid', source: string, index: number, expected: number) => {
-      const { text, encodingProblem } = expandExample(source);
-      assert.doesNotMatch(text, /<<\/?(repeat|byte|i)\b/, `${kind} example ${index + 1}: a macro was not expanded`);
+      const { text, encodingProblem, encoding } = expandExample(source);
+      assert.doesNotMatch(text, /<<\/?(repeat|byte|i|saved)\b/, `${kind} example ${index + 1}: a macro was not expanded`);
       const previous = page.previousOf.get(source);
-      const result = validateText(text, { definitions, assumePolicyDocument: true, encodingProblem, ...(previous === undefined ? {} : { previous: { text: previous, label: 'the previous example' } }) });
+      const result = validateText(text, { definitions, assumePolicyDocument: true, encodingProblem, encoding, ...(previous === undefined ? {} : { previous: { text: previous, label: 'the previous example' } }) });
       assert.deepEqual(result.internalErrors, [], `${kind} example ${index + 1}: internal errors`);
       const ofRule = result.diagnostics.filter((d) => d.code === code);
       assert.equal(

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { validateText, DefinitionCatalog } from '#service';
-import { CORPUS_INDEX, CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
+import { CORPORA, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
 /** A small deterministic generator (mulberry32): a failure names its seed and can be replayed. */
 function random(seed: number) {
@@ -18,12 +18,11 @@ function random(seed: number) {
 const FRAGMENTS = ['{', '}', '[', ']', ',', ':', '"', '\\', '"[parameters(\'', "')]", '[[', 'null', '-1e999', '\u0000', '\uFEFF', '\uD800', '// c\n', '/*', '"policyDefinitions": [', '"groupNames": ["x"]', '"type": "Strin"', '"name": "1.0"', "[if(equals(parameters('a'),'b'),", '\r\n'];
 
 test('random edits of real documents: validation never throws, never fails a rule, keeps ranges inside the text', () => {
-  const sources = corpusAvailable
-    ? listJsonFiles(CORPUS_SETS).filter((f) => fs.statSync(f).size < 40_000)
-    : listJsonFiles(path.join(REPO_ROOT, 'examples'));
+  // The examples and the corpus subset always; the full corpus too when it is there.
+  const sources = [...listJsonFiles(path.join(REPO_ROOT, 'examples')), ...CORPORA.flatMap((corpus) => listJsonFiles(corpus.sets).filter((f) => fs.statSync(f).size < 40_000))];
   const texts = sources.map((f) => fs.readFileSync(f, 'utf8'));
   const catalog = new DefinitionCatalog();
-  if (corpusAvailable) catalog.addIndex(JSON.parse(fs.readFileSync(CORPUS_INDEX, 'utf8')));
+  for (const corpus of CORPORA) catalog.addIndex(JSON.parse(fs.readFileSync(corpus.index, 'utf8')));
   const seed = Number(process.env.FUZZ_SEED ?? 20261122);
   const next = random(seed);
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser';
 import { mayHaveCaseVariantKeys, nonStringItems, parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json';
 import { findDuplicateKeys, TapeNode } from '#server/service/tree';
-import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
+import { FULL_CORPUS, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
 function assertSameTree(actual: Node, expected: Node, where: string) {
   for (const key of ['type', 'offset', 'length', 'value', 'colonOffset'] as const) {
@@ -47,9 +47,8 @@ const SAMPLES = [
 
 test('the tree of strict JSON matches jsonc-parser node for node (types, offsets, values, colons, duplicates)', () => {
   SAMPLES.forEach((text, i) => checkFile(text, `sample ${i}`));
-  const dirs = [path.join(REPO_ROOT, 'examples'), path.join(REPO_ROOT, 'test', 'fixtures')];
-  if (corpusAvailable) dirs.push(CORPUS_SETS);
-  else console.log('the corpus is absent: checking examples and fixtures only');
+  // test/fixtures holds the corpus subset; the full corpus adds to it when it is there.
+  const dirs = [path.join(REPO_ROOT, 'examples'), path.join(REPO_ROOT, 'test', 'fixtures'), ...(FULL_CORPUS ? [FULL_CORPUS.sets] : [])];
   let checked = 0;
   for (const file of dirs.flatMap((dir) => listJsonFiles(dir))) {
     const text = fs.readFileSync(file, 'utf8');
@@ -93,8 +92,7 @@ test('several keys at once and expression strings: the tree over strict JSON ans
     '{"Parameters":{"a":{"value":"[parameters(\'x\')]"}},"PolicyDefinitionId":"/p","groupNames":["g","[[lit"],"name":"n","name":"last"}',
     '{"k\\u0065y":"[esc]","t\\u0059pe":"\\u005Bparameters(\'y\')]","\\u00c9":"[x]","value":["[a]",{"value":"[b]","[key]":1}]}',
   ];
-  const dirs = [path.join(REPO_ROOT, 'examples'), path.join(REPO_ROOT, 'test', 'fixtures')];
-  if (corpusAvailable) dirs.push(CORPUS_SETS);
+  const dirs = [path.join(REPO_ROOT, 'examples'), path.join(REPO_ROOT, 'test', 'fixtures'), ...(FULL_CORPUS ? [FULL_CORPUS.sets] : [])];
   for (const file of dirs.flatMap((dir) => listJsonFiles(dir))) texts.push(fs.readFileSync(file, 'utf8'));
   let objects = 0;
   for (const text of texts) {

@@ -73,4 +73,22 @@ describe('WorkspaceDefinitions: the workspace read once, then file by file', () 
     await defs.applyChanges(change('def.json', 2), open);
     assert.deepEqual(parametersOf(defs), ['unsaved']);
   });
+
+  test('definitions saved as UTF-16 or with a byte order mark are read as their text (the server reads them from disk)', async () => {
+    const text = definition({ utf16param: { type: 'String' } });
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(Buffer.from(text, 'utf16le')).swap16();
+    for (const [name, bytes] of [
+      ['le', le],
+      ['be', Buffer.concat([Buffer.from([0xfe, 0xff]), be])],
+      ['bom', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')])],
+    ] as const) {
+      fs.rmSync(folder, { recursive: true, force: true });
+      fs.mkdirSync(folder);
+      fs.writeFileSync(file('def.json'), bytes);
+      const defs = new WorkspaceDefinitions(() => undefined);
+      await defs.reload({ paths: [] }, [pathToFileURL(folder).href], []);
+      assert.deepEqual(parametersOf(defs), ['utf16param'], name);
+    }
+  });
 });

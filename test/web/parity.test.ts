@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO_ROOT, CORPUS_SETS, corpusAvailable, listJsonFiles } from '../support/corpus';
+import { REPO_ROOT, CORPORA, listJsonFiles } from '../support/corpus';
 import { positionAt, startInitialized, type LspProcess } from '../support/lspProcess';
 
 const WORKSPACE = path.join(REPO_ROOT, 'test/web/fixtures/workspace');
@@ -17,14 +17,15 @@ const CAPABILITIES = {
   workspace: { workspaceFolders: true },
 };
 
-/** The documents compared: the web fixture, the e2e fixtures, the defect fixtures, and a few corpus sets when the corpus is there. */
+/** The documents compared: the web fixture, the e2e fixtures, the defect fixtures, and a few corpus sets. */
 function documents(): string[] {
   const files = [
     path.join(WORKSPACE, 'tagging.json'),
     ...fs.readdirSync(path.join(REPO_ROOT, 'test/e2e/fixtures')).filter((f) => /\.jsonc?$/.test(f)).map((f) => path.join(REPO_ROOT, 'test/e2e/fixtures', f)),
     ...fs.readdirSync(path.join(REPO_ROOT, 'test/fixtures/defects')).filter((f) => /\.jsonc?$/.test(f)).map((f) => path.join(REPO_ROOT, 'test/fixtures/defects', f)),
   ];
-  if (corpusAvailable) files.push(...listJsonFiles(CORPUS_SETS).sort().slice(0, 5));
+  // Five corpus sets: of the subset in the repository, and of the full corpus when it is there.
+  for (const corpus of CORPORA) files.push(...listJsonFiles(corpus.sets).sort().slice(0, 5));
   return files;
 }
 

@@ -14,7 +14,7 @@ import { ensureWebTools, type WebTools } from './support/install';
 import type { RunConfig } from './support/runTestWeb';
 import { RESULT_PREFIX, WEB_AUTH_PROVIDER, WEB_TOKEN, type WebResult, type WebTestInfo } from './suite/protocol';
 import { startLocalService, type LocalService } from '../service/localService';
-import { corpusAvailable } from '../support/corpus';
+import { SERVED_BUILT_IN } from '../support/corpus';
 
 /** A run takes seconds; a browser that does not start would leave test-web waiting for ever. */
 const RUN_TIMEOUT_MS = 4 * 60_000;
@@ -85,7 +85,7 @@ describe('web: the extension in VS Code for the Web (test-web, headless Chromium
     // The local service (it answers CORS) for the service commands, named in the folder's settings.
     service = await startLocalService({ token: WEB_TOKEN });
     const closedPort = await freePort();
-    const info: WebTestInfo = { serviceUrl: service.url, closedUrl: `http://127.0.0.1:${closedPort}`, builtIn: corpusAvailable ? '1f3afdf9-d0c9-4c3d-847f-89da613e70a8' : 'local-demo-locations' };
+    const info: WebTestInfo = { serviceUrl: service.url, closedUrl: `http://127.0.0.1:${closedPort}`, builtIn: SERVED_BUILT_IN };
     fs.writeFileSync(path.join(folder, 'web-test.json'), JSON.stringify(info));
     fs.mkdirSync(path.join(folder, '.vscode'));
     fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'policySet.service.baseUrl': service.url, 'policySet.auth.providerId': WEB_AUTH_PROVIDER }, null, 2));

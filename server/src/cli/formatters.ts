@@ -64,7 +64,10 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
   for (const result of results) {
     if (result.notChecked) lines.push(`${paint('36', 'note')} ${path.relative(cwd, result.file) || result.file}: not checked: ${result.notChecked}`);
   }
-  if (results.some((r) => r.notChecked)) lines.push('');
+  for (const result of results) {
+    if (result.skipReason) lines.push(`${paint('2', 'skipped')} ${path.relative(cwd, result.file) || result.file}: ${result.skipReason}`);
+  }
+  if (results.some((r) => r.notChecked || r.skipReason)) lines.push('');
   const s = summarize(results);
   const counts = [plural(s.errors, 'error'), plural(s.warnings, 'warning')];
   if (s.infos) counts.push(`${s.infos} info`);
@@ -72,8 +75,16 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
   const failed = inputErrors.length ? `; ${plural(inputErrors.length, 'input')} could not be checked` : '';
   // No ✔ over a file that was not checked.
   const mark = s.errors || inputErrors.length ? paint('31', '✖') : s.notChecked ? paint('33', '⚠') : paint('32', '✔');
-  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${s.skipped ? ` (${plural(s.skipped, 'other JSON file')} skipped)` : ''}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}`);
+  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${skippedNote(results)}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}`);
   return lines.join('\n') + '\n';
+}
+
+/** The summary's note of skipped files: JSON of other kinds, and files that are not JSON (listed above it). */
+function skippedNote(results: FileResult[]): string {
+  const notJson = results.filter((r) => r.skipReason).length;
+  const otherJson = results.filter((r) => r.skipped && !r.notChecked && !r.skipReason).length;
+  const parts = [otherJson ? `${plural(otherJson, 'other JSON file')} skipped` : '', notJson ? `${plural(notJson, 'file')} skipped as not JSON` : ''].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 export function formatJson(results: FileResult[], cwd: string, inputErrors: string[] = []): string {
@@ -83,6 +94,7 @@ export function formatJson(results: FileResult[], cwd: string, inputErrors: stri
         summary: { ...summarize(results), inputErrors: inputErrors.length },
         inputErrors,
         notChecked: results.filter((r) => r.notChecked).map((r) => ({ file: path.relative(cwd, r.file) || r.file, reason: r.notChecked })),
+        skipped: results.filter((r) => r.skipReason).map((r) => ({ file: path.relative(cwd, r.file) || r.file, reason: r.skipReason })),
         files: results
           .filter((r) => !r.skipped)
           .map((r) => ({
@@ -195,6 +207,7 @@ export function formatSarif(
             toolExecutionNotifications: [
               ...inputErrors.map((text) => ({ level: 'error' as const, message: { text } })),
               ...results.filter((r) => r.notChecked).map((r) => ({ level: 'note' as const, message: { text: `${path.relative(cwd, r.file) || r.file}: not checked: ${r.notChecked}` } })),
+              ...results.filter((r) => r.skipReason).map((r) => ({ level: 'note' as const, message: { text: `${path.relative(cwd, r.file) || r.file}: skipped: ${r.skipReason}` } })),
             ],
           },
         ],

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { InputError, UsageError } from '../node/files';
 import { LARGE_DOCUMENT } from '../service/json';
-import { decodeUtf8 } from '../service';
+import { decodeText } from '../service';
 
 const MAX_BUFFER = 4 * LARGE_DOCUMENT;
 
@@ -44,7 +44,7 @@ export function showAtRevision(revision: string, file: string, cwd = process.cwd
     throw new InputError(`git show ${revision}:${gitPath(file, cwd)} failed: ${result.stderr.trim().split('\n')[0]}`);
   }
   if (result.stdout.length > LARGE_DOCUMENT) throw new InputError(`${file} at ${revision} is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB: not compared`);
-  return decodeUtf8(result.stdout).text;
+  return decodeText(result.stdout).text;
 }
 
 /** The .json and .jsonc files under the paths at a revision (relative to the current folder). */

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../node/files';
-import { validateText, decodeUtf8, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
+import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
 import { LARGE_DOCUMENT } from '../service/json';
 
 /** What a worker or the main thread needs to lint files the same way. */
@@ -29,6 +29,12 @@ export interface FileResult {
   diagnostics: PolicySetDiagnostic[];
   /** Not a policy document: nothing to report. */
   skipped: boolean;
+  /**
+   * Why a file found in a folder was skipped when it is not even JSON (or not UTF-8) and names no policy key
+   * (a generator's template with placeholders, a UTF-16 template of another product): listed as skipped in
+   * every format, not reported as errors.
+   */
+  skipReason?: string;
   /** Named on the command line but not checked, and why: said to the user, never passed over in silence. */
   notChecked?: string;
   /** A file that could not be read. */
@@ -59,9 +65,12 @@ export function diagnosticIdentities(text: string, diagnostics: PolicySetDiagnos
   });
 }
 
-/** Valid UTF-8 (nearly every file) is decoded by Node's own fast path; decodeUtf8 finds where invalid bytes are. */
-function decode(bytes: Uint8Array): ReturnType<typeof decodeUtf8> {
-  return isUtf8(bytes) ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') } : decodeUtf8(bytes);
+/**
+ * Valid UTF-8 without a byte order mark (nearly every file) is decoded by Node's own fast path; decodeText
+ * reads the other encodings it knows by their first bytes, and finds where invalid bytes are.
+ */
+function decode(bytes: Uint8Array): ReturnType<typeof decodeText> {
+  return !encodingOf(bytes) && isUtf8(bytes) ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') } : decodeText(bytes);
 }
 
 /** A file to lint: its bytes are read when it is linted. */
@@ -85,7 +94,10 @@ export function lintTask(task: LintTask, catalog: DefinitionCatalog | undefined,
 }
 
 export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, catalog: DefinitionCatalog | undefined, settings: LintSettings): FileResult {
-  const { text, encodingProblem } = decode(bytes);
+  const { text, encodingProblem, encoding } = decode(bytes);
+  // A file that is not UTF-8 is reported as a policy document when it is named, or when its text names a
+  // policy key; one found in a folder that names none is some other product's file.
+  const policyLike = !!encodingProblem && (explicit || mentionsPolicyKeys(text));
   let previous;
   try {
     previous = previousOf(file, text, settings.against);
@@ -98,13 +110,30 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     cloud: settings.cloud ?? cloudOfPath(file),
     severities: settings.severities,
     minSeverity: settings.minSeverity,
-    assumePolicyDocument: explicit || !!encodingProblem,
+    assumePolicyDocument: explicit || policyLike,
     encodingProblem,
+    encoding,
     docsBaseUrl: settings.docsBaseUrl,
     previous,
   });
   // A document that is not a policy document, and not named on the command line, is left alone.
-  let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !encodingProblem;
+  let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !policyLike;
+  let skipReason: string | undefined;
+  if (skipped && !explicit) {
+    // Not JSON at all (or not UTF-8): said, so that no one takes it for a file that was checked.
+    if (encodingProblem) skipReason = 'not UTF-8 text, and no policy key in it';
+    else if (result.document.parsed.syntaxErrors.length) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
+  }
+  // A generator's template of a policy file (placeholders such as ##POLICY_KIND## where JSON needs a value or a
+  // property) is not a policy document until a script fills it in: skipped when found in a folder, said why.
+  const syntaxErrors = result.document.parsed.syntaxErrors;
+  if (!explicit && syntaxErrors.length && !encodingProblem) {
+    const placeholder = placeholderAtSyntaxError(text, syntaxErrors.map((e) => e.offset));
+    if (placeholder) {
+      skipped = true;
+      skipReason = `a generator's template, not JSON until its placeholders (${placeholder}) are filled in`;
+    }
+  }
   let notChecked: string | undefined;
   if (explicit && result.kind === 'unknown' && !encodingProblem) {
     if (skipped) notChecked = NOT_A_POLICY_DOCUMENT;
@@ -122,6 +151,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     kind: result.kind,
     diagnostics,
     skipped,
+    skipReason,
     notChecked,
     internalErrors: result.internalErrors,
     identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics),

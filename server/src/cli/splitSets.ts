@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { splitPartOf, splitSetOf, validateSplitSet, type DefinitionCatalog } from '../service';
+import { decodeText, splitPartOf, splitSetOf, validateSplitSet, type DefinitionCatalog } from '../service';
 import { readUserFileSync } from '../node/files';
 import { diagnosticIdentities, type FileResult, type LintSettings } from './lintEngine';
 
@@ -8,7 +8,7 @@ interface Task {
   read: () => Uint8Array;
 }
 
-const textOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const textOf = (bytes: Uint8Array) => decodeText(bytes).text;
 
 /**
  * Sets kept in the cloud CLI's split layout (`<base>.definitions.json`, `.parameters.json`, `.groups.json`):

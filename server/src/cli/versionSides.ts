@@ -3,7 +3,7 @@
 // service's (server/src/service/versions).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareSets, decodeUtf8, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../service';
+import { compareSets, decodeText, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../service';
 import { LARGE_DOCUMENT } from '../service/json';
 import { discover, FileReader, InputError, readBytes } from '../node/files';
 import { filesAtRevision, showAtRevision, verifyRevision } from './git';
@@ -16,7 +16,7 @@ export async function diskText(file: string): Promise<string | undefined> {
   if (!fs.existsSync(file)) return undefined;
   const bytes = await readBytes(file);
   if (bytes.length > LARGE_DOCUMENT) throw new InputError(`${file} is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB: not compared`);
-  return decodeUtf8(bytes).text;
+  return decodeText(bytes).text;
 }
 
 /** A disk reader that caches (split parts read their siblings). */
@@ -81,7 +81,7 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
   const reader = new FileReader();
   const newOf: TextOf = (file) => {
     // A split part's sibling outside the paths given: read now, through the same reader.
-    if (!newTexts.has(file)) newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? decodeUtf8(reader.read(path.resolve(cwd, file))).text : undefined);
+    if (!newTexts.has(file)) newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? decodeText(reader.read(path.resolve(cwd, file))).text : undefined);
     return newTexts.get(file);
   };
   const result: RevisionComparison = { reports: [], skipped: [], unchanged: 0 };

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { picomatch } from './globs';
 import { readUserFileSync } from './files';
-import { decodeUtf8 } from '../service/encoding';
+import { decodeText } from '../service/encoding';
 import { checkConfig, ConfigError, CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
 
 export { CONFIG_FILE_NAME };
@@ -48,7 +48,7 @@ export function loadConfigFile(file: string): LoadedConfig {
   let text: string;
   try {
     // The one bounded reader: a regular file, at most 1 MB (a device or FIFO is refused without blocking).
-    text = decodeUtf8(readUserFileSync(file, 'config')).text.replace(/^\uFEFF/, '');
+    text = decodeText(readUserFileSync(file, 'config')).text.replace(/^\uFEFF/, '');
   } catch (error) {
     // The reader names the file; the error names it once, first.
     const reason = (error as Error).message.replace(/^cannot read '.*?': /s, '');

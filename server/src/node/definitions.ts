@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { DefinitionCatalog, decodeUtf8 } from '../service';
+import { DefinitionCatalog, decodeText } from '../service';
 import { describeFsError, InputError, POLICY_FILE, readUserFile, readUserFileSync, type FileKind } from './files';
 import { parseDocumentText, isPolicyDefinition, isPolicySet } from '../service/documentValue';
 
@@ -49,7 +49,7 @@ async function readJson(file: string): Promise<unknown> {
   } catch (error) {
     throw new InputError(`--definitions: ${(error as Error).message}`);
   }
-  const { text } = decodeUtf8(bytes);
+  const { text } = decodeText(bytes);
   try {
     return parseDocumentText(text);
   } catch (error) {
@@ -62,7 +62,7 @@ async function readJson(file: string): Promise<unknown> {
  * trailing commas; throws with what is wrong (the system's code when it cannot be read).
  */
 export function readJsonFileSync(file: string, kind: FileKind): unknown {
-  const text = decodeUtf8(readUserFileSync(file, kind)).text;
+  const text = decodeText(readUserFileSync(file, kind)).text;
   try {
     return parseDocumentText(text);
   } catch (error) {

@@ -5,6 +5,7 @@ import type { SetModel, ReferenceModel } from './model/policySet';
 import { definitionsNamedBy, type DefinitionCatalog, type DefinitionInfo } from './definitions';
 import { validateAgainst } from './schema/schemas';
 import type { CapacityTable, SavedUsage } from './quota';
+import type { TextEncodingName } from './encoding';
 
 export interface SchemaError {
   /** ajv's error (verbose: `data` is the value it is about). */
@@ -29,6 +30,8 @@ export interface ValidationOptions {
   quota?: { table?: CapacityTable; usages?: SavedUsage[] };
   /** Set when the bytes the text came from were not valid UTF-8 (see decodeUtf8). */
   encodingProblem?: { offset: number; byteOffset: number; byte: number };
+  /** Set when the bytes were in another encoding than UTF-8 and decoded from it (see decodeText). */
+  encoding?: TextEncodingName;
   /**
    * The set as it was (its committed text, or the file at a git revision): the version check
    * (version-not-bumped) compares the document with it. `label` names it in messages ('HEAD').

@@ -2,7 +2,15 @@
 export interface DecodedText {
   text: string;
   encodingProblem?: { offset: number; byteOffset: number; byte: number };
+  /**
+   * The file is in an encoding other than plain UTF-8 that is known by its first bytes, and was decoded as
+   * such: UTF-8 with a byte order mark, or UTF-16 (with a byte order mark, or without one, known by the
+   * zero bytes of its ASCII first characters, as RFC 4627 reads JSON). The service expects UTF-8 without one.
+   */
+  encoding?: TextEncodingName;
 }
+
+export type TextEncodingName = 'UTF-8 with a byte order mark' | 'UTF-16LE with a byte order mark' | 'UTF-16BE with a byte order mark' | 'UTF-16LE' | 'UTF-16BE';
 
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
@@ -52,4 +60,39 @@ export function decodeUtf8(bytes: Uint8Array): DecodedText {
   const prefix = lenient.decode(bytes.subarray(0, bad));
   const offset = prefix.charCodeAt(0) === 0xfeff ? prefix.length - 1 : prefix.length;
   return { text, encodingProblem: { offset, byteOffset: bad, byte: bytes[bad] } };
+}
+
+const utf16le = new TextDecoder('utf-16le', { ignoreBOM: true });
+const utf16be = new TextDecoder('utf-16be', { ignoreBOM: true });
+
+/** The encoding the first bytes show, when it is not plain UTF-8 (see DecodedText.encoding). */
+export function encodingOf(bytes: Uint8Array): TextEncodingName | undefined {
+  const [a, b, c, d] = bytes;
+  if (a === 0xef && b === 0xbb && c === 0xbf) return 'UTF-8 with a byte order mark';
+  if (a === 0xff && b === 0xfe) return 'UTF-16LE with a byte order mark';
+  if (a === 0xfe && b === 0xff) return 'UTF-16BE with a byte order mark';
+  // JSON begins with an ASCII character: in UTF-16 one of its two bytes is zero (RFC 4627, section 3).
+  // Two ASCII characters, so that a UTF-8 file of one character and a zero byte is not taken for it.
+  if (bytes.length >= 4 && a !== 0 && b === 0 && c !== 0 && d === 0) return 'UTF-16LE';
+  if (bytes.length >= 4 && a === 0 && b !== 0 && c === 0 && d !== 0) return 'UTF-16BE';
+  return undefined;
+}
+
+/**
+ * Decodes a file's bytes: UTF-8, with or without a byte order mark, or UTF-16 known by its first bytes (see
+ * encodingOf), which is then named in `encoding`. Anything else is read as UTF-8 (see decodeUtf8).
+ */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  const encoding = encodingOf(bytes);
+  if (!encoding) return decodeUtf8(bytes);
+  if (encoding === 'UTF-8 with a byte order mark') {
+    const decoded = decodeUtf8(bytes.subarray(3));
+    if (decoded.encodingProblem) decoded.encodingProblem.byteOffset += 3;
+    return { ...decoded, encoding };
+  }
+  const bom = encoding.endsWith('mark') ? 2 : 0;
+  const body = bytes.subarray(bom);
+  // An odd last byte is dropped by the decoder: it cannot be a character of its own.
+  const text = (encoding.startsWith('UTF-16LE') ? utf16le : utf16be).decode(body);
+  return { text, encoding };
 }

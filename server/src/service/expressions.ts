@@ -1,4 +1,4 @@
-import type { Node } from './json';
+import { stringContent, type Node } from './json';
 
 /**
  * The expression language of policy and template string values: a string that starts with '[' and
@@ -31,8 +31,9 @@ class StringSource {
   private readonly base: number;
 
   constructor(text: string, node: Node) {
-    this.base = node.offset + 1;
-    const raw = text.slice(node.offset + 1, node.offset + node.length - 1);
+    const { start, end } = stringContent(text, node);
+    this.base = start;
+    const raw = text.slice(start, end);
     this.content = node.value as string;
     if (raw === this.content) return;
     // Escapes present: record where each decoded character starts in the raw text.

@@ -286,6 +286,21 @@ export function stringValuesStartingWith(node: Node | undefined, first: string):
   return found;
 }
 
+/**
+ * Where a string node's content lies, without its quotes: [start, end). A string the parser cut off at a line
+ * end or at the end of the text has no closing quote, so its content runs to the node's end (taking the last
+ * character for a quote would give an end before the start, or lose a character).
+ */
+export function stringContent(text: string, node: Node): { start: number; end: number } {
+  const start = node.offset + 1;
+  const end = node.offset + node.length;
+  if (end - start < 1 || text.charCodeAt(end - 1) !== 0x22) return { start, end: Math.max(start, end) };
+  // The last character is a quote: it closes the string unless a backslash escapes it.
+  let backslashes = 0;
+  for (let i = end - 2; i >= start && text.charCodeAt(i) === 0x5c; i--) backslashes++;
+  return { start, end: backslashes % 2 === 0 ? end - 1 : end };
+}
+
 export function keyNodeOf(valueNode: Node): Node | undefined {
   const parent = valueNode.parent;
   return parent?.type === 'property' ? parent.children?.[0] : undefined;

@@ -7,12 +7,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { suite, test, suiteSetup, suiteTeardown } from 'mocha';
-import { corpusAvailable } from '../../support/corpus';
 import { codeOf, poll, waitForDiagnostic } from './helpers';
 import { admin, askRunner, registerTestAuthProvider, requests, runnerProvidesService, serviceUrl, shownNotification } from './localService';
 import { E2E_AUTH_PROVIDER, E2E_BUILT_IN, E2E_TOKEN, SERVICE_SUITE } from './suiteNames';
 
-const NAME = corpusAvailable ? E2E_BUILT_IN.corpus : E2E_BUILT_IN.seed;
+const NAME = E2E_BUILT_IN;
 
 /** A command run without awaiting it: whether it has finished, and its result. */
 function start<T>(command: string, ...args: unknown[]): { settled: () => boolean; result: Promise<T | undefined> } {

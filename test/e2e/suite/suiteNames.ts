@@ -14,8 +14,8 @@ export const METADATA_SCREENSHOT = 'advisorMetadata';
 export const E2E_AUTH_PROVIDER = 'policyset-e2e-auth';
 /** Its session's token: the only one the local service accepts, and what the leak check searches for. */
 export const E2E_TOKEN = 'E2E-TOKEN-7d1f0c93a4b6e258';
-/** A built-in set the local service serves (from the corpus, or its seed without one). */
-export const E2E_BUILT_IN = { corpus: '1f3afdf9-d0c9-4c3d-847f-89da613e70a8', seed: 'local-demo-locations' };
+/** A built-in set the local service serves on any clone (NIS2: in the corpus subset and the full corpus). */
+export const E2E_BUILT_IN = '32ff9e30-4725-4ca7-ba3a-904a7721ee87';
 
 /** The line prefix by which the suite asks the runner for what only a person can do in the page: type, read a notification. */
 export const UI_REQUEST_PREFIX = '[policyset-e2e-ui]';

@@ -4,6 +4,7 @@ import { describeScope, safeText, versionToDeploy, type DeploymentScope } from '
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { ConfigFileError, findConfigFile, loadConfigFile } from '../../node/config';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
+import { decodeText } from '../../service';
 import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../deployGuard';
@@ -100,7 +101,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 
   let target;
   try {
-    const document: unknown = parseJsonc(Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, ''));
+    const document: unknown = parseJsonc(decodeText(bytes).text);
     target = versionToDeploy(document, { name: values.name, version: values.version }, { name: '--name', version: '--version' });
   } catch (error) {
     throw new UsageError(`${file}: ${(error as Error).message}`);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
-import { validateText } from '../../service';
+import { decodeText, validateText } from '../../service';
 import { parseJson } from '../../service/json';
 import { asSavedUsage, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
@@ -45,7 +45,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const file = positionals[0];
   const table = capacityTable(values['capacity-units']);
-  const text = Buffer.from(await readBytes(file, 'plan')).toString('utf8').replace(/^\uFEFF/, '');
+  const text = decodeText(await readBytes(file, 'plan')).text;
   const plan = readPlan(parseJson(text).root);
   const usages: SavedUsage[] = [];
   const addUsage = (usageFile: string, what: string) => {

@@ -1,4 +1,4 @@
-import type { Node } from '../json';
+import { stringContent, type Node } from '../json';
 import type { GroupDecl, ParameterDecl, ParameterValue, ReferenceModel, SetModel } from '../model/policySet';
 import type { PolicyDocument } from '../validate';
 
@@ -21,9 +21,9 @@ export type Target =
 const within = (offset: number, start: number, end: number) => offset >= start && offset <= end;
 const inNode = (offset: number, node: Node | undefined): node is Node => !!node && within(offset, node.offset, node.offset + node.length);
 
-/** The span of a string node's content, without its quotes. */
-export function stringSpan(node: Node): NameSpan {
-  return { start: node.offset + 1, end: node.offset + node.length - 1, inExpression: false };
+/** The span of a string node's content, without its quotes (a string cut off at the end of a line has no closing one). */
+export function stringSpan(text: string, node: Node): NameSpan {
+  return { ...stringContent(text, node), inExpression: false };
 }
 
 /** The set whose resource holds the offset (documents hold one; templates any number). */
@@ -39,11 +39,12 @@ export function setAt(document: PolicyDocument, offset: number): SetModel | unde
 export function targetAt(document: PolicyDocument, offset: number): Target | undefined {
   const set = setAt(document, offset);
   if (!set) return undefined;
+  const text = document.parsed.text;
   for (const group of set.groups) {
-    if (inNode(offset, group.nameNode)) return { type: 'group', set, name: group.name, span: stringSpan(group.nameNode), declaration: group };
+    if (inNode(offset, group.nameNode)) return { type: 'group', set, name: group.name, span: stringSpan(text, group.nameNode), declaration: group };
   }
   for (const parameter of set.parameters) {
-    if (inNode(offset, parameter.keyNode)) return { type: 'parameter', set, name: parameter.name, span: stringSpan(parameter.keyNode), declaration: parameter };
+    if (inNode(offset, parameter.keyNode)) return { type: 'parameter', set, name: parameter.name, span: stringSpan(text, parameter.keyNode), declaration: parameter };
   }
   for (const reference of set.references) {
     if (!inNode(offset, reference.node)) continue;
@@ -52,7 +53,7 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
     if (inNode(offset, reference.groupNamesNode)) {
       for (const use of set.groupUses) {
         if (use.reference === reference && inNode(offset, use.node)) {
-          return { type: 'group', set, name: use.name, span: stringSpan(use.node), declaration: use.declared };
+          return { type: 'group', set, name: use.name, span: stringSpan(text, use.node), declaration: use.declared };
         }
       }
     }
@@ -72,17 +73,17 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
 }
 
 /** Every place that names the target's group or parameter, declarations first. */
-export function occurrences(target: Extract<Target, { type: 'group' | 'parameter' }>): Array<NameSpan & { declaration: boolean }> {
+export function occurrences(text: string, target: Extract<Target, { type: 'group' | 'parameter' }>): Array<NameSpan & { declaration: boolean }> {
   const lower = target.name.toLowerCase();
   const set = target.set;
   if (target.type === 'group') {
     return [
-      ...set.groups.filter((g) => g.name.toLowerCase() === lower).map((g) => ({ ...stringSpan(g.nameNode), declaration: true })),
-      ...set.groupUses.filter((u) => u.lower === lower).map((u) => ({ ...stringSpan(u.node), declaration: false })),
+      ...set.groups.filter((g) => g.name.toLowerCase() === lower).map((g) => ({ ...stringSpan(text, g.nameNode), declaration: true })),
+      ...set.groupUses.filter((u) => u.lower === lower).map((u) => ({ ...stringSpan(text, u.node), declaration: false })),
     ];
   }
   return [
-    ...set.parameters.filter((p) => p.name.toLowerCase() === lower).map((p) => ({ ...stringSpan(p.keyNode), declaration: true })),
+    ...set.parameters.filter((p) => p.name.toLowerCase() === lower).map((p) => ({ ...stringSpan(text, p.keyNode), declaration: true })),
     ...set.parameterUses.filter((u) => u.lower === lower).map((u) => ({ start: u.start, end: u.end, inExpression: true, declaration: false })),
   ];
 }

@@ -8,7 +8,7 @@ import { definitionOf, type FeatureOptions } from './hover';
 export function findDefinition(document: PolicyDocument, uri: string, offset: number): Location[] {
   const target = targetAt(document, offset);
   if (!target || (target.type !== 'group' && target.type !== 'parameter')) return [];
-  return occurrences(target)
+  return occurrences(document.parsed.text, target)
     .filter((o) => o.declaration)
     .map((o) => ({ uri, range: document.lines.rangeOf(o.start, o.end) }));
 }
@@ -26,7 +26,7 @@ export function referencedDefinitionAt(document: PolicyDocument, offset: number,
 export function findReferences(document: PolicyDocument, uri: string, offset: number, includeDeclaration = true): Location[] {
   const target = targetAt(document, offset);
   if (!target || (target.type !== 'group' && target.type !== 'parameter')) return [];
-  return occurrences(target)
+  return occurrences(document.parsed.text, target)
     .filter((o) => includeDeclaration || !o.declaration)
     .map((o) => ({ uri, range: document.lines.rangeOf(o.start, o.end) }));
 }
@@ -64,6 +64,6 @@ export function rename(document: PolicyDocument, uri: string, offset: number, ne
     if (taken) return { error: `A ${target.type} named '${newName}' already exists in this policy set.` };
   }
   if (target.type === 'parameter' && !/^[^\s()[\]]+$/.test(newName)) return { error: `'${newName}' is not a usable parameter name: use no spaces, parentheses or brackets.` };
-  const edits: TextEdit[] = occurrences(target).map((o) => ({ range: document.lines.rangeOf(o.start, o.end), newText: spell(newName, o) }));
+  const edits: TextEdit[] = occurrences(document.parsed.text, target).map((o) => ({ range: document.lines.rangeOf(o.start, o.end), newText: spell(newName, o) }));
   return { changes: { [uri]: edits } };
 }

@@ -15,6 +15,29 @@ export type DocumentKind =
 /** Why a JSON document of kind 'unknown' is not checked: one wording for the CLI's note and the editor's notice. */
 export const NOT_A_POLICY_DOCUMENT = 'JSON, but not a policy set definition, a version of one, an ARM template holding them or a policy definition';
 
+/** A key or type that only policy documents have, found in text that may not even be JSON. */
+const POLICY_KEY = /"(?:policyRule|policyDefinitions|policyDefinitionId|policyDefinitionGroups|policyDefinitionReferenceId)"|\.Authorization\/policy(?:Set)?Definitions/i;
+
+/** Whether a text shows any sign of being a policy document: a policy key or resource type in it. */
+export function mentionsPolicyKeys(text: string): boolean {
+  return POLICY_KEY.test(text);
+}
+
+/** A generator's placeholder (`##POLICY_NAME##`), as templates of policy files carry until a script fills them in. */
+const PLACEHOLDER = /^##[A-Za-z0-9_]+##/;
+
+/**
+ * The first generator placeholder that stands where a syntax error is (outside a string, so the text is not
+ * JSON until it is filled in), or undefined. Placeholders inside strings are JSON and are not looked at.
+ */
+export function placeholderAtSyntaxError(text: string, errorOffsets: readonly number[]): string | undefined {
+  for (const offset of errorOffsets) {
+    const found = PLACEHOLDER.exec(text.slice(offset, offset + 200));
+    if (found) return found[0];
+  }
+  return undefined;
+}
+
 /** `<Namespace>.Authorization/policySetDefinitions`, any namespace, any casing. */
 const SET_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions$/i;
 const VERSION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policySetDefinitions\/versions$/i;

@@ -5,6 +5,7 @@ import { duplicateKey } from './duplicate-key';
 import { documentTooLarge } from './document-too-large';
 import { nestingTooDeep } from './nesting-too-deep';
 import { invalidEncoding } from './invalid-encoding';
+import { nonUtf8Encoding } from './non-utf8-encoding';
 import { schemaType } from './schema-type';
 import { missingRequiredProperty } from './missing-required-property';
 import { invalidEnumValue } from './invalid-enum-value';
@@ -69,6 +70,7 @@ export const RULES: readonly Rule[] = [
   nestingTooDeep,
   invalidEncoding,
   commentInJson,
+  nonUtf8Encoding,
   schemaType,
   missingRequiredProperty,
   invalidEnumValue,

@@ -114,16 +114,19 @@ export function compileParameterSchema(schema: unknown, source?: string): Compil
     // result.error says why
   } else {
     currentUnchecked = result.uncheckedPatterns;
+    // A fresh $id each time would leak into the instance: compile without registering ids.
+    const copy = typeof schema === 'object' && schema !== null ? { ...(schema as object) } : schema;
+    if (copy && typeof copy === 'object') delete (copy as Record<string, unknown>)['$id'];
     try {
-      // A fresh $id each time would leak into the instance: compile without registering ids.
-      const copy = typeof schema === 'object' && schema !== null ? { ...(schema as object) } : schema;
-      if (copy && typeof copy === 'object') delete (copy as Record<string, unknown>)['$id'];
       result.validate = ajvInstance.compile(copy as object);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       result.error = /can't resolve reference/i.test(message) ? `${message}: references to other documents cannot be resolved` : message;
     } finally {
       currentUnchecked = [];
+      // ajv keeps every schema it compiled (or failed to) in a Map keyed by the schema object, for ever: our
+      // bounded cache holds the validator, so ajv need not (an editor compiles a new copy at each edit of a schema).
+      if (typeof copy === 'object' && copy !== null) ajvInstance.removeSchema(copy);
     }
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
@@ -136,4 +139,9 @@ export function firstSchemaError(compiled: CompiledParameterSchema, value: unkno
   const error = compiled.validate.errors?.[0];
   if (!error) return 'does not match the schema';
   return `${error.instancePath || 'value'} ${error.message ?? 'does not match the schema'}`;
+}
+
+/** How many schemas the ajv instance holds (tests: it must not grow with every schema compiled). */
+export function schemasHeldByEngine(): number {
+  return (ajv as unknown as { _cache?: Map<unknown, unknown> } | undefined)?._cache?.size ?? 0;
 }

@@ -234,13 +234,21 @@ export interface Position {
   character: number;
 }
 
-/** The LSP position (UTF-16 code units, which is what JS string offsets are) of an offset in a text. */
+/**
+ * The LSP position (UTF-16 code units, which is what JS string offsets are) of an offset in a text; lines end
+ * at \r\n, \r or \n, as LSP counts them. An offset between the \r and the \n of one line end is not a
+ * position a server can be told: callers keep clear of it.
+ */
 export function positionAt(text: string, offset: number): Position {
   let line = 0;
   let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 13 /* \r */ && text.charCodeAt(i + 1) === 10 && i + 1 < offset) i++;
+    if (ch === 10 || ch === 13) {
+      line++;
+      lineStart = i + 1;
+    }
   }
   return { line, character: offset - lineStart };
 }

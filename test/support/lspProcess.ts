@@ -171,12 +171,21 @@ export class LspProcess {
     });
   }
 
-  /** Resolves once the server has sent a request of this method (and it has been answered). */
-  waitForServerRequest(method: string, timeoutMs = 10000): Promise<void> {
-    if (this.serverRequests.some((r) => r.method === method)) return Promise.resolve();
+  /** How many requests of this method the server has sent so far (for waitForServerRequest's `after`). */
+  serverRequestCount(method: string): number {
+    return this.serverRequests.filter((r) => r.method === method).length;
+  }
+
+  /**
+   * Resolves once the server has sent a request of this method (and it has been answered); with `after`, once
+   * it has sent more than that many (a request still to come, not one sent earlier).
+   */
+  waitForServerRequest(method: string, timeoutMs = 10000, options: { after?: number } = {}): Promise<void> {
+    const sent = () => this.serverRequestCount(method) > (options.after ?? 0);
+    if (sent()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter = () => {
-        if (!this.serverRequests.some((r) => r.method === method)) return;
+        if (!sent()) return;
         clearTimeout(timer);
         this.requestWaiters.delete(waiter);
         resolve();

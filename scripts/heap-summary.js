@@ -3,7 +3,7 @@
 // Usage: node scripts/heap-summary.js <file.heapsnapshot> [min-percent]
 // What a V8 heap snapshot holds: self size by constructor, and the dominator tree (what keeps what alive)
 // down to the objects that retain at least min-percent (default 2) of the heap, each with the edge that
-// holds it. Used to find where the language server's memory goes (README, Performance).
+// holds it. Used to find where the language server's memory goes (docs/performance.md).
 const fs = require('node:fs');
 
 const [file, minArg] = process.argv.slice(2);

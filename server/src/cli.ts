@@ -95,7 +95,7 @@ function ruleKey(given: string): string {
   const byName = RULES.find((r) => r.meta.name === given);
   if (byName) return byName.meta.name;
   const near = closestMatch(given, RULES.flatMap((r) => [r.meta.name, r.meta.code]));
-  throw new UsageError(`--rule: no rule '${given}'${near ? `; did you mean '${near}'?` : ''} (the rules: policyset lint --help, README "Rules")`);
+  throw new UsageError(`--rule: no rule '${given}'${near ? `; did you mean '${near}'?` : ''} (the rules: policyset lint --help, docs/rules/README.md)`);
 }
 
 /** .policysetrc.json in the current folder: { "strict": boolean }. */

@@ -3,7 +3,7 @@
  * least recently used first out. An open document that is not being worked on costs its text and its
  * last diagnostics' summary; its parse (tree, set models, the JSON service's view) is rebuilt when it is
  * asked for again. Bounded by entries and by the text they were made from (a parse holds about 6 bytes per
- * byte of text: see the README's Performance section); the most recently used entry always stays.
+ * byte of text: see docs/performance.md); the most recently used entry always stays.
  */
 export class DocumentCache<T> {
   private readonly entries = new Map<string, { version: number; value: T; size: number }>();

@@ -6,7 +6,7 @@ import * as vm from 'node:vm';
  * all of them checked again). V8 collects its old generation only when it has grown by a factor of what
  * was live, and shrinks the young one only at a collection that finds the allocation rate low, so after
  * such a burst the process would keep the burst's garbage, and the pages it fills, for as long as the
- * editor stays quiet: about 90 MB with the 257 corpus sets open (README, Performance). Two collections
+ * editor stays quiet: about 90 MB with the 257 corpus sets open (docs/performance.md). Two collections
  * when the work is done hand them back; a keystroke never waits for them (any work postpones them).
  */
 export class IdleCollection {

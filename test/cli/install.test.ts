@@ -9,12 +9,12 @@ import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { REPO_ROOT } from '../support/corpus';
 
-/** The first fenced block of this language in the README whose text includes `marker`. */
+/** The first fenced block of this language in docs/editor.md whose text includes `marker`. */
 function readmeSnippet(language: string, marker: string): string {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'editor.md'), 'utf8');
   const blocks = [...readme.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
   const block = blocks.find((b) => b.includes(marker));
-  assert.ok(block, `README has no ${language} block with ${marker}`);
+  assert.ok(block, `docs/editor.md has no ${language} block with ${marker}`);
   return block;
 }
 
@@ -78,7 +78,7 @@ test('policyset-language-server answers initialize over stdio from a folder outs
   assert.match(answer, /"completionProvider"/);
 });
 
-test("the README's Neovim configuration, verbatim, gets diagnostics from the installed server", async () => {
+test("docs/editor.md's Neovim configuration, verbatim, gets diagnostics from the installed server", async () => {
   // scripts/ensure-neovim.sh installs Debian's Neovim when missing (test/lsp/neovim.test.ts does the same).
   if (spawnSync('nvim', ['--version']).status !== 0) {
     const install = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'ensure-neovim.sh')], { encoding: 'utf8', timeout: 600_000 });
@@ -87,7 +87,7 @@ test("the README's Neovim configuration, verbatim, gets diagnostics from the ins
   const folder = fs.mkdtempSync(path.join(work, 'nvim-'));
   const init = path.join(folder, 'init.lua');
   const result = path.join(folder, 'diagnostics.json');
-  // The README's snippet as it stands, then a few lines that write what Neovim got and quit.
+  // The page's snippet as it stands, then a few lines that write what Neovim got and quit.
   fs.writeFileSync(
     init,
     readmeSnippet('lua', 'policyset-language-server') +
@@ -118,7 +118,7 @@ vim.defer_fn(poll, 200)
   assert.match(undeclared.message, /Netwrok/);
 });
 
-test("the README's Emacs eglot configuration, verbatim, gets diagnostics from the installed server", () => {
+test("docs/editor.md's Emacs eglot configuration, verbatim, gets diagnostics from the installed server", () => {
   // scripts/ensure-emacs.sh installs Debian's emacs-nox and elpa-eglot when missing.
   const install = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'ensure-emacs.sh')], { encoding: 'utf8', timeout: 600_000 });
   assert.equal(install.status, 0, install.stderr);

@@ -6,7 +6,7 @@ import { itemsErrorBody, type Route } from './routes';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-/** The two workspaces of the seed, and their eventstreams (IDs the tests and the README use). */
+/** The two workspaces of the seed, and their eventstreams (IDs the tests and docs/service.md use). */
 export const LOCAL_WORKSPACES = {
   sales: 'a1b2c3d4-0001-4a5b-8c6d-000000000001',
   telemetry: 'a1b2c3d4-0002-4a5b-8c6d-000000000002',

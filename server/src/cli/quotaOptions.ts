@@ -7,7 +7,7 @@ import { readJsonFileSync } from '../node/definitions';
 import type { ServiceContext } from './serviceOptions';
 
 export const CAPACITY_UNITS_USAGE = `      --capacity-units <file>   A JSON file of capacity-unit classes and models that extends or overrides
-                                the built-in table ({ "classes": {...}, "models": {...} }; README "Quota")`;
+                                the built-in table ({ "classes": {...}, "models": {...} }; docs/quota.md)`;
 
 /** The built-in table, with the file laid over it when one is given. */
 export function capacityTable(file: string | undefined): CapacityTable {

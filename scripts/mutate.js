@@ -11,6 +11,9 @@
 //   npm run mutate -- rules --mutate server/src/service/rules/undefined-group.ts
 //                                           a narrower set of files (globs) within a target
 //   npm run mutate -- --list                the targets and their tests
+//   npm run mutate -- http --strings        string literals mutated too (by default they are not: they are
+//                                           messages, whose wording the tests check where it matters, and
+//                                           mutating each would double the run for little)
 //
 // Stryker is installed on first use into .cache/stryker (git-ignored), not into the project's dependencies.
 // It copies the project into a sandbox, builds the instrumented sources there once (tsc -b: all mutants are
@@ -30,9 +33,14 @@ const STRYKER_VERSION = '9.6.1'; // 10.x needs Node 22; the project supports Nod
 /** Each target: the files mutated, and the compiled test files that run for each mutant, in order. */
 const TARGETS = {
   http: {
-    what: 'the HTTP client and retry policy, and E6/E7 (the first to run fully)',
-    mutate: ['client/src/api/http.ts', 'client/src/api/modelDeployments.ts'],
-    tests: ['test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/modelDeployments.test.js'],
+    what: 'the HTTP client and its retry policy',
+    mutate: ['client/src/api/http.ts'],
+    tests: ['test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js'],
+  },
+  deployments: {
+    what: 'E6 and E7 (model deployments, quota usage and its paging)',
+    mutate: ['client/src/api/modelDeployments.ts'],
+    tests: ['test/out/api/guards.test.js', 'test/out/api/modelDeployments.test.js'],
   },
   api: {
     what: 'the other api clients (E1-E5, errors, settings, sign-in)',
@@ -52,15 +60,16 @@ const TARGETS = {
 };
 
 function parseArgs(argv) {
-  const args = { targets: [], concurrency: 1, mutate: undefined, list: false };
+  const args = { targets: [], concurrency: 1, mutate: undefined, list: false, strings: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--concurrency') args.concurrency = Number(argv[++i]);
     else if (arg === '--mutate') args.mutate = argv[++i].split(',');
     else if (arg === '--list') args.list = true;
+    else if (arg === '--strings') args.strings = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (TARGETS[arg]) args.targets.push(arg);
-    else throw new Error(`unknown argument '${arg}': targets are ${Object.keys(TARGETS).join(', ')}; options --concurrency N, --mutate globs, --list`);
+    else throw new Error(`unknown argument '${arg}': targets are ${Object.keys(TARGETS).join(', ')}; options --concurrency N, --mutate globs, --strings, --list`);
   }
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new Error('--concurrency takes a whole number of 1 or more');
   if (!args.targets.length) args.targets = Object.keys(TARGETS);
@@ -103,6 +112,7 @@ function run(name, target, args, bin) {
     buildCommand: 'npx tsc -b',
     mutate: args.mutate ?? target.mutate,
     coverageAnalysis: 'off',
+    mutator: { excludedMutations: args.strings ? [] : ['StringLiteral'] },
     concurrency: args.concurrency,
     timeoutMS: 30_000,
     reporters: ['clear-text', 'progress', 'html', 'json'],

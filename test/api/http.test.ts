@@ -184,3 +184,56 @@ test('the time limit of the call covers its retries: a TimeoutError, not the las
   assert.ok(error instanceof TimeoutError, String(error));
   assert.match(error.message, /within 0\.3 s/);
 });
+
+test('the request id of a 2xx answer: x-ms-request-id first, then the other names; an empty one is skipped', async () => {
+  await server.forGet('/a').thenJson(200, {}, { 'x-ms-request-id': 'ms-1', 'x-request-id': 'other-1' });
+  await server.forGet('/b').thenJson(200, {}, { 'x-ms-request-id': '', 'x-request-id': 'other-2' });
+  await server.forGet('/c').thenJson(200, {});
+  assert.equal((await client().send({ ...get, path: '/a' })).requestId, 'ms-1');
+  assert.equal((await client().send({ ...get, path: '/b' })).requestId, 'other-2');
+  assert.equal((await client().send({ ...get, path: '/c' })).requestId, undefined);
+});
+
+test('network retries are told too (attempt, wait, reason); the token provider always gets a signal, and is not asked when the call is cancelled already', async () => {
+  const down = await raw((req) => req.socket.destroy());
+  const told: RetryInfo[] = [];
+  const signals: unknown[] = [];
+  const { wait } = recorded();
+  await caught(new HttpClient({ baseUrl: down, token: async (signal) => (signals.push(signal), TOKEN), maxRetries: 2, backoffMs: 5, wait }).send(get, { onRetry: (i) => told.push(i) }));
+  assert.deepEqual(told.map((i) => i.attempt), [1, 2]);
+  assert.ok(told.every((i) => /dropped/.test(i.reason) && i.delayMs >= 0));
+  assert.ok(signals.length === 3 && signals.every((s) => s instanceof AbortSignal));
+  let asked = 0;
+  const controller = new AbortController();
+  controller.abort();
+  assert.ok((await caught(client({ token: async () => (asked++, TOKEN) }).send(get, { signal: controller.signal }))) instanceof CancelledError);
+  assert.equal(asked, 0);
+  // A provider that fails because the call was cancelled meanwhile: the cancellation is what is said.
+  const during = new AbortController();
+  const error = await caught(client({ token: async () => (during.abort(), Promise.reject(new Error('sign-in closed'))) }).send(get, { signal: during.signal }));
+  assert.ok(error instanceof CancelledError, String(error));
+});
+
+test('the answer cap is "more than": an answer of exactly the cap is read', async () => {
+  const body = JSON.stringify({ text: 'y'.repeat(100) });
+  await server.forGet('/x').thenReply(200, body, { 'content-type': 'application/json' });
+  assert.equal((await client({ maxResponseBytes: Buffer.byteLength(body) }).send<{ text: string }>(get)).body.text.length, 100);
+  const error = await caught(client({ maxResponseBytes: Buffer.byteLength(body) - 1 }).send(get));
+  assert.match((error as Error).message, /larger than 0 MB; not read/);
+});
+
+test('a 3xx is not a success; a non-JSON 2xx error has no details; a Retry-After that does not fit keeps the statuses before it', async () => {
+  await server.forGet('/x').thenJson(300, { choices: [] });
+  assert.ok((await caught(client({ maxRetries: 0 }).send(get))) instanceof ServiceError);
+  await server.reset();
+  await server.forGet('/x').thenReply(200, 'not json');
+  const notJson = await caught(client().send(get));
+  assert.ok(notJson instanceof ServiceError && notJson.code === 'InvalidResponse');
+  assert.deepEqual(notJson.details, []);
+  await server.reset();
+  await server.forGet('/x').once().thenReply(503, '', { 'retry-after': '0' });
+  await server.forGet('/x').thenReply(429, '', { 'retry-after': '3600' });
+  const late = await caught(client({ timeoutMs: 5000 }).send(get));
+  assert.ok(late instanceof ServiceError && late.status === 429 && /does not fit/.test(late.message), String(late));
+  assert.deepEqual(late.earlierStatuses, [503]);
+});

@@ -88,7 +88,7 @@ describe('documents held lightly', () => {
   test('pull in onSave mode: between saves the last saved state is the answer', async () => {
     const client = await startLanguageServer({
       pull: true,
-      capabilities: { workspace: { configuration: true } },
+      capabilities: { workspace: { configuration: true, diagnostics: { refreshSupport: true } } },
       setup: (c) => c.serverRequestHandlers.set('workspace/configuration', () => [{ validate: { run: 'onSave' } }]),
     });
     await client.waitForServerRequest('workspace/configuration');
@@ -100,8 +100,10 @@ describe('documents held lightly', () => {
     assert.ok(first.some((d) => d.code === 'PS5001'), 'the undeclared group');
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: SET }] });
     assert.deepEqual(await pull(), first, 'not saved yet: the saved state answers');
+    // The save is taken when the server asks the client to pull again (workspace/diagnostic/refresh): no sleep.
+    const refreshes = client.serverRequestCount('workspace/diagnostic/refresh');
     client.notify('textDocument/didSave', { textDocument: { uri } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await client.waitForServerRequest('workspace/diagnostic/refresh', 20000, { after: refreshes });
     assert.ok(!(await pull()).some((d) => d.code === 'PS5001'), 'saved: the new state answers');
   });
 

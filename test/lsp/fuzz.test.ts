@@ -1,13 +1,19 @@
-// 10,000 seeded random incremental edits of real policy sets sent to the real server over stdio, each
-// followed by one request: the server must never exit and must answer every request (a result or a proper
-// JSON-RPC error) within a liveness deadline. POLICYSET_LSP_FUZZ_EDITS and POLICYSET_LSP_FUZZ_SEED change
-// the count and the seed for manual runs; the default count is the one the issue asks for.
+// 10,000 seeded random incremental edits of real documents sent to the real server over stdio, each
+// followed by one request: the server must never exit, must answer every request within a liveness deadline,
+// and every answer must be of the request's result type, with every range of the edited document inside it
+// and ordered; an internal error (-32603), any other error a correct server does not give, or an error-level
+// log message fails the test. The documents: the project's own fixtures and examples always (every document
+// kind and every dialect, each edited in both servers), and the corpus's sets when it is there.
+// POLICYSET_LSP_FUZZ_EDITS and POLICYSET_LSP_FUZZ_SEED change the count and the seed for manual runs; the
+// default count is the one the issue asks for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parsePolicyDocument, splitPartOf } from '#service';
 import { CORPUS_SETS, corpusAvailable, listJsonFiles, REPO_ROOT } from '../support/corpus';
-import { startInitialized, positionAt, type Position, type ResponseMessage } from '../support/lspProcess';
+import { startInitialized, positionAt, type ResponseMessage } from '../support/lspProcess';
+import { answerProblems, lineLengths, ALLOWED_ERRORS } from '../support/lspAnswers';
 
 const EDITS = Number(process.env.POLICYSET_LSP_FUZZ_EDITS ?? 10000);
 const SEED = Number(process.env.POLICYSET_LSP_FUZZ_SEED ?? 20261122);
@@ -45,6 +51,7 @@ interface OpenDocument {
   version: number;
   text: string;
   source: string;
+  group: string;
   diagnostics: unknown[];
   publishedVersion?: number;
 }
@@ -52,59 +59,71 @@ interface OpenDocument {
 interface Stats {
   edits: number;
   requests: Map<string, { results: number; nonEmpty: number; errors: Map<number, number>; sample: Map<number, string> }>;
-  internalErrors: string[];
-  logErrors: string[];
   slowest: { method: string; ms: number };
+  /** Requests answered on documents of each group (kind or dialect) of the project's own files, per server. */
+  groupRequests: Map<string, number>;
 }
 
 interface Documents {
   editable: Map<string, string>;
   pasteSources: string[];
+  /** The project's own documents by group (a document kind, or a dialect of test/fixtures/dialects); the corpus under 'corpus'. */
+  groups: Map<string, string[]>;
+}
+
+/** Every group the project's files must give: each document kind the server tells apart, and each dialect. */
+const KINDS = ['policySetDefinition', 'policySetDefinitionVersion', 'armTemplate', 'policyDefinition', 'workspaceItem', 'policySetPart', 'deploymentPlan'];
+const DIALECTS = fs.readdirSync(path.join(REPO_ROOT, 'test', 'fixtures', 'dialects'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `dialect ${e.name}`);
+
+/** .json and .jsonc files under a folder, at any depth. */
+function projectFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.jsonc?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
 }
 
 function documentsToUse(): Documents {
-  let files: string[];
-  if (corpusAvailable) {
-    files = listJsonFiles(CORPUS_SETS);
-  } else {
-    console.log(`the corpus is absent (../shared/corpus or POLICYSET_CORPUS): fuzzing the project's examples and fixtures instead`);
-    files = [...listJsonFiles(path.join(REPO_ROOT, 'examples')), ...listJsonFiles(path.join(REPO_ROOT, 'test', 'fixtures'))];
-  }
-  const texts = files.map((file) => [path.relative(REPO_ROOT, file), fs.readFileSync(file, 'utf8')] as const);
+  // The project's own files always: they hold the kinds and dialects the corpus does not (definitions,
+  // deployment plans, items, split files, templates, the policy-as-code framework's files).
+  const own = [...projectFiles(path.join(REPO_ROOT, 'examples')), ...projectFiles(path.join(REPO_ROOT, 'test', 'fixtures'))];
+  const corpus = corpusAvailable ? listJsonFiles(CORPUS_SETS) : [];
+  if (!corpusAvailable) console.log(`the corpus is absent (../shared/corpus or POLICYSET_CORPUS): fuzzing the project's ${own.length} examples and fixtures only`);
+  const texts = [...own, ...corpus].map((file) => [path.relative(REPO_ROOT, file), fs.readFileSync(file, 'utf8')] as const);
   const editable = new Map(texts.filter(([, text]) => text.length <= MAX_DOCUMENT_BYTES));
-  return { editable, pasteSources: texts.map(([, text]) => text) };
-}
-
-/** The character offsets of every line start, to check that returned ranges lie inside the document. */
-function lineCount(text: string): number {
-  let count = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
-  return count;
-}
-
-/** Every `range` in a result must be ordered and inside the document (the last line may be one past for a whole-document edit). */
-function rangeAnomalies(value: unknown, lines: number, uri: string, found: string[] = []): string[] {
-  if (found.length > 3 || value === null || typeof value !== 'object') return found;
-  if (Array.isArray(value)) {
-    for (const item of value) rangeAnomalies(item, lines, uri, found);
-    return found;
+  const groups = new Map<string, string[]>();
+  const add = (group: string, name: string) => groups.set(group, [...(groups.get(group) ?? []), name]);
+  for (const file of own) {
+    const name = path.relative(REPO_ROOT, file);
+    const text = editable.get(name);
+    if (text === undefined) continue;
+    const dialect = /^test\/fixtures\/dialects\/([^/]+)\//.exec(name.split(path.sep).join('/'));
+    if (dialect) add(`dialect ${dialect[1]}`, name);
+    // Split-layout parts are known by their file names (<base>.definitions.json ...), the rest by content.
+    const kind = splitPartOf(path.basename(name)) ? 'policySetPart' : parsePolicyDocument(text, { model: false }).kind;
+    add(kind === 'unknown' ? 'other' : kind, name);
   }
-  const record = value as Record<string, unknown>;
-  const range = record.range as { start?: Position; end?: Position } | undefined;
-  if (range && typeof range === 'object' && range.start && range.end && !(typeof record.uri === 'string' && record.uri !== uri)) {
-    const { start, end } = range;
-    const ordered = start.line < end.line || (start.line === end.line && start.character <= end.character);
-    if (!ordered || start.line < 0 || start.character < 0 || end.line > lines) found.push(JSON.stringify(range));
+  const missing = [...KINDS, ...DIALECTS].filter((group) => !groups.has(group));
+  assert.deepEqual(missing, [], 'the project\'s fixtures and examples must hold every document kind and every dialect');
+  for (const file of corpus) {
+    const name = path.relative(REPO_ROOT, file);
+    if (editable.has(name)) add('corpus', name);
   }
-  for (const [key, child] of Object.entries(record)) if (key !== 'range') rangeAnomalies(child, lines, uri, found);
-  return found;
+  return { editable, pasteSources: texts.map(([, text]) => text), groups };
 }
 
-async function fuzzServer(label: string, pull: boolean, edits: number, seed: number, stats: Stats, { editable, pasteSources }: Documents) {
+/** True when the offset falls between the \r and the \n of one line end. */
+function inLineEnd(text: string, offset: number): boolean {
+  return offset > 0 && text[offset - 1] === '\r' && text[offset] === '\n';
+}
+
+async function fuzzServer(label: string, pull: boolean, edits: number, seed: number, stats: Stats, { editable, pasteSources, groups }: Documents) {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   const int = (max: number) => Math.floor(next() * max);
-  const names = [...editable.keys()];
+  const ownGroups = [...groups.keys()].filter((g) => g !== 'corpus').sort();
+  /** Error-level messages of the server: any one fails the run. */
+  const problems: string[] = [];
 
   const { client, capabilities } = await startInitialized({
     textDocument: {
@@ -122,8 +141,11 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
     const began = Date.now();
     let serial = 0;
     const open = (): OpenDocument => {
-      const source = pick(names);
-      const document: OpenDocument = { uri: `file:///fuzz/${label}/${serial++}/${path.basename(source)}`, version: 1, text: editable.get(source)!, source, diagnostics: [] };
+      // The first documents opened go through the groups in turn, so that each kind and dialect is edited in
+      // both servers; after that, half of them come from the corpus when it is there, half from a group.
+      const group = serial < ownGroups.length ? ownGroups[serial] : groups.has('corpus') && next() < 0.5 ? 'corpus' : pick(ownGroups);
+      const source = pick(groups.get(group)!);
+      const document: OpenDocument = { uri: `file:///fuzz/${label}/${serial++}/${path.basename(source)}`, version: 1, text: editable.get(source)!, source, group, diagnostics: [] };
       // Half of them say 'json', as most editors would; the server must recognise policy sets by content.
       client.notify('textDocument/didOpen', { textDocument: { uri: document.uri, languageId: next() < 0.5 ? 'json' : 'policyset', version: 1, text: document.text } });
       return document;
@@ -140,8 +162,11 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
             document.diagnostics = params.diagnostics;
             document.publishedVersion = params.version;
           }
-        } else if (n.method === 'window/logMessage' && (n.params as { type: number }).type === 1) {
-          if (stats.logErrors.length < 5) stats.logErrors.push((n.params as { message: string }).message.slice(0, 300));
+        } else if ((n.method === 'window/logMessage' || n.method === 'window/showMessage') && (n.params as { type: number }).type === 1) {
+          const message = (n.params as { message: string }).message;
+          // The document it names, as it is now (validation runs a little after the edits it follows).
+          const named = documents.find((d) => message.includes(d.uri));
+          problems.push(`the server said (${n.method}, error): ${message.slice(0, 600)}${named ? `\n  ${named.uri} (version ${named.version}) is now: ${JSON.stringify(named.text)}` : ''}`);
         }
       }
     };
@@ -173,7 +198,9 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
         const at = text.indexOf(token, int(text.length));
         return at < 0 ? int(text.length + 1) : at + int(token.length + 1);
       };
-      const start = anchor();
+      let start = anchor();
+      // Never between the \r and the \n of a line end: no LSP position is there.
+      if (inLineEnd(text, start)) start--;
       let end = start;
       let insert = '';
       const kind = next();
@@ -188,6 +215,7 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
         end = Math.min(text.length, start + int(30));
         insert = pick(FRAGMENTS);
       }
+      if (inLineEnd(text, end)) end++;
       const range = { start: positionAt(text, start), end: positionAt(text, end) };
       document.text = text.slice(0, start) + insert + text.slice(end);
       document.version++;
@@ -211,7 +239,10 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
         return Math.min(document.text.length, at + int(4));
       };
       const where = next();
-      const cursorOffset = where < 0.5 ? start + insert.length : where < 0.85 ? onName() : int(document.text.length + 1);
+      // Rename and navigation have something to do only on a name: there, mostly on one.
+      const onNames = ['textDocument/rename', 'textDocument/definition', 'textDocument/references', 'textDocument/documentHighlight'].includes(method);
+      let cursorOffset = where < (onNames ? 0.1 : 0.5) ? start + insert.length : where < 0.85 ? onName() : int(document.text.length + 1);
+      if (inLineEnd(document.text, cursorOffset)) cursorOffset--;
       const cursor = positionAt(document.text, cursorOffset);
       const textDocument = { uri: document.uri };
       const params: Record<string, unknown> = { textDocument };
@@ -240,19 +271,22 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       if (ms > stats.slowest.ms) stats.slowest = { method, ms };
       const counts = stats.requests.get(method) ?? { results: 0, nonEmpty: 0, errors: new Map<number, number>(), sample: new Map<number, string>() };
       stats.requests.set(method, counts);
+      stats.groupRequests.set(`${label} ${document.group}`, (stats.groupRequests.get(`${label} ${document.group}`) ?? 0) + 1);
+      const at = `${label}, edit ${edit} (seed ${seed}) of ${document.source}, ${method} at ${JSON.stringify(cursor)}`;
       if (response.error) {
-        assert.equal(typeof response.error.code, 'number', `${method}: an error without a numeric code: ${JSON.stringify(response.error)}`);
-        assert.equal(typeof response.error.message, 'string', `${method}: an error without a message`);
+        assert.equal(typeof response.error.code, 'number', `${at}: an error without a numeric code: ${JSON.stringify(response.error)}`);
+        assert.equal(typeof response.error.message, 'string', `${at}: an error without a message`);
         counts.errors.set(response.error.code, (counts.errors.get(response.error.code) ?? 0) + 1);
         if (!counts.sample.has(response.error.code)) counts.sample.set(response.error.code, response.error.message.slice(0, 120));
-        if (response.error.code === -32603 && stats.internalErrors.length < 5) stats.internalErrors.push(`${method} on ${document.source} after edit ${edit}: ${response.error.message.slice(0, 300)}`);
+        // An internal error is a handler that threw; the allowed ones are what a correct server answers to a request it cannot serve.
+        assert.ok(ALLOWED_ERRORS.has(response.error.code), `${at}: error ${response.error.code}: ${response.error.message.slice(0, 600)}`);
       } else {
-        assert.ok('result' in response, `${method}: a response with neither result nor error`);
+        assert.ok('result' in response, `${at}: a response with neither result nor error`);
         counts.results++;
         const list = (response.result as { items?: unknown } | null)?.items ?? response.result;
         if (list !== null && !(Array.isArray(list) && list.length === 0)) counts.nonEmpty++;
-        const anomalies = rangeAnomalies(response.result, lineCount(document.text), document.uri);
-        assert.deepEqual(anomalies, [], `${label}, edit ${edit} (seed ${seed}) of ${document.source}: ${method} returned ranges outside the document`);
+        const wrong = answerProblems(method, params, response.result, document.uri, lineLengths(document.text));
+        assert.deepEqual(wrong, [], `${at}: not a well-formed ${method} result, or a range outside the document (text: ${JSON.stringify(document.text.length > 3000 ? document.text.slice(0, 3000) + '…' : document.text)})`);
         if (method === 'textDocument/diagnostic') document.diagnostics = ((response.result as { items?: unknown[] }).items ?? []);
       }
       onPublish();
@@ -269,23 +303,27 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
         onPublish();
       }
       assert.equal(client.exit, undefined, `${label}: the server exited after edit ${edit}: ${client.stderr}`);
+      assert.deepEqual(problems, [], `${label}, after edit ${edit} (seed ${seed}) of ${document.source}, ${method}`);
     }
     console.log(`${label}: ${edits} edits in ${((Date.now() - began) / 1000).toFixed(1)} s`);
     // Still alive and still answering at the end.
     const last = await client.request('textDocument/hover', { textDocument: { uri: documents[0].uri }, position: { line: 0, character: 0 } }, DEADLINE_MS);
     assert.ok(last.error || 'result' in last);
+    onPublish();
+    assert.deepEqual(problems, [], `${label}: at the end`);
     assert.equal(client.exit, undefined);
   } finally {
     await client.stop();
   }
 }
 
-test(`LSP fuzz: ${EDITS} seeded random edits, each followed by a request; the server never exits and answers every request`, { timeout: 15 * 60 * 1000 }, async () => {
-  const stats: Stats = { edits: 0, requests: new Map(), internalErrors: [], logErrors: [], slowest: { method: '', ms: 0 } };
+test(`LSP fuzz: ${EDITS} seeded random edits, each followed by a request; the server never exits, never fails a request, and answers each with its result type`, { timeout: 15 * 60 * 1000 }, async () => {
+  const stats: Stats = { edits: 0, requests: new Map(), slowest: { method: '', ms: 0 }, groupRequests: new Map() };
   const started = Date.now();
   // Half the edits to a client that pulls diagnostics, half to one that takes them pushed (as Neovim 0.7 does).
   const half = Math.ceil(EDITS / 2);
   const documents = documentsToUse();
+  console.log(`documents: ${[...documents.groups].map(([group, names]) => `${group} ${names.length}`).join(', ')}`);
   await Promise.all([fuzzServer('pull', true, half, SEED, stats, documents), fuzzServer('push', false, EDITS - half, SEED + 1, stats, documents)]);
   const seconds = (Date.now() - started) / 1000;
   assert.equal(stats.edits, EDITS);
@@ -294,6 +332,10 @@ test(`LSP fuzz: ${EDITS} seeded random edits, each followed by a request; the se
     const errors = [...counts.errors].map(([code, n]) => `${n} × error ${code} (e.g. "${counts.sample.get(code)}")`).join(', ');
     console.log(`  ${method.padEnd(32)} ${counts.results} results (${counts.nonEmpty} not empty)${errors ? `, ${errors}` : ''}`);
   }
-  for (const message of stats.internalErrors) console.log(`  internal error: ${message}`);
-  for (const message of stats.logErrors) console.log(`  server logged: ${message}`);
+  console.log(`  requests by document group: ${[...stats.groupRequests].sort().map(([group, n]) => `${group} ${n}`).join(', ')}`);
+  // Each kind and dialect was edited and asked about in each server (not only opened), in a run long enough for it.
+  if (EDITS >= 1000) {
+    const untouched = ['pull', 'push'].flatMap((label) => [...KINDS, ...DIALECTS].filter((group) => !stats.groupRequests.get(`${label} ${group}`)).map((group) => `${label} ${group}`));
+    assert.deepEqual(untouched, [], 'document groups no request was made on');
+  }
 });

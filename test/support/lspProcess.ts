@@ -171,12 +171,21 @@ export class LspProcess {
     });
   }
 
-  /** Resolves once the server has sent a request of this method (and it has been answered). */
-  waitForServerRequest(method: string, timeoutMs = 10000): Promise<void> {
-    if (this.serverRequests.some((r) => r.method === method)) return Promise.resolve();
+  /** How many requests of this method the server has sent so far (for waitForServerRequest's `after`). */
+  serverRequestCount(method: string): number {
+    return this.serverRequests.filter((r) => r.method === method).length;
+  }
+
+  /**
+   * Resolves once the server has sent a request of this method (and it has been answered); with `after`, once
+   * it has sent more than that many (a request still to come, not one sent earlier).
+   */
+  waitForServerRequest(method: string, timeoutMs = 10000, options: { after?: number } = {}): Promise<void> {
+    const sent = () => this.serverRequestCount(method) > (options.after ?? 0);
+    if (sent()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter = () => {
-        if (!this.serverRequests.some((r) => r.method === method)) return;
+        if (!sent()) return;
         clearTimeout(timer);
         this.requestWaiters.delete(waiter);
         resolve();
@@ -234,13 +243,21 @@ export interface Position {
   character: number;
 }
 
-/** The LSP position (UTF-16 code units, which is what JS string offsets are) of an offset in a text. */
+/**
+ * The LSP position (UTF-16 code units, which is what JS string offsets are) of an offset in a text; lines end
+ * at \r\n, \r or \n, as LSP counts them. An offset between the \r and the \n of one line end is not a
+ * position a server can be told: callers keep clear of it.
+ */
 export function positionAt(text: string, offset: number): Position {
   let line = 0;
   let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 13 /* \r */ && text.charCodeAt(i + 1) === 10 && i + 1 < offset) i++;
+    if (ch === 10 || ch === 13) {
+      line++;
+      lineStart = i + 1;
+    }
   }
   return { line, character: offset - lineStart };
 }

@@ -467,7 +467,18 @@ test('the largest corpus file: completion at several positions (timings printed)
     { name: 'strongType value', offset: at('"strongType": "location"', 0, '"strongType": "loc'.length), expect: (l) => assert.ok(l.includes('location')) },
     { name: 'groupNames entry (last reference)', offset: at('"', at('"groupNames": [', lastReference, '"groupNames": ['.length), 2), expect: (l) => assert.ok(l.length > 10) },
     { name: "parameters('|') (last reference)", offset: at("[parameters('", lastReference, "[parameters('".length), expect: (l) => assert.ok(l.length > 100) },
-    { name: 'reference parameter key (last reference)', offset: at('"parameters": {', lastReference, '"parameters": {'.length), expect: (l) => assert.ok(Array.isArray(l)) },
+    {
+      // The definition's parameters that the reference does not set yet: here its only one, effect, is set already.
+      name: 'reference parameter key (last reference)',
+      offset: at('"parameters": {', lastReference, '"parameters": {'.length),
+      expect: (l) => {
+        const id = /"policyDefinitionId": "([^"]+)"/.exec(text.slice(lastReference))![1];
+        const known = [...(definitions.lookup(id)[0]?.parameters.values() ?? [])].map((parameter) => parameter.name);
+        const set = Object.keys((JSON.parse(text).properties.policyDefinitions as Array<{ policyDefinitionId: string; parameters?: object }>).filter((r) => r.policyDefinitionId === id).pop()?.parameters ?? {});
+        assert.ok(known.length > 0, `the index knows ${id}`);
+        assert.deepEqual(l.map((label) => label.replace(/^"|"$/g, '')).sort(), known.filter((name) => !set.includes(name)).sort());
+      },
+    },
     { name: 'reference key (first reference)', offset: at('"policyDefinitionReferenceId"', 0, 1), expect: (l) => assert.ok(l.includes('policyDefinitionReferenceId') && !l.includes('policyDefinitionId')) },
     { name: 'policyType value', offset: at('"policyType": "', 0, '"policyType": "'.length + 1), expect: (l) => assert.ok(l.includes('"Custom"')) },
   ];

@@ -236,6 +236,14 @@ const invalid: InvalidCase[] = [
     code: 'PS8009',
     options: withCatalog,
   },
+  {
+    name: 'a custom definition (management group scope) that no loaded custom definition has, matched by name',
+    text: a3(`{
+    "policyDefinitions": [{ "policyDefinitionId": |"/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/custom-deff"| }]
+  }`),
+    code: 'PS8010',
+    options: withCatalog,
+  },
 ];
 
 const valid: ValidCase[] = [

@@ -96,48 +96,59 @@ function prepare(source: string, crlf: boolean | undefined): string {
   return crlf ? source.replace(/\r?\n/g, '\r\n') : source;
 }
 
+/**
+ * Every invalid case given to runInvalid, with its band. The rule coverage test imports the rule test files
+ * with `collectOnly` set, runs each case through checkInvalid itself, and so knows which rules a passing case
+ * produces: from the cases' results, not from where a code is written.
+ */
+export const registry: { collectOnly: boolean; invalid: Array<{ band: string; case: InvalidCase }> } = { collectOnly: false, invalid: [] };
+
+/** The check of one invalid case: throws unless the document gets exactly the expected diagnostic. */
+export function checkInvalid(c: InvalidCase): void {
+  const [text, start, end] = marked(prepare(c.text, c.crlf));
+  const options: ValidateOptions = { ...c.options };
+  if (c.invalidByte) {
+    assert.equal(text.slice(start, end), '\uFFFD', 'the marked text of an invalidByte case must be one U+FFFD');
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, start), 'utf8'), Buffer.from([0xff]), Buffer.from(text.slice(end), 'utf8')]);
+    const decoded = decodeUtf8(bytes);
+    assert.equal(decoded.text, text);
+    options.encodingProblem = decoded.encodingProblem;
+  }
+  const result = validateText(text, options);
+  assert.deepEqual(result.internalErrors, [], 'rules threw');
+  const expected = { start: positionAt(text, start), end: positionAt(text, end) };
+  const ofCode = result.diagnostics.filter((d) => d.code === c.code);
+  const hit = ofCode.find((d) => d.range.start.line === expected.start.line && d.range.start.character === expected.start.character && d.range.end.line === expected.end.line && d.range.end.character === expected.end.character);
+  assert.ok(
+    hit,
+    `expected ${c.code} on ${JSON.stringify(text.slice(start, end))} at ${expected.start.line}:${expected.start.character}-${expected.end.line}:${expected.end.character}; all diagnostics:\n${describe(text, result.diagnostics)}`,
+  );
+  assert.equal(ofCode.length, c.count ?? 1, `number of ${c.code} diagnostics:\n${describe(text, ofCode)}`);
+  assert.equal(hit.severity, c.severity ?? defaultSeverity(c.code), 'severity');
+  assert.equal(hit.source, 'policyset');
+  assert.equal(hit.data.rule, ruleName(c.code), 'data.rule');
+  assert.equal(typeof hit.data.messageId, 'string', 'data.messageId');
+  const message = String(hit.message);
+  assert.ok(message && !/\{\{/.test(message), `message has unfilled placeholders: ${message}`);
+  if (c.message) assert.match(message, c.message);
+  for (const [key, value] of Object.entries(c.data ?? {})) assert.deepEqual(hit.data[key], value, `data.${key}`);
+  if (c.related) {
+    const related = (hit.relatedInformation ?? []).map((r) => sliceOf(text, r.location.range));
+    assert.deepEqual(related, c.related, 'relatedInformation ranges');
+  }
+  const allowed = new Set([c.code, ...(c.otherErrors ?? [])]);
+  const unexpected = result.diagnostics.filter((d) => d.severity === 1 && !allowed.has(d.code));
+  assert.equal(unexpected.length, 0, `unexpected errors:\n${describe(text, unexpected)}`);
+}
+
 export function runInvalid(band: string, cases: InvalidCase[]): void {
   const names = new Set<string>();
   for (const c of cases) {
     const title = `${band} invalid ${c.code} ${c.name}`;
     if (names.has(title)) throw new Error(`duplicate case name: ${title}`);
     names.add(title);
-    test(title, () => {
-      const [text, start, end] = marked(prepare(c.text, c.crlf));
-      const options: ValidateOptions = { ...c.options };
-      if (c.invalidByte) {
-        assert.equal(text.slice(start, end), '\uFFFD', 'the marked text of an invalidByte case must be one U+FFFD');
-        const bytes = Buffer.concat([Buffer.from(text.slice(0, start), 'utf8'), Buffer.from([0xff]), Buffer.from(text.slice(end), 'utf8')]);
-        const decoded = decodeUtf8(bytes);
-        assert.equal(decoded.text, text);
-        options.encodingProblem = decoded.encodingProblem;
-      }
-      const result = validateText(text, options);
-      assert.deepEqual(result.internalErrors, [], 'rules threw');
-      const expected = { start: positionAt(text, start), end: positionAt(text, end) };
-      const ofCode = result.diagnostics.filter((d) => d.code === c.code);
-      const hit = ofCode.find((d) => d.range.start.line === expected.start.line && d.range.start.character === expected.start.character && d.range.end.line === expected.end.line && d.range.end.character === expected.end.character);
-      assert.ok(
-        hit,
-        `expected ${c.code} on ${JSON.stringify(text.slice(start, end))} at ${expected.start.line}:${expected.start.character}-${expected.end.line}:${expected.end.character}; all diagnostics:\n${describe(text, result.diagnostics)}`,
-      );
-      assert.equal(ofCode.length, c.count ?? 1, `number of ${c.code} diagnostics:\n${describe(text, ofCode)}`);
-      assert.equal(hit.severity, c.severity ?? defaultSeverity(c.code), 'severity');
-      assert.equal(hit.source, 'policyset');
-      assert.equal(hit.data.rule, ruleName(c.code), 'data.rule');
-      assert.equal(typeof hit.data.messageId, 'string', 'data.messageId');
-      const message = String(hit.message);
-      assert.ok(message && !/\{\{/.test(message), `message has unfilled placeholders: ${message}`);
-      if (c.message) assert.match(message, c.message);
-      for (const [key, value] of Object.entries(c.data ?? {})) assert.deepEqual(hit.data[key], value, `data.${key}`);
-      if (c.related) {
-        const related = (hit.relatedInformation ?? []).map((r) => sliceOf(text, r.location.range));
-        assert.deepEqual(related, c.related, 'relatedInformation ranges');
-      }
-      const allowed = new Set([c.code, ...(c.otherErrors ?? [])]);
-      const unexpected = result.diagnostics.filter((d) => d.severity === 1 && !allowed.has(d.code));
-      assert.equal(unexpected.length, 0, `unexpected errors:\n${describe(text, unexpected)}`);
-    });
+    registry.invalid.push({ band, case: c });
+    if (!registry.collectOnly) test(title, () => checkInvalid(c));
   }
 }
 
@@ -147,6 +158,7 @@ export function runValid(band: string, cases: ValidCase[]): void {
     const title = `${band} valid ${c.name}`;
     if (names.has(title)) throw new Error(`duplicate case name: ${title}`);
     names.add(title);
+    if (registry.collectOnly) continue;
     test(title, () => {
       const text = prepare(c.text, c.crlf);
       const result = validateText(text, c.options);

@@ -98,6 +98,11 @@ const invalid: InvalidCase[] = [
     options: { severities: { 'display-name-too-long': 'error' } },
     severity: 1,
   },
+  {
+    name: 'a document over 8 MiB: checked for syntax and size only, the warning on its first character',
+    text: `  |{|"name": "huge", "properties": { "description": "${'x'.repeat(8 * 1024 * 1024)}", "policyDefinitions": [] } }`,
+    code: 'PS9006',
+  },
 ];
 
 const valid: ValidCase[] = [

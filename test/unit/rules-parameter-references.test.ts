@@ -228,6 +228,35 @@ ${setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "paramet
     text: template(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[concat('a' |'|b')]" } } }] }`)),
     code: 'PS7004',
   },
+  {
+    name: "template: [parameters('effect')] of a parameter the template does not declare (the escaped form was meant)",
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "s",
+      "properties": {
+        "parameters": { "effect": { "type": "String" } },
+        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }]
+      }
+    }`),
+    code: 'PS7005',
+  },
+  {
+    name: "'[[' outside a template: a hint, once, on the first such string",
+    text: `{
+  "name": "s",
+  "type": "Microsoft.Authorization/policySetDefinitions",
+  "properties": {
+    "parameters": { "effect": { "type": "String" } },
+    "policyDefinitions": [
+      { "policyDefinitionReferenceId": "a", "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": |"[[parameters('effect')]"| } } },
+      { "policyDefinitionReferenceId": "b", "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }
+    ]
+  }
+}`,
+    code: 'PS7006',
+    severity: 4,
+  },
 ];
 
 const valid: ValidCase[] = [

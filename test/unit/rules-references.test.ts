@@ -103,6 +103,20 @@ const invalid: InvalidCase[] = [
     }`),
     code: 'PS4003',
   },
+  {
+    name: 'policy-as-code: policyDefinitionName and policyDefinitionId at once, on the name',
+    text: `{
+  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
+  "name": "net",
+  "properties": {
+    "displayName": "Net",
+    "policyDefinitions": [
+      { "policyDefinitionReferenceId": "a", |"policyDefinitionName"|: "deny-rdp", "policyDefinitionId": "/providers/Microsoft.Management/managementGroups/root/providers/Microsoft.Authorization/policyDefinitions/deny-rdp" }
+    ]
+  }
+}`,
+    code: 'PS4004',
+  },
 ];
 
 const valid: ValidCase[] = [

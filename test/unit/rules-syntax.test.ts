@@ -159,6 +159,15 @@ const invalid: InvalidCase[] = [
     invalidByte: true,
     data: { byte: 'FF' },
   },
+  {
+    name: 'a comment in a .json file (the service takes strict JSON only): on the comment',
+    text: a3(`{
+    |// keep in step with the storage baseline|
+    "policyDefinitions": [{ "policyDefinitionId": "${defId('00000000-0000-0000-0000-0000000000a1')}" }]
+  }`),
+    code: 'PS1005',
+    options: { uri: 'file:///repo/set.json' },
+  },
 ];
 
 const valid: ValidCase[] = [

@@ -151,3 +151,20 @@ test("an array's items that are not strings: the same nodes as the jsonc-parser 
     for (const node of fast) assert.ok(all.includes(node), text);
   }
 });
+
+// Found by the LSP fuzz test: a key left without a value by a syntax error, after a duplicate of it that has
+// one, made the schema error about the valued one lead to no node, and missing-required-property threw.
+test('a key without a value (a syntax error) is no property: its valued duplicate is found, as value() has it', async () => {
+  const { validateText } = await import('#service');
+  const text = '{"","properties":{"olicyDefinitios","policyDefinitions":[{""}""]"policyDefinitions"';
+  const parsed = parseJson(text);
+  const properties = property(parsed.root, 'properties');
+  const found = property(properties, 'policyDefinitions');
+  assert.equal(found?.type, 'array', 'the duplicate with a value');
+  assert.equal((parsed.value() as { properties: { policyDefinitions: unknown[] } }).properties.policyDefinitions.length, found?.children?.length);
+  assert.equal(propertyIgnoreCase(properties, 'POLICYDEFINITIONS'), found);
+  // Over the large-object index too (more than 24 keys).
+  const many = `{${Array.from({ length: 30 }, (_, i) => `"k${i}": ${i}`).join(', ')}, "x": 1, "x"`;
+  assert.equal(property(parseJson(many).root, 'x')?.value, 1);
+  assert.deepEqual(validateText(text).internalErrors, []);
+});

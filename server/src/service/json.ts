@@ -202,17 +202,19 @@ export function property(node: Node | undefined, key: string): Node | undefined 
       index = new Map();
       for (const prop of children) {
         const keyNode = prop.children?.[0];
-        if (keyNode) index.set(String(keyNode.value), prop.children?.[1]); // last occurrence wins, as in JSON.parse
+        // The last occurrence with a value wins, as in JSON.parse and in value(); a key without one (a syntax error) is no property.
+        if (keyNode && prop.children?.[1]) index.set(String(keyNode.value), prop.children[1]);
       }
       keyIndexes.set(node, index);
     }
     return index.get(key);
   }
-  // Last occurrence wins, as in JSON.parse.
+  // The last occurrence with a value wins, as in JSON.parse and in value() (a key left without a value by a
+  // syntax error is skipped there too): a schema error's path always leads to a node.
   for (let i = children.length - 1; i >= 0; i--) {
     const prop = children[i];
     const keyNode = prop.children?.[0];
-    if (keyNode && keyNode.value === key) return prop.children?.[1];
+    if (keyNode && keyNode.value === key && prop.children?.[1]) return prop.children[1];
   }
   return undefined;
 }
@@ -231,7 +233,7 @@ export function propertyIgnoreCase(node: Node | undefined, key: string): Node | 
   for (let i = children.length - 1; i >= 0; i--) {
     const name = children[i].children?.[0]?.value;
     // Only keys of the same length can match: most misses never lowercase anything.
-    if (typeof name === 'string' && name.length === key.length && name.toLowerCase() === (lower ??= key.toLowerCase())) {
+    if (typeof name === 'string' && name.length === key.length && name.toLowerCase() === (lower ??= key.toLowerCase()) && children[i].children?.[1]) {
       return children[i].children?.[1];
     }
   }

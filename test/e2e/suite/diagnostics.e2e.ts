@@ -46,8 +46,13 @@ suite('Extension: language and diagnostics', () => {
 
   test('a JSON file that is no policy set stays JSON and gets no policy set diagnostics', async () => {
     const plain = await open('notAPolicySet.json');
-    // The server answers in order: once the policy set opened after it has its diagnostics, the plain file has had its turn.
-    const set = await open('undefinedGroup.json');
+    // The server answers in order: once a policy set opened after it has its diagnostics, the plain file has had
+    // its turn. The set is a fresh copy, so that its diagnostics cannot be those an earlier test produced.
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const sentinel = vscode.Uri.joinPath(folder, 'openedAfterThePlainFile.json');
+    await vscode.workspace.fs.writeFile(sentinel, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'undefinedGroup.json')));
+    assert.deepEqual(vscode.languages.getDiagnostics(sentinel), [], 'the copy has no diagnostics before it is opened');
+    const set = await open(vscode.workspace.asRelativePath(sentinel, false));
     await waitForDiagnostic(set, 'PS5001');
     assert.equal(openDocument(plain)?.languageId, 'json');
     assert.deepEqual(vscode.languages.getDiagnostics(plain).filter((d) => d.source === 'policyset').map(codeOf), []);

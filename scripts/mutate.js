@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// Mutation testing with StrykerJS over the code users depend on most: the api clients and the HTTP retry
+// policy (client/src/api), the quota model (server/src/service/quota) and the rules
+// (server/src/service/rules), each with the project's own unit, api and CLI tests that exercise it (no e2e,
+// no bench). Not part of `npm test`: it is slow (see docs/testing.md for how slow, the scores and the
+// surviving mutants).
+//
+//   npm run mutate                          every target, one after the other
+//   npm run mutate -- http rules            only these targets
+//   npm run mutate -- http --concurrency 2  test processes at once (default 1: a shared two-core machine)
+//   npm run mutate -- rules --mutate server/src/service/rules/undefined-group.ts
+//                                           a narrower set of files (globs) within a target
+//   npm run mutate -- --list                the targets and their tests
+//   npm run mutate -- http --strings        string literals mutated too (by default they are not: they are
+//                                           messages, whose wording the tests check where it matters, and
+//                                           mutating each would double the run for little)
+//
+// Stryker is installed on first use into .cache/stryker (git-ignored), not into the project's dependencies.
+// It copies the project into a sandbox, builds the instrumented sources there once (tsc -b: all mutants are
+// compiled in, one is switched on per test run) and runs the target's tests for each mutant with the
+// command runner; the test files of a target run one after the other and stop at the first that fails, the
+// fastest and most pointed first, so that a killed mutant costs little. Reports: reports/mutation/<target>.html
+// and .json (git-ignored).
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const CACHE = path.join(ROOT, '.cache', 'stryker');
+const STRYKER_VERSION = '9.6.1'; // 10.x needs Node 22; the project supports Node 20.
+
+/** Each target: the files mutated, and the compiled test files that run for each mutant, in order. */
+const TARGETS = {
+  http: {
+    what: 'the HTTP client and its retry policy',
+    mutate: ['client/src/api/http.ts'],
+    tests: ['test/out/api/http.test.js', 'test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js'],
+  },
+  deployments: {
+    what: 'E6 and E7 (model deployments, quota usage and its paging)',
+    mutate: ['client/src/api/modelDeployments.ts'],
+    tests: ['test/out/api/guards.test.js', 'test/out/api/modelDeployments.test.js'],
+  },
+  api: {
+    what: 'the other api clients (E1-E5, errors, settings, sign-in)',
+    mutate: ['client/src/api/**/*.ts', '!client/src/api/http.ts', '!client/src/api/modelDeployments.ts', '!client/src/api/index.ts'],
+    tests: ['test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/implicitFlow.test.js', 'test/out/api/cliService.test.js', 'test/out/api/cliItems.test.js'],
+  },
+  quota: {
+    what: 'the quota model',
+    mutate: ['server/src/service/quota/**/*.ts'],
+    tests: ['test/out/unit/quota.test.js', 'test/out/unit/rules-quota.test.js', 'test/out/cli/quota.test.js'],
+  },
+  rules: {
+    what: 'the rules',
+    mutate: ['server/src/service/rules/**/*.ts'],
+    tests: ['test/out/unit/rules-*.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
+  },
+};
+
+function parseArgs(argv) {
+  const args = { targets: [], concurrency: 1, mutate: undefined, list: false, strings: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--concurrency') args.concurrency = Number(argv[++i]);
+    else if (arg === '--mutate') args.mutate = argv[++i].split(',');
+    else if (arg === '--list') args.list = true;
+    else if (arg === '--strings') args.strings = true;
+    else if (arg === '--help' || arg === '-h') args.help = true;
+    else if (TARGETS[arg]) args.targets.push(arg);
+    else throw new Error(`unknown argument '${arg}': targets are ${Object.keys(TARGETS).join(', ')}; options --concurrency N, --mutate globs, --strings, --list`);
+  }
+  if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new Error('--concurrency takes a whole number of 1 or more');
+  if (!args.targets.length) args.targets = Object.keys(TARGETS);
+  return args;
+}
+
+function ensureStryker() {
+  const bin = path.join(CACHE, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const installed = path.join(CACHE, 'node_modules', '@stryker-mutator', 'core', 'package.json');
+  if (fs.existsSync(installed) && JSON.parse(fs.readFileSync(installed, 'utf8')).version === STRYKER_VERSION) return bin;
+  console.log(`Installing @stryker-mutator/core@${STRYKER_VERSION} into ${path.relative(ROOT, CACHE)} (once)...`);
+  fs.mkdirSync(CACHE, { recursive: true });
+  fs.writeFileSync(path.join(CACHE, 'package.json'), JSON.stringify({ name: 'stryker-cache', private: true }));
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', `@stryker-mutator/core@${STRYKER_VERSION}`], { cwd: CACHE, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('installing Stryker failed (see above)');
+  return bin;
+}
+
+/** The shell command run for each mutant: the target's test files one by one, stopping at the first that fails. */
+function testCommand(tests) {
+  const files = tests.flatMap((pattern) => {
+    if (!pattern.includes('*')) return [pattern];
+    const dir = path.dirname(pattern);
+    const re = new RegExp(`^${path.basename(pattern).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+    return fs.readdirSync(path.join(ROOT, dir)).filter((name) => re.test(name)).sort().map((name) => `${dir}/${name}`);
+  });
+  return files.map((file) => `node --test --test-reporter=dot ${file}`).join(' && ');
+}
+
+function run(name, target, args, bin) {
+  const reportDir = path.join('reports', 'mutation');
+  const config = {
+    $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
+    packageManager: 'npm',
+    testRunner: 'command',
+    commandRunner: { command: testCommand(target.tests) },
+    // One build of the instrumented sources in the sandbox; the CLI runs from the compiled modules (no bundle),
+    // so its tests see the mutants too.
+    buildCommand: 'npx tsc -b',
+    mutate: args.mutate ?? target.mutate,
+    coverageAnalysis: 'off',
+    mutator: { excludedMutations: args.strings ? [] : ['StringLiteral'] },
+    concurrency: args.concurrency,
+    timeoutMS: 30_000,
+    reporters: ['clear-text', 'progress', 'html', 'json'],
+    htmlReporter: { fileName: `${reportDir}/${name}.html` },
+    jsonReporter: { fileName: `${reportDir}/${name}.json` },
+    clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
+    tempDirName: '.cache/stryker-tmp',
+    cleanTempDir: true,
+    ignorePatterns: ['.cache', 'dist', 'reports', 'bench-results', '*.vsix'],
+    thresholds: { high: 90, low: 75, break: null },
+  };
+  const configFile = path.join(CACHE, `${name}.config.json`);
+  fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
+  // The sandbox is not beside ../shared: the corpus is passed by its absolute path (when there is one).
+  const corpus = process.env.POLICYSET_CORPUS ?? path.resolve(ROOT, '..', 'shared', 'corpus');
+  const env = { ...process.env, POLICYSET_NO_BUNDLE: '1', ...(fs.existsSync(corpus) ? { POLICYSET_CORPUS: corpus } : {}) };
+  console.log(`\n== ${name}: ${target.what}\n   mutating ${config.mutate.join(' ')}\n   tests: ${config.commandRunner.command}`);
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [bin, 'run', configFile], { cwd: ROOT, stdio: 'inherit', env });
+  const minutes = ((Date.now() - started) / 60000).toFixed(1);
+  console.log(`== ${name}: ${result.status === 0 ? 'done' : `failed (exit ${result.status})`} in ${minutes} min; report ${reportDir}/${name}.html`);
+  return result.status === 0;
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help || args.list) {
+    for (const [name, target] of Object.entries(TARGETS)) console.log(`${name.padEnd(6)} ${target.what}\n       mutate: ${target.mutate.join(' ')}\n       tests:  ${testCommand(target.tests)}`);
+    return;
+  }
+  // The tests run from the compiled output: build first.
+  const build = spawnSync('npx', ['tsc', '-b'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('the build failed');
+  const bin = ensureStryker();
+  const failed = args.targets.filter((name) => !run(name, TARGETS[name], args, bin));
+  if (failed.length) {
+    console.error(`mutate: ${failed.join(', ')} did not complete`);
+    process.exitCode = 1;
+  }
+}
+
+try {
+  main();
+} catch (error) {
+  console.error(`mutate: ${error.message}`);
+  process.exitCode = 2;
+}

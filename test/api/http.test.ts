@@ -219,7 +219,7 @@ test('the answer cap is "more than": an answer of exactly the cap is read', asyn
   await server.forGet('/x').thenReply(200, body, { 'content-type': 'application/json' });
   assert.equal((await client({ maxResponseBytes: Buffer.byteLength(body) }).send<{ text: string }>(get)).body.text.length, 100);
   const error = await caught(client({ maxResponseBytes: Buffer.byteLength(body) - 1 }).send(get));
-  assert.match((error as Error).message, /larger than 0 MB; not read/);
+  assert.match((error as Error).message, /larger than 1 KB; not read/);
 });
 
 test('a 3xx is not a success; a non-JSON 2xx error has no details; a Retry-After that does not fit keeps the statuses before it', async () => {

@@ -168,6 +168,13 @@ const invalid: InvalidCase[] = [
     code: 'PS1005',
     options: { uri: 'file:///repo/set.json' },
   },
+  {
+    name: 'a file saved as UTF-16 (decoded and checked as its text): one warning, on its first character',
+    text: '|{|' + a3(`{ "policyDefinitions": [${REF}] }`).slice(1),
+    code: 'PS1006',
+    options: { encoding: 'UTF-16LE with a byte order mark' },
+    message: /saved as UTF-16LE with a byte order mark; the service expects UTF-8/,
+  },
 ];
 
 const valid: ValidCase[] = [

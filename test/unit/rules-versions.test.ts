@@ -13,6 +13,15 @@ const setResource = (properties: string, extra = '') => `    {
 
 const invalid: InvalidCase[] = [
   {
+    name: 'a parameter removed under a minor version (1.2.3 -> 1.3.0): the change needs 2.0.0, on the version',
+    text: a3(`{ "version": |"1.3.0"|, "parameters": {}, "policyDefinitions": [${REF}] }`),
+    code: 'PS3006',
+    options: {
+      previous: { text: a3(`{ "version": "1.2.3", "parameters": { "effect": { "type": "String", "defaultValue": "Audit" } }, "policyDefinitions": [${REF}] }`), label: 'HEAD' },
+    },
+    message: /2\.0\.0/,
+  },
+  {
     name: "version resource named '1.0' (suggests 1.0.0)",
     text: a1(`{ "policyDefinitions": [${REF}] }`, '|"1.0"|'),
     code: 'PS3001',

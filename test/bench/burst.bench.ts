@@ -14,7 +14,8 @@
 // Each round starts both servers afresh; interleaved rounds (who goes first alternates, the other is idle),
 // medians. BENCH_BURST_ROUNDS (default 3), BENCH_SETTLE_MS (default 10000, 0: no quiet reading),
 // BENCH_BURST_SCENARIOS (e.g. "corpus,pull"), BENCH_CPU_PROF=<folder>: our server writes a CPU profile there;
-// BENCH_BASELINE_SERVER=<server.js of another build of ours>: it runs beside them as 'baseline' (before/after).
+// BENCH_BASELINE_SERVER=<server.js of another build of ours>: it runs beside them as 'baseline' (before/after);
+// BENCH_OURS_NODE_ARGS='--flag …': Node flags for our server only (experiments with V8's flags).
 // No assertions: figures and ratios.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -94,6 +95,7 @@ function procMemory(pid: number | undefined): { rss: number; peak: number } {
 async function startServer(name: Name, options: { pull?: boolean; folder?: string }): Promise<LspProcess> {
   const workspaceFolders = options.folder ? [pathToFileURL(options.folder).href] : undefined;
   const nodeArgs = ['-r', PROBE];
+  if (name === 'ours' && process.env.BENCH_OURS_NODE_ARGS) nodeArgs.push(...process.env.BENCH_OURS_NODE_ARGS.split(' '));
   if (name === 'ours' || name === 'baseline') {
     if (CPU_PROF && name === 'ours') nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`);
     const script = name === 'baseline' ? BASELINE : undefined;

@@ -4,31 +4,16 @@
 // (server/out/node/compileCache.js). The compiled modules (server/out/cli.js) when there is no bundle, when
 // the bundle is older than the last `tsc -b` (a developer's compile that did not bundle), or with
 // POLICYSET_NO_BUNDLE=1.
-const fs = require('node:fs');
 const path = require('node:path');
 
 const out = path.join(__dirname, '..', 'server', 'out');
+const { bundleIsCurrent, requireWithCompileCache } = require(path.join(out, 'node', 'compileCache.js'));
 const bundle = path.join(out, 'cli', 'bundle.js');
-
-function useBundle() {
-  if (process.env.POLICYSET_NO_BUNDLE === '1') return false;
-  let bundled;
-  try {
-    bundled = fs.statSync(bundle).mtimeMs;
-  } catch {
-    return false;
-  }
-  try {
-    return bundled >= fs.statSync(path.join(out, '..', 'tsconfig.tsbuildinfo')).mtimeMs;
-  } catch {
-    return true; // an installed package carries no build info: its bundle is what was built
-  }
-}
 
 let cached;
 let cli;
-if (useBundle()) {
-  cached = require(path.join(out, 'node', 'compileCache.js')).requireWithCompileCache(bundle);
+if (bundleIsCurrent(bundle, path.join(out, '..', 'tsconfig.tsbuildinfo'))) {
+  cached = requireWithCompileCache(bundle);
   cli = cached.exports;
 } else {
   cli = require(path.join(out, 'cli.js'));

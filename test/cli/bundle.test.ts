@@ -1,12 +1,15 @@
 // bin/policyset.js runs the CLI's bundle (server/out/cli/bundle.js) with V8's code cache, and the compiled
 // modules when the bundle is missing or older than the last compile. Both must say the same, byte for byte.
+// bin/policyset-language-server.js does the same with the server's (server/out/server.bundle.js).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { runCli } from '../support/run';
+import { startInitialized } from '../support/lspProcess';
 import { CORPORA, REPO_ROOT } from '../support/corpus';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-bundle-'));
@@ -81,4 +84,28 @@ test('a bundle older than the last compile is passed over for the compiled modul
   assert.equal(installed.status, 0, installed.stderr);
   assert.equal(caches(path.join(dir, 'installed-cache')), 1, 'without build info (an installed package) the bundle is run');
   assert.equal(stale.stdout, current.stdout);
+});
+
+// The language server: bin/policyset-language-server.js runs server/out/server.bundle.js the same way.
+test('the language server runs its bundle and leaves its code cache at exit; the compiled modules publish the same diagnostics', async () => {
+  assert.ok(fs.existsSync(path.join(REPO_ROOT, 'server', 'out', 'server.bundle.js')), 'npm run build makes server/out/server.bundle.js');
+  const file = path.join(REPO_ROOT, 'examples', 'mistakes', fs.readdirSync(path.join(REPO_ROOT, 'examples', 'mistakes')).filter((name) => name.endsWith('.json')).sort()[0]);
+  const uri = pathToFileURL(file).href;
+  const diagnosticsFrom = async (env: NodeJS.ProcessEnv) => {
+    const { client } = await startInitialized({ textDocument: { publishDiagnostics: {} } }, { env });
+    const published = client.waitFor<{ uri: string; diagnostics: unknown[] }>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri, 30000);
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') } });
+    const { params } = await published;
+    await client.stop();
+    return params.diagnostics;
+  };
+  const serverCaches = (folder: string) => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.startsWith('server.bundle-') && name.endsWith('.v8cache')) : []);
+  const bundledCache = path.join(dir, 'server-bundle-cache');
+  const plainCache = path.join(dir, 'server-plain-cache');
+  const bundled = await diagnosticsFrom({ ...process.env, POLICYSET_COMPILE_CACHE: bundledCache });
+  const plain = await diagnosticsFrom({ ...process.env, POLICYSET_COMPILE_CACHE: plainCache, POLICYSET_NO_BUNDLE: '1' });
+  assert.ok(bundled.length > 0, 'the example has mistakes');
+  assert.deepEqual(plain, bundled);
+  assert.equal(serverCaches(bundledCache).length, 1, 'the bundle ran and stored its code cache at exit');
+  assert.equal(serverCaches(plainCache).length, 0, 'POLICYSET_NO_BUNDLE=1 ran the compiled modules');
 });

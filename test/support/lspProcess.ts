@@ -218,15 +218,17 @@ export class LspProcess {
 }
 
 /** Starts a Node.js language server script over stdio (no shell, no stdin of ours). */
-export function startServerProcess(script: string = SERVER_BIN, args: string[] = ['--stdio'], name = 'policyset-language-server', nodeArgs: string[] = []): LspProcess {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: REPO_ROOT, stdio: 'pipe' });
+export function startServerProcess(script: string = SERVER_BIN, args: string[] = ['--stdio'], name = 'policyset-language-server', nodeArgs: string[] = [], env?: NodeJS.ProcessEnv): LspProcess {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: REPO_ROOT, stdio: 'pipe', env });
   return new LspProcess(child, name);
 }
 
 /** Starts our server and completes the initialize handshake. */
-export async function startInitialized(capabilities: object = {}, options: { initializationOptions?: unknown; script?: string; args?: string[]; name?: string; nodeArgs?: string[]; workspaceFolders?: string[] } = {},
+export async function startInitialized(
+  capabilities: object = {},
+  options: { initializationOptions?: unknown; script?: string; args?: string[]; name?: string; nodeArgs?: string[]; workspaceFolders?: string[]; env?: NodeJS.ProcessEnv } = {},
 ) {
-  const client = startServerProcess(options.script, options.args, options.name, options.nodeArgs);
+  const client = startServerProcess(options.script, options.args, options.name, options.nodeArgs, options.env);
   const folders = options.workspaceFolders?.map((uri) => ({ uri, name: uri.slice(uri.lastIndexOf('/') + 1) }));
   const initialized = await client.request<{ capabilities: Record<string, unknown> }>(
     'initialize',

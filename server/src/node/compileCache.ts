@@ -25,6 +25,26 @@ export interface CachedModule {
   readonly state: 'off' | 'missing' | 'used' | 'rejected';
 }
 
+/**
+ * Whether a bundle (bin/policyset.js's, bin/policyset-language-server.js's) is the one to run: it exists and
+ * is not older than the last `tsc -b` (`buildInfo`; a developer's compile that did not bundle), and
+ * POLICYSET_NO_BUNDLE is not 1. An installed package carries no build info: its bundle is what was built.
+ */
+export function bundleIsCurrent(bundle: string, buildInfo: string): boolean {
+  if (process.env.POLICYSET_NO_BUNDLE === '1') return false;
+  let bundled: number;
+  try {
+    bundled = fs.statSync(bundle).mtimeMs;
+  } catch {
+    return false;
+  }
+  try {
+    return bundled >= fs.statSync(buildInfo).mtimeMs;
+  } catch {
+    return true;
+  }
+}
+
 export function cacheFolder(): string | undefined {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const configured = process.env.POLICYSET_COMPILE_CACHE;
@@ -63,7 +83,9 @@ export function requireWithCompileCache(file: string): CachedModule {
       cachedData = undefined;
     }
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  // A `#!` line (the server's entry has one) is what Node.js's own loader drops: a comment here, same length.
+  const code = source.startsWith('#!') ? `//${source.slice(2)}` : source;
+  const script = new vm.Script(Module.wrap(code), { filename: file, cachedData });
   const state: CachedModule['state'] = !usable ? 'off' : cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;

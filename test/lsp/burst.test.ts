@@ -1,5 +1,6 @@
 // Many documents opened at once (an editor restoring a session): the server reads the whole burst before it
-// checks the rest of it, an edit made meanwhile is answered before the burst is done, and what was closed or
+// checks the rest of it, a request sent behind the burst is answered before the burst is checked, an edit
+// made meanwhile is checked in its new version only, and what was closed or
 // changed before its turn is not checked in its old state (docs/performance.md).
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,10 +57,20 @@ describe('a burst of documents opened at once', () => {
     const closed = COUNT - 20;
     const changed = COUNT - 10;
     const edited = COUNT - 1;
-    // Everything at once, as a client restoring a session sends it: the opens, then a close and a change.
-    for (const [i, text] of texts.entries()) client.notify('textDocument/didOpen', { textDocument: { uri: uriOf(i), languageId: 'json', version: 1, text } });
+    // Everything at once, as a client restoring a session sends it: the opens, with a hover in the middle of
+    // them, then a close and a change.
+    const openOne = (i: number) => client.notify('textDocument/didOpen', { textDocument: { uri: uriOf(i), languageId: 'json', version: 1, text: texts[i] } });
+    for (let i = 0; i < COUNT / 2; i++) openOne(i);
+    const hover = client.request('textDocument/hover', { textDocument: { uri: uriOf(0) }, position: { line: 3, character: 8 } }, 120000);
+    for (let i = COUNT / 2; i < COUNT; i++) openOne(i);
     client.notify('textDocument/didClose', { textDocument: { uri: uriOf(closed) } });
     client.notify('textDocument/didChange', { textDocument: { uri: uriOf(changed), version: 2 }, contentChanges: [{ text: set(changed, REFERENCES, true) }] });
+    // The hover is answered as it is read, not after the documents that came behind it have been checked
+    // (counted in the order the server sent its messages, not by a clock).
+    const answered = await hover;
+    assert.equal(answered.error, undefined);
+    const publishedBefore = client.notifications.slice(0, answered.notificationsBefore).filter(isPublish).map((n) => Number(/set-(\d+)/.exec((n.params as PublishParams).uri)![1]));
+    assert.deepEqual(publishedBefore.filter((i) => i >= COUNT / 2), [], 'no document opened after the hover had its diagnostics before the hover was answered');
 
     // The first document is checked at once; then a keystroke in the last one.
     await client.waitFor(isPublish, 60000);

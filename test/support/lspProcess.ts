@@ -9,6 +9,8 @@ export const SERVER_BIN = path.join(REPO_ROOT, 'bin', 'policyset-language-server
 export interface ResponseMessage<T> {
   result?: T;
   error?: { code: number; message: string; data?: unknown };
+  /** How many notifications the server had sent before this answer (the order of the stream, not of promise callbacks). */
+  notificationsBefore?: number;
 }
 
 export interface Notification<T = unknown> {
@@ -85,7 +87,7 @@ export class LspProcess {
       if (!pending) return;
       this.pending.delete(message.id as number);
       clearTimeout(pending.timer);
-      pending.resolve(message);
+      pending.resolve({ ...message, notificationsBefore: this.notifications.length });
       return;
     }
     if (message.method === undefined) return;

@@ -1,0 +1,151 @@
+// The edges of the quota model that mutation testing found untested (docs/mutation.md): what a region's read
+// says when it failed and still carries a list, a usage list written by hand, the boundaries of the
+// simulator's counts, the bar and the verdict the CLI prints.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, checkQuota, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
+
+const gpt4o = (used: number, limit: number) => ({ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: used, limit });
+
+describe('regions with room (quota where)', () => {
+  test('a read that failed is not judged even when a list came with it; a read with neither is "no usage read"', () => {
+    const rows = regionsWithRoom('gpt-4o', 'Standard', 1000, [
+      { location: 'eastus', error: 'the answer was cut off', value: [gpt4o(0, 100)] },
+      { location: 'westus' },
+    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.location, r.freeTpm, r.fits, r.error]),
+      [
+        ['eastus', null, false, 'the answer was cut off'],
+        ['westus', null, false, 'no usage read'],
+      ],
+    );
+  });
+
+  test('exactly the free TPM fits; one unit more does not', () => {
+    const value = [gpt4o(90, 100)];
+    assert.equal(regionsWithRoom('gpt-4o', 'Standard', 10_000, [{ location: 'eastus', value }])[0].fits, true);
+    assert.equal(regionsWithRoom('gpt-4o', 'Standard', 11_000, [{ location: 'eastus', value }])[0].fits, false);
+  });
+
+  test('regions with equal free TPM keep the order given; a region with none free comes before one not judged', () => {
+    const rows = regionsWithRoom('gpt-4o', 'Standard', 1000, [
+      { location: 'norwayeast', error: 'AuthorizationFailed (403)' },
+      { location: 'b-full', value: [gpt4o(100, 100)] },
+      { location: 'c', value: [gpt4o(50, 100)] },
+      { location: 'a', value: [gpt4o(50, 100)] },
+    ]);
+    assert.deepEqual(rows.map((r) => r.location), ['c', 'a', 'b-full', 'norwayeast']);
+  });
+
+  test('the verdict: fits, how much is short, or not known', () => {
+    const [full, room] = regionsWithRoom('gpt-4o', 'Standard', 15_000, [
+      { location: 'eastus', value: [gpt4o(90, 100)] },
+      { location: 'westus', value: [gpt4o(0, 100)] },
+    ]).sort((a, b) => a.location.localeCompare(b.location));
+    assert.equal(roomVerdict(full, 15_000), 'no: 5,000 TPM short');
+    assert.equal(roomVerdict(room, 15_000), 'fits');
+    const [failed] = regionsWithRoom('gpt-4o', 'Standard', 1, [{ location: 'x', error: 'refused' }]);
+    assert.equal(roomVerdict(failed, 1), 'not known');
+  });
+});
+
+describe('usage lists written by hand', () => {
+  test('an entry without numbers is listed by its name, or by its text when it has none', () => {
+    const read = readUsages([{ name: { value: 'OpenAI.Standard.o1' }, currentValue: 1 }, { name: { value: 'OpenAI.Standard.o3' }, limit: 1 }, { unit: 'Count' }] as never[]);
+    assert.deepEqual(read.unmatched, ['OpenAI.Standard.o1', 'OpenAI.Standard.o3', '{"unit":"Count"}']);
+    assert.deepEqual(read.models, []);
+    assert.deepEqual(readUsages([{ unit: 'x'.repeat(100) }] as never[]).unmatched, [`{"unit":"${'x'.repeat(71)}`]);
+  });
+
+  test('an entry that is not an object is listed by its text, cut at 80 characters', () => {
+    const read = readUsages([null, 'x'.repeat(100), [1]] as never[]);
+    assert.deepEqual(read.unmatched, ['null', `"${'x'.repeat(79)}`, '[1]']);
+  });
+
+  test('a name object without value, or a name that is null, is unmatched, not thrown on', () => {
+    const read = readUsages([{ name: null, currentValue: 1, limit: 2 }, { name: { localizedValue: 'gpt' }, currentValue: 1, limit: 2 }] as never[]);
+    assert.deepEqual(read.unmatched, ['', '']);
+    assert.equal(read.models.length, 0);
+  });
+
+  test('only a name that is exactly AccountCount is the account count; a model name needs all three parts, whole', () => {
+    const read = readUsages([
+      { name: { value: 'AccountCountLimit' }, currentValue: 1, limit: 2 },
+      { name: { value: 'XAccountCount' }, currentValue: 1, limit: 2 },
+      { name: { value: 'accountcount' }, currentValue: 3, limit: 30 },
+      { name: { value: 'x OpenAI.Standard.gpt-4o' }, currentValue: 1, limit: 2 },
+      { name: { value: 'OpenAI.Standard.gpt 4o!' }, currentValue: 1, limit: 2 },
+      { name: { value: 'OpenAI.Standard.gpt-4o\nsecond line' }, currentValue: 1, limit: 2 },
+    ]);
+    assert.deepEqual(read.accounts, { used: 3, limit: 30 });
+    assert.deepEqual(read.unmatched, ['AccountCountLimit', 'XAccountCount', 'x OpenAI.Standard.gpt-4o', 'OpenAI.Standard.gpt-4o\nsecond line']);
+    assert.deepEqual(read.models.map((m) => m.model), ['gpt 4o!']);
+  });
+
+  test('a label that is not a string is left out', () => {
+    const [model] = readUsages([{ name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 7 }, currentValue: 1, limit: 2 }] as never[]).models;
+    assert.equal(model.label, undefined);
+    assert.equal('label' in model, true);
+  });
+
+  test('the message of a check that does not fit names what is short', () => {
+    const check = checkQuota({ usedTpm: 95_000, limitTpm: 100_000 }, 8000);
+    assert.equal(check.ok, false);
+    assert.equal((check as { shortTpm: number }).shortTpm, 3000);
+    assert.match((check as { message: string }).message, /8,000 TPM asked, 5,000 TPM free .*: 3,000 TPM short\./);
+  });
+});
+
+describe('the usage bar', () => {
+  test('cells for used of limit, rounded; over the limit is full; a limit of 0 is full when anything is used', () => {
+    assert.equal(usageBar(0, 100), '░'.repeat(20));
+    assert.equal(usageBar(50, 100), '█'.repeat(10) + '░'.repeat(10));
+    assert.equal(usageBar(26, 100, 10), '███░░░░░░░');
+    assert.equal(usageBar(150, 100), '█'.repeat(20));
+    assert.equal(usageBar(-5, 100, 4), '░░░░');
+    assert.equal(usageBar(1, 0, 4), '████');
+    assert.equal(usageBar(0, 0, 4), '░░░░');
+  });
+});
+
+describe('the simulator counts', () => {
+  const olderChat = capacityClassOf('gpt-4o')!;
+
+  test('each minute counts what was sent in it; a request whose tokens reach the TPM exactly is accepted', () => {
+    // 1,000 TPM (one unit), 500 tokens each at 1 per 10 s: two fit in each minute exactly, the rest are refused.
+    const result = simulate(rateLimits(1, olderChat), { rps: 0.1, promptTokens: 250, maxTokens: 250, minutes: 2 });
+    assert.deepEqual(
+      result.minutes.map((m) => [m.minute, m.sent, m.accepted, m.refusedRpm, m.refusedTpm, m.tokensCounted]),
+      [
+        [1, 6, 2, 0, 4, 1000],
+        [2, 6, 2, 0, 4, 1000],
+      ],
+    );
+  });
+
+  test('refusals by the window are counted per minute too', () => {
+    // 6 RPM: one request per 10-second window; 1 per second sends 10 per window.
+    const result = simulate(rateLimits(1, olderChat), { rps: 1, promptTokens: 1, maxTokens: 1, minutes: 1 });
+    assert.deepEqual(result.minutes.map((m) => [m.sent, m.accepted, m.refusedRpm]), [[60, 6, 54]]);
+    assert.deepEqual(result.firstRefusal, { atSeconds: 1, rule: 'rpm' });
+  });
+});
+
+describe('the figures the extension asks for', () => {
+  test('the check needs a whole capacity of 1 or more and a model; the deployment type defaults to Standard', () => {
+    const usages = [gpt4o(0, 100), { name: { value: 'OpenAI.GlobalStandard.gpt-4o' }, currentValue: 100, limit: 100 }];
+    assert.equal(quotaFigures({ usages, model: 'gpt-4o', capacity: 1 }).check?.ok, true);
+    assert.equal(quotaFigures({ usages, model: 'gpt-4o', sku: 'GlobalStandard', capacity: 1 }).check?.ok, false);
+    for (const capacity of [0, 1.5, -1]) assert.equal(quotaFigures({ usages, model: 'gpt-4o', capacity }).check, undefined, `capacity ${capacity}`);
+    assert.equal(quotaFigures({ usages, capacity: 1 }).check, undefined);
+    assert.equal(quotaFigures({ usages, model: 'gpt-4o', capacity: '1' as never }).check, undefined);
+    assert.equal(quotaFigures({ usages: 'x' as never }).rows.length, 0);
+  });
+
+  test('the models of the table are sorted by name', () => {
+    const names = quotaFigures({}).models.map((m) => m.name);
+    assert.deepEqual(names, [...names].sort());
+    assert.notDeepEqual(Object.keys(BUILT_IN_CAPACITY_TABLE.models), names, 'the table itself is not in that order');
+  });
+});

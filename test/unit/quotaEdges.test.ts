@@ -3,7 +3,7 @@
 // simulator's counts, the bar and the verdict the CLI prints.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, checkQuota, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
+import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, checkQuota, checkSize, describeRequestWindow, mergeCapacityTable, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
 
 const gpt4o = (used: number, limit: number) => ({ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: used, limit });
 
@@ -147,5 +147,56 @@ describe('the figures the extension asks for', () => {
     const names = quotaFigures({}).models.map((m) => m.name);
     assert.deepEqual(names, [...names].sort());
     assert.notDeepEqual(Object.keys(BUILT_IN_CAPACITY_TABLE.models), names, 'the table itself is not in that order');
+  });
+});
+
+describe('sizes and the capacity-unit file', () => {
+  test('a capacity from 1 to 1,000,000 units; a TPM above 0 up to 1,000,000,000; anything else is refused with its reason', () => {
+    assert.deepEqual(checkSize({ capacity: 1 }), { ok: true, capacity: 1 });
+    assert.deepEqual(checkSize({ capacity: 1_000_000 }), { ok: true, capacity: 1_000_000 });
+    assert.deepEqual(checkSize({ capacity: 1_000_001 }), { ok: false, message: 'capacity must be at most 1,000,000 units (1,000,000,000 TPM), not 1000001' });
+    assert.deepEqual(checkSize({ capacity: 0 }), { ok: false, message: 'capacity must be a positive whole number of units (1 unit = 1,000 TPM), not 0' });
+    assert.deepEqual(checkSize({ tpm: 1000 }), { ok: true, capacity: 1 });
+    assert.deepEqual(checkSize({ tpm: 1_000_000_000 }), { ok: true, capacity: 1_000_000 });
+    assert.deepEqual(checkSize({ tpm: 1_000_001_000 }), { ok: false, message: 'TPM must be at most 1,000,000,000, not 1000001000' });
+    for (const tpm of [0, -1000, Infinity, NaN]) assert.deepEqual(checkSize({ tpm }), { ok: false, message: `TPM must be a positive multiple of 1,000, not ${tpm}` }, `tpm ${tpm}`);
+    assert.deepEqual(checkSize({}), { ok: false, message: 'give a capacity or a TPM' });
+  });
+
+  test('the request window: at exactly one request per 10 s the allowances are given; no RPM is "no requests"', () => {
+    assert.equal(describeRequestWindow({ rpm: 6, perSecond: 0, perTenSeconds: 1 }), '0 per 1 s window, 1 per 10 s');
+    assert.equal(describeRequestWindow({ rpm: 0, perSecond: 0, perTenSeconds: 0 }), 'no requests');
+    assert.equal(describeRequestWindow({ rpm: 3, perSecond: 0, perTenSeconds: 0 }), '3 RPM: one request every 20 s');
+  });
+
+  test("a user file keeps the built-in models it does not name, and a class's description when it is text", () => {
+    const merged = mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, { classes: { mine: { rpm: 2, tpm: 1000, description: 'my class' }, other: { rpm: 1, tpm: 1000, description: 5 } }, models: { m1: 'mine', m2: 'other' } });
+    assert.equal(capacityClassOf('o1', merged)?.name, 'reasoning-a');
+    assert.equal(capacityClassOf('m1', merged)?.description, 'my class');
+    assert.equal(capacityClassOf('m2', merged)?.description, undefined);
+    assert.equal(capacityClassOf('m2', merged)?.rpm, 1);
+  });
+
+  test('a model the table does not know has no class, even when a class is named "undefined"', () => {
+    const merged = mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, { classes: { undefined: { rpm: 1, tpm: 1000 } } });
+    assert.equal(capacityClassOf('not-a-model', merged), undefined);
+  });
+
+  test('every wrong shape of the file is refused with what is wrong', () => {
+    const refused: Array<[unknown, RegExp]> = [
+      [null, /a JSON object with "classes" and\/or "models"/],
+      [{ classes: [] }, /"classes" must be an object/],
+      [{ classes: null }, /"classes" must be an object/],
+      [{ classes: { c: null } }, /class 'c' needs a positive "rpm" and "tpm"/],
+      [{ classes: { c: [1] } }, /class 'c' needs/],
+      [{ classes: { c: { rpm: 0, tpm: 1000 } } }, /class 'c' needs/],
+      [{ classes: { c: { rpm: 1, tpm: 0 } } }, /class 'c' needs/],
+      [{ classes: { c: { rpm: 1, tpm: '1000' } } }, /class 'c' needs/],
+      [{ classes: { c: { rpm: 1 } } }, /class 'c' needs/],
+      [{ models: [] }, /"models" must be an object mapping a model name to a class name/],
+      [{ models: null }, /"models" must be an object/],
+      [{ models: { x: 5 } }, /model 'x' must name a class/],
+    ];
+    for (const [file, message] of refused) assert.throws(() => mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, file), message, JSON.stringify(file));
   });
 });

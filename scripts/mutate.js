@@ -45,7 +45,7 @@ const TARGETS = {
   deployments: {
     what: 'E6 and E7 (model deployments, quota usage and its paging)',
     mutate: ['client/src/api/modelDeployments.ts'],
-    tests: ['test/out/api/guards.test.js', 'test/out/api/modelDeployments.test.js', 'test/out/api/modelApply.test.js'],
+    tests: ['test/out/api/deploymentChecks.test.js', 'test/out/api/guards.test.js', 'test/out/api/modelDeployments.test.js', 'test/out/api/modelApply.test.js'],
   },
   api: {
     what: 'the other api clients (E1-E5, errors, settings, sign-in)',

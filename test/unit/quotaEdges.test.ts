@@ -3,7 +3,7 @@
 // simulator's counts, the bar and the verdict the CLI prints.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, checkQuota, checkSize, describeRequestWindow, mergeCapacityTable, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
+import { applyPlanAnswer, BUILT_IN_CAPACITY_TABLE, capacityClassOf, checkQuota, checkSize, describeRequestWindow, mergeCapacityTable, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
 
 const gpt4o = (used: number, limit: number) => ({ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: used, limit });
 
@@ -198,5 +198,68 @@ describe('sizes and the capacity-unit file', () => {
       [{ models: { x: 5 } }, /model 'x' must name a class/],
     ];
     for (const [file, message] of refused) assert.throws(() => mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, file), message, JSON.stringify(file));
+  });
+});
+
+describe('applying a plan: what the editor and the CLI are told before anything is sent', () => {
+  const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+  const plan = (deployments: unknown[], more: Record<string, unknown> = { subscription: SUB, resourceGroup: 'rg', region: 'eastus', account: 'acct' }) => JSON.stringify({ ...more, deployments });
+  const usages = [{ subscription: SUB, region: 'eastus', value: [gpt4o(0, 1000)] }];
+  const one = plan([{ name: 'd1', model: 'gpt-4o', sku: { capacity: 10 } }]);
+
+  test('each thing an entry lacks is named, in order', () => {
+    const answer = applyPlanAnswer({ text: plan([{ sku: { capacity: 0 } }], {}) });
+    assert.deepEqual(answer.problems, ["entry 1 needs a subscription, a region, a resource group, an account, a name, a model, a capacity (a positive whole number) (its own or the plan's)"]);
+    const named = applyPlanAnswer({ text: plan([{ name: 'd1' }], {}) });
+    assert.match(named.problems[0], /^entry 1 \(\?\/d1\) needs /);
+  });
+
+  test('one deployment named twice in other casings is one deployment; one account in one region whatever the casing', () => {
+    const twice = applyPlanAnswer({ text: plan([{ name: 'd1', model: 'gpt-4o', sku: { capacity: 1 } }, { name: 'D1', account: 'ACCT', model: 'gpt-4o', sku: { capacity: 1 } }]) });
+    assert.match(twice.problems.join('\n'), /entry 2 \(ACCT\/D1\) names the same deployment as an earlier entry/);
+    const regions = applyPlanAnswer({ text: plan([{ name: 'd1', model: 'gpt-4o', sku: { capacity: 1 } }, { name: 'd2', account: 'ACCT', region: 'EastUS', model: 'gpt-4o', sku: { capacity: 1 } }]) });
+    assert.deepEqual(regions.problems, []);
+    const elsewhere = applyPlanAnswer({ text: plan([{ name: 'd1', model: 'gpt-4o', sku: { capacity: 1 } }, { name: 'd2', account: 'ACCT', region: 'westus', model: 'gpt-4o', sku: { capacity: 1 } }]) });
+    assert.match(elsewhere.problems.join('\n'), /entry 2 \(ACCT\/d2\) puts account 'ACCT' in 'westus', an earlier entry in 'eastus'/);
+  });
+
+  test('a file that is not a plan, or a lone deployment, is said to be no plan', () => {
+    for (const text of ['{}', '{ "deployments": [] }', '{ "sku": { "capacity": 1 }, "model": "gpt-4o" }']) {
+      assert.deepEqual(applyPlanAnswer({ text }), { targets: [], problems: ['this is not a deployment plan ({ "deployments": [...] })'] }, text);
+    }
+    assert.deepEqual(applyPlanAnswer({ text: 5 as never }).problems, ['the plan could not be read as JSON: see its diagnostics']);
+  });
+
+  test('no reconciliation without both the deployments and the usages read', () => {
+    assert.equal(applyPlanAnswer({ text: one, deployments: [{}] }).result, undefined);
+    assert.equal(applyPlanAnswer({ text: one, usages }).result, undefined);
+    assert.notEqual(applyPlanAnswer({ text: one, deployments: [{}], usages }).result, undefined);
+  });
+
+  test('answers read for another number of entries are refused, not matched up', () => {
+    assert.deepEqual(applyPlanAnswer({ text: one, deployments: [{}, {}], usages }), { targets: applyPlanAnswer({ text: one }).targets, problems: ['2 deployments read for 1 entries'] });
+  });
+
+  test("a deployment the service answered without a model name or capacity stops the apply: what would change can't be told", () => {
+    for (const body of [{}, null, { sku: { capacity: 10 } }, { sku: { capacity: '10' }, properties: { model: { name: 'gpt-4o' } } }, { sku: { capacity: Infinity }, properties: { model: { name: 'gpt-4o' } } }, { sku: { capacity: 10 }, properties: { model: { name: 5 } } }, { sku: [10], properties: { model: { name: 'gpt-4o' } } }]) {
+      const answer = applyPlanAnswer({ text: one, deployments: [{ body }], usages });
+      assert.deepEqual(answer.problems, ["the service's answer for acct/d1 has no model name or capacity: cannot tell what would change"], JSON.stringify(body));
+      assert.equal(answer.result, undefined);
+    }
+  });
+
+  test('what the service answered is read whole: type, version and format; a missing type is Standard', () => {
+    const read = (body: unknown) => applyPlanAnswer({ text: one, deployments: [{ body }], usages }).result?.rows[0];
+    const row = read({ sku: { name: 'GlobalStandard', capacity: 10 }, properties: { model: { name: 'gpt-4o', version: '1', format: 'OpenAI' } } });
+    assert.deepEqual([row?.action, row?.changes, row?.currentVersion, row?.currentFormat], ['resize', ['sku'], '1', 'OpenAI']);
+    const same = read({ sku: { capacity: 10 }, properties: { model: { name: 'gpt-4o', version: 7, format: 8 } } });
+    assert.deepEqual([same?.action, same?.changes, same?.currentVersion, same?.currentFormat], ['unchanged', [], undefined, undefined]);
+  });
+
+  test('an account the GET said is missing is a new account; any other answer is not', () => {
+    const result = (accountMissing: unknown) => applyPlanAnswer({ text: one, deployments: [{ accountMissing: accountMissing as boolean }], usages: [{ subscription: SUB, region: 'eastus', value: [gpt4o(0, 1000), { name: { value: 'AccountCount' }, currentValue: 30, limit: 30 }] }] }).result;
+    assert.equal(result(true)?.fits, false, 'a new account in a region at its 30 accounts does not fit');
+    assert.equal(result('yes')?.fits, true);
+    assert.equal(result(undefined)?.fits, true);
   });
 });

@@ -3,7 +3,7 @@
 // simulator's counts, the bar and the verdict the CLI prints.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPlanAnswer, BUILT_IN_CAPACITY_TABLE, capacityClassOf, checkQuota, checkSize, describeRequestWindow, mergeCapacityTable, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
+import { applyPlanAnswer, BUILT_IN_CAPACITY_TABLE, capacityClassOf, classify, reconcile, checkQuota, checkSize, describeRequestWindow, mergeCapacityTable, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
 
 const gpt4o = (used: number, limit: number) => ({ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: used, limit });
 
@@ -261,5 +261,56 @@ describe('applying a plan: what the editor and the CLI are told before anything 
     assert.equal(result(true)?.fits, false, 'a new account in a region at its 30 accounts does not fit');
     assert.equal(result('yes')?.fits, true);
     assert.equal(result(undefined)?.fits, true);
+  });
+});
+
+describe('reconciling a plan: the edges', () => {
+  const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+  const region = (value: unknown[], more: Partial<{ subscription: string; region: string }> = {}) => ({ subscription: SUB, region: 'eastus', value: value as never[], ...more });
+  const entry = (name: string, capacity: number, more: Record<string, unknown> = {}) => ({ subscription: SUB, region: 'eastus', resourceGroup: 'rg', account: 'acct', name, desired: { model: 'gpt-4o', sku: 'Standard', capacity }, ...more });
+
+  test('a format is a change only when both sides name one, in any casing', () => {
+    const spec = { model: 'gpt-4o', sku: 'Standard', capacity: 1 };
+    assert.deepEqual(classify({ ...spec, format: 'OpenAI' }, { ...spec, format: 'openai' }), { action: 'unchanged', changes: [] });
+    assert.deepEqual(classify({ ...spec, format: 'OpenAI' }, { ...spec, format: 'Other' }), { action: 'resize', changes: ['format'] });
+    assert.deepEqual(classify({ ...spec, format: 'OpenAI' }, spec), { action: 'unchanged', changes: [] });
+    assert.deepEqual(classify(spec, { ...spec, format: 'OpenAI' }), { action: 'unchanged', changes: [] });
+    assert.deepEqual(classify({ ...spec, model: 'GPT-4o', sku: 'standard' }, spec), { action: 'unchanged', changes: [] });
+  });
+
+  test('the 30th resource of a region fits; an account named by two entries is one new resource', () => {
+    const fresh = { account: 'fresh', accountIsNew: true };
+    const at29 = reconcile([entry('a', 1, fresh), entry('b', 1, { ...fresh, account: 'fresh' })], [region([gpt4o(0, 100), { name: { value: 'AccountCount' }, currentValue: 29, limit: 30 }])]);
+    assert.deepEqual(at29.resources.map((r) => [r.used, r.newAccounts, r.after, r.fits]), [[29, ['rg/fresh'], 30, true]]);
+    assert.equal(at29.fits, true);
+  });
+
+  test('without an account count in the usage, the accounts the plan names that exist are what is used', () => {
+    const known = Array.from({ length: 30 }, (_, i) => entry(`d${i}`, 1, { account: `acct${i}`, current: { model: 'gpt-4o', sku: 'Standard', capacity: 1 } }));
+    const result = reconcile([...known, entry('new', 1, { account: 'fresh', accountIsNew: true })], [region([gpt4o(30, 100)])]);
+    assert.deepEqual(result.resources.map((r) => [r.used, r.limit, r.after, r.fits]), [[30, 30, 31, false]]);
+    assert.match(result.problems.join('\n'), /'eastus': 31 model-service resources after the plan \(30 now and 1 new: rg\/fresh\)/);
+  });
+
+  test('an account count with a limit of 0 falls back to 30 per region', () => {
+    const result = reconcile([entry('new', 1, { account: 'fresh', accountIsNew: true })], [region([gpt4o(0, 100), { name: { value: 'AccountCount' }, currentValue: 3, limit: 0 }])]);
+    assert.deepEqual(result.resources.map((r) => [r.used, r.limit, r.fits]), [[3, 30, true]]);
+  });
+
+  test("the region's usage is found whatever the casing of the subscription and region", () => {
+    const other = region([gpt4o(100, 100)], { subscription: '00000000-0000-0000-0000-000000000000' });
+    const result = reconcile([entry('d', 10)], [other, region([gpt4o(0, 100)], { subscription: SUB.toUpperCase(), region: 'EastUS' })]);
+    assert.equal(result.fits, true, result.problems.join('\n'));
+    assert.deepEqual(result.quotas.map((q) => [q.found, q.usedTpm, q.afterTpm]), [[true, 0, 10_000]]);
+  });
+
+  test('a quota drawn on by one entry lists it once, with its move away from another model', () => {
+    const result = reconcile([entry('d', 10, { current: { model: 'gpt-4o-mini', sku: 'Standard', capacity: 5 } })], [region([gpt4o(0, 100), { name: { value: 'OpenAI.Standard.gpt-4o-mini' }, currentValue: 5, limit: 100 }])]);
+    assert.deepEqual(result.quotas.map((q) => [q.model, q.entries, q.afterTpm]), [
+      ['gpt-4o', ['acct/d'], 10_000],
+      ['gpt-4o-mini', ['acct/d'], 0],
+    ]);
+    const resize = reconcile([entry('d', 10, { current: { model: 'gpt-4o', sku: 'Standard', capacity: 5 } })], [region([gpt4o(5, 100)])]);
+    assert.deepEqual(resize.quotas.map((q) => [q.model, q.entries, q.afterTpm]), [['gpt-4o', ['acct/d'], 10_000]]);
   });
 });

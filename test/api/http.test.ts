@@ -237,3 +237,22 @@ test('a 3xx is not a success; a non-JSON 2xx error has no details; a Retry-After
   assert.ok(late instanceof ServiceError && late.status === 429 && /does not fit/.test(late.message), String(late));
   assert.deepEqual(late.earlierStatuses, [503]);
 });
+
+test('a connection dropped before any answer: said in those words, with its code; a PUT counts as maybe delivered and is not sent again', async () => {
+  let requests = 0;
+  const hangUp = await raw((req) => {
+    requests++;
+    req.resume();
+    // The GET's connection is closed, the PUT's reset (RST): Node names the first "socket hang up", the second "read ECONNRESET".
+    req.on('end', () => (req.method === 'PUT' ? req.socket.resetAndDestroy() : req.socket.destroy()));
+  });
+  const c = new HttpClient({ baseUrl: hangUp, token: async () => TOKEN, maxRetries: 0 });
+  const read = await caught(c.send(get));
+  assert.ok(read instanceof NetworkError, String(read));
+  assert.equal(read.message, 'GET /x failed: the connection was dropped before the answer was complete');
+  assert.equal(read.code, 'ECONNRESET');
+  const write = await caught(new HttpClient({ baseUrl: hangUp, token: async () => TOKEN, maxRetries: 2, backoffMs: 5 }).send(put));
+  assert.ok(write instanceof NetworkError && write.maybeDelivered, String(write));
+  assert.equal(write.message, 'PUT /x failed: the connection was dropped before the answer was complete');
+  assert.equal(requests, 2, 'the PUT went once');
+});

@@ -2,9 +2,12 @@
 // untested by mutation testing (docs/mutation.md): names that are only a valid name when the whole of them
 // matches (they become path segments), the deployment body, the model spec, what a failed PUT means (never
 // sent twice when it may have been applied), the over-quota answer and the service's own rate limits.
-import { test, describe } from 'node:test';
+import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import * as mockttp from 'mockttp';
 import {
+  ModelDeploymentClient,
+  readDeploymentState,
   AuthenticationRequiredError,
   checkDeploymentBody,
   checkDeploymentTarget,
@@ -146,5 +149,112 @@ describe('answers about quota and limits', () => {
     assert.equal(describeRateLimits({} as never), undefined);
     assert.equal(describeRateLimits({ properties: { rateLimits: [] } } as never), undefined);
     assert.equal(describeRateLimits({ properties: { rateLimits: 'x' } } as never), undefined);
+  });
+});
+
+describe('E6 and E7 against a service (mockttp)', () => {
+  let server: mockttp.Mockttp;
+  let url: string;
+  before(async () => {
+    server = mockttp.getLocal();
+    await server.start();
+    url = `http://127.0.0.1:${server.port}`;
+  });
+  after(() => server.stop());
+  beforeEach(() => server.reset());
+
+  const TOKEN = 'TOKEN-deployments-5c2a9e';
+  const client = (baseUrl = url) => new ModelDeploymentClient({ baseUrl, itemsBaseUrl: baseUrl, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 10_000, backoffMs: 5, maxRetries: 0 });
+  const DEPLOYMENT = `/subscriptions/${SUB}/resourceGroups/rg/providers/Provider.CognitiveServices/accounts/acct/deployments/gpt`;
+  const USAGES = `/subscriptions/${SUB}/providers/Provider.CognitiveServices/locations/eastus/usages`;
+  const entry = (name: string) => ({ name: { value: `OpenAI.Standard.${name}` }, currentValue: 1, limit: 10 });
+  const caught = (promise: Promise<unknown>) => promise.then((v) => assert.fail(`expected a failure, got ${JSON.stringify(v)}`), (e: unknown) => e);
+
+  test('the GET of a deployment: 404 is "none yet"; any other error is thrown, not taken for "none"', async () => {
+    await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code: 'DeploymentNotFound', message: 'none' } });
+    assert.equal(await client().getDeployment(target({})), undefined);
+    await server.forGet(DEPLOYMENT).once().thenJson(403, { error: { code: 'AuthorizationFailed', message: 'no' } });
+    const denied = await caught(client().getDeployment(target({})));
+    assert.ok(denied instanceof ServiceError && denied.status === 403, String(denied));
+    await server.forGet(DEPLOYMENT).once().thenJson(200, [1, 2]);
+    assert.deepEqual(await client().getDeployment(target({})), {}, 'a body that is not an object is a deployment without fields');
+  });
+
+  test("the deployment's state for a plan: a 404 that names the account as missing, another 404, another error", async () => {
+    await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code: 'ParentResourceNotFound', message: 'no account' } });
+    assert.deepEqual(await readDeploymentState(client(), target({})), { accountMissing: true });
+    await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code: 'DeploymentNotFound', message: 'none' } });
+    assert.deepEqual(await readDeploymentState(client(), target({})), { accountMissing: false });
+    for (const code of ['NoParentResourceNotFound', 'ResourceNotFoundYet']) {
+      await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code, message: 'other' } });
+      assert.deepEqual(await readDeploymentState(client(), target({})), { accountMissing: false }, code);
+    }
+    await server.forGet(DEPLOYMENT).once().thenJson(500, { error: { code: 'InternalServerError', message: 'x' } });
+    const failed = await caught(readDeploymentState(client(), target({})));
+    assert.ok(failed instanceof ServiceError && failed.status === 500, String(failed));
+    await server.forGet(DEPLOYMENT).once().thenReply(200, '"text"', { 'content-type': 'application/json' });
+    assert.deepEqual(await readDeploymentState(client(), target({})), { deployment: {}, accountMissing: false });
+  });
+
+  test('the PUT sends only the sku and the model, never other fields of what it was given', async () => {
+    const endpoint = await server.forPut(DEPLOYMENT).thenJson(201, {});
+    const body = { sku: { name: 'Standard', capacity: 2, tier: 'x' }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' }, raiPolicyName: 'p' }, tags: { a: 'b' } };
+    await client().createOrUpdateDeployment(target({}), body as never);
+    const [seen] = await endpoint.getSeenRequests();
+    assert.deepEqual(await seen.body.getJson(), { sku: { name: 'Standard', capacity: 2 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' } } });
+    const refused = await caught(client().createOrUpdateDeployment(target({}), { ...body, sku: { name: 'Standard', capacity: 0 } } as never));
+    assert.ok(refused instanceof InvalidRequestError, String(refused));
+    assert.equal((await endpoint.getSeenRequests()).length, 1, 'a body that fails the check is not sent');
+  });
+
+  test("the usages under a base URL with a path: a nextLink keeps its own api-version and query; the path is the service's", async () => {
+    const first = await server.forGet(`/base${USAGES}`).matching((r) => !new URL(r.url).searchParams.has('page')).thenJson(200, { value: [entry('a')], nextLink: `${url}/base${USAGES}?api-version=2099-01-01&page=2&$skiptoken=t` });
+    const second = await server.forGet(`/base${USAGES}`).matching((r) => new URL(r.url).searchParams.get('page') === '2').thenJson(200, { value: [entry('b'), 5, null], nextLink: null });
+    const listed = await client(`${url}/base//`).listUsages(SUB, 'eastus');
+    assert.deepEqual(listed.value.map((v) => v.name?.value), ['OpenAI.Standard.a', 'OpenAI.Standard.b']);
+    assert.equal(listed.pages, 2);
+    assert.equal(new URL((await first.getSeenRequests())[0].url).searchParams.get('api-version'), '2023-05-01');
+    const next = new URL((await second.getSeenRequests())[0].url);
+    assert.deepEqual([...next.searchParams].sort(), [['$skiptoken', 't'], ['api-version', '2099-01-01'], ['page', '2']]);
+  });
+
+  test('a nextLink outside the base path is another address: not followed', async () => {
+    await server.forGet(`/base${USAGES}`).thenJson(200, { value: [entry('a')], nextLink: `${url}/other${USAGES}?page=2` });
+    const elsewhere = await server.forGet(`/other${USAGES}`).thenJson(200, { value: [] });
+    const error = await caught(client(`${url}/base`).listUsages(SUB, 'eastus'));
+    assert.ok(error instanceof ServiceError && /points away from the service/.test(error.message), String(error));
+    assert.equal((await elsewhere.getSeenRequests()).length, 0);
+  });
+
+  test('a nextLink that is not a URL, or not a string, ends the listing with what was wrong', async () => {
+    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: 'http://[::1' });
+    const bad = await caught(client().listUsages(SUB, 'eastus'));
+    assert.ok(bad instanceof ServiceError && bad.message === "The usages list gave a nextLink that is not a URL: 'http://[::1'", String(bad));
+    const long = `http://[${'x'.repeat(300)}`;
+    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: long });
+    const cut = await caught(client().listUsages(SUB, 'eastus'));
+    assert.ok(cut instanceof ServiceError && cut.message === `The usages list gave a nextLink that is not a URL: '${long.slice(0, 200)}'`, String(cut));
+    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: ['x'] });
+    const array = await caught(client().listUsages(SUB, 'eastus'));
+    assert.ok(array instanceof ServiceError && /nextLink is not a string \(an array\)/.test(array.message), String(array));
+    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: '' });
+    assert.equal((await client().listUsages(SUB, 'eastus')).pages, 1, 'an empty nextLink ends the list');
+  });
+
+  test('the 50th page is read; a 51st is not', async () => {
+    let n = 0;
+    await server.forGet(USAGES).thenCallback((r) => {
+      n = Number(new URL(r.url).searchParams.get('page') ?? '1');
+      return { statusCode: 200, json: { value: [entry(`u${n}`)], ...(n < 50 ? { nextLink: `${url}${USAGES}?page=${n + 1}` } : {}) } };
+    });
+    assert.equal((await client().listUsages(SUB, 'eastus')).pages, 50);
+    await server.reset();
+    await server.forGet(USAGES).thenCallback((r) => {
+      n = Number(new URL(r.url).searchParams.get('page') ?? '1');
+      return { statusCode: 200, json: { value: [entry(`u${n}`)], nextLink: `${url}${USAGES}?page=${n + 1}` } };
+    });
+    const error = await caught(client().listUsages(SUB, 'eastus'));
+    assert.ok(error instanceof ServiceError && error.message === 'The usages list of eastus did not end after 50 pages; not read further', String(error));
+    assert.equal(n, 50);
   });
 });

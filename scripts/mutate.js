@@ -119,7 +119,7 @@ function run(name, target, args, bin) {
     tap: {
       testFiles: testFiles(target.tests),
       forceBail: true,
-      nodeArgs: ['--require', path.join(__dirname, 'mutate', 'coverage-parent.js'), '--require', '{{hookFile}}', '{{testFile}}'],
+      nodeArgs: ['--test-reporter=tap', '--require', path.join(__dirname, 'mutate', 'coverage-parent.js'), '--require', '{{hookFile}}', '{{testFile}}'],
     },
     // One build of the instrumented sources in the sandbox; the CLI runs from the compiled modules (no bundle),
     // so its tests see the mutants too.

@@ -40,9 +40,10 @@ function oneLine(text) {
   return flat.length > 70 ? `${flat.slice(0, 67)}...` : flat;
 }
 
-function summarize(report) {
+function summarize(report, only) {
   const counts = { total: 0, Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
-  for (const file of Object.values(report.files)) {
+  for (const [name, file] of Object.entries(report.files)) {
+    if (only && name !== only) continue;
     for (const mutant of file.mutants) {
       if (mutant.status === 'Ignored' || mutant.status === 'CompileError') continue;
       counts.total++;
@@ -79,7 +80,16 @@ function main() {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
     const c = summarize(report);
     const lines = [`## \`${target}\``, ''];
-    lines.push(`${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test run in process; score ${c.score.toFixed(1)} %.`, '');
+    lines.push(`${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test; score ${c.score.toFixed(1)} %.`, '');
+    const files = Object.keys(report.files).sort();
+    if (files.length > 1) {
+      lines.push('| File | Mutants | Killed | Timed out | Survived | No coverage | Score |', '| --- | --- | --- | --- | --- | --- | --- |');
+      for (const name of files) {
+        const f = summarize(report, name);
+        lines.push(`| \`${path.basename(name)}\` | ${f.total} | ${f.Killed} | ${f.Timeout} | ${f.Survived} | ${f.NoCoverage} | ${f.score.toFixed(1)} % |`);
+      }
+      lines.push('');
+    }
     const byReason = new Map();
     for (const [name, entry] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
       const rel = path.relative(ROOT, path.resolve(ROOT, name)).split(path.sep).join('/');
@@ -109,8 +119,7 @@ function main() {
     '`scripts/mutation-notes.json`; how the runs are made and the scores per target are in',
     '[testing.md](testing.md#mutation-testing). Every mutant that no test killed is listed here under the reason',
     'it survives. Line numbers are those of the code as it was when the target was run. "No coverage": no test',
-    'file reached the mutated code in its own process (code that runs only in a CLI or server process a test',
-    'starts is not seen as reached, so such mutants are not tried).',
+    'file of the target reached the mutated code, in its own process or in a CLI or server process it started.',
     '',
   ].join('\n');
   if (check) {

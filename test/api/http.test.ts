@@ -279,3 +279,16 @@ test('the backoff is spread over the upper half of each step, not fixed at one p
   assert.ok(Math.max(...waits) - Math.min(...waits) > 50, `spread ${Math.min(...waits)}..${Math.max(...waits)}`);
   assert.ok(Array.from({ length: 200 }, () => backoff(20, 100, 1000)).every((ms) => ms >= 500 && ms <= 1000), 'capped by the maximum');
 });
+
+test('a status above 599 (no HTTP status) is an error, not retried', async () => {
+  let requests = 0;
+  const odd = await raw((req, res) => {
+    requests++;
+    req.resume();
+    res.writeHead(600, { 'content-type': 'text/plain' });
+    res.end('odd');
+  });
+  const error = await caught(new HttpClient({ baseUrl: odd, token: async () => TOKEN, maxRetries: 2, backoffMs: 1 }).send(get));
+  assert.ok(error instanceof ServiceError && error.status === 600, String(error));
+  assert.equal(requests, 1);
+});

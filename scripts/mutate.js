@@ -55,7 +55,7 @@ const TARGETS = {
   quota: {
     what: 'the quota model',
     mutate: ['server/src/service/quota/**/*.ts'],
-    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/reconcile.test.js', 'test/out/unit/rules-quota.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js'],
+    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/unit/rules-quota.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js'],
   },
   rules: {
     what: 'the rules',

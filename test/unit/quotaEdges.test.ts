@@ -314,3 +314,58 @@ describe('reconciling a plan: the edges', () => {
     assert.deepEqual(resize.quotas.map((q) => [q.model, q.entries, q.afterTpm]), [['gpt-4o', ['acct/d'], 10_000]]);
   });
 });
+
+describe("the apply report's JSON and rows", () => {
+  const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+  const text = JSON.stringify({
+    subscription: SUB,
+    resourceGroup: 'rg',
+    region: 'eastus',
+    account: 'acct',
+    deployments: [
+      { name: 'new', model: 'gpt-4o', sku: { capacity: 2 } },
+      { name: 'moved', model: 'gpt-4o', sku: { capacity: 3 } },
+      { name: 'odd', model: 'not-in-table', sku: { capacity: 1 } },
+    ],
+  });
+  const deployed = { sku: { name: 'Standard', capacity: 1 }, properties: { model: { name: 'gpt-4o-mini', version: 'v-mini', format: 'OpenAI' } } };
+
+  test('every action with from (null for a create) and its changes when there are some; every quota with nulls where not known; the order', () => {
+    const answer = applyPlanAnswer({ text, deployments: [{}, { body: deployed }, {}], usages: [{ subscription: SUB, region: 'eastus', value: [gpt4o(0, 100), { name: { value: 'OpenAI.Standard.gpt-4o-mini' }, currentValue: 1, limit: 100 }] }] });
+    const result = answer.result!;
+    assert.deepEqual(result.actions, [
+      { account: 'acct', name: 'new', region: 'eastus', model: 'gpt-4o', sku: 'Standard', action: 'create', from: null, to: 2 },
+      { account: 'acct', name: 'moved', region: 'eastus', model: 'gpt-4o', sku: 'Standard', action: 'resize', from: 1, to: 3, changes: ['capacity', 'model'] },
+      { account: 'acct', name: 'odd', region: 'eastus', model: 'not-in-table', sku: 'Standard', action: 'create', from: null, to: 1 },
+    ]);
+    assert.deepEqual(
+      result.quotas.map((q) => [q.model, q.limitTpm, q.usedTpm, q.afterTpm, q.fits]),
+      [
+        ['gpt-4o', 100_000, 0, 5000, true],
+        ['gpt-4o-mini', 100_000, 1000, 0, true],
+        ['not-in-table', null, null, null, false],
+      ],
+    );
+    assert.equal(result.fits, false);
+    assert.deepEqual(result.order, []);
+    assert.match(result.problems?.join('\n') ?? '', /'not-in-table' \(Standard\) in 'eastus': the region's usage has no entry/);
+    assert.equal('noOrder' in result, false);
+  });
+
+  test('the rows: TPM, RPM and window from the table; the deployed version only for the same model', () => {
+    const answer = applyPlanAnswer({ text, deployments: [{}, { body: deployed }, {}], usages: [{ subscription: SUB, region: 'eastus', value: [gpt4o(0, 100), { name: { value: 'OpenAI.Standard.gpt-4o-mini' }, currentValue: 1, limit: 100 }, { name: { value: 'OpenAI.Standard.not-in-table' }, currentValue: 0, limit: 100 }] }] });
+    const rows = answer.result!.rows;
+    assert.deepEqual(
+      rows.map((r) => [r.key, r.tpm, r.rpm, r.window, r.currentVersion, 'currentVersion' in r]),
+      [
+        ['acct/new', 2000, 12, '0 per 1 s window, 2 per 10 s', undefined, false],
+        ['acct/moved', 3000, 18, '0 per 1 s window, 3 per 10 s', undefined, false],
+        ['acct/odd', 1000, undefined, undefined, undefined, false],
+      ],
+    );
+    assert.deepEqual(answer.result!.order, ['acct/moved', 'acct/new', 'acct/odd'], 'a move away from a quota first');
+    assert.equal('problems' in answer.result!, false);
+    const same = applyPlanAnswer({ text, deployments: [{}, { body: { ...deployed, properties: { model: { name: 'GPT-4o', version: 'v1', format: 'OpenAI' } } } }, {}], usages: [{ subscription: SUB, region: 'eastus', value: [gpt4o(0, 100), { name: { value: 'OpenAI.Standard.not-in-table' }, currentValue: 0, limit: 100 }] }] });
+    assert.deepEqual([same.result!.rows[1].currentVersion, same.result!.rows[1].currentFormat], ['v1', 'OpenAI']);
+  });
+});

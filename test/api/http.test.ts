@@ -292,3 +292,16 @@ test('a status above 599 (no HTTP status) is an error, not retried', async () =>
   assert.ok(error instanceof ServiceError && error.status === 600, String(error));
   assert.equal(requests, 1);
 });
+
+test('a PUT whose connection is reset while its body is still being sent may have arrived: not sent again', async () => {
+  let requests = 0;
+  const reset = await raw((req) => {
+    requests++;
+    req.socket.resetAndDestroy();
+  });
+  const big = { ...put, body: { blob: 'x'.repeat(8 * 1024 * 1024) } };
+  const error = await caught(new HttpClient({ baseUrl: reset, token: async () => TOKEN, maxRetries: 2, backoffMs: 1 }).send(big));
+  assert.ok(error instanceof NetworkError && error.maybeDelivered, String(error));
+  assert.notEqual(error.code, 'ECONNREFUSED');
+  assert.equal(requests, 1);
+});

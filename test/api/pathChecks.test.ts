@@ -2,7 +2,7 @@
 // anything is sent, as the service checks them; found untested by mutation testing (docs/mutation.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScope, checkSetName, checkVersion, InvalidRequestError, parseExpand } from '#api';
+import { checkItemId, checkScope, checkSetName, checkVersion, eventstreamScopes, InvalidRequestError, parseExpand } from '#api';
 
 test('a set name: any text without < > * % & : ? . + / that does not end with a space', () => {
   for (const name of ['my-set', 'My Set 1', 'a', 'name with (parens) and _']) assert.equal(checkSetName(name), undefined, name);
@@ -32,4 +32,17 @@ test('$expand: the two known values in any casing, once each; blanks skipped; an
   assert.deepEqual(parseExpand(' latestdefinitionversion , EffectiveDefinitionVersion,LatestDefinitionVersion,, '), ['LatestDefinitionVersion', 'EffectiveDefinitionVersion']);
   assert.deepEqual(parseExpand(''), []);
   assert.throws(() => parseExpand('LatestDefinitionVersion,Other'), (e: unknown) => e instanceof InvalidRequestError && e.message === "'Other' is not an $expand value: use LatestDefinitionVersion or EffectiveDefinitionVersion");
+});
+
+test('E4/E5 item ids: a UUID, whole; the message names which id', () => {
+  assert.equal(checkItemId('3C1D2E4F-5a6b-4c7d-8e9f-0a1b2c3d4e5f', 'workspace'), undefined);
+  for (const id of ['3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f/..', 'x3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', '3c1d2e4f5a6b4c7d8e9f0a1b2c3d4e5f']) {
+    assert.equal(checkItemId(id, 'workspace'), `'${id}' is not a workspace ID: use a UUID like 00000000-0000-0000-0000-000000000000`);
+    assert.equal(checkItemId(id, 'eventstream'), `'${id}' is not an eventstream ID: use a UUID like 00000000-0000-0000-0000-000000000000`);
+  }
+});
+
+test('the scope asked for an eventstream: on the items origin, read or write', () => {
+  assert.deepEqual(eventstreamScopes('https://items.example.com/base/', 'read'), ['https://items.example.com/Eventstream.Read.All']);
+  assert.deepEqual(eventstreamScopes('https://items.example.com:8443/x', 'write'), ['https://items.example.com:8443/Eventstream.ReadWrite.All']);
 });

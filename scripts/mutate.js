@@ -60,7 +60,7 @@ const TARGETS = {
   rules: {
     what: 'the rules',
     mutate: ['server/src/service/rules/**/*.ts'],
-    tests: ['test/out/unit/rules-*.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
+    tests: ['test/out/unit/rules-*.test.js', 'test/out/unit/rulesEdges.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
   },
 };
 

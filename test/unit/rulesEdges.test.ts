@@ -1,0 +1,42 @@
+// Rule edges that mutation testing found untested by the rule tables (docs/mutation.md), checked through
+// validateText as the CLI and the editor run the rules.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { validateText, type ValidateOptions } from '#service';
+import { REPO_ROOT } from '../support/corpus';
+
+const DEF = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';
+const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
+
+describe('comments and trailing commas: only where the reader takes them (PS1005, PS1001)', () => {
+  const withComment = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF}" } ] } // a comment\n}`;
+  const withTrailingComma = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF}" }, ] } }`;
+
+  test('a comment is a mistake in plain JSON; not in a .jsonc file, a policy-as-code file, or an ARM template', () => {
+    assert.deepEqual(codesOf(withComment(), ['PS1005']), ['PS1005']);
+    assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.JSONC' }), []);
+    assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.jsonc.bak' }), ['PS1005'], 'only a name ending in .jsonc');
+    assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/schemas/policy-set-definition-schema.json",'), ['PS1005']), []);
+    assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/schemas/policy-definition-schema.json",'), ['PS1005']), []);
+    assert.deepEqual(codesOf(withComment('"$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",'), ['PS1005']), []);
+    assert.deepEqual(codesOf(withComment('"$schema": 5,'), ['PS1005']), ['PS1005'], 'a $schema that is not text names no reader');
+    assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/other-schema.json",'), ['PS1005']), ['PS1005']);
+  });
+
+  test('a trailing comma is a mistake in plain JSON; not in a .jsonc file or a policy-as-code file', () => {
+    assert.deepEqual(codesOf(withTrailingComma(), ['PS1001']), ['PS1001']);
+    assert.deepEqual(codesOf(withTrailingComma(), ['PS1001'], { uri: 'file:///repo/set.jsonc' }), []);
+    assert.deepEqual(codesOf(withTrailingComma('"$schema": "policy-set-definition-schema.json",'), ['PS1001']), []);
+  });
+
+  test("an ARM template's reader and a template fragment's take comments, not trailing commas", () => {
+    for (const file of ['examples/clean/contoso-tagging-template.json', 'test/fixtures/dialects/arm-fragment/policySetDefinitions/Enforce-Storage.json']) {
+      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+      assert.deepEqual(codesOf(text, ['PS1005', 'PS1001']), [], file);
+      assert.deepEqual(codesOf(text.replace('{', '{ // a comment\n'), ['PS1005', 'PS1001']), [], `${file} with a comment`);
+      assert.deepEqual(codesOf(text.replace(/\}\s*$/, ', }'), ['PS1005', 'PS1001']), ['PS1001'], `${file} with a trailing comma`);
+    }
+  });
+});

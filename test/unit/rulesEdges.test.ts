@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
+import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
+import { parseJson, property } from '#server/service/json';
 
 const DEF = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';
 const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
@@ -38,5 +40,37 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
       assert.deepEqual(codesOf(text.replace('{', '{ // a comment\n'), ['PS1005', 'PS1001']), [], `${file} with a comment`);
       assert.deepEqual(codesOf(text.replace(/\}\s*$/, ', }'), ['PS1005', 'PS1001']), ['PS1001'], `${file} with a trailing comma`);
     }
+  });
+});
+
+describe("the rules' shared helpers (rules/util.ts)", () => {
+  test('version patterns: every part may have several digits; a definition version may end in .* parts; whole strings only', () => {
+    for (const v of ['10.20.30', '1.0.0-preview', '12.34.56-rc.1']) assert.equal(SUFFIXED_VERSION.test(v), true, v);
+    for (const v of ['1.0', '1.0.0-', 'v1.0.0', '1.0.0.0']) assert.equal(SUFFIXED_VERSION.test(v), false, v);
+    for (const v of ['10.20.30', '1.22.*', '3.*.*', '10.0.0-preview', '1.*.*-preview']) assert.equal(DEFINITION_VERSION.test(v), true, v);
+    for (const v of ['1.*.0', '*.*.*', '1.0.0 x', '1.2.3.4', '1.2.*x']) assert.equal(DEFINITION_VERSION.test(v), false, v);
+  });
+
+  test('lists: at most five shown, then how many more', () => {
+    assert.equal(listOf(['a', 'b', 'c', 'd', 'e']), 'a, b, c, d, e');
+    assert.equal(listOf(['a', 'b', 'c', 'd', 'e', 'f', 'g']), 'a, b, c, d, e, and 2 more');
+    assert.equal(quoteList(['x', 'y', 'z'], 2), "'x', 'y', and 1 more");
+  });
+
+  test('an owner is named by its key, as an array item, or as the document', () => {
+    const root = parseJson('{ "policyDefinitions": [ { "a": 1 }, { "b": 2 } ], "x": [[{}]] }').root!;
+    const defs = property(root, 'policyDefinitions')!;
+    assert.equal(describeOwner(root), 'the document');
+    assert.equal(describeOwner(undefined), 'the document');
+    assert.equal(describeOwner(defs), "'policyDefinitions'");
+    assert.equal(describeOwner(defs.children![1]), "'policyDefinitions[1]'");
+    const nested = property(root, 'x')!.children![0].children![0];
+    assert.equal(describeOwner(nested), "'item[0]'");
+    assert.equal(propertyNameOf(defs), 'policyDefinitions');
+    assert.equal(propertyNameOf(defs.children![0]), undefined);
+  });
+
+  test('JSON types in words', () => {
+    assert.deepEqual([null, [], {}, 'x', 3, 3.5, true].map(describeJsonType), ['null', 'an array', 'an object', 'a string', 'an integer', 'a number', 'a boolean']);
   });
 });

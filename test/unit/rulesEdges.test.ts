@@ -6,15 +6,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
+import { a3, catalog, DEF } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
 import { parseJson, property } from '#server/service/json';
 
-const DEF = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';
+const DEF_ID = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';
 const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
 
 describe('comments and trailing commas: only where the reader takes them (PS1005, PS1001)', () => {
-  const withComment = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF}" } ] } // a comment\n}`;
-  const withTrailingComma = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF}" }, ] } }`;
+  const withComment = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF_ID}" } ] } // a comment\n}`;
+  const withTrailingComma = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF_ID}" }, ] } }`;
 
   test('a comment is a mistake in plain JSON; not in a .jsonc file, a policy-as-code file, or an ARM template', () => {
     assert.deepEqual(codesOf(withComment(), ['PS1005']), ['PS1005']);
@@ -72,5 +73,31 @@ describe("the rules' shared helpers (rules/util.ts)", () => {
 
   test('JSON types in words', () => {
     assert.deepEqual([null, [], {}, 'x', 3, 3.5, true].map(describeJsonType), ['null', 'an array', 'an object', 'a string', 'an integer', 'a number', 'a boolean']);
+  });
+});
+
+describe('a set parameter passed whole to a definition parameter of another type (PS8009)', () => {
+  const flow = (setType: string, target: string, value: string) =>
+    codesOf(
+      a3(`{
+    "parameters": { "p": { "type": "${setType}" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { ${target === 'listOfLocations' ? '' : '"listOfLocations": { "value": ["eastus"] }, '}"${target}": { "value": "${value}" } } }]
+  }`),
+      ['PS8009'],
+      { definitions: catalog() },
+    );
+
+  test('a DateTime is a string: it flows to a String parameter; a Float does not flow to an Integer one', () => {
+    assert.deepEqual(flow('DateTime', 'effect', "[parameters('p')]"), []);
+    assert.deepEqual(flow('Float', 'maxCount', "[parameters('p')]"), ['PS8009']);
+    assert.deepEqual(flow('Integer', 'effect', "[parameters('p')]"), ['PS8009']);
+    assert.deepEqual(flow('String', 'maxCount', "[parameters('p')]"), ['PS8009']);
+  });
+
+  test('only a value that is exactly one parameters() call, spaces allowed, passes the parameter whole', () => {
+    assert.deepEqual(flow('String', 'listOfLocations', "[ parameters ( 'p' ) ]"), ['PS8009']);
+    assert.deepEqual(flow('String', 'listOfLocations', "[concat(parameters('p'))]"), []);
+    assert.deepEqual(flow('String', 'listOfLocations', "[parameters('p')] "), []);
+    assert.deepEqual(flow('String', 'listOfLocations', " [parameters('p')]"), []);
   });
 });

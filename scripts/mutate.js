@@ -10,6 +10,8 @@
 //   npm run mutate -- http --concurrency 2  test processes at once (default 1: a shared two-core machine)
 //   npm run mutate -- rules --mutate server/src/service/rules/undefined-group.ts
 //                                           a narrower set of files (globs) within a target
+//   npm run mutate -- api --tests test/out/api/guards.test.js,test/out/api/api.test.js
+//                                           other test files than the target's (compiled paths)
 //   npm run mutate -- --list                the targets and their tests
 //   npm run mutate -- http --strings        string literals mutated too (by default they are not: they are
 //                                           messages, whose wording the tests check where it matters, and
@@ -70,11 +72,12 @@ function parseArgs(argv) {
     const arg = argv[i];
     if (arg === '--concurrency') args.concurrency = Number(argv[++i]);
     else if (arg === '--mutate') args.mutate = argv[++i].split(',');
+    else if (arg === '--tests') args.tests = argv[++i].split(',');
     else if (arg === '--list') args.list = true;
     else if (arg === '--strings') args.strings = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (TARGETS[arg]) args.targets.push(arg);
-    else throw new Error(`unknown argument '${arg}': targets are ${Object.keys(TARGETS).join(', ')}; options --concurrency N, --mutate globs, --strings, --list`);
+    else throw new Error(`unknown argument '${arg}': targets are ${Object.keys(TARGETS).join(', ')}; options --concurrency N, --mutate globs, --tests files, --strings, --list`);
   }
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new Error('--concurrency takes a whole number of 1 or more');
   if (!args.targets.length) args.targets = Object.keys(TARGETS);
@@ -117,7 +120,7 @@ function run(name, target, args, bin) {
     // Each file on its own (`node <file>`); forceBail ends a file at its first failing test. coverage-parent.js
     // counts what the CLI and server processes a test starts reach as reached by that test file.
     tap: {
-      testFiles: testFiles(target.tests),
+      testFiles: testFiles(args.tests ?? target.tests),
       forceBail: true,
       nodeArgs: ['--test-reporter=tap', '--require', path.join(__dirname, 'mutate', 'coverage-parent.js'), '--require', '{{hookFile}}', '{{testFile}}'],
     },

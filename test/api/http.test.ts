@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as mockttp from 'mockttp';
-import { HttpClient, ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, type HttpClientOptions, type RetryInfo } from '#api';
+import { HttpClient, backoff, ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, type HttpClientOptions, type RetryInfo } from '#api';
 
 const TOKEN = 'TOKEN-http-4b7e1c9d0a2f6358';
 let server: mockttp.Mockttp;
@@ -236,4 +236,72 @@ test('a 3xx is not a success; a non-JSON 2xx error has no details; a Retry-After
   const late = await caught(client({ timeoutMs: 5000 }).send(get));
   assert.ok(late instanceof ServiceError && late.status === 429 && /does not fit/.test(late.message), String(late));
   assert.deepEqual(late.earlierStatuses, [503]);
+});
+
+test('a connection dropped before any answer: said in those words, with its code; a PUT counts as maybe delivered and is not sent again', async () => {
+  let requests = 0;
+  const hangUp = await raw((req) => {
+    requests++;
+    req.resume();
+    // The GET's connection is closed, the PUT's reset (RST): Node names the first "socket hang up", the second "read ECONNRESET".
+    req.on('end', () => (req.method === 'PUT' ? req.socket.resetAndDestroy() : req.socket.destroy()));
+  });
+  const c = new HttpClient({ baseUrl: hangUp, token: async () => TOKEN, maxRetries: 0 });
+  const read = await caught(c.send(get));
+  assert.ok(read instanceof NetworkError, String(read));
+  assert.equal(read.message, 'GET /x failed: the connection was dropped before the answer was complete');
+  assert.equal(read.code, 'ECONNRESET');
+  const write = await caught(new HttpClient({ baseUrl: hangUp, token: async () => TOKEN, maxRetries: 2, backoffMs: 5 }).send(put));
+  assert.ok(write instanceof NetworkError && write.maybeDelivered, String(write));
+  assert.equal(write.message, 'PUT /x failed: the connection was dropped before the answer was complete');
+  assert.equal(requests, 2, 'the PUT went once');
+});
+
+test('a read answered 599 is retried like any 5xx', async () => {
+  const endpoint = await server.forGet('/x').thenReply(599, '');
+  const error = await caught(client({ maxRetries: 1, backoffMs: 1 }).send(get));
+  assert.ok(error instanceof ServiceError && error.status === 599, String(error));
+  assert.equal((await endpoint.getSeenRequests()).length, 2);
+});
+
+test('a Retry-After that does not fit names the time that was left', async () => {
+  await server.forGet('/x').thenReply(429, '', { 'retry-after': '20' });
+  const error = await caught(client({ timeoutMs: 10_000, maxDelayMs: 60_000 }).send(get));
+  assert.ok(error instanceof ServiceError, String(error));
+  assert.match(error.message, /; not retried: a wait of 20 s does not fit in the (\d\.\d|10\.0) s left$/);
+  assert.doesNotMatch(error.message, /in the 0 s left/);
+});
+
+test('the backoff is spread over the upper half of each step, not fixed at one point of it', () => {
+  const waits = Array.from({ length: 200 }, () => backoff(2, 100, 10_000));
+  assert.ok(waits.every((ms) => ms >= 200 && ms <= 400), String(waits));
+  // 200 draws of a uniform spread over 200 ms: all within 50 ms of each other has a chance below 10^-100.
+  assert.ok(Math.max(...waits) - Math.min(...waits) > 50, `spread ${Math.min(...waits)}..${Math.max(...waits)}`);
+  assert.ok(Array.from({ length: 200 }, () => backoff(20, 100, 1000)).every((ms) => ms >= 500 && ms <= 1000), 'capped by the maximum');
+});
+
+test('a status above 599 (no HTTP status) is an error, not retried', async () => {
+  let requests = 0;
+  const odd = await raw((req, res) => {
+    requests++;
+    req.resume();
+    res.writeHead(600, { 'content-type': 'text/plain' });
+    res.end('odd');
+  });
+  const error = await caught(new HttpClient({ baseUrl: odd, token: async () => TOKEN, maxRetries: 2, backoffMs: 1 }).send(get));
+  assert.ok(error instanceof ServiceError && error.status === 600, String(error));
+  assert.equal(requests, 1);
+});
+
+test('a PUT whose connection is reset while its body is still being sent may have arrived: not sent again', async () => {
+  let requests = 0;
+  const reset = await raw((req) => {
+    requests++;
+    req.socket.resetAndDestroy();
+  });
+  const big = { ...put, body: { blob: 'x'.repeat(8 * 1024 * 1024) } };
+  const error = await caught(new HttpClient({ baseUrl: reset, token: async () => TOKEN, maxRetries: 2, backoffMs: 1 }).send(big));
+  assert.ok(error instanceof NetworkError && error.maybeDelivered, String(error));
+  assert.notEqual(error.code, 'ECONNREFUSED');
+  assert.equal(requests, 1);
 });

@@ -120,6 +120,52 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
     assert.equal(answer?.status, 400);
   });
 
+  test('requests that are not the redirect page or its token post are refused, and the real one still signs in', async () => {
+    const answers: Record<string, number | string> = {};
+    const before = Date.now();
+    const token = await signInWithImplicitFlow({
+      ...OPTIONS,
+      defaultLifetimeSeconds: 100,
+      extraParameters: { prompt: 'select_account' },
+      openBrowser: async (url) => {
+        const authorize = new URL(url);
+        answers.mode = authorize.searchParams.get('response_mode')!;
+        answers.prompt = authorize.searchParams.get('prompt')!;
+        const origin = new URL(authorize.searchParams.get('redirect_uri')!).origin;
+        const state = encodeURIComponent(authorize.searchParams.get('state')!);
+        const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+        setImmediate(async () => {
+          answers.otherOrigin = (await request(`${origin}/token`, 'POST', `access_token=evil&state=${state}`, { ...form, Origin: 'http://evil.example.com' })).status;
+          answers.getToken = (await request(`${origin}/token`)).status;
+          answers.postCallback = (await request(`${origin}/callback`, 'POST', 'x')).status;
+          answers.tooLarge = await request(`${origin}/token`, 'POST', `access_token=big&state=${state}&pad=${'x'.repeat(20_000)}`, { ...form, Origin: origin }).then(
+            (a) => a.status,
+            (e: NodeJS.ErrnoException) => e.code ?? 'error',
+          );
+          answers.real = (await request(`${origin}/token?x=1`, 'POST', `access_token=good&state=${state}&expires_in=-5`, form)).status;
+        });
+      },
+    });
+    for (let i = 0; i < 100 && answers.real === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(answers, { mode: 'fragment', prompt: 'select_account', otherOrigin: 403, getToken: 404, postCallback: 404, tooLarge: answers.tooLarge, real: 200 });
+    assert.notEqual(answers.tooLarge, 200, 'a post larger than 16 KB is not read');
+    assert.equal(token.accessToken, 'good');
+    assert.equal(token.tokenType, 'Bearer');
+    assert.equal(token.scope, undefined);
+    assert.ok(token.expiresAt >= before + 100_000 && token.expiresAt <= Date.now() + 100_000, 'a lifetime that is not positive is the default one');
+  });
+
+  test("the provider's refusal names its error and the start of its description", async () => {
+    await assert.rejects(
+      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `error=access_denied&error_description=${'d'.repeat(400)}&state=${encodeURIComponent(p.get('state')!)}`) }),
+      (e: unknown) => e instanceof SignInError && e.message === `The identity provider refused the sign-in: access_denied: ${'d'.repeat(300)}`,
+    );
+    await assert.rejects(
+      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `error=server_error&state=${encodeURIComponent(p.get('state')!)}`) }),
+      (e: unknown) => e instanceof SignInError && e.message === 'The identity provider refused the sign-in: server_error',
+    );
+  });
+
   test('expiry with a margin', () => {
     assert.equal(isExpired({ expiresAt: Date.now() + 60_000 }), true);
     assert.equal(isExpired({ expiresAt: Date.now() + 600_000 }), false);

@@ -128,6 +128,10 @@ export function checkInvalid(c: InvalidCase): void {
   assert.equal(hit.source, 'policyset');
   assert.equal(hit.data.rule, ruleName(c.code), 'data.rule');
   assert.equal(typeof hit.data.messageId, 'string', 'data.messageId');
+  // The message is the rule's own text for its messageId, not the id itself (what a rule without that message shows).
+  const template = RULES.find((r) => r.meta.code === c.code)?.meta.messages[hit.data.messageId as string];
+  assert.ok(template, `${c.code} has no message '${String(hit.data.messageId)}'`);
+  assert.notEqual(String(hit.message), hit.data.messageId, 'the message is text, not its id');
   const message = String(hit.message);
   assert.ok(message && !/\{\{/.test(message), `message has unfilled placeholders: ${message}`);
   if (c.message) assert.match(message, c.message);

@@ -1,0 +1,103 @@
+// Rule edges that mutation testing found untested by the rule tables (docs/mutation.md), checked through
+// validateText as the CLI and the editor run the rules.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { validateText, type ValidateOptions } from '#service';
+import { REPO_ROOT } from '../support/corpus';
+import { a3, catalog, DEF } from './rules-harness';
+import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
+import { parseJson, property } from '#server/service/json';
+
+const DEF_ID = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';
+const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
+
+describe('comments and trailing commas: only where the reader takes them (PS1005, PS1001)', () => {
+  const withComment = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF_ID}" } ] } // a comment\n}`;
+  const withTrailingComma = (head = '') => `{ ${head} "properties": { "displayName": "x", "policyDefinitions": [ { "policyDefinitionId": "${DEF_ID}" }, ] } }`;
+
+  test('a comment is a mistake in plain JSON; not in a .jsonc file, a policy-as-code file, or an ARM template', () => {
+    assert.deepEqual(codesOf(withComment(), ['PS1005']), ['PS1005']);
+    assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.JSONC' }), []);
+    assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.jsonc.bak' }), ['PS1005'], 'only a name ending in .jsonc');
+    assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/schemas/policy-set-definition-schema.json",'), ['PS1005']), []);
+    assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/schemas/policy-definition-schema.json",'), ['PS1005']), []);
+    assert.deepEqual(codesOf(withComment('"$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",'), ['PS1005']), []);
+    assert.deepEqual(codesOf(withComment('"$schema": 5,'), ['PS1005']), ['PS1005'], 'a $schema that is not text names no reader');
+    assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/other-schema.json",'), ['PS1005']), ['PS1005']);
+  });
+
+  test('a trailing comma is a mistake in plain JSON; not in a .jsonc file or a policy-as-code file', () => {
+    assert.deepEqual(codesOf(withTrailingComma(), ['PS1001']), ['PS1001']);
+    assert.deepEqual(codesOf(withTrailingComma(), ['PS1001'], { uri: 'file:///repo/set.jsonc' }), []);
+    assert.deepEqual(codesOf(withTrailingComma('"$schema": "policy-set-definition-schema.json",'), ['PS1001']), []);
+  });
+
+  test("an ARM template's reader and a template fragment's take comments, not trailing commas", () => {
+    for (const file of ['examples/clean/contoso-tagging-template.json', 'test/fixtures/dialects/arm-fragment/policySetDefinitions/Enforce-Storage.json']) {
+      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+      assert.deepEqual(codesOf(text, ['PS1005', 'PS1001']), [], file);
+      assert.deepEqual(codesOf(text.replace('{', '{ // a comment\n'), ['PS1005', 'PS1001']), [], `${file} with a comment`);
+      assert.deepEqual(codesOf(text.replace(/\}\s*$/, ', }'), ['PS1005', 'PS1001']), ['PS1001'], `${file} with a trailing comma`);
+    }
+  });
+});
+
+describe("the rules' shared helpers (rules/util.ts)", () => {
+  test('version patterns: every part may have several digits; a definition version may end in .* parts; whole strings only', () => {
+    for (const v of ['10.20.30', '1.0.0-preview', '12.34.56-rc.1']) assert.equal(SUFFIXED_VERSION.test(v), true, v);
+    for (const v of ['1.0', '1.0.0-', 'v1.0.0', '1.0.0.0']) assert.equal(SUFFIXED_VERSION.test(v), false, v);
+    for (const v of ['10.20.30', '1.22.*', '3.*.*', '10.0.0-preview', '1.*.*-preview']) assert.equal(DEFINITION_VERSION.test(v), true, v);
+    for (const v of ['1.*.0', '*.*.*', '1.0.0 x', '1.2.3.4', '1.2.*x']) assert.equal(DEFINITION_VERSION.test(v), false, v);
+  });
+
+  test('lists: at most five shown, then how many more', () => {
+    assert.equal(listOf(['a', 'b', 'c', 'd', 'e']), 'a, b, c, d, e');
+    assert.equal(listOf(['a', 'b', 'c', 'd', 'e', 'f', 'g']), 'a, b, c, d, e, and 2 more');
+    assert.equal(quoteList(['x', 'y', 'z'], 2), "'x', 'y', and 1 more");
+  });
+
+  test('an owner is named by its key, as an array item, or as the document', () => {
+    const root = parseJson('{ "policyDefinitions": [ { "a": 1 }, { "b": 2 } ], "x": [[{}]] }').root!;
+    const defs = property(root, 'policyDefinitions')!;
+    assert.equal(describeOwner(root), 'the document');
+    assert.equal(describeOwner(undefined), 'the document');
+    assert.equal(describeOwner(defs), "'policyDefinitions'");
+    assert.equal(describeOwner(defs.children![1]), "'policyDefinitions[1]'");
+    const nested = property(root, 'x')!.children![0].children![0];
+    assert.equal(describeOwner(nested), "'item[0]'");
+    assert.equal(propertyNameOf(defs), 'policyDefinitions');
+    assert.equal(propertyNameOf(defs.children![0]), undefined);
+  });
+
+  test('JSON types in words', () => {
+    assert.deepEqual([null, [], {}, 'x', 3, 3.5, true].map(describeJsonType), ['null', 'an array', 'an object', 'a string', 'an integer', 'a number', 'a boolean']);
+  });
+});
+
+describe('a set parameter passed whole to a definition parameter of another type (PS8009)', () => {
+  const flow = (setType: string, target: string, value: string) =>
+    codesOf(
+      a3(`{
+    "parameters": { "p": { "type": "${setType}" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { ${target === 'listOfLocations' ? '' : '"listOfLocations": { "value": ["eastus"] }, '}"${target}": { "value": "${value}" } } }]
+  }`),
+      ['PS8009'],
+      { definitions: catalog() },
+    );
+
+  test('a DateTime is a string: it flows to a String parameter; a Float does not flow to an Integer one', () => {
+    assert.deepEqual(flow('DateTime', 'effect', "[parameters('p')]"), []);
+    assert.deepEqual(flow('Float', 'maxCount', "[parameters('p')]"), ['PS8009']);
+    assert.deepEqual(flow('Integer', 'effect', "[parameters('p')]"), ['PS8009']);
+    assert.deepEqual(flow('String', 'maxCount', "[parameters('p')]"), ['PS8009']);
+  });
+
+  test('only a value that is exactly one parameters() call, spaces allowed, passes the parameter whole', () => {
+    assert.deepEqual(flow('String', 'listOfLocations', "[ parameters ( 'p' ) ]"), ['PS8009']);
+    assert.deepEqual(flow('String', 'listOfLocations', "[concat(parameters('p'))]"), []);
+    assert.deepEqual(flow('String', 'listOfLocations', "[parameters('p')] "), []);
+    assert.deepEqual(flow('String', 'listOfLocations', " [parameters('p')]"), []);
+  });
+});

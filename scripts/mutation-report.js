@@ -7,8 +7,8 @@
 //   node scripts/mutation-report.js            write docs/mutation.md from the reports present
 //   node scripts/mutation-report.js --check    exit 1 if a survivor has no reason (prints them)
 //
-// A reason matches mutants by file, line range and optionally mutator name and replacement text:
-//   { "id": "...", "title": "...", "text": "...", "match": ["server/src/x.ts:10-12", "server/src/y.ts:40:EqualityOperator", "server/src/z.ts:7:ConditionalExpression:false"] }
+// A reason matches mutants by file, line range (or line@column) and optionally mutator name and replacement text:
+//   { "id": "...", "title": "...", "text": "...", "match": ["server/src/x.ts:10-12", "server/src/y.ts:40:EqualityOperator", "server/src/z.ts:7@12:ConditionalExpression:false"] }
 // The first reason (in file order) that matches a mutant takes it. Targets without a report keep the lines
 // of the page they had (a target run on another day is not lost by running one target again).
 'use strict';
@@ -23,15 +23,16 @@ const TARGETS = ['http', 'deployments', 'api', 'quota', 'rules'];
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 function parseMatch(text) {
-  const [file, lines, mutator, ...replacement] = text.split(':');
-  const [from, to] = (lines ?? '').split('-').map(Number);
-  return { file, from: from || 1, to: to || from || Infinity, mutator: mutator || undefined, replacement: replacement.length ? replacement.join(':') : undefined };
+  const [file, place, mutator, ...replacement] = text.split(':');
+  const [lines, column] = (place ?? '').split('@');
+  const [from, to] = lines.split('-').map(Number);
+  return { file, from: from || 1, to: to || from || Infinity, column: column ? Number(column) : undefined, mutator: mutator || undefined, replacement: replacement.length ? replacement.join(':') : undefined };
 }
 
 function reasonFor(notes, file, mutant) {
   const line = mutant.location.start.line;
   return notes.find((note) => note.match.map(parseMatch).some((m) =>
-    m.file === file && line >= m.from && line <= m.to && (!m.mutator || m.mutator === mutant.mutatorName) &&
+    m.file === file && line >= m.from && line <= m.to && (m.column === undefined || m.column === mutant.location.start.column) && (!m.mutator || m.mutator === mutant.mutatorName) &&
     (m.replacement === undefined || oneLine(mutant.replacement ?? '') === m.replacement)));
 }
 

@@ -282,4 +282,13 @@ describe('E6 and E7 against a service (mockttp)', () => {
     assert.ok(error instanceof ServiceError && error.code === 'InvalidResponse', String(error));
     assert.deepEqual(error.details, []);
   });
+
+  test('a connection that fails while the usages are read stays a network error, not "too large"', async () => {
+    const closed = mockttp.getLocal();
+    await closed.start();
+    const address = `http://127.0.0.1:${closed.port}`;
+    await closed.stop();
+    const error = await caught(client(address).listUsages(SUB, 'eastus'));
+    assert.ok(error instanceof NetworkError && error.code === 'ECONNREFUSED', String(error));
+  });
 });

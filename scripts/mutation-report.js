@@ -42,17 +42,21 @@ function oneLine(text) {
 }
 
 function summarize(report, only) {
-  const counts = { total: 0, Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
+  const counts = { total: 0, Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, errors: 0 };
   for (const [name, file] of Object.entries(report.files)) {
     if (only && name !== only) continue;
     for (const mutant of file.mutants) {
-      if (mutant.status === 'Ignored' || mutant.status === 'CompileError') continue;
+      if (mutant.status === 'Ignored') continue;
+      // A mutant that does not compile, or that breaks loading the code before any test runs, is no test of the tests: left out of the score, as Stryker does.
+      if (mutant.status === 'CompileError' || mutant.status === 'RuntimeError') {
+        counts.errors++;
+        continue;
+      }
       counts.total++;
       if (mutant.status in counts) counts[mutant.status]++;
-      else counts.other++;
     }
   }
-  const detected = counts.Killed + counts.Timeout + counts.other;
+  const detected = counts.Killed + counts.Timeout;
   counts.score = counts.total ? (100 * detected) / counts.total : 0;
   return counts;
 }
@@ -81,7 +85,7 @@ function main() {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
     const c = summarize(report);
     const lines = [`## \`${target}\``, ''];
-    lines.push(`${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test; score ${c.score.toFixed(1)} %.`, '');
+    lines.push(`${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test; score ${c.score.toFixed(1)} %${c.errors ? ` (${c.errors} more mutants did not compile or broke loading the code, and are not counted)` : ''}.`, '');
     const files = Object.keys(report.files).sort();
     if (files.length > 1) {
       lines.push('| File | Mutants | Killed | Timed out | Survived | No coverage | Score |', '| --- | --- | --- | --- | --- | --- | --- |');

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
-import { a3, catalog, DEF } from './rules-harness';
+import { a1, a3, catalog, DEF } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
 import { parseJson, property } from '#server/service/json';
 
@@ -99,5 +99,13 @@ describe('a set parameter passed whole to a definition parameter of another type
     assert.deepEqual(flow('String', 'listOfLocations', "[concat(parameters('p'))]"), []);
     assert.deepEqual(flow('String', 'listOfLocations', "[parameters('p')] "), []);
     assert.deepEqual(flow('String', 'listOfLocations', " [parameters('p')]"), []);
+  });
+});
+
+describe("a version resource's apiVersion is a real date (PS3005)", () => {
+  const withApiVersion = (apiVersion: string) => a1(`{ "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}" }] }`).replace('"apiVersion": "2025-11-01"', `"apiVersion": "${apiVersion}"`);
+  test('months 1 to 12 and days 1 to 31, the whole value, an optional -preview', () => {
+    for (const v of ['2025-01-01', '2025-12-31', '2025-11-01-preview']) assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), [], v);
+    for (const v of ['2025-00-01', '2025-13-01', '2025-01-00', '2025-01-32', 'x2025-01-01', '2025-01-01x', '2025-01-01-previewx']) assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), ['PS3005'], v);
   });
 });

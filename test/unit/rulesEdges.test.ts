@@ -19,6 +19,7 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
 
   test('a comment is a mistake in plain JSON; not in a .jsonc file, a policy-as-code file, or an ARM template', () => {
     assert.deepEqual(codesOf(withComment(), ['PS1005']), ['PS1005']);
+    assert.deepEqual(codesOf(withComment().replace('// a comment', '/* a block comment */'), ['PS1005']), ['PS1005'], 'a block comment too');
     assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.JSONC' }), []);
     assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.jsonc.bak' }), ['PS1005'], 'only a name ending in .jsonc');
     assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/schemas/policy-set-definition-schema.json",'), ['PS1005']), []);

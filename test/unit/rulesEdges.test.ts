@@ -110,3 +110,13 @@ describe("a version resource's apiVersion is a real date (PS3005)", () => {
     for (const v of ['2025-00-01', '2025-13-01', '2025-01-00', '2025-01-32', 'x2025-01-01', '2025-01-01x', '2025-01-01-previewx']) assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), ['PS3005'], v);
   });
 });
+
+describe('a value that holds an expression is not checked as written (isLiteral)', () => {
+  test('a default array with an expression inside is not compared with the allowed values (PS6003); a plain one is', () => {
+    const withDefault = (def: string) =>
+      a3(`{ "parameters": { "p": { "type": "Array", "allowedValues": [["a"], ["b"]], "defaultValue": ${def} } }, "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { "listOfLocations": { "value": "[parameters('p')]" } } }] }`);
+    assert.deepEqual(codesOf(withDefault('["c"]'), ['PS6003']), ['PS6003']);
+    assert.deepEqual(codesOf(withDefault(`["[field('name')]"]`), ['PS6003']), []);
+    assert.deepEqual(codesOf(withDefault(`[{ "x": ["[field('name')]"] }]`), ['PS6003']), []);
+  });
+});

@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../support/corpus';
 import { a1, a3, catalog, DEF } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
 import { parseJson, property } from '#server/service/json';
+import { normalizeVersion } from '#server/service/rules/invalid-version';
 
 const DEF_ID = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';
 const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
@@ -118,5 +119,16 @@ describe('a value that holds an expression is not checked as written (isLiteral)
     assert.deepEqual(codesOf(withDefault('["c"]'), ['PS6003']), ['PS6003']);
     assert.deepEqual(codesOf(withDefault(`["[field('name')]"]`), ['PS6003']), []);
     assert.deepEqual(codesOf(withDefault(`[{ "x": ["[field('name')]"] }]`), ['PS6003']), []);
+  });
+});
+
+describe("PS3002's suggestion (normalizeVersion)", () => {
+  test('the version a user meant: digits of each part, a leading v and spaces dropped, missing parts 0', () => {
+    assert.equal(normalizeVersion(' v10.20.30-preview '), '10.20.30');
+    assert.equal(normalizeVersion('V1.2'), '1.2.0');
+    assert.equal(normalizeVersion('12'), '12.0.0');
+    assert.equal(normalizeVersion('1.a.3'), '1.0.0');
+    assert.equal(normalizeVersion('1.2.b'), '1.2.0');
+    assert.equal(normalizeVersion('x1.0.0'), undefined);
   });
 });

@@ -7,8 +7,8 @@
 //   node scripts/mutation-report.js            write docs/mutation.md from the reports present
 //   node scripts/mutation-report.js --check    exit 1 if a survivor has no reason (prints them)
 //
-// A reason matches mutants by file, line range and optionally mutator name and replacement text:
-//   { "id": "...", "title": "...", "text": "...", "match": ["server/src/x.ts:10-12", "server/src/y.ts:40:EqualityOperator", "server/src/z.ts:7:ConditionalExpression:false"] }
+// A reason matches mutants by file, line range (or line@column) and optionally mutator name and replacement text:
+//   { "id": "...", "title": "...", "text": "...", "match": ["server/src/x.ts:10-12", "server/src/y.ts:40:EqualityOperator", "server/src/z.ts:7@12:ConditionalExpression:false"] }
 // The first reason (in file order) that matches a mutant takes it. Targets without a report keep the lines
 // of the page they had (a target run on another day is not lost by running one target again).
 'use strict';
@@ -23,15 +23,16 @@ const TARGETS = ['http', 'deployments', 'api', 'quota', 'rules'];
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 function parseMatch(text) {
-  const [file, lines, mutator, ...replacement] = text.split(':');
-  const [from, to] = (lines ?? '').split('-').map(Number);
-  return { file, from: from || 1, to: to || from || Infinity, mutator: mutator || undefined, replacement: replacement.length ? replacement.join(':') : undefined };
+  const [file, place, mutator, ...replacement] = text.split(':');
+  const [lines, column] = (place ?? '').split('@');
+  const [from, to] = lines.split('-').map(Number);
+  return { file, from: from || 1, to: to || from || Infinity, column: column ? Number(column) : undefined, mutator: mutator || undefined, replacement: replacement.length ? replacement.join(':') : undefined };
 }
 
 function reasonFor(notes, file, mutant) {
   const line = mutant.location.start.line;
   return notes.find((note) => note.match.map(parseMatch).some((m) =>
-    m.file === file && line >= m.from && line <= m.to && (!m.mutator || m.mutator === mutant.mutatorName) &&
+    m.file === file && line >= m.from && line <= m.to && (m.column === undefined || m.column === mutant.location.start.column) && (!m.mutator || m.mutator === mutant.mutatorName) &&
     (m.replacement === undefined || oneLine(mutant.replacement ?? '') === m.replacement)));
 }
 
@@ -41,17 +42,21 @@ function oneLine(text) {
 }
 
 function summarize(report, only) {
-  const counts = { total: 0, Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
+  const counts = { total: 0, Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, errors: 0 };
   for (const [name, file] of Object.entries(report.files)) {
     if (only && name !== only) continue;
     for (const mutant of file.mutants) {
-      if (mutant.status === 'Ignored' || mutant.status === 'CompileError') continue;
+      if (mutant.status === 'Ignored') continue;
+      // A mutant that does not compile, or that breaks loading the code before any test runs, is no test of the tests: left out of the score, as Stryker does.
+      if (mutant.status === 'CompileError' || mutant.status === 'RuntimeError') {
+        counts.errors++;
+        continue;
+      }
       counts.total++;
       if (mutant.status in counts) counts[mutant.status]++;
-      else counts.other++;
     }
   }
-  const detected = counts.Killed + counts.Timeout + counts.other;
+  const detected = counts.Killed + counts.Timeout;
   counts.score = counts.total ? (100 * detected) / counts.total : 0;
   return counts;
 }
@@ -80,7 +85,7 @@ function main() {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
     const c = summarize(report);
     const lines = [`## \`${target}\``, ''];
-    lines.push(`${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test; score ${c.score.toFixed(1)} %.`, '');
+    lines.push(`${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test; score ${c.score.toFixed(1)} %${c.errors ? ` (${c.errors} more mutants did not compile or broke loading the code, and are not counted)` : ''}.`, '');
     const files = Object.keys(report.files).sort();
     if (files.length > 1) {
       lines.push('| File | Mutants | Killed | Timed out | Survived | No coverage | Score |', '| --- | --- | --- | --- | --- | --- | --- |');

@@ -72,6 +72,7 @@ describe('the deployment body before a PUT', () => {
       [without((b) => (b.properties.model.name = 4 as never)), 'the deployment needs properties.model.name'],
       [without((b) => (b.properties.model.format = '')), 'the deployment needs properties.model.format'],
       [without((b) => (b.properties.model.format = undefined as never)), 'the deployment needs properties.model.format'],
+      [without((b) => (b.properties.model.format = 5 as never)), 'the deployment needs properties.model.format'],
       [without((b) => (b.properties.model.version = '')), 'properties.model.version, when given, is a non-empty string'],
       [without((b) => (b.properties.model.version = 1 as never)), 'properties.model.version, when given, is a non-empty string'],
     ];
@@ -256,5 +257,38 @@ describe('E6 and E7 against a service (mockttp)', () => {
     const error = await caught(client().listUsages(SUB, 'eastus'));
     assert.ok(error instanceof ServiceError && error.message === 'The usages list of eastus did not end after 50 pages; not read further', String(error));
     assert.equal(n, 50);
+  });
+
+  test('the address a PUT goes to, as shown for confirmation, is the one it is sent to', async () => {
+    assert.equal(client().deploymentUrl(target({})), `${url}${DEPLOYMENT}?api-version=2023-05-01`);
+    assert.throws(() => client().deploymentUrl(target({ accountName: 'a/b' })), InvalidRequestError);
+  });
+
+  test('the usages list is bounded: more than 50,000 entries, or more than 8 MB over its pages, is not read further', async () => {
+    await server.forGet(USAGES).once().thenJson(200, { value: Array.from({ length: 50_001 }, () => ({})) });
+    const entries = await caught(client().listUsages(SUB, 'eastus'));
+    assert.ok(entries instanceof ServiceError && entries.message === 'The service sent more than 8 MB or 50,000 entries of usage for eastus; not read further', String(entries));
+    await server.forGet(USAGES).once().thenJson(200, { value: Array.from({ length: 50_000 }, () => ({})) });
+    assert.equal((await client().listUsages(SUB, 'eastus')).value.length, 50_000, 'exactly 50,000 are read');
+    const page = (n: number) => ({ value: [entry(`u${n}`)], padding: 'x'.repeat(5 * 1024 * 1024), ...(n < 2 ? { nextLink: `${url}${USAGES}?page=${n + 1}` } : {}) });
+    await server.forGet(USAGES).thenCallback((r) => ({ statusCode: 200, json: page(Number(new URL(r.url).searchParams.get('page') ?? '1')) }));
+    const bytes = await caught(client().listUsages(SUB, 'eastus'));
+    assert.ok(bytes instanceof ServiceError && bytes.code === 'TooLarge' && /more than 8 MB/.test(bytes.message), String(bytes));
+  });
+
+  test('a page that is not a usages list: the error names the request and has no details', async () => {
+    await server.forGet(USAGES).thenJson(200, { items: [] });
+    const error = await caught(client().listUsages(SUB, 'eastus'));
+    assert.ok(error instanceof ServiceError && error.code === 'InvalidResponse', String(error));
+    assert.deepEqual(error.details, []);
+  });
+
+  test('a connection that fails while the usages are read stays a network error, not "too large"', async () => {
+    const closed = mockttp.getLocal();
+    await closed.start();
+    const address = `http://127.0.0.1:${closed.port}`;
+    await closed.stop();
+    const error = await caught(client(address).listUsages(SUB, 'eastus'));
+    assert.ok(error instanceof NetworkError && error.code === 'ECONNREFUSED', String(error));
   });
 });

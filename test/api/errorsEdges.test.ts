@@ -4,7 +4,7 @@
 // from each of the spec's error bodies.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeControls, excerptOf, redact, retryAfterSeconds, safeText, serviceErrorOf } from '#api';
+import { escapeControls, excerptOf, redact, retryAfterSeconds, safeText, ServiceError, serviceErrorOf } from '#api';
 
 describe('text from the service, made safe', () => {
   test('control characters are escaped, newlines and tabs too unless multiline; DEL and C1 as well', () => {
@@ -34,6 +34,7 @@ describe('secrets redacted', () => {
     assert.equal(redact(text, [secret]), 'x [redacted] [redacted] [redacted] [redacted] y');
     assert.equal(redact('abc abc', ['abc']), 'abc abc');
     assert.equal(redact('abcd', ['abcd']), '[redacted]');
+    assert.equal(redact('a tok%25 b', ['tok%']), 'a [redacted] b', 'the longest form first: the encoded one holds the secret as sent');
     assert.equal(redact('token1 token2', [undefined, 'token1', 'token2']), '[redacted] [redacted]');
     assert.equal(redact('a.b a-b', ['a.b.']), 'a.b a-b', 'a secret is matched as text, not as a pattern');
   });
@@ -58,7 +59,10 @@ describe('Retry-After', () => {
   test('an HTTP date in each of its three forms, rounded up; a date past is 0', () => {
     assert.equal(at('Wed, 21 Oct 2015 07:28:30 GMT'), 30);
     assert.equal(at('Wednesday, 21-Oct-15 07:28:01 GMT'), 1);
-    assert.equal(at('Wed Oct 21 07:28:10 2015'), retryAfterSeconds({ 'retry-after': 'Wed Oct 21 07:28:10 2015' }, Date.parse('Wed Oct 21 07:28:00 2015')));
+    // asctime has no zone: Date.parse reads it as local time, so the expected seconds are computed the same way.
+    const asctime = 'Wed Oct 21 07:28:10 2015';
+    assert.equal(retryAfterSeconds({ 'retry-after': asctime }, Date.parse(asctime) - 10_000), 10);
+    assert.equal(at('Wed,  21 Oct 2015 07:28:30 GMT'), 30, 'more than one space');
     assert.equal(retryAfterSeconds({ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }, now - 1500), 2);
     assert.equal(at('Tue, 20 Oct 2015 07:28:00 GMT'), 0);
   });
@@ -96,6 +100,10 @@ describe('the error a user reads, from each body the spec knows', () => {
     }
     assert.equal(depth, 8, 'detail levels below the eighth are left out');
     assert.equal(error.details[0].code, 'L1');
+    const info = facts(400, { error: { code: 'E', message: 'm', details: [[1], { code: 'D' }], additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5, [2]] } });
+    assert.equal(info.message, 'E (400): m [D: ]', 'a detail that is not an object is left out; one without a message has an empty one');
+    const withInfo = facts(400, { error: { code: 'E', message: 'm', details: [{ code: 'D', message: 'd', additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5, [2]] }] } });
+    assert.deepEqual(withInfo.details[0].additionalInfo, [{ type: 'PolicyViolation', info: { a: 1 } }], 'additional info: its objects, with type and info');
   });
 
   test('eventstream: errorCode, the request id of the body, the related resource', () => {
@@ -103,11 +111,17 @@ describe('the error a user reads, from each body the spec knows', () => {
     assert.equal(error.message, 'ItemNotFound (404): no item (related resource Eventstream r-1, request id body-rid)');
     assert.deepEqual([error.shape, error.requestId], ['eventstream', 'body-rid']);
     assert.equal(facts(404, { errorCode: 'X', message: 'm', relatedResource: {} }).message, 'X (404): m');
+    assert.equal(facts(404, { errorCode: 'X', message: 'm', relatedResource: { resourceId: 'r-2' } }).message, 'X (404): m (related resource r-2)');
     assert.equal(facts(404, { errorCode: 'X', message: 'm', requestId: 5 }, { headers: { 'request-id': 'h' } }).requestId, 'h');
   });
 
   test('a body that is no error response is said to be one, with an excerpt; the status is named in words when known', () => {
     assert.equal(facts(502, '').message, 'The service answered 502 Bad Gateway to GET /x with an empty body');
+    assert.equal(facts(502, '  \n').message, 'The service answered 502 Bad Gateway to GET /x with an empty body');
+    assert.equal(facts(500, 'null').message, 'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "null"');
+    assert.deepEqual(facts(500, 'null').details, []);
+    assert.deepEqual(new ServiceError('x', 400, 'C', '', 'policy').details, []);
+    assert.deepEqual(new ServiceError('x', 400, 'C', '', 'policy').earlierStatuses, []);
     assert.equal(facts(418, 'teapot\n').message, 'The service answered 418 to GET /x with a body that is not JSON: "teapot"');
     assert.equal(facts(500, { error: { code: 5 } }).message, 'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "{"error":{"code":5}}"');
     assert.equal(facts(500, [1], { headers: { 'x-request-id': 'q' } }).message, 'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "[1]" (request id q)');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as mockttp from 'mockttp';
-import { HttpClient, backoff, ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, type HttpClientOptions, type RetryInfo } from '#api';
+import { HttpClient, backoff, formatMegabytes, ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, type HttpClientOptions, type RetryInfo } from '#api';
 
 const TOKEN = 'TOKEN-http-4b7e1c9d0a2f6358';
 let server: mockttp.Mockttp;
@@ -304,4 +304,21 @@ test('a PUT whose connection is reset while its body is still being sent may hav
   assert.ok(error instanceof NetworkError && error.maybeDelivered, String(error));
   assert.notEqual(error.code, 'ECONNREFUSED');
   assert.equal(requests, 1);
+});
+
+test('a token that a header cannot carry is refused before sending; the token is never in an error', async () => {
+  const endpoint = await server.forGet('/x').thenReply(400, `{"error": {"code": "Bad", "message": "you sent Bearer ${TOKEN}"}}`);
+  const refused = await caught(client({ token: async () => 'line\nbreak' }).send(get));
+  assert.ok(refused instanceof AuthenticationRequiredError && /cannot carry/.test(refused.message), String(refused));
+  assert.equal((await endpoint.getSeenRequests()).length, 0);
+  const echoed = await caught(client({ maxRetries: 0 }).send(get));
+  assert.ok(echoed instanceof ServiceError, String(echoed));
+  assert.equal(echoed.message.includes(TOKEN), false, echoed.message);
+  assert.match(echoed.message, /you sent Bearer \[redacted\]/);
+});
+
+test('sizes in words: 1 MiB and more in MB, less in KB', () => {
+  assert.equal(formatMegabytes(1024 * 1024), '1 MB');
+  assert.equal(formatMegabytes(1024 * 1024 - 1), '1024 KB');
+  assert.equal(formatMegabytes(64 * 1024 * 1024), '64 MB');
 });

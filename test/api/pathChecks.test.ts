@@ -2,7 +2,7 @@
 // anything is sent, as the service checks them; found untested by mutation testing (docs/mutation.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkItemId, checkScope, checkSetName, checkVersion, eventstreamScopes, InvalidRequestError, parseExpand } from '#api';
+import { checkItemId, checkScope, checkSetName, checkVersion, describeScope, eventstreamScopes, InvalidRequestError, parseExpand, PolicySetClient } from '#api';
 
 test('a set name: any text without < > * % & : ? . + / that does not end with a space', () => {
   for (const name of ['my-set', 'My Set 1', 'a', 'name with (parens) and _']) assert.equal(checkSetName(name), undefined, name);
@@ -45,4 +45,20 @@ test('E4/E5 item ids: a UUID, whole; the message names which id', () => {
 test('the scope asked for an eventstream: on the items origin, read or write', () => {
   assert.deepEqual(eventstreamScopes('https://items.example.com/base/', 'read'), ['https://items.example.com/Eventstream.Read.All']);
   assert.deepEqual(eventstreamScopes('https://items.example.com:8443/x', 'write'), ['https://items.example.com:8443/Eventstream.ReadWrite.All']);
+});
+
+test('E2: a version without a properties object is refused before anything is sent', async () => {
+  let asked = 0;
+  const client = new PolicySetClient({ baseUrl: 'http://127.0.0.1:9', providerNamespace: 'Provider' }, { token: async () => (asked++, 'TOKEN-pathchecks'), maxRetries: 0, timeoutMs: 5000 });
+  for (const properties of [null, [], 'x']) {
+    await assert.rejects(client.createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f' }, 'my-set', '1.0.0', properties as never), (e: unknown) => e instanceof InvalidRequestError && e.message === 'The version has no properties object to send');
+  }
+  assert.equal(asked, 0, 'no token asked, nothing sent');
+});
+
+test("E2's address as shown for confirmation, and the scope in words", () => {
+  const client = new PolicySetClient({ baseUrl: 'https://management.example.com', providerNamespace: 'Provider' }, { token: async () => 't' });
+  assert.equal(client.versionUrl({ kind: 'managementGroup', managementGroupId: 'mg' }, 'my set', '1.0.0'), 'https://management.example.com/providers/Provider.Management/managementGroups/mg/providers/Provider.Authorization/policySetDefinitions/my%20set/versions/1.0.0?api-version=2025-11-01');
+  assert.equal(describeScope({ kind: 'subscription', subscriptionId: 'S' }), 'subscription S');
+  assert.equal(describeScope({ kind: 'managementGroup', managementGroupId: 'mg' }), 'management group mg');
 });

@@ -3,7 +3,7 @@
 // simulator's counts, the bar and the verdict the CLI prints.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPlanAnswer, BUILT_IN_CAPACITY_TABLE, capacityClassOf, classify, reconcile, checkQuota, checkSize, describeRequestWindow, mergeCapacityTable, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
+import { applyPlanAnswer, BUILT_IN_CAPACITY_TABLE, capacityClassOf, classify, reconcile, rpmWindow, checkQuota, checkSize, describeRequestWindow, mergeCapacityTable, quotaFigures, rateLimits, readUsages, regionsWithRoom, roomVerdict, simulate, usageBar } from '#service';
 
 const gpt4o = (used: number, limit: number) => ({ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: used, limit });
 
@@ -124,6 +124,10 @@ describe('the simulator counts', () => {
     );
   });
 
+  test('below one request a minute there is no window that allows one', () => {
+    assert.deepEqual(rpmWindow({ rpm: 0.5 }), { seconds: 60, allowance: 0 });
+  });
+
   test('refusals by the window are counted per minute too', () => {
     // 6 RPM: one request per 10-second window; 1 per second sends 10 per window.
     const result = simulate(rateLimits(1, olderChat), { rps: 1, promptTokens: 1, maxTokens: 1, minutes: 1 });
@@ -141,6 +145,8 @@ describe('the figures the extension asks for', () => {
     assert.equal(quotaFigures({ usages, capacity: 1 }).check, undefined);
     assert.equal(quotaFigures({ usages, model: 'gpt-4o', capacity: '1' as never }).check, undefined);
     assert.equal(quotaFigures({ usages: 'x' as never }).rows.length, 0);
+    assert.deepEqual(quotaFigures({ usages: 'x' as never }).unmatched, []);
+    assert.ok(['Standard', 'GlobalStandard', 'DataZoneStandard', 'ProvisionedManaged'].every((t) => quotaFigures({}).deploymentTypes.includes(t)));
   });
 
   test('the models of the table are sorted by name', () => {
@@ -192,6 +198,8 @@ describe('sizes and the capacity-unit file', () => {
       [{ classes: { c: { rpm: 0, tpm: 1000 } } }, /class 'c' needs/],
       [{ classes: { c: { rpm: 1, tpm: 0 } } }, /class 'c' needs/],
       [{ classes: { c: { rpm: 1, tpm: '1000' } } }, /class 'c' needs/],
+      [{ classes: { c: { rpm: '1', tpm: 1000 } } }, /class 'c' needs/],
+      ['a file', /a JSON object with "classes" and\/or "models"/],
       [{ classes: { c: { rpm: 1 } } }, /class 'c' needs/],
       [{ models: [] }, /"models" must be an object mapping a model name to a class name/],
       [{ models: null }, /"models" must be an object/],
@@ -227,7 +235,12 @@ describe('applying a plan: what the editor and the CLI are told before anything 
     for (const text of ['{}', '{ "deployments": [] }', '{ "sku": { "capacity": 1 }, "model": "gpt-4o" }']) {
       assert.deepEqual(applyPlanAnswer({ text }), { targets: [], problems: ['this is not a deployment plan ({ "deployments": [...] })'] }, text);
     }
-    assert.deepEqual(applyPlanAnswer({ text: 5 as never }).problems, ['the plan could not be read as JSON: see its diagnostics']);
+    assert.deepEqual(applyPlanAnswer({ text: 5 as never }), { targets: [], problems: ['the plan could not be read as JSON: see its diagnostics'] });
+  });
+
+  test("an entry's version and format are part of its target", () => {
+    const [t] = applyPlanAnswer({ text: plan([{ name: 'd1', model: { name: 'gpt-4o', version: '2024-08-06', format: 'OpenAI' }, sku: { capacity: 1 } }]) }).targets;
+    assert.deepEqual(t.desired, { model: 'gpt-4o', sku: 'Standard', capacity: 1, version: '2024-08-06', format: 'OpenAI' });
   });
 
   test('no reconciliation without both the deployments and the usages read', () => {
@@ -304,6 +317,13 @@ describe('reconciling a plan: the edges', () => {
     assert.deepEqual(result.quotas.map((q) => [q.found, q.usedTpm, q.afterTpm]), [[true, 0, 10_000]]);
   });
 
+  test('moving away from a model the region no longer lists is no problem: that quota is only freed', () => {
+    const result = reconcile([entry('d', 10, { current: { model: 'retired-model', sku: 'Standard', capacity: 5 } })], [region([gpt4o(0, 100)])]);
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.fits, true);
+    assert.deepEqual(result.quotas.map((q) => [q.model, q.found, q.fits]), [['gpt-4o', true, true], ['retired-model', false, true]]);
+  });
+
   test('a quota drawn on by one entry lists it once, with its move away from another model', () => {
     const result = reconcile([entry('d', 10, { current: { model: 'gpt-4o-mini', sku: 'Standard', capacity: 5 } })], [region([gpt4o(0, 100), { name: { value: 'OpenAI.Standard.gpt-4o-mini' }, currentValue: 5, limit: 100 }])]);
     assert.deepEqual(result.quotas.map((q) => [q.model, q.entries, q.afterTpm]), [
@@ -350,6 +370,7 @@ describe("the apply report's JSON and rows", () => {
     assert.deepEqual(result.order, []);
     assert.match(result.problems?.join('\n') ?? '', /'not-in-table' \(Standard\) in 'eastus': the region's usage has no entry/);
     assert.equal('noOrder' in result, false);
+    assert.deepEqual(result.steps, [], 'no steps when the plan does not fit');
   });
 
   test('the rows: TPM, RPM and window from the table; the deployed version only for the same model', () => {
@@ -364,6 +385,7 @@ describe("the apply report's JSON and rows", () => {
       ],
     );
     assert.deepEqual(answer.result!.order, ['acct/moved', 'acct/new', 'acct/odd'], 'a move away from a quota first');
+    assert.deepEqual(answer.result!.steps[0].frees, [{ quota: "'gpt-4o-mini' (Standard) in 'eastus'", tpm: 1000 }]);
     assert.equal('problems' in answer.result!, false);
     const same = applyPlanAnswer({ text, deployments: [{}, { body: { ...deployed, properties: { model: { name: 'GPT-4o', version: 'v1', format: 'OpenAI' } } } }, {}], usages: [{ subscription: SUB, region: 'eastus', value: [gpt4o(0, 100), { name: { value: 'OpenAI.Standard.not-in-table' }, currentValue: 0, limit: 100 }] }] });
     assert.deepEqual([same.result!.rows[1].currentVersion, same.result!.rows[1].currentFormat], ['v1', 'OpenAI']);

@@ -14,6 +14,7 @@ describe('reading a plan', () => {
   test("each field under its other name too; the plan's own values as defaults", () => {
     const [d] = planOf({ subscription: 'plan-sub', location: 'EastUS', resourceGroupName: 'rg', accountName: 'acct', deployments: [{ subscriptionId: SUB, deploymentName: 'd1', properties: { model: { name: 'gpt-4o', version: '1', format: 'OpenAI' } }, sku: { name: 'GlobalStandard', capacity: 5 } }] }).deployments;
     assert.deepEqual([d.subscription, d.region, d.resourceGroup, d.account, d.name, d.model, d.version, d.format, d.sku, d.capacity], [SUB, 'eastus', 'rg', 'acct', 'd1', 'gpt-4o', '1', 'OpenAI', 'GlobalStandard', 5]);
+    assert.equal(d.skuNameNode?.value, 'GlobalStandard', 'the node of the sku name, for ranges');
     const [s] = planOf({ deployments: [{ model: 'gpt-4o', version: '2', capacity: 3 }] }).deployments;
     assert.deepEqual([s.model, s.version, s.format, s.sku, s.capacity, s.skuNameNode, s.modelNode?.value], ['gpt-4o', '2', undefined, 'Standard', 3, undefined, 'gpt-4o']);
   });

@@ -132,6 +132,8 @@ export function checkInvalid(c: InvalidCase): void {
   const template = RULES.find((r) => r.meta.code === c.code)?.meta.messages[hit.data.messageId as string];
   assert.ok(template, `${c.code} has no message '${String(hit.data.messageId)}'`);
   assert.notEqual(String(hit.message), hit.data.messageId, 'the message is text, not its id');
+  // Every placeholder of the message has a value: a report without its data leaves holes in the sentence.
+  for (const [, key] of template.matchAll(/\{\{(\w+)\}\}/g)) assert.notEqual(hit.data[key], undefined, `${c.code} message '${String(hit.data.messageId)}' has no value for {{${key}}}`);
   const message = String(hit.message);
   assert.ok(message && !/\{\{/.test(message), `message has unfilled placeholders: ${message}`);
   if (c.message) assert.match(message, c.message);

@@ -28,6 +28,7 @@ const invalid: InvalidCase[] = [
   { name: 'a fraction below 1', text: body('"gpt-4o"', '|0.5|'), code: 'PS9101', message: /not 0\.5; the nearest valid value is 1\.$/ },
   { name: 'zero in a plan', text: plan([d('chat', '|0|')]), code: 'PS9101' },
   { name: 'a string', text: plan([d('chat', '|"10"|')]), code: 'PS9101', message: /not '10'/ },
+  { name: 'over 1,000,000 units', text: plan([d('chat', '|1000001|')]), code: 'PS9101', data: { messageId: 'tooLarge' }, message: /1000001/ },
   { name: 'a model without a class', text: body('|"text-embedding-3-large"|', '10'), code: 'PS9102', severity: 3 },
   {
     name: 'over quota: on the deployment that crosses it, the others related',
@@ -90,6 +91,7 @@ const moreValid: ValidCase[] = [
 const valid: ValidCase[] = [
   ...moreValid,
   { name: 'a lone E6 body', text: body('"gpt-4o"', '20'), notCodes: ['PS9101', 'PS9102', 'PS9103', 'PS9104'] },
+  { name: 'exactly 1,000,000 units, and 1 unit', text: plan([d('big', '1000000'), d('small', '1')]), notCodes: ['PS9101'] },
   { name: 'within the quota, exactly to the limit', text: plan([d('a', '15'), d('b', '5')], `\n  "usage": ${usage(80, 100)},`), notCodes: ['PS9103'] },
   { name: 'another region or deployment type draws on another quota', text: plan([d('a', '15'), d('b', '50', '"gpt-4o"', ', "region": "westus"'), `{ "account": "x", "name": "g", "model": "gpt-4o", "sku": { "name": "GlobalStandard", "capacity": 90 } }`], `\n  "usage": ${usage(80, 100)},`), notCodes: ['PS9103'] },
   { name: 'no usage for the region: its quota is not known', text: plan([d('a', '100000')]), notCodes: ['PS9103'] },

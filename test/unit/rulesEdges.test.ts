@@ -6,9 +6,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
-import { a3, catalog, DEF } from './rules-harness';
+import { a1, a3, catalog, DEF } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
 import { parseJson, property } from '#server/service/json';
+import { normalizeVersion } from '#server/service/rules/invalid-version';
 
 const DEF_ID = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';
 const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
@@ -19,6 +20,7 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
 
   test('a comment is a mistake in plain JSON; not in a .jsonc file, a policy-as-code file, or an ARM template', () => {
     assert.deepEqual(codesOf(withComment(), ['PS1005']), ['PS1005']);
+    assert.deepEqual(codesOf(withComment().replace('// a comment', '/* a block comment */'), ['PS1005']), ['PS1005'], 'a block comment too');
     assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.JSONC' }), []);
     assert.deepEqual(codesOf(withComment(), ['PS1005'], { uri: 'file:///repo/set.jsonc.bak' }), ['PS1005'], 'only a name ending in .jsonc');
     assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/schemas/policy-set-definition-schema.json",'), ['PS1005']), []);
@@ -99,5 +101,34 @@ describe('a set parameter passed whole to a definition parameter of another type
     assert.deepEqual(flow('String', 'listOfLocations', "[concat(parameters('p'))]"), []);
     assert.deepEqual(flow('String', 'listOfLocations', "[parameters('p')] "), []);
     assert.deepEqual(flow('String', 'listOfLocations', " [parameters('p')]"), []);
+  });
+});
+
+describe("a version resource's apiVersion is a real date (PS3005)", () => {
+  const withApiVersion = (apiVersion: string) => a1(`{ "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}" }] }`).replace('"apiVersion": "2025-11-01"', `"apiVersion": "${apiVersion}"`);
+  test('months 1 to 12 and days 1 to 31, the whole value, an optional -preview', () => {
+    for (const v of ['2025-01-01', '2025-12-31', '2025-11-01-preview']) assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), [], v);
+    for (const v of ['2025-00-01', '2025-13-01', '2025-01-00', '2025-01-32', 'x2025-01-01', '2025-01-01x', '2025-01-01-previewx']) assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), ['PS3005'], v);
+  });
+});
+
+describe('a value that holds an expression is not checked as written (isLiteral)', () => {
+  test('a default array with an expression inside is not compared with the allowed values (PS6003); a plain one is', () => {
+    const withDefault = (def: string) =>
+      a3(`{ "parameters": { "p": { "type": "Array", "allowedValues": [["a"], ["b"]], "defaultValue": ${def} } }, "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { "listOfLocations": { "value": "[parameters('p')]" } } }] }`);
+    assert.deepEqual(codesOf(withDefault('["c"]'), ['PS6003']), ['PS6003']);
+    assert.deepEqual(codesOf(withDefault(`["[field('name')]"]`), ['PS6003']), []);
+    assert.deepEqual(codesOf(withDefault(`[{ "x": ["[field('name')]"] }]`), ['PS6003']), []);
+  });
+});
+
+describe("PS3002's suggestion (normalizeVersion)", () => {
+  test('the version a user meant: digits of each part, a leading v and spaces dropped, missing parts 0', () => {
+    assert.equal(normalizeVersion(' v10.20.30-preview '), '10.20.30');
+    assert.equal(normalizeVersion('V1.2'), '1.2.0');
+    assert.equal(normalizeVersion('12'), '12.0.0');
+    assert.equal(normalizeVersion('1.a.3'), '1.0.0');
+    assert.equal(normalizeVersion('1.2.b'), '1.2.0');
+    assert.equal(normalizeVersion('x1.0.0'), undefined);
   });
 });

@@ -1,4 +1,5 @@
 // PS5xxx: policyDefinitionGroups and groupNames; severity settings.
+import { DefinitionCatalog } from '#service';
 import { runInvalid, runValid, a1, a3, template, defId, type InvalidCase, type ValidCase } from './rules-harness';
 
 const D1 = defId('d1');
@@ -17,7 +18,41 @@ const GROUPED = (groupNames: string) =>
     ]
   }`);
 
+/** A catalogue that knows one set, `source-set`, declaring the group `Imported`. */
+function catalogWithSourceSet(): DefinitionCatalog {
+  const catalog = new DefinitionCatalog();
+  catalog.addSet({ name: 'source-set', groups: ['Imported'] });
+  return catalog;
+}
+
+/** A set importing the groups of `source-set` and declaring `Own`, whose reference uses `groupNames`. */
+const IMPORTING = (groupNames: string) =>
+  a3(`{
+    "importPolicyDefinitionGroups": ["source-set"],
+    "policyDefinitionGroups": [{ "name": "Own" }],
+    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ${groupNames} }]
+  }`);
+
+/** 25 declared groups, G0 to G24, and a reference using `groupNames`. */
+const MANY_GROUPS = (groupNames: string) =>
+  a3(`{
+    "policyDefinitionGroups": [${Array.from({ length: 25 }, (_, i) => `{ "name": "G${i}" }`).join(', ')}],
+    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ${groupNames} }]
+  }`);
+
 const invalid: InvalidCase[] = [
+  {
+    name: 'a group neither declared nor imported from a known set',
+    text: IMPORTING('["Own", "Imported", |"Missing"|]'),
+    options: { definitions: catalogWithSourceSet() },
+    code: 'PS5001',
+  },
+  {
+    name: 'the related declarations are the first 20 of many',
+    text: MANY_GROUPS('[|"Undeclared-group"|]'),
+    code: 'PS5001',
+    related: Array.from({ length: 20 }, (_, i) => `"G${i}"`),
+  },
   {
     name: 'undefined group with a suggestion, related to every declared group',
     text: GROUPED('["Network", "Storage", |"Storag"|]'),
@@ -121,6 +156,36 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: 'groups imported from a known set are declared (importPolicyDefinitionGroups), in any casing',
+    text: IMPORTING('["Own", "imported"]'),
+    options: { definitions: catalogWithSourceSet() },
+    notCodes: ['PS5001'],
+  },
+  {
+    name: 'groups imported with no known definitions at all: nothing is said',
+    text: IMPORTING('["Own", "Anything"]'),
+    notCodes: ['PS5001'],
+  },
+  {
+    name: 'groups imported from a set that is not known: which groups it brings is not known, nothing is said',
+    text: IMPORTING('["Own", "Anything"]'),
+    options: { definitions: new DefinitionCatalog() },
+    notCodes: ['PS5001'],
+  },
+  {
+    name: 'template: policyDefinitionGroups as a deployment-time expression leaves every group possibly declared',
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "grouped",
+      "properties": {
+        "policyDefinitionGroups": "[parameters('groups')]",
+        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ["Anything"] }]
+      }
+    }`, '{ "groups": { "type": "array" } }'),
+    notCodes: ['PS5001'],
+  },
   { name: "severities: PS5001 'off' by code", text: GROUPED('["Compute"]'), options: { severities: { PS5001: 'off' } }, notCodes: ['PS5001'] },
   { name: "severities: undefined-group 'off' by rule name", text: GROUPED('["Compute"]'), options: { severities: { 'undefined-group': 'off' } }, notCodes: ['PS5001'] },
   { name: 'a group name in another casing is defined', text: GROUPED('["NETWORK", "storage"]'), notCodes: ['PS5001', 'PS5003'] },

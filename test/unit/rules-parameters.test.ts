@@ -144,6 +144,16 @@ const invalid: InvalidCase[] = [
 
 const valid: ValidCase[] = [
   {
+    name: 'a null among the allowed values of an Integer parameter is not a type mismatch',
+    text: withParameters(`"p": { "type": "Integer", "allowedValues": [null, 1] }`),
+    notCodes: ['PS6002'],
+  },
+  {
+    name: 'an expression among the allowed values of an Integer parameter is not checked against the type',
+    text: withParameters(`"p": { "type": "Integer", "allowedValues": ["[parameters('limit')]", 1] }`),
+    notCodes: ['PS6002'],
+  },
+  {
     name: 'allowedValues: [] together with a defaultValue (20 built-in parameters)',
     text: withParameters(`"p": { "type": "String", "allowedValues": [], "defaultValue": "Administrator" }`),
     notCodes: ['PS6002', 'PS6003'],

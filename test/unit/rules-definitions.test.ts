@@ -19,7 +19,38 @@ function ref(id: string, fields: string, setParameters = ''): string {
 
 const LOCATIONS = `"listOfLocations": { "value": ["eastus"] }`;
 
+/**
+ * A catalogue whose definitions each have two variants (clouds other than the document's: both apply, and
+ * every variant must agree), for PS8004: `mixed` declares allowed values in one variant only, `differ`
+ * allows other values in each, `types` declares an Integer in one and a String in the other.
+ */
+const MULTI = '/providers/Microsoft.Authorization/policyDefinitions/';
+function variantsCatalog(): DefinitionCatalog {
+  const c = new DefinitionCatalog();
+  const entry = (name: string, cloud: string, p: object) => ({ name, id: `${MULTI}${name}`, version: '1.0.0', versions: ['1.0.0'], parameters: { p }, cloud });
+  c.addIndex([
+    entry('mixed', 'CloudA', { type: 'String', allowedValues: ['A'] }),
+    entry('mixed', 'CloudB', { type: 'String' }),
+    entry('differ', 'CloudA', { type: 'String', allowedValues: ['A', 'B'] }),
+    entry('differ', 'CloudB', { type: 'String', allowedValues: ['A', 'C'] }),
+    entry('types', 'CloudA', { type: 'Integer', allowedValues: [1] }),
+    entry('types', 'CloudB', { type: 'String', allowedValues: ['1'] }),
+    entry('single', 'CloudA', { type: 'Integer', allowedValues: [1, 2] }),
+    entry('list', 'CloudA', { type: 'Array', allowedValues: ['eastus', 'westus'] }),
+  ]);
+  return c;
+}
+const withVariants = { definitions: variantsCatalog() };
+/** The same, with the type check (PS8003, which reports these values itself) off. */
+const withVariantsUntyped = { definitions: withVariants.definitions, severities: { PS8003: 'off' as const } };
+
 const invalid: InvalidCase[] = [
+  {
+    name: 'PS8004: an Array parameter given a value outside its allowed values is reported even when its type differs',
+    text: ref(`${MULTI}list`, `"parameters": { "p": { "value": |"northpole"| } }`),
+    code: 'PS8004',
+    options: withVariantsUntyped,
+  },
   {
     name: 'unknown parameter: its key, with a suggestion',
     text: ref(DEF.main, `"parameters": { ${LOCATIONS}, |"efect"|: { "value": "Audit" } }`),
@@ -247,6 +278,30 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: 'PS8004: a variant that declares no allowed values allows any value',
+    text: ref(`${MULTI}mixed`, `"parameters": { "p": { "value": "Z" } }`),
+    options: withVariants,
+    notCodes: ['PS8004'],
+  },
+  {
+    name: 'PS8004: a value one variant allows is not reported',
+    text: ref(`${MULTI}differ`, `"parameters": { "p": { "value": "B" } }`),
+    options: withVariants,
+    notCodes: ['PS8004'],
+  },
+  {
+    name: "PS8004: a value of another type than a variant's is left to the type check",
+    text: ref(`${MULTI}types`, `"parameters": { "p": { "value": 2 } }`),
+    options: withVariantsUntyped,
+    notCodes: ['PS8004'],
+  },
+  {
+    name: "PS8004: a value of another type than the parameter's is left to the type check",
+    text: ref(`${MULTI}single`, `"parameters": { "p": { "value": "x" } }`),
+    options: withVariantsUntyped,
+    notCodes: ['PS8004'],
+  },
   {
     name: "definitionVersion '1.*.*-preview' against a definition that has only 1.x.x (43 built-in references)",
     text: ref(DEF.stable, `"definitionVersion": "1.*.*-preview",\n        "parameters": { "effect": { "value": "Audit" } }`),

@@ -242,6 +242,34 @@ ${setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "paramet
     code: 'PS7005',
   },
   {
+    name: "template: a set's own parameter, in another casing, passed unescaped: the message says to escape it",
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "s",
+      "properties": {
+        "parameters": { "Effect": { "type": "String" } },
+        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }]
+      }
+    }`),
+    code: 'PS7005',
+    data: { messageId: 'escape' },
+  },
+  {
+    name: 'template: a parameter neither the template nor the set declares',
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "s",
+      "properties": {
+        "parameters": { "effect": { "type": "String" } },
+        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|nowhere|')]" } } }]
+      }
+    }`),
+    code: 'PS7005',
+    data: { messageId: 'undefined' },
+  },
+  {
     name: "'[[' outside a template: a hint, once, on the first such string",
     text: `{
   "name": "s",
@@ -260,6 +288,45 @@ ${setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "paramet
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: "a set in a nested deployment's template: its expressions see that template's parameters, not the outer one's",
+    text: template(`    {
+      "type": "Microsoft.Resources/deployments",
+      "apiVersion": "2022-09-01",
+      "name": "nested",
+      "properties": {
+        "mode": "Incremental",
+        "template": {
+          "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+          "contentVersion": "1.0.0.0",
+          "resources": [
+            {
+              "type": "Microsoft.Authorization/policySetDefinitions",
+              "apiVersion": "2025-11-01",
+              "name": "s",
+              "properties": {
+                "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('inner')]" } } }]
+              }
+            }
+          ]
+        }
+      }
+    }`),
+    notCodes: ['PS7005'],
+  },
+  {
+    name: "a set resource on its own (a fragment): the template around it is not in sight, its parameters are not checked",
+    text: `{
+  "type": "Microsoft.Authorization/policySetDefinitions",
+  "apiVersion": "2025-11-01",
+  "name": "s",
+  "properties": {
+    "parameters": { "effect": { "type": "String" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" }, "other": { "value": "[parameters('fromTemplate')]" } } }]
+  }
+}`,
+    notCodes: ['PS7005'],
+  },
   {
     name: 'if(contains(...)) and if(equals(...)) expressions of the built-ins',
     text: passing(`"[if(contains(parameters('list'), 'x'), if(equals(parameters('effect'), 'Deny'), 'Deny', 'Audit'), 'Disabled')]"`),

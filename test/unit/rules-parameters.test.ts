@@ -131,6 +131,19 @@ const invalid: InvalidCase[] = [
     data: { name: 'EFFECT', first: 'effect' },
   },
   {
+    name: 'a casing variant after an exact repeat: one report, related to the first spelling',
+    text: a3(`{
+      "parameters": { "p": { "type": "String" } },
+      "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": {
+        "effect": { "value": "[parameters('p')]" }, "eff\\u0065ct": { "value": "Audit" }, |"EFFECT"|: { "value": "Deny" }
+      } }]
+    }`),
+    code: 'PS6008',
+    data: { name: 'EFFECT', first: 'effect' },
+    related: ['"effect"'],
+    otherErrors: ['PS1002'],
+  },
+  {
     name: 'two parameters passed in one reference, one spelt with an escape',
     text: a3(`{
       "parameters": { "p": { "type": "String" } },

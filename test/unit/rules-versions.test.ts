@@ -95,6 +95,7 @@ const invalid: InvalidCase[] = [
       ),
     ),
     code: 'PS3001',
+    data: { messageId: 'nestedChild', version: '1.0.0' },
   },
   {
     name: "A3 version '1.0' (suggests 1.0.0)",
@@ -178,6 +179,32 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: 'template: a top-level versions resource whose version is an expression is not checked',
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions/versions",
+      "apiVersion": "2025-11-01",
+      "name": "mySet/[parameters('version')]",
+      "properties": { "policyDefinitions": [${REF}] }
+    }`),
+    notCodes: ['PS3001'],
+  },
+  {
+    name: 'template: the segments of a name with an expression among them are not counted (the expression may hold several)',
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions/versions",
+      "apiVersion": "2025-11-01",
+      "name": "[parameters('prefix')]/mySet/1.0.0",
+      "properties": { "policyDefinitions": [${REF}] }
+    }`),
+    notCodes: ['PS3001'],
+  },
+  {
+    name: 'a version resource whose name is not a string: left to the schema',
+    text: a1(`{ "policyDefinitions": [${REF}] }`, '100'),
+    notCodes: ['PS3001'],
+    allowErrors: ['PS2001'],
+  },
   {
     name: 'A3 version x.y.z-preview with versions x.y.z-PREVIEW (47 built-ins)',
     text: a3(`{ "version": "1.0.1-preview", "versions": ["1.0.1-PREVIEW"], "policyDefinitions": [${REF}] }`),

@@ -22,7 +22,9 @@ const LOCATIONS = `"listOfLocations": { "value": ["eastus"] }`;
 /**
  * A catalogue whose definitions each have two variants (clouds other than the document's: both apply, and
  * every variant must agree), for PS8004: `mixed` declares allowed values in one variant only, `differ`
- * allows other values in each, `types` declares an Integer in one and a String in the other.
+ * allows other values in each, `types` declares an Integer in one and a String in the other; for PS8002,
+ * `p` is required in one variant and has a default (`req-default`) or is not declared (`req-absent`) in the
+ * other, or is required in both (`req-both`).
  */
 const MULTI = '/providers/Microsoft.Authorization/policyDefinitions/';
 function variantsCatalog(): DefinitionCatalog {
@@ -37,6 +39,12 @@ function variantsCatalog(): DefinitionCatalog {
     entry('types', 'CloudB', { type: 'String', allowedValues: ['1'] }),
     entry('single', 'CloudA', { type: 'Integer', allowedValues: [1, 2] }),
     entry('list', 'CloudA', { type: 'Array', allowedValues: ['eastus', 'westus'] }),
+    entry('req-default', 'CloudA', { type: 'String' }),
+    entry('req-default', 'CloudB', { type: 'String', defaultValue: 'x' }),
+    entry('req-absent', 'CloudA', { type: 'String' }),
+    { ...entry('req-absent', 'CloudB', {}), parameters: {} },
+    entry('req-both', 'CloudA', { type: 'String' }),
+    entry('req-both', 'CloudB', { type: 'String' }),
   ]);
   return c;
 }
@@ -45,6 +53,14 @@ const withVariants = { definitions: variantsCatalog() };
 const withVariantsUntyped = { definitions: withVariants.definitions, severities: { PS8003: 'off' as const } };
 
 const invalid: InvalidCase[] = [
+  {
+    name: 'PS8002: a parameter every variant requires, not passed',
+    text: a3(`{
+    "policyDefinitions": [{ |"policyDefinitionId"|: "${MULTI}req-both" }]
+  }`),
+    code: 'PS8002',
+    options: withVariants,
+  },
   {
     name: 'PS8004: an Array parameter given a value outside its allowed values is reported even when its type differs',
     text: ref(`${MULTI}list`, `"parameters": { "p": { "value": |"northpole"| } }`),
@@ -278,6 +294,31 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: 'PS8002: a parameter one variant requires and another gives a default is not required',
+    text: ref(`${MULTI}req-default`, ''),
+    options: withVariants,
+    notCodes: ['PS8002'],
+  },
+  {
+    name: 'PS8002: a parameter one variant requires and another does not declare is not required',
+    text: ref(`${MULTI}req-absent`, ''),
+    options: withVariants,
+    notCodes: ['PS8002'],
+  },
+  {
+    name: "template: a reference whose parameters are a deployment-time expression is not checked for missing ones",
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "s",
+      "properties": {
+        "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": "[variables('mainParameters')]" }]
+      }
+    }`),
+    options: withCatalog,
+    notCodes: ['PS8002'],
+  },
   {
     name: 'PS8004: a variant that declares no allowed values allows any value',
     text: ref(`${MULTI}mixed`, `"parameters": { "p": { "value": "Z" } }`),

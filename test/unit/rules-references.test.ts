@@ -116,10 +116,33 @@ const invalid: InvalidCase[] = [
   }
 }`,
     code: 'PS4004',
+    related: ['"/providers/Microsoft.Management/managementGroups/root/providers/Microsoft.Authorization/policyDefinitions/deny-rdp"'],
   },
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: 'a set resource inside a template is no policy-as-code file: PS4004 says nothing of a policyDefinitionName there',
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "mySet",
+      "properties": { "policyDefinitions": [{ "policyDefinitionName": "deny-rdp", "policyDefinitionId": "${D1}" }] }
+    }`),
+    notCodes: ['PS4004'],
+  },
+  {
+    name: 'policy-as-code: a reference naming its definition by policyDefinitionName alone',
+    text: `{
+  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
+  "name": "net",
+  "properties": {
+    "displayName": "Net",
+    "policyDefinitions": [{ "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp" }]
+  }
+}`,
+    notCodes: ['PS4004'],
+  },
   {
     name: 'IDs at tenant, subscription and management group scope, set IDs, any namespace and casing',
     text: a3(`{ "policyDefinitions": [

@@ -24,7 +24,8 @@ const LOCATIONS = `"listOfLocations": { "value": ["eastus"] }`;
  * every variant must agree), for PS8004: `mixed` declares allowed values in one variant only, `differ`
  * allows other values in each, `types` declares an Integer in one and a String in the other; for PS8002,
  * `p` is required in one variant and has a default (`req-default`) or is not declared (`req-absent`) in the
- * other, or is required in both (`req-both`).
+ * other, or is required in both (`req-both`); for pinned versions, `twelve` is at 12.0.0, `noversion` has no
+ * version, `split-major` is at 1.0.0 in one variant and 2.0.0 in the other (each requiring `p`).
  */
 const MULTI = '/providers/Microsoft.Authorization/policyDefinitions/';
 function variantsCatalog(): DefinitionCatalog {
@@ -45,6 +46,10 @@ function variantsCatalog(): DefinitionCatalog {
     { ...entry('req-absent', 'CloudB', {}), parameters: {} },
     entry('req-both', 'CloudA', { type: 'String' }),
     entry('req-both', 'CloudB', { type: 'String' }),
+    { ...entry('twelve', 'CloudA', { type: 'String' }), version: '12.0.0', versions: ['12.0.0'] },
+    { ...entry('noversion', 'CloudA', { type: 'String' }), version: undefined, versions: [] },
+    entry('split-major', 'CloudA', { type: 'String' }),
+    { ...entry('split-major', 'CloudB', { type: 'String' }), version: '2.0.0', versions: ['2.0.0'] },
   ]);
   return c;
 }
@@ -53,6 +58,14 @@ const withVariants = { definitions: variantsCatalog() };
 const withVariantsUntyped = { definitions: withVariants.definitions, severities: { PS8003: 'off' as const } };
 
 const invalid: InvalidCase[] = [
+  {
+    name: 'PS8002: a definition whose version is not known is checked whatever major the reference pins',
+    text: a3(`{
+    "policyDefinitions": [{ |"policyDefinitionId"|: "${MULTI}noversion", "definitionVersion": "1.*.*" }]
+  }`),
+    code: 'PS8002',
+    options: withVariants,
+  },
   {
     name: 'PS8002: a parameter every variant requires, not passed',
     text: a3(`{
@@ -294,6 +307,26 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: 'a reference pinned to a version that is not N.*.* is not checked against the parameters of the known one',
+    text: ref(DEF.main, `"definitionVersion": "v1.*.*"`),
+    options: withCatalog,
+    notCodes: ['PS8002'],
+    allowErrors: ['PS3003'],
+  },
+  {
+    name: 'a reference pinned to major 2 is not checked against the parameters of 12.0.0',
+    text: ref(`${MULTI}twelve`, `"definitionVersion": "2.*.*"`),
+    options: withVariants,
+    notCodes: ['PS8002'],
+    allowErrors: ['PS8005'],
+  },
+  {
+    name: 'a reference pinned to a major only one of the applying variants is at is not checked against their parameters',
+    text: ref(`${MULTI}split-major`, `"definitionVersion": "1.*.*"`),
+    options: withVariants,
+    notCodes: ['PS8002'],
+  },
   {
     name: 'PS8002: a parameter one variant requires and another gives a default is not required',
     text: ref(`${MULTI}req-default`, ''),

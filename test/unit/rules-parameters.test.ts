@@ -157,6 +157,22 @@ const invalid: InvalidCase[] = [
 
 const valid: ValidCase[] = [
   {
+    name: 'a null default among allowed values declares no default: not compared with them',
+    text: withParameters(`"p": { "type": "String", "allowedValues": ["a", "b"], "defaultValue": null }`),
+    notCodes: ['PS6003'],
+  },
+  {
+    name: 'a default that is an expression is not compared with the allowed values',
+    text: withParameters(`"p": { "type": "String", "allowedValues": ["a", "b"], "defaultValue": "[concat('a', 'b')]" }`),
+    notCodes: ['PS6003'],
+  },
+  {
+    name: 'allowedValues that is not an array: the default is not compared with it (the schema reports it)',
+    text: withParameters(`"p": { "type": "String", "allowedValues": { "a": "b" }, "defaultValue": "c" }`),
+    notCodes: ['PS6003'],
+    allowErrors: ['PS2001'],
+  },
+  {
     name: 'a null among the allowed values of an Integer parameter is not a type mismatch',
     text: withParameters(`"p": { "type": "Integer", "allowedValues": [null, 1] }`),
     notCodes: ['PS6002'],

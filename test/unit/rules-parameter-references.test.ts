@@ -289,6 +289,27 @@ ${setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "paramet
 
 const valid: ValidCase[] = [
   {
+    name: "'[[' in a template is the escape a template needs: PS7006 says nothing",
+    text: template(`    {
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2025-11-01",
+      "name": "s",
+      "properties": {
+        "parameters": { "effect": { "type": "String" } },
+        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }]
+      }
+    }`),
+    notCodes: ['PS7006'],
+  },
+  {
+    name: "a set's own expressions outside a template, with one bracket: PS7006 says nothing",
+    text: a3(`{
+    "parameters": { "effect": { "type": "String" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]
+  }`),
+    notCodes: ['PS7006'],
+  },
+  {
     name: "a set in a nested deployment's template: its expressions see that template's parameters, not the outer one's",
     text: template(`    {
       "type": "Microsoft.Resources/deployments",

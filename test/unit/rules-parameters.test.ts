@@ -92,6 +92,15 @@ const invalid: InvalidCase[] = [
     code: 'PS6006',
   },
   {
+    name: "two Object parameters with other schemas: each default is checked against its own parameter's",
+    text: withParameters(
+      `"p": { "type": "Object", "schema": { "type": "object", "required": ["a"] }, "defaultValue": { "a": 1 } },
+      "q": { "type": "Object", "schema": { "type": "object", "required": ["b"] }, |"defaultValue"|: { "a": 1 } }`,
+      ['p', 'q'],
+    ),
+    code: 'PS6006',
+  },
+  {
     name: 'an allowed value that violates the schema: its opening brace',
     text: withParameters(`"p": {
         "type": "Object",
@@ -156,6 +165,17 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: '"schema": null on an Object parameter declares no schema',
+    text: withParameters(`"p": { "type": "Object", "schema": null, "defaultValue": {} }`),
+    notCodes: ['PS6004', 'PS6005', 'PS6006'],
+  },
+  {
+    name: 'a schema on a String parameter is reported as misplaced (PS6004), not also compiled and checked',
+    text: withParameters(`"p": { "type": "String", "schema": { "type": "nope" }, "defaultValue": "x" }`),
+    notCodes: ['PS6005', 'PS6006'],
+    allowErrors: ['PS6004'],
+  },
   {
     name: 'a null default among allowed values declares no default: not compared with them',
     text: withParameters(`"p": { "type": "String", "allowedValues": ["a", "b"], "defaultValue": null }`),

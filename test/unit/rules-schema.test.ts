@@ -75,8 +75,40 @@ const invalid: InvalidCase[] = [
     ]
   }`),
     code: 'PS2002',
-    data: {},
+    data: { messageId: 'missing' },
     message: /policyDefinitionId/,
+  },
+  {
+    name: 'policy-as-code: a reference with neither policyDefinitionId nor policyDefinitionName names both',
+    text: `{
+  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
+  "name": "net",
+  "properties": {
+    "displayName": "Net",
+    "policyDefinitions": [
+      { "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp" },
+      |{| "policyDefinitionReferenceId": "b" }
+    ]
+  }
+}`,
+    code: 'PS2002',
+    data: { messageId: 'missingDefinition' },
+    message: /'policyDefinitionId' or 'policyDefinitionName'/,
+  },
+  {
+    name: 'policy-as-code: another missing property keeps the plain message',
+    text: `{
+  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
+  "name": "net",
+  "properties": {
+    "displayName": "Net",
+    "parameters": { |"effect"|: { "defaultValue": "Audit" } },
+    "policyDefinitions": [{ "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]
+  }
+}`,
+    code: 'PS2002',
+    data: { messageId: 'missing' },
+    message: /'type'/,
   },
   {
     name: 'parameter without type: the parameter name is marked',

@@ -159,6 +159,7 @@ const invalid: InvalidCase[] = [
     "policyDefinitions": [${REF}]
   }`),
     code: 'PS2003',
+    data: { property: 'policyType' },
   },
   {
     name: 'unknown systemData identity type',
@@ -237,7 +238,7 @@ const invalid: InvalidCase[] = [
     "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]
   }`),
     code: 'PS2006',
-    data: { canonical: 'String' },
+    data: { canonical: 'String', property: 'type' },
   },
   {
     name: "policyType 'builtin' is a casing hint",
@@ -251,6 +252,23 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: 'a value no casing of an allowed one: an error (PS2003), no casing hint',
+    text: a3(`{
+    "policyType": "Dynamic",
+    "policyDefinitions": [${REF}]
+  }`),
+    notCodes: ['PS2006'],
+    allowErrors: ['PS2003'],
+  },
+  {
+    name: 'an unknown property that is no casing of a known one: no casing hint',
+    text: a3(`{
+    "displayNme": "x",
+    "policyDefinitions": [${REF}]
+  }`),
+    notCodes: ['PS2005'],
+  },
   {
     name: 'parameter types in every casing real files use',
     text: a3(`{

@@ -180,6 +180,22 @@ const invalid: InvalidCase[] = [
 
 const valid: ValidCase[] = [
   {
+    name: "PS3005 is about version resources: a set's own apiVersion is not checked by it",
+    text: template(setResource(`{ "policyDefinitions": [${REF}] }`).replace('"apiVersion": "2025-11-01"', '"apiVersion": "2025-11"')),
+    notCodes: ['PS3005'],
+  },
+  {
+    name: 'a version resource whose apiVersion is not a string: left to the schema',
+    text: `{
+  "type": "Microsoft.Authorization/policySetDefinitions/versions",
+  "apiVersion": 20251101,
+  "name": "1.0.0",
+  "properties": { "policyDefinitions": [${REF}] }
+}`,
+    notCodes: ['PS3005'],
+    allowErrors: ['PS2001'],
+  },
+  {
     name: 'template: a top-level versions resource whose version is an expression is not checked',
     text: template(`    {
       "type": "Microsoft.Authorization/policySetDefinitions/versions",

@@ -166,6 +166,11 @@ const invalid: InvalidCase[] = [
 
 const valid: ValidCase[] = [
   {
+    name: 'a default that is an expression is not checked against the parameter schema',
+    text: withParameters(`"p": { "type": "Object", "schema": { "type": "object", "required": ["a"] }, "defaultValue": "[json('{}')]" }`),
+    notCodes: ['PS6006'],
+  },
+  {
     name: '"schema": null on an Object parameter declares no schema',
     text: withParameters(`"p": { "type": "Object", "schema": null, "defaultValue": {} }`),
     notCodes: ['PS6004', 'PS6005', 'PS6006'],

@@ -122,6 +122,11 @@ const invalid: InvalidCase[] = [
 
 const valid: ValidCase[] = [
   {
+    name: 'one reference to a definition needs no policyDefinitionReferenceId (PS4002 is about a definition referenced twice)',
+    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}" }, { "policyDefinitionId": "${D2}" }] }`),
+    notCodes: ['PS4002'],
+  },
+  {
     name: 'a set resource inside a template is no policy-as-code file: PS4004 says nothing of a policyDefinitionName there',
     text: template(`    {
       "type": "Microsoft.Authorization/policySetDefinitions",

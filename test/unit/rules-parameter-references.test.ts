@@ -243,29 +243,13 @@ ${setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "paramet
   },
   {
     name: "template: a set's own parameter, in another casing, passed unescaped: the message says to escape it",
-    text: template(`    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "s",
-      "properties": {
-        "parameters": { "Effect": { "type": "String" } },
-        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }]
-      }
-    }`),
+    text: template(setResource(`{ "parameters": { "Effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }] }`)),
     code: 'PS7005',
     data: { messageId: 'escape' },
   },
   {
     name: 'template: a parameter neither the template nor the set declares',
-    text: template(`    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "s",
-      "properties": {
-        "parameters": { "effect": { "type": "String" } },
-        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|nowhere|')]" } } }]
-      }
-    }`),
+    text: template(setResource(`{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|nowhere|')]" } } }] }`)),
     code: 'PS7005',
     data: { messageId: 'undefined' },
   },
@@ -290,15 +274,7 @@ ${setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "paramet
 const valid: ValidCase[] = [
   {
     name: "'[[' in a template is the escape a template needs: PS7006 says nothing",
-    text: template(`    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "s",
-      "properties": {
-        "parameters": { "effect": { "type": "String" } },
-        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }]
-      }
-    }`),
+    text: template(setResource(`{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }] }`)),
     notCodes: ['PS7006'],
   },
   {

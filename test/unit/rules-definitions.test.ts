@@ -25,7 +25,9 @@ const LOCATIONS = `"listOfLocations": { "value": ["eastus"] }`;
  * allows other values in each, `types` declares an Integer in one and a String in the other; for PS8002,
  * `p` is required in one variant and has a default (`req-default`) or is not declared (`req-absent`) in the
  * other, or is required in both (`req-both`); for pinned versions, `twelve` is at 12.0.0, `noversion` has no
- * version, `split-major` is at 1.0.0 in one variant and 2.0.0 in the other (each requiring `p`).
+ * version, `split-major` is at 1.0.0 in one variant and 2.0.0 in the other (each requiring `p`); for PS8008,
+ * `casing-split` declares `p` in one variant and `P` in the other; for PS8007, `deprecated-split` is deprecated
+ * in one variant only and `deprecated-both` in both.
  */
 const MULTI = '/providers/Microsoft.Authorization/policyDefinitions/';
 function variantsCatalog(): DefinitionCatalog {
@@ -50,6 +52,12 @@ function variantsCatalog(): DefinitionCatalog {
     { ...entry('noversion', 'CloudA', { type: 'String' }), version: undefined, versions: [] },
     entry('split-major', 'CloudA', { type: 'String' }),
     { ...entry('split-major', 'CloudB', { type: 'String' }), version: '2.0.0', versions: ['2.0.0'] },
+    entry('casing-split', 'CloudA', { type: 'String' }),
+    { ...entry('casing-split', 'CloudB', {}), parameters: { P: { type: 'String' } } },
+    { ...entry('deprecated-split', 'CloudA', { type: 'String', defaultValue: 'x' }), deprecated: true },
+    entry('deprecated-split', 'CloudB', { type: 'String', defaultValue: 'x' }),
+    { ...entry('deprecated-both', 'CloudA', { type: 'String', defaultValue: 'x' }), deprecated: true },
+    { ...entry('deprecated-both', 'CloudB', { type: 'String', defaultValue: 'x' }), deprecated: true },
   ]);
   return c;
 }
@@ -254,6 +262,13 @@ const invalid: InvalidCase[] = [
     code: 'PS8006',
     options: withCatalog,
     severity: 2,
+    data: { name: DEF.missing.split('/').pop() },
+  },
+  {
+    name: 'a definition deprecated in every variant that applies',
+    text: ref(`${MULTI}deprecated-both`, '').replace(`"${MULTI}deprecated-both"`, `|"${MULTI}deprecated-both"|`),
+    code: 'PS8007',
+    options: withVariants,
   },
   {
     name: 'a deprecated definition: info on the ID',
@@ -419,6 +434,35 @@ const valid: ValidCase[] = [
     notCodes: ['PS8001', 'PS8002', 'PS8003', 'PS8004'],
   },
   {
+    name: 'a null value is not type-checked',
+    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "maxCount": { "value": null } }`),
+    options: withCatalog,
+    notCodes: ['PS8003'],
+  },
+  {
+    name: 'a value that fits the type of one variant is not a type mismatch (Integer in one, String in the other)',
+    text: ref(`${MULTI}types`, `"parameters": { "p": { "value": "1" } }`),
+    options: withVariants,
+    notCodes: ['PS8003'],
+  },
+  {
+    name: 'a parameter written as one variant declares it is not a casing hint, even if another variant cases it otherwise',
+    text: a3(`{
+    "policyDefinitions": [
+      { "policyDefinitionId": "${MULTI}casing-split", "parameters": { "p": { "value": "a" } } },
+      { "policyDefinitionId": "${MULTI}casing-split", "parameters": { "P": { "value": "a" } } }
+    ]
+  }`),
+    options: withVariants,
+    notCodes: ['PS8008'],
+  },
+  {
+    name: 'a definition deprecated in only one variant that applies is not reported deprecated',
+    text: ref(`${MULTI}deprecated-split`, ''),
+    options: withVariants,
+    notCodes: ['PS8007'],
+  },
+  {
     name: 'expression values are not type- or allowed-value-checked',
     text: ref(
       DEF.main,
@@ -455,6 +499,18 @@ const valid: ValidCase[] = [
     ] }`),
     options: withCatalog,
     notCodes: ['PS8006'],
+  },
+  {
+    name: 'an ID that is not text (an array holding one) is left to the schema, not looked up',
+    text: a3(`{
+    "policyDefinitions": [
+      { "policyDefinitionId": ["${DEF.missing}"] },
+      { "policyDefinitionId": ["/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/custom-deff"] }
+    ]
+  }`),
+    options: withCatalog,
+    notCodes: ['PS8006', 'PS8010'],
+    allowErrors: ['PS2001'],
   },
   {
     name: 'without a catalog nothing is checked against definitions',

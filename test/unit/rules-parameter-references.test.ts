@@ -28,6 +28,23 @@ const setResource = (properties: string) => `    {
 
 const invalid: InvalidCase[] = [
   {
+    name: 'template: a parameter declared by a deployment-time expression still has its name; another is not declared',
+    text: template(
+      setResource(`{
+        "parameters": { "effect": "[variables('effectParameter')]" },
+        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" }, "p": { "value": "[[parameters('|efect|')]" } } }]
+      }`),
+    ),
+    code: 'PS7001',
+    data: { name: 'efect', suggestion: 'effect' },
+  },
+  {
+    name: 'the declared parameters it relates to are the first 20',
+    text: passing(`"[parameters('|x|')]"`, ['effect', 'list', ...Array.from({ length: 19 }, (_, i) => `p${i}`)].map((n) => `"${n}": { "type": "String" }`).join(', ')),
+    code: 'PS7001',
+    related: ['"effect"', '"list"', ...Array.from({ length: 18 }, (_, i) => `"p${i}"`)],
+  },
+  {
     name: 'undefined parameter: the name inside the quotes, with a suggestion, related to the declared parameters',
     text: passing(`"[parameters('|efect|')]"`),
     code: 'PS7001',

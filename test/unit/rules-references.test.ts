@@ -79,6 +79,11 @@ const invalid: InvalidCase[] = [
     code: 'PS4003',
   },
   {
+    name: 'definition ID whose name is a slash',
+    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"/providers/Microsoft.Authorization/policyDefinitions//"| }] }`),
+    code: 'PS4003',
+  },
+  {
     name: 'definition ID with a trailing slash',
     text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"${D1}/"| }] }`),
     code: 'PS4003',

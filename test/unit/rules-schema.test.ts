@@ -253,6 +253,16 @@ const invalid: InvalidCase[] = [
 
 const valid: ValidCase[] = [
   {
+    name: 'an enum property whose value is not text: its type is the mistake (PS2001), not its choice (PS2003 nor a casing hint)',
+    text: a3(`{
+    "policyType": 5,
+    "parameters": { "effect": { "type": ["String"] } },
+    "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]
+  }`),
+    notCodes: ['PS2003', 'PS2006'],
+    allowErrors: ['PS2001'],
+  },
+  {
     name: 'a value no casing of an allowed one: an error (PS2003), no casing hint',
     text: a3(`{
     "policyType": "Dynamic",

@@ -288,6 +288,12 @@ const valid: ValidCase[] = [
     notCodes: ['PS3001', 'PS3002', 'PS3003', 'PS3005'],
   },
   {
+    name: 'a version and a definitionVersion that are not text: left to the schema (PS2001)',
+    text: a3(`{ "version": 1, "policyDefinitions": [${refWith('"definitionVersion": 1')}] }`),
+    notCodes: ['PS3002', 'PS3003'],
+    allowErrors: ['PS2001'],
+  },
+  {
     name: 'apiVersion with a -preview suffix',
     text: a1(`{ "policyDefinitions": [${REF}] }`).replace('2025-11-01', '2025-11-01-preview'),
     notCodes: ['PS3005'],

@@ -36,6 +36,18 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
     assert.deepEqual(codesOf(withTrailingComma('"$schema": "policy-set-definition-schema.json",'), ['PS1001']), []);
   });
 
+  test('in a .jsonc file a trailing comma is taken, and every other syntax error is still reported', () => {
+    const text = withTrailingComma().replace('"displayName": "x"', '"displayName" "x"');
+    const errors = validateText(text, { uri: 'file:///repo/set.jsonc' }).diagnostics.filter((d) => d.code === 'PS1001');
+    assert.deepEqual(errors.map((d) => d.message), ["Colon ':' expected."]);
+  });
+
+  test('a document too large for a tree is not scanned for comments (its syntax and size only are checked)', () => {
+    const text = withComment().replace('"displayName": "x"', `"displayName": "x", "description": "${'x'.repeat(8 * 1024 * 1024)}"`);
+    // The comment is where JSON.parse stopped: one syntax error there, and no comment scan of 8 MiB.
+    assert.deepEqual(codesOf(text, ['PS1001', 'PS1005', 'PS9006'], { assumePolicyDocument: true }).sort(), ['PS1001', 'PS9006']);
+  });
+
   test("an ARM template's reader and a template fragment's take comments, not trailing commas", () => {
     for (const file of ['examples/clean/contoso-tagging-template.json', 'test/fixtures/dialects/arm-fragment/policySetDefinitions/Enforce-Storage.json']) {
       const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');

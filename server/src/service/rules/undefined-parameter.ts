@@ -15,7 +15,8 @@ export const undefinedParameter: SetRule = {
   },
   check(ctx) {
     const { set } = ctx;
-    if (set.isDynamic(set.parametersNode) || set.parameters.some((p) => set.isDynamic(p.node))) return;
+    // Parameters made at deployment time as a whole name nothing we can know; one declared by an expression still has its name.
+    if (set.isDynamic(set.parametersNode)) return;
     for (const use of set.parameterUses) {
       if (set.parametersByLower.has(use.lower)) continue;
       const suggestion = closestMatch(use.name, set.parameters.map((p) => p.name));

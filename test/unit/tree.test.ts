@@ -150,6 +150,20 @@ test("an array's items that are not strings: the same nodes as the jsonc-parser 
     const all = parsed.root!.children ?? [];
     for (const node of fast) assert.ok(all.includes(node), text);
   }
+  // An object whose properties were made first has no items either (found by a type fuzz: PS6002 said
+  // "Allowed value of 'effect' is a undefined" for an allowedValues written as an object).
+  const object = parseJson('{"a": 1, "b": "x"}').root!;
+  assert.equal(object.children?.length, 2);
+  assert.deepEqual(nonStringItems(object), []);
+});
+
+test('PS6002: an allowedValues that is an object is not an array of mistyped values (the schema reports its type)', async () => {
+  const { validateText } = await import('#service');
+  const text = `{ "properties": { "displayName": "x", "parameters": { "effect": { "type": "String", "allowedValues": { "a": 1 } } },
+    "policyDefinitions": [{ "policyDefinitionId": "/providers/Microsoft.Authorization/policyDefinitions/d1", "parameters": { "effect": { "value": "[parameters('effect')]" } } }] } }`;
+  const codes = validateText(text).diagnostics.map((d) => `${d.code} ${d.message}`);
+  assert.deepEqual(codes.filter((c) => c.startsWith('PS6002')), []);
+  assert.ok(codes.some((c) => c.startsWith('PS2001')), codes.join('\n'));
 });
 
 // Found by the LSP fuzz test: a key left without a value by a syntax error, after a duplicate of it that has

@@ -151,10 +151,11 @@ export class TapeNode implements Node {
 
   /** An array's items that are not strings, made without making the strings (or keeping a list of all). */
   nonStringItems(): Node[] {
-    if (this.list) return this.list.filter((item) => item.type !== 'string');
     const records = this.tape.records;
     const found: Node[] = [];
+    // An object's children (its properties, once made) are not items.
     if ((records[this.index * RECORD] & KIND) !== ARRAY) return found;
+    if (this.list) return this.list.filter((item) => item.type !== 'string');
     const after = records[this.index * RECORD + 3];
     for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) if ((records[i * RECORD] & KIND) !== STRING) found.push(this.childAt(i));
     return found;

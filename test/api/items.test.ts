@@ -424,6 +424,88 @@ describe('against mockttp', () => {
     assert.equal((await endpoint.getSeenRequests()).length, 1);
   });
 
+  test('E3: a loop is known by the page\'s address: trailing slashes, the filter and a missing api-version do not hide it', async () => {
+    for (const [nextLink, filter] of [
+      [`${url}${META}//?api-version=2025-01-01`, undefined],
+      [`${url}${META}`, undefined],
+      [`${url}${META}?api-version=2025-01-01&%24filter=name+eq+%27a%27`, "name eq 'a'"],
+    ] as const) {
+      await server.reset();
+      const endpoint = await server.forGet(/\/metadata/).thenJson(200, { value: [entity('a')], nextLink });
+      const error = await caught(metadata().listAll({ filter }));
+      assert.ok(error instanceof ServiceError && error.code === 'InvalidNextLink', `${nextLink}: ${String(error)}`);
+      assert.match(error.message, /^Not following the nextLink of page 1: it repeats a page already read \(a loop\)$/, nextLink);
+      assert.deepEqual(error.details, []);
+      assert.equal((await endpoint.getSeenRequests()).length, 1, nextLink);
+    }
+  });
+
+  test('E3: a nextLink\'s own api-version is kept; one without gets the operation\'s', async () => {
+    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?api-version=2024-06-01&skip=1` });
+    const second = await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+    const third = await server.forGet(META).matching(page('2')).thenJson(200, { value: [entity('c')], nextLink: null });
+    const { entities, pages } = await metadata().listAll();
+    assert.deepEqual([entities.map((e) => e.name), pages], [['a', 'b', 'c'], 3], 'a null nextLink ends the listing');
+    assert.equal(new URL((await second.getSeenRequests())[0].url).searchParams.get('api-version'), '2024-06-01');
+    assert.equal(new URL((await third.getSeenRequests())[0].url).searchParams.get('api-version'), '2025-01-01');
+  });
+
+  test('E3: a nextLink that is not a URL ends the listing with a message', async () => {
+    await server.forGet(META).thenJson(200, { value: [entity('a')], nextLink: 'http://exa mple.com/next' });
+    const error = await caught(metadata().listAll());
+    assert.ok(error instanceof ServiceError && error.code === 'InvalidNextLink', String(error));
+    assert.equal(error.message, 'Not following the nextLink of page 1: it is not a URL');
+    assert.deepEqual(error.details, []);
+    await server.reset();
+    await server.forGet(META).thenJson(200, { value: [entity('a')], nextLink: ['/next'] });
+    const notText = await caught(metadata().listAll());
+    assert.ok(notText instanceof ServiceError && notText.code === 'InvalidNextLink', String(notText));
+    assert.equal(notText.message, 'The nextLink of page 1 is not a string (an array); the listing may be incomplete, so it stops here');
+    assert.deepEqual(notText.details, []);
+  });
+
+  test('E3: a page that is not a list names the request it answered: the first GET, or the nextLink of the page before', async () => {
+    await server.forGet(META).thenReply(200, '{"value": 7}', { 'content-type': 'application/json' });
+    const first = await caught(metadata().listAll());
+    assert.ok(first instanceof ServiceError);
+    assert.equal(first.message, `The service answered 200 to GET ${META} with JSON that is not a metadata list (no "value" array)`);
+    assert.deepEqual(first.details, []);
+    await server.reset();
+    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
+    await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+    await server.forGet(META).matching(page('2')).thenJson(200, { values: [] });
+    assert.equal((await caught(metadata().listAll())).message, 'The service answered 200 to the nextLink of page 2 with JSON that is not a metadata list (no "value" array)');
+  });
+
+  test('E3: the entry bound counts every page: exactly at the bound is read, one more ends the listing', async () => {
+    const chain = async () => {
+      await server.reset();
+      await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
+      await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+      await server.forGet(META).matching(page('2')).thenJson(200, { value: [entity('c')] });
+    };
+    await chain();
+    assert.equal((await metadata().listAll({ maxEntries: 3 })).entities.length, 3);
+    await chain();
+    const seen: string[] = [];
+    const error = await caught(
+      (async () => {
+        for await (const p of metadata().pages({ maxEntries: 2 })) seen.push(...p.value.map((e) => String(e.name)));
+      })(),
+    );
+    assert.deepEqual(seen, ['a', 'b']);
+    assert.ok(error instanceof ServiceError && error.code === 'TooLarge', String(error));
+    assert.equal(error.message, 'The service sent more than 16 MB or 2 entries of metadata; not read further: narrow it with a filter (--filter)');
+    assert.deepEqual(error.details, []);
+  });
+
+  test('E3: a dropped connection is a network error, not "too much metadata"', async () => {
+    await server.forGet(META).thenResetConnection();
+    const error = await caught(metadata({ maxRetries: 0 }).listAll());
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.notEqual(error.code, 'ETOOLARGE');
+  });
+
   test('E4: 429 with Retry-After: 1 is really waited for, then the item', async () => {
     await server.forGet(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Too many requests.'), { 'Retry-After': '1' });
     const ok = await server.forGet(ITEM).thenJson(200, { id: ORDERS, workspaceId: WS, displayName: 'Orders', type: 'Eventstream' });

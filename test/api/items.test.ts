@@ -576,6 +576,66 @@ describe('against mockttp', () => {
     assert.equal((await ok.getSeenRequests()).length, 1);
   });
 
+  test('E5: 503 then ItemNotFound: already deleted (503 is "not processed", as 429)', async () => {
+    await server.forDelete(ITEM).once().thenJson(503, itemsError('ServiceUnavailable', 'Try later.'));
+    const gone = await server.forDelete(ITEM).thenJson(404, itemsError('ItemNotFound', 'The requested item was not found.'));
+    const { wait } = recordingWaits();
+    const result = await items({ wait }).delete(WS, ORDERS);
+    assert.deepEqual([result.status, result.alreadyDeleted], [404, true]);
+    assert.equal((await gone.getSeenRequests()).length, 1);
+  });
+
+  test('E5: 429 then another error is that error (the delete failed), with the 429 kept among the earlier answers', async () => {
+    await server.forDelete(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Too many requests.'));
+    await server.forDelete(ITEM).once().thenJson(400, itemsError('InvalidInput', 'Bad request.'));
+    await server.forDelete(ITEM).thenJson(403, itemsError('InsufficientScopes', 'The caller does not have the scopes.'));
+    const { wait } = recordingWaits();
+    const invalid = await caught(items({ wait }).delete(WS, ORDERS));
+    assert.ok(invalid instanceof ServiceError && invalid.code === 'InvalidInput', String(invalid));
+    assert.deepEqual(invalid.earlierStatuses, [429]);
+    const forbidden = await caught(items({ wait }).delete(WS, ORDERS));
+    assert.ok(forbidden instanceof ServiceError, String(forbidden));
+    assert.match(forbidden.message, /^InsufficientScopes \(403\): .*; deleting an eventstream needs a token with the delegated scope Eventstream\.ReadWrite\.All or Item\.ReadWrite\.All$/);
+    assert.deepEqual(forbidden.earlierStatuses, []);
+  });
+
+  test('E4: 403 says which scope is needed; an explained error keeps the earlier answers', async () => {
+    await server.forGet(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Too many requests.'));
+    await server.forGet(ITEM).thenJson(403, itemsError('InsufficientScopes', 'The caller does not have the scopes.'));
+    const { wait } = recordingWaits();
+    const error = await caught(items({ wait }).get(WS, ORDERS));
+    assert.ok(error instanceof ServiceError && error.status === 403, String(error));
+    assert.match(error.message, /; reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All \(or a ReadWrite one\)$/);
+    assert.deepEqual(error.earlierStatuses, [429]);
+  });
+
+  test('E4: a body that is not an item: the error has no details', async () => {
+    await server.forGet(ITEM).thenJson(200, ['not', 'an', 'item']);
+    const error = await caught(items().get(WS, ORDERS));
+    assert.ok(error instanceof ServiceError && error.code === 'InvalidResponse', String(error));
+    assert.equal(error.message, `The service answered 200 to GET ${ITEM} with a body that is not an item`);
+    assert.deepEqual(error.details, []);
+  });
+
+  test('E5: the result of a DELETE: status, request id, and unreadableBody only when the body could not be read', async () => {
+    await server.forDelete(ITEM).once().thenReply(200, '', { 'x-ms-request-id': 'del-1' });
+    await server.forDelete(ITEM).thenReply(200, '<html>done</html>', { 'x-ms-request-id': 'del-2' });
+    assert.deepEqual(await items().delete(WS, ORDERS), { status: 200, alreadyDeleted: false, requestId: 'del-1' });
+    assert.deepEqual(await items().delete(WS, ORDERS), { status: 200, alreadyDeleted: false, requestId: 'del-2', unreadableBody: '<html>done</html>' });
+  });
+
+  test('the address of an eventstream, as the confirmation shows it and the DELETE sends it', () => {
+    assert.equal(items().eventstreamUrl(WS, ORDERS), `${url}${ITEM}`);
+    assert.throws(() => items().eventstreamUrl(WS, 'not-a-uuid'), (e: Error) => e instanceof InvalidRequestError && /'not-a-uuid' is not an eventstream ID/.test(e.message));
+  });
+
+  test('no workspace-items address: the client says so before anything is sent', () => {
+    assert.throws(
+      () => new EventstreamClient({ baseUrl: url, itemsBaseUrl: '', providerNamespace: 'Provider' }, { token: async () => TOKEN }),
+      (e: Error) => e instanceof InvalidRequestError && e.message === 'No workspace-items address (items base URL) is set',
+    );
+  });
+
   test('the scopes asked for: the spec\'s narrower ones, on the items origin', () => {
     assert.deepEqual(eventstreamScopes('https://items.example.com/base', 'read'), ['https://items.example.com/Eventstream.Read.All']);
     assert.deepEqual(eventstreamScopes('https://items.example.com', 'write'), ['https://items.example.com/Eventstream.ReadWrite.All']);

@@ -161,6 +161,15 @@ describe('fetch\'s answers read within their bounds (a plain node:http server on
     assert.match(error.message, /^The answer to GET \/x is larger than /);
   });
 
+  test('an answer without a body (304) that declares a length over the bound: a network error, no crash', async () => {
+    answer = { status: 304, headers: { 'content-length': '5000000' }, body: '' };
+    const error = await over(fetchTransport(), { maxResponseBytes: 1000 })
+      .send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' })
+      .then(() => assert.fail('no error'), (e: unknown) => e);
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.equal(error.code, 'ETOOLARGE');
+  });
+
   test('an answer without a body (204) is an empty one', async () => {
     answer = { status: 204, headers: {}, body: '' };
     const response = await over().send({ method: 'DELETE', path: '/x', apiVersion: '', area: 'policy' });

@@ -450,6 +450,13 @@ describe('against mockttp', () => {
     assert.equal(new URL((await third.getSeenRequests())[0].url).searchParams.get('api-version'), '2025-01-01');
   });
 
+  test('E3: a nextLink padded with white space, ASCII or not, is followed to its page', async () => {
+    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `\u00a0 ${url}${META}?skip=1\n\u00a0` });
+    const second = await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')] });
+    assert.deepEqual((await metadata({ maxRetries: 0 }).listAll()).entities.map((e) => e.name), ['a', 'b']);
+    assert.equal((await second.getSeenRequests()).length, 1);
+  });
+
   test('E3: a nextLink that is not a URL ends the listing with a message', async () => {
     await server.forGet(META).thenJson(200, { value: [entity('a')], nextLink: 'http://exa mple.com/next' });
     const error = await caught(metadata().listAll());

@@ -405,4 +405,56 @@ describe('what a document deploys', () => {
     assert.throws(() => versionToDeploy([1]), /no "properties"/);
     assert.throws(() => versionToDeploy({ properties: { version: '1.0', policyDefinitions: [] } }), /not a version/);
   });
+  test('a document without a properties object, or without a policyDefinitions array, is refused with what is missing', () => {
+    for (const document of [{}, { properties: null }, { properties: 'text' }, { properties: [] }, null, 'text'])
+      assert.throws(() => versionToDeploy(document), /^Error: The document is not a policy set definition or version: it has no "properties" object$/, JSON.stringify(document));
+    for (const properties of [{}, { policyDefinitions: {} }, { policyDefinitions: null }])
+      assert.throws(() => versionToDeploy({ name: 'my-set', properties }), /^Error: The document has no properties\.policyDefinitions array$/, JSON.stringify(properties));
+  });
+  test('no version anywhere: nothing to check, the caller asks for one', () => {
+    const v = versionToDeploy({ name: 'my-set', properties: { policyDefinitions: [] } });
+    assert.deepEqual([v.name, v.version, v.nameSource, v.versionSource], ['my-set', undefined, 'the document name', undefined]);
+  });
+  test('a set name is checked as the service checks it, wherever it comes from', () => {
+    assert.throws(() => versionToDeploy({ name: 'a/b', properties: { policyDefinitions: [] } }), /'a\/b' is not a valid policy set definition name/);
+    assert.throws(() => versionToDeploy({ name: 'fine', properties: { policyDefinitions: [] } }, { name: 'x.y' }), /'x\.y' is not a valid policy set definition name/);
+  });
+  test('explicit values win over the document, and are named by their labels (by default: given)', () => {
+    const v = versionToDeploy({ name: 'from-document', properties: { version: '1.0.0', policyDefinitions: [] } }, { name: 'from-flag' });
+    assert.deepEqual([v.name, v.nameSource, v.version, v.versionSource], ['from-flag', 'the name given', '1.0.0', 'properties.version']);
+    const w = versionToDeploy({ name: 'from-document', properties: { policyDefinitions: [] } }, { name: 'from-flag', version: '3.0.0' }, { name: '--name', version: '--version' });
+    assert.deepEqual([w.name, w.nameSource, w.version, w.versionSource], ['from-flag', '--name', '3.0.0', '--version']);
+    const x = versionToDeploy({ id: '/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0', name: '1.0.0', properties: { policyDefinitions: [] } }, { name: 'from-flag' });
+    assert.deepEqual([x.name, x.nameSource], ['from-flag', 'the name given']);
+  });
+  test('properties.Version (as ARM exports write it) is read when there is no properties.version', () => {
+    const v = versionToDeploy({ name: 'my-set', properties: { Version: '1.2.0', policyDefinitions: [] } });
+    assert.deepEqual([v.version, v.versionSource], ['1.2.0', 'properties.version']);
+  });
+  test('fields that are not text are not read: a name, an id, a version that is a number or a list', () => {
+    const v = versionToDeploy({ name: 42, id: ['/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0'], properties: { version: 1, Version: 2, policyDefinitions: [] } });
+    assert.deepEqual([v.name, v.version], [undefined, undefined]);
+  });
+  test('an id is a version id only when it ends with /versions/<version>', () => {
+    const v = versionToDeploy({ id: '/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0/extra', name: 'from-name', properties: { policyDefinitions: [] } });
+    assert.deepEqual([v.name, v.nameSource], ['from-name', 'the document name']);
+  });
+  test('response-only fields are left out and counted: one reference, two references', () => {
+    const definitionId = '/providers/Microsoft.Authorization/policyDefinitions/871b6d14-10aa-478d-b590-94f262ecfa99';
+    const v = versionToDeploy({
+      id: 'x',
+      name: 'my-set',
+      properties: {
+        versions: ['1.0.0'],
+        policyDefinitions: [
+          { policyDefinitionId: definitionId, latestDefinitionVersion: '1.0.0', effectiveDefinitionVersion: '1.0.0' },
+          { policyDefinitionId: definitionId, latestDefinitionVersion: '2.0.0' },
+          null,
+          'text',
+        ],
+      },
+    });
+    assert.deepEqual(v.omitted, ['id', 'properties.versions', 'policyDefinitions[].effectiveDefinitionVersion (1 reference)', 'policyDefinitions[].latestDefinitionVersion (2 references)']);
+    assert.deepEqual(v.properties.policyDefinitions, [{ policyDefinitionId: definitionId }, { policyDefinitionId: definitionId }, null, 'text']);
+  });
 });

@@ -2,7 +2,9 @@
 // the local service, which answers browsers' CORS preflights; a call fetch cannot make says what it may be.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { PolicySetClient, NetworkError, fetchTransport, FETCH_FAILED, type HttpClientOptions } from '#api';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpClient, PolicySetClient, NetworkError, TimeoutError, fetchTransport, FETCH_FAILED, type HttpClientOptions } from '#api';
 import { startLocalService, type LocalService } from '../service/localService';
 import { SERVED_BUILT_IN } from '../support/corpus';
 
@@ -59,6 +61,7 @@ describe('the api layer over fetch', () => {
     await assert.rejects(client(countingFetch(), { maxResponseBytes: 200 }).getBuiltInPolicySetDefinition(BUILT_IN), (error: Error) => {
       assert.ok(error instanceof NetworkError);
       assert.equal(error.code, 'ETOOLARGE');
+      assert.equal(error.maybeDelivered, true, 'an answer came: the request arrived');
       return true;
     });
   });
@@ -72,6 +75,7 @@ describe('the api layer over fetch', () => {
       assert.match(error.message, /CORS/);
       assert.match(error.message, /desktop extension and the policyset CLI/);
       assert.doesNotMatch(error.message, /Failed to fetch/);
+      assert.equal(error.maybeDelivered, false, 'a GET is never counted as delivered');
       return true;
     });
     assert.equal(calls.length, 1, 'not retried: it would fail the same way');
@@ -86,7 +90,11 @@ describe('the api layer over fetch', () => {
       }
       return fetch(input, init);
     };
-    await assert.rejects(client(failingPut).createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'fetch-test-set', '1.0.0', { displayName: 'Fetch test', policyDefinitions: [] } as never), NetworkError);
+    await assert.rejects(client(failingPut).createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'fetch-test-set', '1.0.0', { displayName: 'Fetch test', policyDefinitions: [] } as never), (error: Error) => {
+      assert.ok(error instanceof NetworkError && error.code === FETCH_FAILED, String(error));
+      assert.equal(error.maybeDelivered, true, 'a PUT fetch could not make may have arrived all the same');
+      return true;
+    });
     assert.equal(puts, 1);
   });
 
@@ -102,5 +110,89 @@ describe('the api layer over fetch', () => {
     assert.equal(service.requests.length, 0, 'a preflight is not a request of the client');
     await client().getBuiltInPolicySetDefinition(BUILT_IN);
     assert.equal(service.requests.length, 1);
+  });
+});
+
+describe('fetch\'s answers read within their bounds (a plain node:http server on 127.0.0.1)', () => {
+  let server: http.Server;
+  let base = '';
+  /** What the server answers next: status, headers, body, and whether to hold the body back. */
+  let answer: { status: number; headers: http.OutgoingHttpHeaders; body: string; hold?: boolean } = { status: 200, headers: {}, body: '' };
+  before(async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(answer.status, answer.headers);
+      if (answer.hold) res.flushHeaders();
+      else res.end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const over = (transport = fetchTransport(), options: Partial<HttpClientOptions> = {}) => new HttpClient({ baseUrl: base, token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, maxRetries: 0, transport, ...options });
+
+  test('the default fetch is the global one', async () => {
+    answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
+    const response = await over(fetchTransport()).send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' });
+    assert.deepEqual([response.status, response.body, response.bytes], [200, { ok: true }, 11]);
+  });
+
+  test('an answer of exactly the bound is read whole, with or without its length declared', async () => {
+    const body = JSON.stringify({ text: 'é'.repeat(40) });
+    const size = Buffer.byteLength(body);
+    for (const headers of [{ 'content-length': String(size) }, { 'transfer-encoding': 'chunked' }]) {
+      answer = { status: 200, headers: { 'content-type': 'application/json', ...headers }, body };
+      const response = await over(fetchTransport(), { maxResponseBytes: size }).send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' });
+      assert.deepEqual([response.body, response.bytes], [{ text: 'é'.repeat(40) }, size], JSON.stringify(headers));
+    }
+  });
+
+  test('a declared length over the bound ends the call before the body is read (the body never comes here)', async () => {
+    answer = { status: 200, headers: { 'content-type': 'application/json', 'content-length': '5000000' }, body: '', hold: true };
+    const error = await over(fetchTransport(), { maxResponseBytes: 1000, timeoutMs: 10_000 })
+      .send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' })
+      .then(() => assert.fail('no error'), (e: unknown) => e);
+    assert.ok(error instanceof NetworkError && !(error instanceof TimeoutError), String(error));
+    assert.equal(error.code, 'ETOOLARGE');
+    assert.equal(error.maybeDelivered, true);
+    assert.match(error.message, /^The answer to GET \/x is larger than /);
+  });
+
+  test('an answer without a body (304) that declares a length over the bound: a network error, no crash', async () => {
+    answer = { status: 304, headers: { 'content-length': '5000000' }, body: '' };
+    const error = await over(fetchTransport(), { maxResponseBytes: 1000 })
+      .send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' })
+      .then(() => assert.fail('no error'), (e: unknown) => e);
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.equal(error.code, 'ETOOLARGE');
+  });
+
+  test('an answer without a body (204) is an empty one', async () => {
+    answer = { status: 204, headers: {}, body: '' };
+    const response = await over().send({ method: 'DELETE', path: '/x', apiVersion: '', area: 'policy' });
+    assert.deepEqual([response.status, response.body, response.bytes], [204, undefined, 0]);
+  });
+
+  test('a character split between two chunks of the body is decoded whole', async () => {
+    const bytes = Buffer.from(JSON.stringify({ text: 'aé€b' }));
+    const cut = bytes.indexOf(Buffer.from('€')) + 1;
+    const chunked: typeof fetch = async () =>
+      new Response(new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(bytes.subarray(0, cut))), c.enqueue(new Uint8Array(bytes.subarray(cut))), c.close()) }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const response = await over(fetchTransport(chunked)).send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' });
+    assert.deepEqual(response.body, { text: 'aé€b' });
+  });
+
+  test('a body that breaks off is a dropped connection, said so, not the browser\'s own error', async () => {
+    const dropped: typeof fetch = async () =>
+      new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"text":')), c.error(new TypeError('terminated'))) }), { status: 200 });
+    const error = await over(fetchTransport(dropped))
+      .send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' })
+      .then(() => assert.fail('no error'), (e: unknown) => e);
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.deepEqual([error.code, error.maybeDelivered], ['ECONNRESET', true]);
+    assert.equal(error.message, 'The connection was dropped while the answer to GET /x was read');
   });
 });

@@ -160,6 +160,14 @@ describe('the retry policy: a refused connection was not delivered, so a PUT or 
     assert.deepEqual(service.seen, [`DELETE ${ITEM}`]);
   });
 
+  test('E5: a DELETE refused, then answered ItemNotFound: an error, not "already deleted" (the refused attempt never arrived)', async () => {
+    const service = await refusedThenUp((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errorCode: 'ItemNotFound', message: 'The requested item was not found.' })));
+    const error = await caught(new EventstreamClient(settings(service.baseUrl), options({ wait: service.wait })).delete(WS, ITEM_ID));
+    assert.ok(error instanceof ServiceError && error.code === 'ItemNotFound', String(error));
+    assert.deepEqual(error.earlierStatuses, [0]);
+    assert.deepEqual(service.seen, [`DELETE ${ITEM}`]);
+  });
+
   test('a service that stays down: a bounded number of attempts, then a clear network error', async () => {
     const port = await freePort();
     const { waits, wait } = recordedWaits();

@@ -1,11 +1,13 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { signInWithImplicitFlow, isExpired, SignInError, CancelledError, TimeoutError } from '#api';
 
 interface Answer {
   status: number;
   body: string;
+  headers?: http.IncomingHttpHeaders;
 }
 
 function request(url: string, method = 'GET', body?: string, headers: http.OutgoingHttpHeaders = {}): Promise<Answer> {
@@ -13,7 +15,7 @@ function request(url: string, method = 'GET', body?: string, headers: http.Outgo
     const req = http.request(url, { method, headers }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text, headers: res.headers }));
     });
     req.on('error', reject);
     req.end(body);
@@ -169,5 +171,67 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
   test('expiry with a margin', () => {
     assert.equal(isExpired({ expiresAt: Date.now() + 60_000 }), true);
     assert.equal(isExpired({ expiresAt: Date.now() + 600_000 }), false);
+    const now = 1_800_000_000_000;
+    assert.equal(isExpired({ expiresAt: now + 120_000 }, now), true, 'exactly the margin left is expired');
+    assert.equal(isExpired({ expiresAt: now + 120_001 }, now), false);
+    assert.equal(isExpired({ expiresAt: now + 1000 }, now, 1000), true);
+  });
+
+  test('the pages served carry no-store, no-referrer and their type', async () => {
+    const seen: { page?: Answer; post?: Answer } = {};
+    await signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `access_token=t&state=${encodeURIComponent(p.get('state')!)}`, seen) });
+    for (let i = 0; i < 100 && !seen.post; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(seen.page?.headers?.['content-type'], 'text/html; charset=utf-8');
+    assert.equal(seen.post?.headers?.['content-type'], 'text/plain; charset=utf-8');
+    for (const answer of [seen.page, seen.post]) {
+      assert.equal(answer?.headers?.['cache-control'], 'no-store');
+      assert.equal(answer?.headers?.['referrer-policy'], 'no-referrer');
+    }
+  });
+
+  test('a post of exactly 16 KB is read; expires_in 0 is no lifetime (the default one is used)', async () => {
+    const before = Date.now();
+    const token = await signInWithImplicitFlow({
+      ...OPTIONS,
+      defaultLifetimeSeconds: 100,
+      openBrowser: browser((p) => {
+        const fields = `access_token=sixteen&expires_in=0&state=${encodeURIComponent(p.get('state')!)}&pad=`;
+        return fields + 'x'.repeat(16 * 1024 - fields.length);
+      }),
+    });
+    assert.equal(token.accessToken, 'sixteen');
+    assert.ok(token.expiresAt >= before + 100_000 && token.expiresAt <= Date.now() + 100_000, String(token.expiresAt - before));
+  });
+
+  test('a fixed port is listened on; a port in use is a clear error naming it', { timeout: 30_000 }, async () => {
+    const blocker = http.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      await assert.rejects(
+        signInWithImplicitFlow({ ...OPTIONS, port, openBrowser: () => assert.fail('no browser is opened') }),
+        (e: unknown) => e instanceof SignInError && e.message === `Cannot listen on 127.0.0.1:${port} for the sign-in redirect: EADDRINUSE`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+    const seen: { authorize?: URL } = {};
+    const token = await signInWithImplicitFlow({ ...OPTIONS, port, openBrowser: browser((p) => `access_token=fixed&state=${encodeURIComponent(p.get('state')!)}`, seen) });
+    assert.equal(token.accessToken, 'fixed');
+    assert.equal(seen.authorize?.searchParams.get('redirect_uri'), `http://127.0.0.1:${port}/callback`);
+  });
+
+  test('without a time limit given, a sign-in that finishes is not cut short (the default is minutes)', async () => {
+    const untimed: Partial<typeof OPTIONS> = { ...OPTIONS };
+    delete untimed.timeoutMs;
+    const token = await signInWithImplicitFlow({ ...(untimed as Omit<typeof OPTIONS, 'timeoutMs'>), openBrowser: browser((p) => `access_token=patient&state=${encodeURIComponent(p.get('state')!)}`) });
+    assert.equal(token.accessToken, 'patient');
+  });
+
+  test('a signal aborted before the start cancels at once; the time limit is told in seconds', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, signal: controller.signal, openBrowser: () => undefined }), CancelledError);
+    await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, timeoutMs: 600, openBrowser: () => undefined }), (e: unknown) => e instanceof TimeoutError && e.message === 'Sign-in did not finish within 1 s');
   });
 });

@@ -424,6 +424,95 @@ describe('against mockttp', () => {
     assert.equal((await endpoint.getSeenRequests()).length, 1);
   });
 
+  test('E3: a loop is known by the page\'s address: trailing slashes, the filter and a missing api-version do not hide it', async () => {
+    for (const [nextLink, filter] of [
+      [`${url}${META}//?api-version=2025-01-01`, undefined],
+      [`${url}${META}`, undefined],
+      [`${url}${META}?api-version=2025-01-01&%24filter=name+eq+%27a%27`, "name eq 'a'"],
+    ] as const) {
+      await server.reset();
+      const endpoint = await server.forGet(/\/metadata/).thenJson(200, { value: [entity('a')], nextLink });
+      const error = await caught(metadata().listAll({ filter }));
+      assert.ok(error instanceof ServiceError && error.code === 'InvalidNextLink', `${nextLink}: ${String(error)}`);
+      assert.match(error.message, /^Not following the nextLink of page 1: it repeats a page already read \(a loop\)$/, nextLink);
+      assert.deepEqual(error.details, []);
+      assert.equal((await endpoint.getSeenRequests()).length, 1, nextLink);
+    }
+  });
+
+  test('E3: a nextLink\'s own api-version is kept; one without gets the operation\'s', async () => {
+    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?api-version=2024-06-01&skip=1` });
+    const second = await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+    const third = await server.forGet(META).matching(page('2')).thenJson(200, { value: [entity('c')], nextLink: null });
+    const { entities, pages } = await metadata().listAll();
+    assert.deepEqual([entities.map((e) => e.name), pages], [['a', 'b', 'c'], 3], 'a null nextLink ends the listing');
+    assert.equal(new URL((await second.getSeenRequests())[0].url).searchParams.get('api-version'), '2024-06-01');
+    assert.equal(new URL((await third.getSeenRequests())[0].url).searchParams.get('api-version'), '2025-01-01');
+  });
+
+  test('E3: a nextLink padded with white space, ASCII or not, is followed to its page', async () => {
+    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `\u00a0 ${url}${META}?skip=1\n\u00a0` });
+    const second = await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')] });
+    assert.deepEqual((await metadata({ maxRetries: 0 }).listAll()).entities.map((e) => e.name), ['a', 'b']);
+    assert.equal((await second.getSeenRequests()).length, 1);
+  });
+
+  test('E3: a nextLink that is not a URL ends the listing with a message', async () => {
+    await server.forGet(META).thenJson(200, { value: [entity('a')], nextLink: 'http://exa mple.com/next' });
+    const error = await caught(metadata().listAll());
+    assert.ok(error instanceof ServiceError && error.code === 'InvalidNextLink', String(error));
+    assert.equal(error.message, 'Not following the nextLink of page 1: it is not a URL');
+    assert.deepEqual(error.details, []);
+    await server.reset();
+    await server.forGet(META).thenJson(200, { value: [entity('a')], nextLink: ['/next'] });
+    const notText = await caught(metadata().listAll());
+    assert.ok(notText instanceof ServiceError && notText.code === 'InvalidNextLink', String(notText));
+    assert.equal(notText.message, 'The nextLink of page 1 is not a string (an array); the listing may be incomplete, so it stops here');
+    assert.deepEqual(notText.details, []);
+  });
+
+  test('E3: a page that is not a list names the request it answered: the first GET, or the nextLink of the page before', async () => {
+    await server.forGet(META).thenReply(200, '{"value": 7}', { 'content-type': 'application/json' });
+    const first = await caught(metadata().listAll());
+    assert.ok(first instanceof ServiceError);
+    assert.equal(first.message, `The service answered 200 to GET ${META} with JSON that is not a metadata list (no "value" array)`);
+    assert.deepEqual(first.details, []);
+    await server.reset();
+    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
+    await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+    await server.forGet(META).matching(page('2')).thenJson(200, { values: [] });
+    assert.equal((await caught(metadata().listAll())).message, 'The service answered 200 to the nextLink of page 2 with JSON that is not a metadata list (no "value" array)');
+  });
+
+  test('E3: the entry bound counts every page: exactly at the bound is read, one more ends the listing', async () => {
+    const chain = async () => {
+      await server.reset();
+      await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
+      await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+      await server.forGet(META).matching(page('2')).thenJson(200, { value: [entity('c')] });
+    };
+    await chain();
+    assert.equal((await metadata().listAll({ maxEntries: 3 })).entities.length, 3);
+    await chain();
+    const seen: string[] = [];
+    const error = await caught(
+      (async () => {
+        for await (const p of metadata().pages({ maxEntries: 2 })) seen.push(...p.value.map((e) => String(e.name)));
+      })(),
+    );
+    assert.deepEqual(seen, ['a', 'b']);
+    assert.ok(error instanceof ServiceError && error.code === 'TooLarge', String(error));
+    assert.equal(error.message, 'The service sent more than 16 MB or 2 entries of metadata; not read further: narrow it with a filter (--filter)');
+    assert.deepEqual(error.details, []);
+  });
+
+  test('E3: a dropped connection is a network error, not "too much metadata"', async () => {
+    await server.forGet(META).thenResetConnection();
+    const error = await caught(metadata({ maxRetries: 0 }).listAll());
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.notEqual(error.code, 'ETOOLARGE');
+  });
+
   test('E4: 429 with Retry-After: 1 is really waited for, then the item', async () => {
     await server.forGet(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Too many requests.'), { 'Retry-After': '1' });
     const ok = await server.forGet(ITEM).thenJson(200, { id: ORDERS, workspaceId: WS, displayName: 'Orders', type: 'Eventstream' });
@@ -492,6 +581,66 @@ describe('against mockttp', () => {
     assert.equal(waits.length, 2);
     assert.ok(waits[0] >= 100 && waits[0] <= 200 && waits[1] >= 200 && waits[1] <= 400, String(waits));
     assert.equal((await ok.getSeenRequests()).length, 1);
+  });
+
+  test('E5: 503 then ItemNotFound: already deleted (503 is "not processed", as 429)', async () => {
+    await server.forDelete(ITEM).once().thenJson(503, itemsError('ServiceUnavailable', 'Try later.'));
+    const gone = await server.forDelete(ITEM).thenJson(404, itemsError('ItemNotFound', 'The requested item was not found.'));
+    const { wait } = recordingWaits();
+    const result = await items({ wait }).delete(WS, ORDERS);
+    assert.deepEqual([result.status, result.alreadyDeleted], [404, true]);
+    assert.equal((await gone.getSeenRequests()).length, 1);
+  });
+
+  test('E5: 429 then another error is that error (the delete failed), with the 429 kept among the earlier answers', async () => {
+    await server.forDelete(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Too many requests.'));
+    await server.forDelete(ITEM).once().thenJson(400, itemsError('InvalidInput', 'Bad request.'));
+    await server.forDelete(ITEM).thenJson(403, itemsError('InsufficientScopes', 'The caller does not have the scopes.'));
+    const { wait } = recordingWaits();
+    const invalid = await caught(items({ wait }).delete(WS, ORDERS));
+    assert.ok(invalid instanceof ServiceError && invalid.code === 'InvalidInput', String(invalid));
+    assert.deepEqual(invalid.earlierStatuses, [429]);
+    const forbidden = await caught(items({ wait }).delete(WS, ORDERS));
+    assert.ok(forbidden instanceof ServiceError, String(forbidden));
+    assert.match(forbidden.message, /^InsufficientScopes \(403\): .*; deleting an eventstream needs a token with the delegated scope Eventstream\.ReadWrite\.All or Item\.ReadWrite\.All$/);
+    assert.deepEqual(forbidden.earlierStatuses, []);
+  });
+
+  test('E4: 403 says which scope is needed; an explained error keeps the earlier answers', async () => {
+    await server.forGet(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Too many requests.'));
+    await server.forGet(ITEM).thenJson(403, itemsError('InsufficientScopes', 'The caller does not have the scopes.'));
+    const { wait } = recordingWaits();
+    const error = await caught(items({ wait }).get(WS, ORDERS));
+    assert.ok(error instanceof ServiceError && error.status === 403, String(error));
+    assert.match(error.message, /; reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All \(or a ReadWrite one\)$/);
+    assert.deepEqual(error.earlierStatuses, [429]);
+  });
+
+  test('E4: a body that is not an item: the error has no details', async () => {
+    await server.forGet(ITEM).thenJson(200, ['not', 'an', 'item']);
+    const error = await caught(items().get(WS, ORDERS));
+    assert.ok(error instanceof ServiceError && error.code === 'InvalidResponse', String(error));
+    assert.equal(error.message, `The service answered 200 to GET ${ITEM} with a body that is not an item`);
+    assert.deepEqual(error.details, []);
+  });
+
+  test('E5: the result of a DELETE: status, request id, and unreadableBody only when the body could not be read', async () => {
+    await server.forDelete(ITEM).once().thenReply(200, '', { 'x-ms-request-id': 'del-1' });
+    await server.forDelete(ITEM).thenReply(200, '<html>done</html>', { 'x-ms-request-id': 'del-2' });
+    assert.deepEqual(await items().delete(WS, ORDERS), { status: 200, alreadyDeleted: false, requestId: 'del-1' });
+    assert.deepEqual(await items().delete(WS, ORDERS), { status: 200, alreadyDeleted: false, requestId: 'del-2', unreadableBody: '<html>done</html>' });
+  });
+
+  test('the address of an eventstream, as the confirmation shows it and the DELETE sends it', () => {
+    assert.equal(items().eventstreamUrl(WS, ORDERS), `${url}${ITEM}`);
+    assert.throws(() => items().eventstreamUrl(WS, 'not-a-uuid'), (e: Error) => e instanceof InvalidRequestError && /'not-a-uuid' is not an eventstream ID/.test(e.message));
+  });
+
+  test('no workspace-items address: the client says so before anything is sent', () => {
+    assert.throws(
+      () => new EventstreamClient({ baseUrl: url, itemsBaseUrl: '', providerNamespace: 'Provider' }, { token: async () => TOKEN }),
+      (e: Error) => e instanceof InvalidRequestError && e.message === 'No workspace-items address (items base URL) is set',
+    );
   });
 
   test('the scopes asked for: the spec\'s narrower ones, on the items origin', () => {

@@ -26,16 +26,31 @@ function request(url: string, method = 'GET', body?: string, headers: http.Outgo
  * Plays the identity provider and the browser: reads the authorize URL, loads the redirect page, and posts
  * the fragment back the way the page's script does.
  */
-function browser(fragment: (params: URLSearchParams) => string, seen: { page?: Answer; post?: Answer; authorize?: URL } = {}) {
+/** What the browser saw; `done` settles once it has both answers (the sign-in may resolve before the post's answer is read). */
+interface Seen {
+  page?: Answer;
+  post?: Answer;
+  authorize?: URL;
+  done?: Promise<void>;
+}
+
+function browser(fragment: (params: URLSearchParams) => string, seen: Seen = {}) {
   return async (authorizeUrl: string) => {
     const url = new URL(authorizeUrl);
     seen.authorize = url;
     const redirect = url.searchParams.get('redirect_uri')!;
-    setImmediate(async () => {
-      seen.page = await request(redirect);
-      const origin = new URL(redirect).origin;
-      seen.post = await request(`${origin}/token`, 'POST', fragment(url.searchParams), { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin });
-    });
+    seen.done = new Promise((resolve, reject) =>
+      setImmediate(async () => {
+        try {
+          seen.page = await request(redirect);
+          const origin = new URL(redirect).origin;
+          seen.post = await request(`${origin}/token`, 'POST', fragment(url.searchParams), { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin });
+          resolve();
+        } catch (error) {
+          reject(error as Error);
+        }
+      }),
+    );
   };
 }
 
@@ -43,7 +58,7 @@ const OPTIONS = { authUrl: 'https://login.example.com/authorize', clientId: 'cli
 
 describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
   test('the token arrives from the fragment, with state checked and expiry computed', async () => {
-    const seen: { page?: Answer; post?: Answer; authorize?: URL } = {};
+    const seen: Seen = {};
     const before = Date.now();
     const token = await signInWithImplicitFlow({
       ...OPTIONS,
@@ -59,7 +74,7 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
     assert.equal(authorize.searchParams.get('scope'), OPTIONS.scope);
     assert.match(authorize.searchParams.get('redirect_uri')!, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     assert.ok(authorize.searchParams.get('state')!.length >= 32);
-    for (let i = 0; i < 100 && !seen.post; i++) await new Promise((r) => setTimeout(r, 20));
+    await seen.done;
     assert.equal(seen.page?.status, 200);
     assert.match(seen.page!.body, /location\.hash/);
     assert.equal(seen.post?.status, 200);
@@ -178,9 +193,9 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
   });
 
   test('the pages served carry no-store, no-referrer and their type', async () => {
-    const seen: { page?: Answer; post?: Answer } = {};
+    const seen: Seen = {};
     await signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `access_token=t&state=${encodeURIComponent(p.get('state')!)}`, seen) });
-    for (let i = 0; i < 100 && !seen.post; i++) await new Promise((r) => setTimeout(r, 20));
+    await seen.done;
     assert.equal(seen.page?.headers?.['content-type'], 'text/html; charset=utf-8');
     assert.equal(seen.post?.headers?.['content-type'], 'text/plain; charset=utf-8');
     for (const answer of [seen.page, seen.post]) {

@@ -297,6 +297,8 @@ describe('response shapes: a 2xx whose JSON is not what the operation returns is
       await server.forGet(BUILT_IN).thenReply(200, JSON.stringify(body), { 'content-type': 'application/json' });
       const error = await caught(new PolicySetClient(settings(), options()).getBuiltInPolicySetDefinition('some-set'));
       assert.ok(notShaped(error), `${JSON.stringify(body)}: ${String(error)}`);
+      // Nothing made up: the service gave no details.
+      assert.deepEqual((error as ServiceError).details, [], JSON.stringify(body));
     }
   });
 

@@ -144,3 +144,64 @@ describe("PS3002's suggestion (normalizeVersion)", () => {
     assert.equal(normalizeVersion('x1.0.0'), undefined);
   });
 });
+
+describe("PS3006's messages: which bump, which changes, and a version lowered for nothing", () => {
+  const D = (n: string) => `/providers/Microsoft.Authorization/policyDefinitions/${n}`;
+  const PARAMS = { effect: { type: 'String', defaultValue: 'Audit', allowedValues: ['Audit', 'Deny'] }, tag: { type: 'String' } };
+  const REFS = [
+    { policyDefinitionReferenceId: 'r1', policyDefinitionId: D('d1'), parameters: { effect: { value: "[parameters('effect')]" } } },
+    { policyDefinitionReferenceId: 'r2', policyDefinitionId: D('d2') },
+  ];
+  const set = (version: string | undefined, changes: { parameters?: object; policyDefinitions?: object[]; description?: string } = {}) =>
+    JSON.stringify(
+      { name: 'set1', properties: { displayName: 'x', description: changes.description ?? 'd', ...(version === undefined ? {} : { version }), parameters: changes.parameters ?? PARAMS, policyDefinitions: changes.policyDefinitions ?? REFS } },
+      null,
+      2,
+    );
+  const messages = (text: string, previous: string) => {
+    const result = validateText(text, { assumePolicyDocument: true, previous: { text: previous, label: 'HEAD' } });
+    assert.deepEqual(result.internalErrors, [], 'rules threw');
+    return result.diagnostics.filter((d) => d.code === 'PS3006').map((d) => d.message);
+  };
+  const OLD = set('1.2.3');
+  const tagRemoved = { parameters: { effect: PARAMS.effect } };
+
+  test('a patch change under the same version: must be greater', () => {
+    assert.deepEqual(messages(set('1.2.3', { description: 'other' }), OLD), ["Version '1.2.3' must be greater than '1.2.3' (HEAD): the set changed (description-changed); use '1.2.4'."]);
+  });
+
+  test('a minor or a major change under the same version: not bumped enough, naming the bump and only its changes', () => {
+    const added = [...REFS, { policyDefinitionReferenceId: 'r3', policyDefinitionId: D('d3') }];
+    assert.deepEqual(messages(set('1.2.3', { policyDefinitions: added }), OLD), [
+      "Version '1.2.3' is not bumped enough for the changes since HEAD (1.2.3): they need a minor version (reference-added); use '1.3.0'.",
+    ]);
+    // A description changed too (a patch change): not named beside the major one.
+    assert.deepEqual(messages(set('1.2.3', { ...tagRemoved, description: 'other' }), OLD), [
+      "Version '1.2.3' is not bumped enough for the changes since HEAD (1.2.3): they need a major version (parameter-removed); use '2.0.0'.",
+    ]);
+  });
+
+  test('three kinds of change are named; a fourth is an ellipsis', () => {
+    const three = { parameters: { effect: { type: 'Array', defaultValue: ['Audit'] }, required: { type: 'String' } } };
+    assert.deepEqual(messages(set('1.3.0', three), OLD), [
+      "Version '1.3.0' is not bumped enough for the changes since HEAD (1.2.3): they need a major version (parameter-added-without-default, parameter-type-changed, parameter-removed); use '2.0.0'.",
+    ]);
+    assert.deepEqual(messages(set('1.3.0', { ...three, policyDefinitions: [REFS[0]] }), OLD), [
+      "Version '1.3.0' is not bumped enough for the changes since HEAD (1.2.3): they need a major version (parameter-added-without-default, parameter-type-changed, parameter-removed, ...); use '2.0.0'.",
+    ]);
+  });
+
+  test('a version lowered with nothing changed says so, and asks for the earlier one back', () => {
+    assert.deepEqual(messages(set('1.2.2'), OLD), ["Version '1.2.2' is lower than '1.2.3' (HEAD), and nothing changed that needs a new version: use '1.2.3'."]);
+    assert.deepEqual(messages(set('1.2.3'), OLD), [], 'the same version, nothing changed');
+  });
+
+  test('versions of several digits are checked; one that is not #.#.# is left to invalid-version; no earlier version, nothing to compare', () => {
+    assert.deepEqual(messages(set('10.20.30', tagRemoved), set('10.20.30')), [
+      "Version '10.20.30' is not bumped enough for the changes since HEAD (10.20.30): they need a major version (parameter-removed); use '11.0.0'.",
+    ]);
+    for (const odd of ['1.3.0-preview', 'v1.3.0']) assert.deepEqual(messages(set(odd, tagRemoved), OLD), [], odd);
+    assert.deepEqual(messages(set('1.2.3', tagRemoved), set(undefined)), [], 'no earlier version');
+    assert.deepEqual(messages(set(undefined, tagRemoved), OLD), [], 'no version now');
+  });
+});

@@ -26,6 +26,7 @@ export const versionNotBumped: SetRule = {
     messages: {
       tooLittle: "Version '{{value}}' is not bumped enough for the changes since {{against}} ({{old}}): they need a {{required}} version ({{changes}}); use '{{suggested}}'.",
       notGreater: "Version '{{value}}' must be greater than '{{old}}' ({{against}}): the set changed ({{changes}}); use '{{suggested}}'.",
+      lower: "Version '{{value}}' is lower than '{{old}}' ({{against}}), and nothing changed that needs a new version: use '{{suggested}}'.",
     },
   },
   check(ctx) {
@@ -43,11 +44,12 @@ export const versionNotBumped: SetRule = {
     // An odd version string is invalid-version's to report; a missing one has nothing to check.
     if (check.ok !== false || !check.suggested || !/^\d+\.\d+\.\d+$/.test(side.version.text)) return;
     const kinds = [...new Set(report.changes.filter((c) => c.bump === report.requiredBump).map((c) => c.kind))];
-    const changes = kinds.length ? kinds.slice(0, 3).join(', ') + (kinds.length > 3 ? ', ...' : '') : 'no changes';
+    const changes = kinds.slice(0, 3).join(', ') + (kinds.length > 3 ? ', ...' : '');
     const greater = /is not greater/.test(check.problem ?? '');
+    const messageId = !kinds.length ? 'lower' : greater && report.requiredBump !== 'major' && report.requiredBump !== 'minor' ? 'notGreater' : 'tooLittle';
     ctx.report({
       node: side.version.node,
-      messageId: greater && report.requiredBump !== 'major' && report.requiredBump !== 'minor' ? 'notGreater' : 'tooLittle',
+      messageId,
       data: { value: side.version.text, old: old.version.text, against: previous.label, required: report.requiredBump, suggested: check.suggested, changes },
     });
   },

@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { validateText, type ValidateOptions } from '#service';
+import { RULES, validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
 import { a1, a3, catalog, DEF } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
@@ -203,5 +203,53 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
     for (const odd of ['1.3.0-preview', 'v1.3.0']) assert.deepEqual(messages(set(odd, tagRemoved), OLD), [], odd);
     assert.deepEqual(messages(set('1.2.3', tagRemoved), set(undefined)), [], 'no earlier version');
     assert.deepEqual(messages(set(undefined, tagRemoved), OLD), [], 'no version now');
+  });
+});
+
+describe("the figures in the limits' messages", () => {
+  const diagnosticsOf = (text: string, code: string) => validateText(text, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === code);
+
+  test('PS1003 names the depth found, and past 100,000 levels says only that', () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    for (const [levels, depth] of [[600, 600], [100_000, 100_000], [100_001, 'over 100000']] as const) {
+      const [diagnostic] = diagnosticsOf(nested(levels), 'PS1003');
+      assert.equal(diagnostic?.data.depth, depth, String(levels));
+      assert.match(diagnostic.message, new RegExp(`deeper than 512 levels \\(${depth} found\\)`), String(levels));
+    }
+  });
+
+  test('PS9006 gives the size in MiB and the bound, in its message and its description', () => {
+    const text = `{"name": "huge", "properties": {"description": "${'x'.repeat(9 * 1024 * 1024)}", "policyDefinitions": []}}`;
+    const [diagnostic] = diagnosticsOf(text, 'PS9006');
+    assert.match(diagnostic?.message ?? '', /^This document is 9\.0 MiB: over 8 MiB only its syntax and size are checked\./);
+    assert.match(RULES.find((r) => r.meta.code === 'PS9006')!.meta.description, /^A document over 8 MiB is checked/);
+  });
+
+  test('PS9003 gives the size in KiB, rounded up', () => {
+    const set = (bytes: number) => {
+      const head = '{"name": "s", "properties": {"policyDefinitions": [], "description": "';
+      const tail = '"}}';
+      return head + 'a'.repeat(bytes - head.length - tail.length) + tail;
+    };
+    const [diagnostic] = diagnosticsOf(set(1024 * 1024 + 1), 'PS9003');
+    assert.deepEqual([diagnostic?.data.size, diagnostic?.data.bytes], [1025, 1024 * 1024 + 1]);
+    assert.match(diagnostic.message, /at least 1025 KiB, over the 1024 KiB limit/);
+  });
+});
+
+describe("PS2001's words: the types with their articles, null, and the property's own name", () => {
+  test('a string, an array, an object, an integer, or null; a name holding a quote keeps it', () => {
+    const text = JSON.stringify({
+      name: 's',
+      properties: { displayName: 'x', policyType: 5, policyDefinitions: 'x', description: {}, parameters: { "it's": 5, p: { type: 'String', metadata: { displayName: 5 } } } },
+    });
+    const messages = validateText(text).diagnostics.filter((d) => d.code === 'PS2001').map((d) => d.message);
+    assert.deepEqual(messages.sort(), [
+      "'description' must be a string or null, not an object.",
+      "'displayName' must be a string, not an integer.",
+      "'it's' must be an object, not an integer.",
+      "'policyDefinitions' must be an array, not a string.",
+      "'policyType' must be a string, not an integer.",
+    ]);
   });
 });

@@ -134,3 +134,19 @@ test('odd plans written by hand give diagnostics or nothing, never a rule failur
     assert.deepEqual(result.internalErrors, [], text);
   }
 });
+
+test("PS9103's related lines give each other deployment's TPM", () => {
+  const text = plan([d('first', '15'), d('second', '10')], `\n  "usage": ${usage(80, 100)},`);
+  const diagnostic = validateText(text).diagnostics.find((x) => x.code === 'PS9103');
+  assert.deepEqual(
+    diagnostic?.relatedInformation?.map((r) => r.message),
+    ["Also draws on the quota of 'gpt-4o' (Standard) in 'eastus': 15,000 TPM."],
+  );
+});
+
+test("PS9104 takes the region's resource limit from the plan's own saved usage (AccountCount)", () => {
+  const accountUsage = `{ "subscription": "${SUB}", "location": "eastus", "value": [{ "name": { "value": "AccountCount" }, "currentValue": 0, "limit": 2 }] }`;
+  const three = plan([d('a', '1').replace('ai-east', 'one'), d('b', '1').replace('ai-east', 'two'), d('c', '1').replace('ai-east', 'three')], `\n  "usage": ${accountUsage},`);
+  const messages = validateText(three).diagnostics.filter((x) => x.code === 'PS9104').map((x) => x.message);
+  assert.deepEqual(messages, ["Account 'three' is model-service resource 3 in 'eastus': at most 2 are allowed per subscription and region."]);
+});

@@ -27,7 +27,8 @@ const LOCATIONS = `"listOfLocations": { "value": ["eastus"] }`;
  * other, or is required in both (`req-both`); for pinned versions, `twelve` is at 12.0.0, `noversion` has no
  * version, `split-major` is at 1.0.0 in one variant and 2.0.0 in the other (each requiring `p`); for PS8008,
  * `casing-split` declares `p` in one variant and `P` in the other; for PS8007, `deprecated-split` is deprecated
- * in one variant only and `deprecated-both` in both.
+ * in one variant only and `deprecated-both` in both; for PS8009, `float` and `date` take a Float and a DateTime, and
+ * `flow-split` an Array in one variant and a String in the other.
  */
 const MULTI = '/providers/Microsoft.Authorization/policyDefinitions/';
 function variantsCatalog(): DefinitionCatalog {
@@ -58,6 +59,10 @@ function variantsCatalog(): DefinitionCatalog {
     entry('deprecated-split', 'CloudB', { type: 'String', defaultValue: 'x' }),
     { ...entry('deprecated-both', 'CloudA', { type: 'String', defaultValue: 'x' }), deprecated: true },
     { ...entry('deprecated-both', 'CloudB', { type: 'String', defaultValue: 'x' }), deprecated: true },
+    entry('float', 'CloudA', { type: 'Float' }),
+    entry('date', 'CloudA', { type: 'DateTime' }),
+    entry('flow-split', 'CloudA', { type: 'Array' }),
+    entry('flow-split', 'CloudB', { type: 'String' }),
   ]);
   return c;
 }
@@ -461,6 +466,25 @@ const valid: ValidCase[] = [
     text: ref(`${MULTI}deprecated-split`, ''),
     options: withVariants,
     notCodes: ['PS8007'],
+  },
+  {
+    name: 'type flows between types a value passes unchanged: Integer to Float, String to DateTime, and to a type one variant has',
+    text: a3(`{
+    "parameters": { "count": { "type": "Integer" }, "when": { "type": "String" }, "name": { "type": "String" } },
+    "policyDefinitions": [
+      { "policyDefinitionId": "${MULTI}float", "parameters": { "p": { "value": "[parameters('count')]" } } },
+      { "policyDefinitionId": "${MULTI}date", "parameters": { "p": { "value": "[parameters('when')]" } } },
+      { "policyDefinitionId": "${MULTI}flow-split", "parameters": { "p": { "value": "[parameters('name')]" } } }
+    ]
+  }`),
+    options: withVariants,
+    notCodes: ['PS8009'],
+  },
+  {
+    name: 'a definitionVersion that only the second cloud variant has is known (the variants are all looked through)',
+    text: ref(DEF.twoClouds, `"definitionVersion": "2.1.*",\n        "parameters": { "cloudOnly": { "value": "a" } }`),
+    options: withCatalog,
+    notCodes: ['PS8005'],
   },
   {
     name: 'expression values are not type- or allowed-value-checked',

@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RULES, validateText, type ValidateOptions } from '#service';
+import { DefinitionCatalog, parsePolicyDocument, RULES, validateDocument, validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
 import { a1, a3, catalog, DEF } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
@@ -251,5 +251,18 @@ describe("PS2001's words: the types with their articles, null, and the property'
       "'policyDefinitions' must be an array, not a string.",
       "'policyType' must be a string, not an integer.",
     ]);
+  });
+});
+
+describe('the resolved references are cached per set, catalogue and cloud', () => {
+  test('the same parsed document checked again with another catalogue or cloud is resolved again (as the server does when definitions change)', () => {
+    const text = a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${DEF.twoClouds}", "parameters": { "govOnly": { "value": "b" } } }] }`);
+    const document = parsePolicyDocument(text);
+    const unknown = (options: ValidateOptions) => validateDocument(document, options).diagnostics.filter((d) => d.code === 'PS8001').length;
+    assert.equal(unknown({ definitions: new DefinitionCatalog() }), 0, 'no definitions known');
+    assert.equal(unknown({ definitions: catalog() }), 1, 'another catalogue: govOnly is no AzureCloud parameter');
+    const definitions = catalog();
+    assert.equal(unknown({ definitions, cloud: 'AzureCloud' }), 1);
+    assert.equal(unknown({ definitions, cloud: 'AzureUSGovernment' }), 0, 'another cloud: govOnly is the Government variant');
   });
 });

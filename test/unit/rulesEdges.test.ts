@@ -36,6 +36,28 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
     assert.deepEqual(codesOf(withTrailingComma('"$schema": "policy-set-definition-schema.json",'), ['PS1001']), []);
   });
 
+  test("a deployment plan is read by policyset, which takes comments; a lone request body is sent as it is", () => {
+    const deployment = '{ "account": "a", "name": "x", "model": "gpt-4o", "sku": { "name": "Standard", "capacity": 1 } }';
+    assert.deepEqual(codesOf(`{ // the plan\n "region": "eastus", "deployments": [${deployment}] }`, ['PS1005']), []);
+    assert.deepEqual(codesOf(`{ // the plan\n "region": "eastus", "deployments": [${deployment},] }`, ['PS1001']), ['PS1001'], 'not trailing commas');
+    assert.deepEqual(codesOf('{ // a body\n "sku": { "name": "Standard", "capacity": 1 }, "properties": { "model": { "format": "OpenAI", "name": "gpt-4o", "version": "1" } } }', ['PS1005']), ['PS1005']);
+  });
+
+  test("a template is known by its kind or by its $schema; a document that is nothing but a comment has no $schema", () => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, 'examples/clean/contoso-tagging-template.json'), 'utf8');
+    const withoutSchema = text.replace(/"\$schema": "[^"]*",/, '');
+    assert.notEqual(withoutSchema, text);
+    assert.deepEqual(codesOf(withoutSchema.replace('{', '{ // a comment\n'), ['PS1005']), [], 'a template without $schema');
+    const bare = (schema: string) =>
+      `{ // a comment\n "$schema": "${schema}", "name": "s", "properties": { "displayName": "x", "policyDefinitions": [{ "policyDefinitionId": "${DEF_ID}" }] } }`;
+    const options = { assumePolicyDocument: true };
+    assert.deepEqual(codesOf(bare('https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#'), ['PS1005'], options), [], 'a template $schema alone');
+    assert.deepEqual(codesOf(bare('https://example.com/other.json'), ['PS1005'], options), ['PS1005']);
+    const comment = validateText('// nothing but a comment', options);
+    assert.deepEqual(comment.internalErrors, []);
+    assert.ok(comment.diagnostics.some((d) => d.code === 'PS1005'));
+  });
+
   test('in a .jsonc file a trailing comma is taken, and every other syntax error is still reported', () => {
     const text = withTrailingComma().replace('"displayName": "x"', '"displayName" "x"');
     const errors = validateText(text, { uri: 'file:///repo/set.jsonc' }).diagnostics.filter((d) => d.code === 'PS1001');

@@ -324,6 +324,16 @@ const invalid: InvalidCase[] = [
     code: 'PS8010',
     options: withCatalog,
   },
+  {
+    name: 'a String set parameter passed whole to a Float parameter: only an Integer flows into a Float',
+    text: a3(`{
+    "parameters": { "ratio": { "type": "String" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${MULTI}float", "parameters": { "p": { "value": "[parameters('|ratio|')]" } } }]
+  }`),
+    code: 'PS8009',
+    options: withVariants,
+    data: { setType: 'String', type: 'Float' },
+  },
 ];
 
 const valid: ValidCase[] = [

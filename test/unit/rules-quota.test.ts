@@ -30,6 +30,7 @@ const invalid: InvalidCase[] = [
   { name: 'a boolean', text: plan([d('chat', '|true|')]), code: 'PS9101', message: /not a boolean; the nearest valid value is 1\.$/ },
   { name: 'zero in a plan', text: plan([d('chat', '|0|')]), code: 'PS9101' },
   { name: 'a string', text: plan([d('chat', '|"10"|')]), code: 'PS9101', message: /not '10'/ },
+  { name: 'a string of a number over 1,000,000: named as a string, not as too large', text: plan([d('chat', '|"2000000"|')]), code: 'PS9101', data: { messageId: 'notPositiveInteger' }, message: /not '2000000'/ },
   { name: 'over 1,000,000 units', text: plan([d('chat', '|1000001|')]), code: 'PS9101', data: { messageId: 'tooLarge' }, message: /1000001/ },
   { name: 'a model without a class', text: body('|"text-embedding-3-large"|', '10'), code: 'PS9102', severity: 3 },
   {

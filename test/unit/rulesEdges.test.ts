@@ -27,6 +27,7 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
     assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/schemas/policy-definition-schema.json",'), ['PS1005']), []);
     assert.deepEqual(codesOf(withComment('"$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",'), ['PS1005']), []);
     assert.deepEqual(codesOf(withComment('"$schema": 5,'), ['PS1005']), ['PS1005'], 'a $schema that is not text names no reader');
+    assert.deepEqual(codesOf(withComment('"$schema": ["policy-set-definition-schema.json"],'), ['PS1005']), ['PS1005'], 'nor a list that holds a name');
     assert.deepEqual(codesOf(withComment('"$schema": "https://example.com/other-schema.json",'), ['PS1005']), ['PS1005']);
   });
 
@@ -53,6 +54,8 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
     const options = { assumePolicyDocument: true };
     assert.deepEqual(codesOf(bare('https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#'), ['PS1005'], options), [], 'a template $schema alone');
     assert.deepEqual(codesOf(bare('https://example.com/other.json'), ['PS1005'], options), ['PS1005']);
+    const listed = bare('x').replace('"$schema": "x"', '"$schema": ["https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#"]');
+    assert.deepEqual(codesOf(listed, ['PS1005'], options), ['PS1005'], 'a $schema that is a list names no template');
     const comment = validateText('// nothing but a comment', options);
     assert.deepEqual(comment.internalErrors, []);
     assert.ok(comment.diagnostics.some((d) => d.code === 'PS1005'));

@@ -56,6 +56,14 @@ const invalid: InvalidCase[] = [
     data: { count: 2 },
   },
   {
+    name: 'the same definition 22 times without reference ids: each related to the first 20 others',
+    text: a3(`{ "policyDefinitions": [{ |"policyDefinitionId"|: "${D1}" }, ${Array.from({ length: 21 }, () => `{ "policyDefinitionId": "${D1}" }`).join(', ')}] }`),
+    code: 'PS4002',
+    count: 22,
+    related: Array.from({ length: 20 }, () => `"${D1}"`),
+    data: { count: 22 },
+  },
+  {
     name: 'same definition twice, in different casing, only one without a reference id',
     text: a3(`{
     "policyDefinitions": [

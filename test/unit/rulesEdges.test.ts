@@ -42,6 +42,7 @@ describe('comments and trailing commas: only where the reader takes them (PS1005
     assert.deepEqual(codesOf(`{ // the plan\n "region": "eastus", "deployments": [${deployment}] }`, ['PS1005']), []);
     assert.deepEqual(codesOf(`{ // the plan\n "region": "eastus", "deployments": [${deployment},] }`, ['PS1001']), ['PS1001'], 'not trailing commas');
     assert.deepEqual(codesOf('{ // a body\n "sku": { "name": "Standard", "capacity": 1 }, "properties": { "model": { "format": "OpenAI", "name": "gpt-4o", "version": "1" } } }', ['PS1005']), ['PS1005']);
+    assert.deepEqual(codesOf(withComment('"deployments": [],'), ['PS1005']), ['PS1005'], 'a set with a stray deployments list is still a set');
   });
 
   test("a template is known by its kind or by its $schema; a document that is nothing but a comment has no $schema", () => {
@@ -219,6 +220,18 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
   test('a version lowered with nothing changed says so, and asks for the earlier one back', () => {
     assert.deepEqual(messages(set('1.2.2'), OLD), ["Version '1.2.2' is lower than '1.2.3' (HEAD), and nothing changed that needs a new version: use '1.2.3'."]);
     assert.deepEqual(messages(set('1.2.3'), OLD), [], 'the same version, nothing changed');
+  });
+
+  test('an earlier text that is not JSON, or where this set is new, has nothing to compare with; the setting for a reference added reaches the rule', () => {
+    assert.deepEqual(messages(set('1.2.3', tagRemoved), '{ not json'), []);
+    const resource = (name: string, version: string) =>
+      `{ "type": "Microsoft.Authorization/policySetDefinitions", "apiVersion": "2025-11-01", "name": "${name}", "properties": { "version": "${version}", "policyDefinitions": [{ "policyDefinitionId": "${D('d1')}" }] } }`;
+    const template = (...resources: string[]) =>
+      `{ "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#", "contentVersion": "1.0.0.0", "resources": [${resources.join(', ')}] }`;
+    assert.deepEqual(messages(template(resource('a', '1.0.0'), resource('c', '1.0.0')), template(resource('a', '1.0.0'), resource('b', '2.0.0'))), [], 'set c is new');
+    const added = [...REFS, { policyDefinitionReferenceId: 'r3', policyDefinitionId: D('d3') }];
+    const withSetting = validateText(set('1.3.0', { policyDefinitions: added }), { assumePolicyDocument: true, previous: { text: OLD, label: 'HEAD', referenceAdded: 'major' } });
+    assert.deepEqual(withSetting.diagnostics.filter((d) => d.code === 'PS3006').map((d) => d.data.suggested), ['2.0.0']);
   });
 
   test('versions of several digits are checked; one that is not #.#.# is left to invalid-version; no earlier version, nothing to compare', () => {

@@ -42,7 +42,7 @@ const TARGETS = {
   http: {
     what: 'the HTTP client and its retry policy',
     mutate: ['client/src/api/http.ts'],
-    tests: ['test/out/api/http.test.js', 'test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/hostile.test.js'],
+    tests: ['test/out/api/http.test.js', 'test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/hostile.test.js', 'test/out/api/fetchTransport.test.js', 'test/out/api/deploymentChecks.test.js'],
   },
   deployments: {
     what: 'E6 and E7 (model deployments, quota usage and its paging)',

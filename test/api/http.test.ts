@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as mockttp from 'mockttp';
-import { HttpClient, backoff, formatMegabytes, ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, type HttpClientOptions, type RetryInfo } from '#api';
+import { HttpClient, backoff, formatMegabytes, setDefaultTransport, ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, type HttpClientOptions, type HttpTransport, type RetryInfo } from '#api';
 
 const TOKEN = 'TOKEN-http-4b7e1c9d0a2f6358';
 let server: mockttp.Mockttp;
@@ -321,4 +321,37 @@ test('sizes in words: 1 MiB and more in MB, less in KB', () => {
   assert.equal(formatMegabytes(1024 * 1024), '1 MB');
   assert.equal(formatMegabytes(1024 * 1024 - 1), '1024 KB');
   assert.equal(formatMegabytes(64 * 1024 * 1024), '64 MB');
+});
+
+test('a transport (given, or the default one the web extension sets) gets the request, with a JSON content type only when there is a body', async () => {
+  const seen: Array<{ method: string; headers: Record<string, string>; payload?: string }> = [];
+  const transport: HttpTransport = async (request) => {
+    seen.push({ method: request.method, headers: request.headers, payload: request.payload });
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}', bytes: 11 };
+  };
+  await client({ transport }).send(get);
+  await client({ transport }).send({ ...get, method: 'PUT', body: { a: 1 } });
+  assert.deepEqual(seen.map((s) => [s.method, s.headers['Content-Type'], s.payload]), [
+    ['GET', undefined, undefined],
+    ['PUT', 'application/json; charset=utf-8', '{"a":1}'],
+  ]);
+  assert.equal(seen[0].headers.Authorization, `Bearer ${TOKEN}`);
+  setDefaultTransport(transport);
+  try {
+    const response = await client().send(get);
+    assert.deepEqual(response.body, { ok: true });
+    assert.equal(seen.length, 3, 'a client without a transport of its own uses the default one');
+  } finally {
+    setDefaultTransport(undefined);
+  }
+});
+
+test('a path may carry its own query: its address is checked without it, and the query is sent', async () => {
+  const endpoint = await server.forGet('/x').thenJson(200, { ok: true });
+  const response = await client().send({ ...get, path: '/x?$filter=name%20eq%20%27a%27' });
+  assert.deepEqual(response.body, { ok: true });
+  const [seen] = await endpoint.getSeenRequests();
+  const target = new URL(seen.url);
+  assert.equal(target.searchParams.get('$filter'), "name eq 'a'");
+  assert.equal(target.searchParams.get('api-version'), '2025-01-01');
 });

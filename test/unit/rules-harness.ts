@@ -203,6 +203,18 @@ export function a1(properties: string, name = '"1.0.0"'): string {
 }`;
 }
 
+/** A set file of the policy-as-code framework (named by its `$schema`), with the given `properties` members after its displayName. */
+export function policyAsCode(members: string): string {
+  return `{
+  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
+  "name": "net",
+  "properties": {
+    "displayName": "Net",
+    ${members}
+  }
+}`;
+}
+
 /** An ARM template around the given resources array content. */
 export function template(resources: string, parameters = '{}'): string {
   return `{

@@ -26,6 +26,23 @@ const setResource = (properties: string) => `    {
       "properties": ${properties}
     }`;
 
+/** A nested deployment (Microsoft.Resources/deployments) whose inline template holds the given resources. */
+const nestedDeployment = (resources: string) => `    {
+      "type": "Microsoft.Resources/deployments",
+      "apiVersion": "2022-09-01",
+      "name": "nested",
+      "properties": {
+        "mode": "Incremental",
+        "template": {
+          "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+          "contentVersion": "1.0.0.0",
+          "resources": [
+${resources}
+          ]
+        }
+      }
+    }`;
+
 const invalid: InvalidCase[] = [
   {
     name: 'template: a parameter declared by a deployment-time expression still has its name; another is not declared',
@@ -167,21 +184,7 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'template: inside a nested deployment',
-    text: template(`    {
-      "type": "Microsoft.Resources/deployments",
-      "apiVersion": "2022-09-01",
-      "name": "inner",
-      "properties": {
-        "mode": "Incremental",
-        "template": {
-          "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
-          "contentVersion": "1.0.0.0",
-          "resources": [
-${setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[if(equals(parameters('|x|'), 'a'), 'b', 'c')]" } } }] }`)}
-          ]
-        }
-      }
-    }`),
+    text: template(nestedDeployment(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[if(equals(parameters('|x|'), 'a'), 'b', 'c')]" } } }] }`))),
     code: 'PS7001',
   },
   {
@@ -304,28 +307,7 @@ const valid: ValidCase[] = [
   },
   {
     name: "a set in a nested deployment's template: its expressions see that template's parameters, not the outer one's",
-    text: template(`    {
-      "type": "Microsoft.Resources/deployments",
-      "apiVersion": "2022-09-01",
-      "name": "nested",
-      "properties": {
-        "mode": "Incremental",
-        "template": {
-          "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
-          "contentVersion": "1.0.0.0",
-          "resources": [
-            {
-              "type": "Microsoft.Authorization/policySetDefinitions",
-              "apiVersion": "2025-11-01",
-              "name": "s",
-              "properties": {
-                "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('inner')]" } } }]
-              }
-            }
-          ]
-        }
-      }
-    }`),
+    text: template(nestedDeployment(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('inner')]" } } }] }`))),
     notCodes: ['PS7005'],
   },
   {

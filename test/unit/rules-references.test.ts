@@ -1,5 +1,5 @@
 // PS4xxx: policy definition references.
-import { runInvalid, runValid, a1, a3, template, defId, type InvalidCase, type ValidCase } from './rules-harness';
+import { runInvalid, runValid, a1, a3, template, policyAsCode, defId, type InvalidCase, type ValidCase } from './rules-harness';
 
 const D1 = defId('d1');
 const D2 = defId('d2');
@@ -118,16 +118,9 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'policy-as-code: policyDefinitionName and policyDefinitionId at once, on the name',
-    text: `{
-  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
-  "name": "net",
-  "properties": {
-    "displayName": "Net",
-    "policyDefinitions": [
+    text: policyAsCode(`"policyDefinitions": [
       { "policyDefinitionReferenceId": "a", |"policyDefinitionName"|: "deny-rdp", "policyDefinitionId": "/providers/Microsoft.Management/managementGroups/root/providers/Microsoft.Authorization/policyDefinitions/deny-rdp" }
-    ]
-  }
-}`,
+    ]`),
     code: 'PS4004',
     related: ['"/providers/Microsoft.Management/managementGroups/root/providers/Microsoft.Authorization/policyDefinitions/deny-rdp"'],
   },
@@ -151,14 +144,7 @@ const valid: ValidCase[] = [
   },
   {
     name: 'policy-as-code: a reference naming its definition by policyDefinitionName alone',
-    text: `{
-  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
-  "name": "net",
-  "properties": {
-    "displayName": "Net",
-    "policyDefinitions": [{ "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp" }]
-  }
-}`,
+    text: policyAsCode(`"policyDefinitions": [{ "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp" }]`),
     notCodes: ['PS4004'],
   },
   {

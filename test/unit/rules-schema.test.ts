@@ -1,5 +1,5 @@
 // PS2xxx: the shape of the document against the interface spec.
-import { runInvalid, runValid, a1, a3, template, defId, type InvalidCase, type ValidCase } from './rules-harness';
+import { runInvalid, runValid, a1, a3, template, policyAsCode, defId, type InvalidCase, type ValidCase } from './rules-harness';
 
 const REF = `{ "policyDefinitionId": "${defId('d1')}" }`;
 
@@ -80,32 +80,18 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'policy-as-code: a reference with neither policyDefinitionId nor policyDefinitionName names both',
-    text: `{
-  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
-  "name": "net",
-  "properties": {
-    "displayName": "Net",
-    "policyDefinitions": [
+    text: policyAsCode(`"policyDefinitions": [
       { "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp" },
       |{| "policyDefinitionReferenceId": "b" }
-    ]
-  }
-}`,
+    ]`),
     code: 'PS2002',
     data: { messageId: 'missingDefinition' },
     message: /'policyDefinitionId' or 'policyDefinitionName'/,
   },
   {
     name: 'policy-as-code: another missing property keeps the plain message',
-    text: `{
-  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",
-  "name": "net",
-  "properties": {
-    "displayName": "Net",
-    "parameters": { |"effect"|: { "defaultValue": "Audit" } },
-    "policyDefinitions": [{ "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]
-  }
-}`,
+    text: policyAsCode(`"parameters": { |"effect"|: { "defaultValue": "Audit" } },
+    "policyDefinitions": [{ "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]`),
     code: 'PS2002',
     data: { messageId: 'missing' },
     message: /'type'/,

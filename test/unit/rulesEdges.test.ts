@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DefinitionCatalog, parsePolicyDocument, RULES, validateDocument, validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
-import { a1, a3, catalog, DEF } from './rules-harness';
+import { a1, a3, catalog, DEF, defId } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
 import { parseJson, property } from '#server/service/json';
 import { normalizeVersion } from '#server/service/rules/invalid-version';
@@ -172,11 +172,10 @@ describe("PS3002's suggestion (normalizeVersion)", () => {
 });
 
 describe("PS3006's messages: which bump, which changes, and a version lowered for nothing", () => {
-  const D = (n: string) => `/providers/Microsoft.Authorization/policyDefinitions/${n}`;
   const PARAMS = { effect: { type: 'String', defaultValue: 'Audit', allowedValues: ['Audit', 'Deny'] }, tag: { type: 'String' } };
   const REFS = [
-    { policyDefinitionReferenceId: 'r1', policyDefinitionId: D('d1'), parameters: { effect: { value: "[parameters('effect')]" } } },
-    { policyDefinitionReferenceId: 'r2', policyDefinitionId: D('d2') },
+    { policyDefinitionReferenceId: 'r1', policyDefinitionId: defId('d1'), parameters: { effect: { value: "[parameters('effect')]" } } },
+    { policyDefinitionReferenceId: 'r2', policyDefinitionId: defId('d2') },
   ];
   const set = (version: string | undefined, changes: { parameters?: object; policyDefinitions?: object[]; description?: string } = {}) =>
     JSON.stringify(
@@ -197,7 +196,7 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
   });
 
   test('a minor or a major change under the same version: not bumped enough, naming the bump and only its changes', () => {
-    const added = [...REFS, { policyDefinitionReferenceId: 'r3', policyDefinitionId: D('d3') }];
+    const added = [...REFS, { policyDefinitionReferenceId: 'r3', policyDefinitionId: defId('d3') }];
     assert.deepEqual(messages(set('1.2.3', { policyDefinitions: added }), OLD), [
       "Version '1.2.3' is not bumped enough for the changes since HEAD (1.2.3): they need a minor version (reference-added); use '1.3.0'.",
     ]);
@@ -225,11 +224,11 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
   test('an earlier text that is not JSON, or where this set is new, has nothing to compare with; the setting for a reference added reaches the rule', () => {
     assert.deepEqual(messages(set('1.2.3', tagRemoved), '{ not json'), []);
     const resource = (name: string, version: string) =>
-      `{ "type": "Microsoft.Authorization/policySetDefinitions", "apiVersion": "2025-11-01", "name": "${name}", "properties": { "version": "${version}", "policyDefinitions": [{ "policyDefinitionId": "${D('d1')}" }] } }`;
+      `{ "type": "Microsoft.Authorization/policySetDefinitions", "apiVersion": "2025-11-01", "name": "${name}", "properties": { "version": "${version}", "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] } }`;
     const template = (...resources: string[]) =>
       `{ "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#", "contentVersion": "1.0.0.0", "resources": [${resources.join(', ')}] }`;
     assert.deepEqual(messages(template(resource('a', '1.0.0'), resource('c', '1.0.0')), template(resource('a', '1.0.0'), resource('b', '2.0.0'))), [], 'set c is new');
-    const added = [...REFS, { policyDefinitionReferenceId: 'r3', policyDefinitionId: D('d3') }];
+    const added = [...REFS, { policyDefinitionReferenceId: 'r3', policyDefinitionId: defId('d3') }];
     const withSetting = validateText(set('1.3.0', { policyDefinitions: added }), { assumePolicyDocument: true, previous: { text: OLD, label: 'HEAD', referenceAdded: 'major' } });
     assert.deepEqual(withSetting.diagnostics.filter((d) => d.code === 'PS3006').map((d) => d.data.suggested), ['2.0.0']);
   });

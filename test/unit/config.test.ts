@@ -16,7 +16,7 @@ const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'polic
 };
 const validate = new Ajv({ strict: false }).compile(schema);
 
-test('the schema names the keys the CLI checks, and every rule by code and name (node scripts/build-config-schema.js)', () => {
+test('the schema names the keys the CLI checks, and every rule by code and name (npm run generate)', () => {
   assert.deepEqual(Object.keys(schema.properties).sort(), [...CONFIG_KEYS].sort());
   assert.deepEqual(Object.keys(schema.properties.rules.properties ?? {}).sort(), RULES.flatMap((r) => [r.meta.code, r.meta.name]).sort());
 });

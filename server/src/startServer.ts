@@ -65,7 +65,7 @@ export interface ServerSettings {
   /** Deployment plans: a capacity-unit file over the built-in table, and saved usage files. */
   quota: { capacityUnitsFile: string; usageFiles: string[] };
   /** The version check (version-not-bumped): what a reference added asks of the version. */
-  versions?: { referenceAdded: 'minor' | 'major' };
+  versions?: { referenceAdded: 'minor' | 'major'; referenceRemoved: 'minor' | 'major' };
 }
 
 /**
@@ -168,7 +168,10 @@ function readSettings(raw: unknown): ServerSettings {
       capacityUnitsFile: isObject(s.quota) && typeof s.quota['capacityUnitsFile'] === 'string' ? s.quota['capacityUnitsFile'] : '',
       usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
     },
-    versions: { referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor' },
+    versions: {
+      referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor',
+      referenceRemoved: isObject(s.versions) && s.versions['referenceRemoved'] === 'minor' ? 'minor' : 'major',
+    },
   };
 }
 
@@ -268,7 +271,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const previousOf = (uri: string) => {
     const previous = previousTexts.get(uri);
     // The workspace's .policysetrc.json over the setting, as for the rules.
-    return previous ? { ...previous, referenceAdded: configOf(uri)?.versions?.referenceAdded ?? settings.versions?.referenceAdded } : undefined;
+    const versions = configOf(uri)?.versions;
+    return previous
+      ? { ...previous, referenceAdded: versions?.referenceAdded ?? settings.versions?.referenceAdded, referenceRemoved: versions?.referenceRemoved ?? settings.versions?.referenceRemoved }
+      : undefined;
   };
 
   const remember = (document: TextDocument, result: ValidationResult): Diagnostic[] => {

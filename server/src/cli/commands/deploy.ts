@@ -8,7 +8,7 @@ import { decodeText } from '../../service';
 import { lintBytes } from '../lintEngine';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../deployGuard';
-import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
+import { versionSettings, VERSION_OPTIONS_USAGE } from '../versionOptions';
 import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
@@ -57,6 +57,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       against: { type: 'string' },
       'allow-breaking': { type: 'boolean', default: false },
       'reference-added': { type: 'string' },
+      'reference-removed': { type: 'string' },
     },
   });
   const json = values.format === 'json';
@@ -118,7 +119,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   if (values.against !== undefined) {
     // The version check, before anything is sent.
-    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) });
+    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, versionSettings(values));
     for (const line of guard.lines) process.stderr.write(`policyset: ${line}\n`);
     if (!guard.allowed) {
       if (json) print({ outcome: 'refused', reason: 'version not bumped enough', name: target.name, version: target.version, details: guard.lines });

@@ -6,7 +6,8 @@ import { InputError, UsageError } from '../../node/files';
 import { compareAgainstRevision, compareRead, diskReader, readSetFile } from '../versionSides';
 import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, toJson } from '../diffReport';
 import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
-import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
+import { versionSettings, VERSION_OPTIONS_USAGE } from '../versionOptions';
+import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 
 export const usage = `Usage: policyset diff <old> <new> [options]
        policyset diff --against <git revision> [paths...] [options]
@@ -29,6 +30,10 @@ Options:
       --fail-on <major|minor|patch>        Exit 1 when a change asks for this bump or more
   -o, --output <file>                      Write the report to a file (never one of the inputs)
       --against <revision>                 Compare the set files under [paths...] with a git revision
+  -d, --definitions <path>                 Known definitions (an index, definition files or folders): a definition
+                                           replaced under a kept reference ID is classified by its default
+                                           effect, values no definition accepts may leave allowedValues
+      --cloud <name>                       Prefer this cloud's variants in an index (default: AzureCloud)
 ${VERSION_OPTIONS_USAGE}      --no-color                           Plain text output
 
 ${SERVICE_OPTIONS_USAGE}(service options are used by builtin:<name> only)
@@ -48,6 +53,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       output: { type: 'string', short: 'o' },
       against: { type: 'string' },
       'reference-added': { type: 'string' },
+      'reference-removed': { type: 'string' },
+      definitions: { type: 'string', short: 'd', multiple: true, default: [] as string[] },
+      cloud: { type: 'string' },
       'no-color': { type: 'boolean', default: false },
     },
   });
@@ -55,7 +63,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (!(DIFF_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format '${format}': use ${DIFF_FORMATS.join(', ')}`);
   const failOn = values['fail-on'] as string | undefined;
   if (failOn !== undefined && (!isBump(failOn) || failOn === 'none')) throw new UsageError(`--fail-on takes major, minor or patch, not '${failOn}'`);
-  const options: CompareOptions = { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) };
+  const options: CompareOptions = { ...versionSettings(values), ...(await definitionOptions(values.definitions as string[], values.cloud as string | undefined)) };
   const output = values.output as string | undefined;
 
   let reports: ChangeReport[];
@@ -68,6 +76,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const comparison = await compareAgainstRevision(against, positionals, options);
     reports = comparison.reports;
     notes.push(...comparison.skipped);
+    for (const [name, from] of comparison.renamed) notes.push(`${name}: renamed or moved from ${from} since ${against}, compared with it`);
     if (!reports.length) notes.push(`no policy set definition under ${positionals.length ? positionals.join(', ') : 'the current folder'} (now or at ${against})`);
   } else {
     if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'diff needs <old> and <new> (or --against <revision> [paths...])' : 'diff takes two files: <old> <new>');
@@ -112,6 +121,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   } else process.stdout.write(text);
   for (const note of notes) process.stderr.write(`policyset: ${note}\n`);
   return exitStatus(reports, failOn as Bump | undefined);
+}
+
+/** The definitions given with --definitions, for the comparison; none given: none loaded. */
+async function definitionOptions(paths: string[], cloud: string | undefined): Promise<Pick<CompareOptions, 'definitions' | 'cloud'>> {
+  if (!paths.length) return cloud ? { cloud } : {};
+  const sources = await resolveDefinitionSources(paths);
+  return { definitions: await loadCatalog(sources), ...(cloud ? { cloud } : {}) };
 }
 
 export function exitStatus(reports: ChangeReport[], failOn: Bump | undefined): number {

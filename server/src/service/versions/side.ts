@@ -3,6 +3,7 @@ import type { Range } from 'vscode-languageserver-types';
 import { keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, type Node } from '../json';
 import { LineIndex } from '../text';
 import { classify } from '../model/documentKind';
+import { embeddedSets, readsEmbedded } from '../model/embedded';
 import { modelOfResource, type SetModel } from '../model/policySet';
 import type { PartText, SplitPart } from '../splitSet';
 
@@ -124,7 +125,14 @@ export function readSides(file: string, input: string): ReadSides {
   const classification = classify(root);
   if (!classification.resources.length) return { ok: false, problem: `${file}: not a policy set definition (nor a version of one, nor a template holding them)` };
   const lines = new LineIndex(text);
-  const sides = classification.resources.map((resource) => {
+  const embedded = embeddedSets(root, text);
+  const readers = classification.resources.filter((resource) => readsEmbedded(resource.node));
+  if (readers.length && !embedded.length && readers.length === classification.resources.length) {
+    return { ok: false, problem: `${file}: its set resources are built from template expressions (variables or parameters) that hold no set this reader can see: not compared` };
+  }
+  const sides: SetSide[] = classification.resources
+    .filter((resource) => !embedded.length || !readsEmbedded(resource.node))
+    .map((resource) => {
     const set = modelOfResource(text, resource, classification.kind === 'armTemplate' || !!resource.fragment);
     return {
       file,
@@ -134,6 +142,24 @@ export function readSides(file: string, input: string): ReadSides {
       locate: (node: Node) => ({ file, pointer: pointerOf(node), range: rangeOf(lines, node) }),
     };
   });
+  // Sets embedded in template variables (Bicep's loadTextContent/loadJsonContent): each is read as the
+  // file it was loaded from. A location inside a string is shown on the string (its pointer goes on into
+  // the JSON the string holds); one inside an object variable is where it is.
+  for (const set of embedded) {
+    const inner = readSides(file, set.text);
+    if (!inner.ok) return { ok: false, problem: `${file}: variables('${set.variable}') holds a set that cannot be read (${inner.problem.replace(`${file}`, 'the string')})` };
+    const outer = pointerOf(set.node);
+    for (const side of inner.sides) {
+      sides.push({
+        ...side,
+        locate: (node: Node) => {
+          const at = side.locate(node);
+          if (set.offset === undefined) return { file, pointer: `${outer}${at.pointer}`, range: rangeOf(lines, set.node) };
+          return { file, pointer: `${outer}${at.pointer}`, range: lines.rangeOf(set.offset + node.offset, set.offset + node.offset + node.length) };
+        },
+      });
+    }
+  }
   return { ok: true, sides };
 }
 

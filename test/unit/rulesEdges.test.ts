@@ -8,7 +8,7 @@ import { DefinitionCatalog, parsePolicyDocument, RULES, validateDocument, valida
 import { REPO_ROOT } from '../support/corpus';
 import { a1, a3, catalog, DEF, defId } from './rules-harness';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
-import { parseJson, property } from '#server/service/json';
+import { parseJson, property } from '#server/service/json/index';
 import { normalizeVersion } from '#server/service/rules/invalid-version';
 
 const DEF_ID = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-000000000001';

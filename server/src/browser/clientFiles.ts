@@ -1,5 +1,6 @@
 import { DefinitionCatalog } from '../service';
-import { parseDocumentText, isPolicyDefinition, isPolicySet } from '../service/documentValue';
+import { parseDocumentText } from '../service/json/documentValue';
+import { isPolicyDefinition, isPolicySet } from '../service/model/documentKind';
 import type { DefinitionInfo, SetInfo } from '../service';
 import type { KnownDefinitions } from '../serverHost';
 

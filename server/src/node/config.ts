@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { picomatch } from './globs';
 import { readUserFileSync } from './files';
-import { decodeText } from '../service/encoding';
+import { decodeText } from '../service/json/encoding';
 import { checkConfig, ConfigError, CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
 
 export { CONFIG_FILE_NAME };

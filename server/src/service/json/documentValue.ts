@@ -1,4 +1,5 @@
-// What a definition or set file holds, read from its text: pure, for the Node tools and the browser's server alike.
+// The value of a definition or set file, read from its text: pure, for the Node tools and the browser's server alike.
+// What the value is (a definition, a set) is model/documentKind.ts's isPolicyDefinition and isPolicySet.
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 /**
@@ -26,15 +27,4 @@ function lineAndColumn(text: string, offset: number): string {
     start = i + 1;
   }
   return `line ${line}, column ${offset - start + 1}`;
-}
-
-export function isPolicyDefinition(value: unknown): boolean {
-  const properties = (value as { properties?: { policyRule?: unknown } } | null)?.properties;
-  return typeof properties === 'object' && properties !== null && typeof properties.policyRule === 'object';
-}
-
-/** A policy set document: `properties.policyDefinitions` is an array. */
-export function isPolicySet(value: unknown): boolean {
-  const properties = (value as { properties?: { policyDefinitions?: unknown } } | null)?.properties;
-  return typeof properties === 'object' && properties !== null && Array.isArray(properties.policyDefinitions);
 }

@@ -15,7 +15,7 @@ Faults can also be set while it runs: POST /_local/faults {"mode":"429","retryAf
 Requests received: GET /_local/requests. E6/E7 (model deployments, quota usage) run over an in-memory subscription:
 --quota <file> seeds it ({ accounts, limits, deployments, defaultLimit, pageSize }), as POST /_local/quota does.
 Built-in sets (E1): the public cloud's sets of the full corpus (POLICYSET_CORPUS, or ../shared/corpus beside the
-checkout), else of the corpus subset in test/fixtures/corpus, and two seed sets (test/service/seed).
+checkout), else of the corpus subset in test/fixtures/corpus, and two seed sets (test/fake-service/seed).
 Environment: POLICYSET_CORPUS, POLICYSET_LOCAL_PORT, POLICYSET_LOCAL_FAULTS (comma-separated).
 `;
 

@@ -1,13 +1,12 @@
 import { parseTree, type Node as JsoncNode } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-types';
-import type { PolicySetDiagnostic } from './diagnostics';
-import { validateText, type ValidateOptions } from './validate';
 
 /**
  * The command-line split layout: a set kept as `<base>.definitions.json` (the references, an array),
  * `<base>.parameters.json` (the parameters object) and `<base>.groups.json` (the groups, an array), the
  * files the cloud's CLI takes for `policy set-definition create --definitions --params --definition-groups`.
- * The parts are assembled into one set, checked as a set, and every diagnostic goes back to its part.
+ * The parts are assembled into one set (here, and only here: validation and version comparison both read
+ * the assembled set), checked as a set, and every diagnostic or change goes back to its part.
  */
 export type SplitPart = 'definitions' | 'parameters' | 'groups';
 
@@ -71,67 +70,77 @@ const rootOf = (text: string): JsoncNode | undefined => parseTree(text, [], { al
 export function isSplitSet(parts: Partial<Record<SplitPart, PartText>>): boolean {
   const definitions = parts.definitions && rootOf(parts.definitions.text);
   if (definitions?.type !== 'array') return false;
-  // Parts of other shapes (a template's parameter file beside the definitions) are left out by assembleSplitSet.
+  // Parts of other shapes (a template's parameter file beside the definitions) are left out by validation (see usablePart).
   return definitions.children?.every((c) => c.type === 'object') ?? true;
 }
 
 /** A parameters part is the set's parameters object (not a template's parameter file, which has `$schema` or `contentVersion`). */
-function usablePart(part: SplitPart, text: string): boolean {
+export function usablePart(part: SplitPart, text: string): boolean {
   const root = rootOf(text);
   if (part === 'parameters') return root?.type === 'object' && !root.children?.some((p) => ['$schema', 'contentVersion'].includes(p.children?.[0]?.value as string));
   return root?.type === 'array';
 }
 
-interface Segment {
+/** Where one part sits in the assembled text: from `firstLine`, `lineCount` lines, the last `lastLineLength` long. */
+export interface SplitSegment {
   uri: string;
+  part: SplitPart;
   firstLine: number;
   lineCount: number;
   lastLineLength: number;
 }
 
+/** The property of the assembled set that holds each part. */
+export const SPLIT_PART_KEYS: Readonly<Record<SplitPart, string>> = { definitions: 'policyDefinitions', parameters: 'parameters', groups: 'policyDefinitionGroups' };
+
+export interface AssembledSplitSet {
+  /** `{ "properties": { "policyDefinitions": ..., "parameters": ..., "policyDefinitionGroups": ... } }`, each part on lines of its own. */
+  text: string;
+  /** The definitions part: what the set as a whole is named by. */
+  definitions: PartText;
+  /** The parts assembled, in SPLIT_PARTS order. */
+  segments: SplitSegment[];
+  /**
+   * A range of the assembled text in its part: the part's URI and the range inside the part's text (the
+   * end held to the part's last line). Undefined for a range that starts outside every part (on the lines
+   * the assembly adds).
+   */
+  locate(range: Range): { segment: SplitSegment; range: Range } | undefined;
+}
+
 /**
- * Checks the assembled set and returns the diagnostics of each part, by URI (every part present has an
- * entry, empty when clean). Diagnostics about the set as a whole (limits of the request, for example) go
- * to the definitions part's first line.
+ * Assembles the parts into one set. Each part starts on a line of its own, so a position in the assembled
+ * text maps back by its line alone; a byte order mark is left out. `include` leaves parts out (validation
+ * leaves out a part of another shape, see usablePart); the definitions part is always in. Undefined without
+ * a definitions part.
  */
-export function validateSplitSet(parts: Partial<Record<SplitPart, PartText>>, options: ValidateOptions = {}): Map<string, PolicySetDiagnostic[]> {
-  const result = new Map<string, PolicySetDiagnostic[]>();
+export function assembleSplitSet(parts: Partial<Record<SplitPart, PartText>>, include: (part: SplitPart, text: string) => boolean = () => true): AssembledSplitSet | undefined {
   const definitions = parts.definitions;
-  if (!definitions) return result;
-  const keys: Record<SplitPart, string> = { definitions: 'policyDefinitions', parameters: 'parameters', groups: 'policyDefinitionGroups' };
-  // Each part starts on a line of its own: a position in the assembled text maps back by its line alone.
+  if (!definitions) return undefined;
   const lines: string[] = ['{ "properties": {'];
-  const segments: Segment[] = [];
+  const segments: SplitSegment[] = [];
   let first = true;
   for (const part of SPLIT_PARTS) {
     const given = parts[part];
     if (!given) continue;
-    result.set(given.uri, []);
-    if (part !== 'definitions' && !usablePart(part, given.text)) continue;
+    if (part !== 'definitions' && !include(part, given.text)) continue;
     const text = given.text.charCodeAt(0) === 0xfeff ? given.text.slice(1) : given.text;
-    lines.push(`${first ? '' : ','}"${keys[part]}":`);
+    lines.push(`${first ? '' : ','}"${SPLIT_PART_KEYS[part]}":`);
     first = false;
     const partLines = text.split(/\r\n|\r|\n/);
-    segments.push({ uri: given.uri, firstLine: lines.length, lineCount: partLines.length, lastLineLength: partLines[partLines.length - 1].length });
+    segments.push({ uri: given.uri, part, firstLine: lines.length, lineCount: partLines.length, lastLineLength: partLines[partLines.length - 1].length });
     lines.push(...partLines);
   }
   lines.push('} }');
-  const validated = validateText(lines.join('\n'), { ...options, uri: definitions.uri, assumePolicyDocument: true });
-
-  const locate = (range: Range): { uri: string; range: Range } => {
+  const locate = (range: Range): { segment: SplitSegment; range: Range } | undefined => {
     const segment = segments.find((s) => range.start.line >= s.firstLine && range.start.line < s.firstLine + s.lineCount);
-    if (!segment) return { uri: definitions.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+    if (!segment) return undefined;
     const last = segment.firstLine + segment.lineCount - 1;
     const end = range.end.line > last ? { line: last, character: segment.lastLineLength } : range.end;
     return {
-      uri: segment.uri,
+      segment,
       range: { start: { line: range.start.line - segment.firstLine, character: range.start.character }, end: { line: end.line - segment.firstLine, character: end.character } },
     };
   };
-  for (const diagnostic of validated.diagnostics) {
-    const { uri, range } = locate(diagnostic.range);
-    const relatedInformation = diagnostic.relatedInformation?.map((related) => ({ ...related, location: locate(related.location.range) }));
-    result.get(uri)!.push({ ...diagnostic, range, ...(relatedInformation ? { relatedInformation } : {}) });
-  }
-  return result;
+  return { text: lines.join('\n'), definitions, segments, locate };
 }

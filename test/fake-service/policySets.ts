@@ -9,7 +9,7 @@ import { errorBody, type Route } from './routes';
 export const API_VERSION = '2025-11-01';
 const NAME_PATTERN = /^[^<>*%&:?.+/]*[^<>*%&:?.+/ ]+$/;
 const VERSION_PATTERN = /^\d+\.\d+\.\d+$/;
-const SEED_DIR = path.resolve(__dirname, '../../service/seed');
+const SEED_DIR = path.resolve(__dirname, '../../fake-service/seed');
 
 interface Definitions {
   byId: Map<string, { version?: string; versions?: string[] }>;

@@ -457,6 +457,56 @@ describe('version checks that fit real history', () => {
   });
 });
 
+describe('every layout read', () => {
+  /** A template as Bicep compiles loadTextContent() of set files: each set a string in variables['$fxv#N']. */
+  const embedding = (...sets: Json[]): Json => ({
+    $schema: 'https://schema.management.azure.com/schemas/2019-08-01/managementGroupDeploymentTemplate.json#',
+    contentVersion: '1.0.0.0',
+    variables: { ...Object.fromEntries(sets.map((set, i) => [`$fxv#${i}`, JSON.stringify({ ...set, type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01' }, null, 2)])), all: "[createArray(json(variables('$fxv#0')))]" },
+    resources: [{ type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: "[variables('all')[copyIndex()].name]", copy: { name: 'sets', count: 1 }, properties: { policyDefinitions: "[variables('all')[copyIndex()].properties.policyDefinitions]" } }],
+  });
+  const named = (name: string, change?: (s: Json) => void) => {
+    const set = base();
+    set.name = name;
+    change?.(set);
+    return set;
+  };
+
+  test('sets embedded as strings in template variables are compared, each as the file it was loaded from', () => {
+    const before = embedding(named('first'), named('second'));
+    const after = embedding(named('first'), named('second', (s) => { delete P(s).parameters.tagName; delete P(s).policyDefinitions[1].parameters; }));
+    const result = compareTexts({ file: 'old.json', text: JSON.stringify(before, null, 2) }, { file: 'new.json', text: JSON.stringify(after, null, 2) });
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+    if (!result.ok) return;
+    assert.equal(result.reports.length, 2, 'two sets, not the one resource that reads them');
+    const second = result.reports.find((r) => r.changes.length)!;
+    assert.equal(second.requiredBump, 'major');
+    assert.deepEqual(second.changes.map((c) => c.kind).sort(), ['parameter-removed', 'reference-parameters-changed']);
+    assert.match(second.changes[0].location.pointer, /^\/variables\/\$fxv#1\/properties\//);
+    assert.equal(result.reports.find((r) => r !== second)!.changes.length, 0);
+  });
+
+  test('a template whose set resources read template values that hold no set is refused with a sentence, never "none"', () => {
+    const template = embedding(named('first'));
+    template.variables['$fxv#0'] = 'not a set';
+    const result = compareTexts({ file: 'old.json', text: JSON.stringify(template) }, { file: 'new.json', text: JSON.stringify(template) });
+    assert.equal(result.ok, false);
+    if (!result.ok) assert.match(result.problem, /built from template expressions .* hold no set this reader can see: not compared/);
+  });
+
+  test('a template with strings over several lines is read as its engine reads it', () => {
+    const template = JSON.stringify({ $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', contentVersion: '1.0.0.0', resources: [{ type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: 'multi', properties: { ...base().properties, description: 'one LINEBREAK two' } }] }, null, 2);
+    const multiline = template.replace('one LINEBREAK two', 'one\ntwo');
+    const result = compareTexts({ file: 'old.json', text: multiline }, { file: 'new.json', text: multiline.replace('"Versioned set"', '"Versioned set, renamed"') });
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+    if (result.ok) assert.deepEqual(result.reports[0].changes.map((c) => c.kind), ['display-name-changed']);
+    const lint = validateText(multiline, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === 'PS1001');
+    assert.deepEqual(lint, []);
+    // Outside a template a line break in a string is still a syntax error.
+    assert.ok(validateText(JSON.stringify(base()).replace('A set to change', 'A set\nto change'), { assumePolicyDocument: true }).diagnostics.some((d) => d.code === 'PS1001'));
+  });
+});
+
 describe('PS3006 version-not-bumped (the rule over the same model)', () => {
   const lint = (text: string, previous?: string, referenceAdded?: 'minor' | 'major') =>
     validateText(text, { assumePolicyDocument: true, ...(previous === undefined ? {} : { previous: { text: previous, label: 'HEAD', referenceAdded } }) }).diagnostics.filter((d) => d.code === 'PS3006');

@@ -1,6 +1,6 @@
 import { parseTree, type ParseError } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-types';
-import { keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, type Node } from '../json';
+import { joinLinesInStrings, keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, type Node } from '../json';
 import { LineIndex } from '../text';
 import { classify } from '../model/documentKind';
 import { embeddedSets, readsEmbedded } from '../model/embedded';
@@ -116,8 +116,15 @@ export function readSides(file: string, input: string): ReadSides {
     const position = new LineIndex(text).positionAt(deep);
     return { ok: false, problem: `${file}:${position.line + 1}:${position.character + 1}: nested deeper than ${MAX_DEPTH} levels: not compared` };
   }
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, PARSE_OPTIONS);
+  let errors: ParseError[] = [];
+  let root = parseTree(text, errors, PARSE_OPTIONS);
+  const joined = errors.length && /"\$schema"\s*:\s*"[^"]*deploymentTemplate\.json/i.test(text) ? joinLinesInStrings(text) : undefined;
+  if (joined !== undefined) {
+    // A template's strings may span lines, as its engine reads them: the same offsets, one line each.
+    const retried: ParseError[] = [];
+    const again = parseTree(joined, retried, PARSE_OPTIONS);
+    if (!retried.length) [errors, root] = [retried, again];
+  }
   if (errors.length || !root) return { ok: false, problem: describeErrors(file, text, errors.length ? errors : [{ error: 4, offset: 0, length: 0 }]) };
   const classification = classify(root);
   if (!classification.resources.length) return { ok: false, problem: `${file}: not a policy set definition (nor a version of one, nor a template holding them)` };

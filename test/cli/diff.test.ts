@@ -197,6 +197,23 @@ describe('policyset diff <old> <new>', { concurrency: 4 }, () => {
     write('i/.policysetrc.json', { versions: { referenceAdded: 'major' } });
     assert.equal((await cli(['old.json', 'new.json'], { cwd: path.join(dir, 'i') })).code, 1);
   });
+
+  test('--reference-removed minor makes a reference removed a minor change (flag or .policysetrc.json); a bad value is a usage error', async () => {
+    const trimmed = set('1.1.0');
+    trimmed.properties.policyDefinitions.pop();
+    trimmed.properties.parameters.tagName.defaultValue = 'env';
+    const old = write('r/old.json', set('1.0.0'));
+    const newFile = write('r/new.json', trimmed);
+    assert.equal((await cli([old, newFile])).code, 1, 'major by default');
+    const minor = await cli([old, newFile, '--reference-removed', 'minor', '-f', 'json']);
+    assert.equal(minor.code, 0, minor.stdout);
+    assert.equal(JSON.parse(minor.stdout).requiredBump, 'minor');
+    write('r/.policysetrc.json', { versions: { referenceRemoved: 'minor' } });
+    assert.equal((await cli(['old.json', 'new.json'], { cwd: path.join(dir, 'r') })).code, 0);
+    const bad = await cli([old, newFile, '--reference-removed', 'sometimes']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--reference-removed takes minor or major, not 'sometimes'/);
+  });
 });
 
 describe('policyset diff --against: renames and moves, marked versions, the Markdown report', () => {

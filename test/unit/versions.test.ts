@@ -543,6 +543,15 @@ describe('PS3006 version-not-bumped (the rule over the same model)', () => {
     assert.deepEqual(lint(JSON.stringify(next), JSON.stringify(base())), []);
     assert.equal(lint(JSON.stringify(next), JSON.stringify(base()), 'major')[0]?.data.suggested, '2.0.0');
   });
+
+  test('the setting for a reference removed reaches the rule', () => {
+    const next = base();
+    P(next).policyDefinitions.pop();
+    P(next).version = '1.3.0';
+    const previous = (referenceRemoved?: 'minor' | 'major') => validateText(JSON.stringify(next), { assumePolicyDocument: true, previous: { text: JSON.stringify(base()), label: 'HEAD', ...(referenceRemoved ? { referenceRemoved } : {}) } }).diagnostics.filter((d) => d.code === 'PS3006');
+    assert.equal(previous()[0]?.data.suggested, '2.0.0');
+    assert.deepEqual(previous('minor'), []);
+  });
 });
 
 // The corpus subset in the repository always; the full corpus too when it is there.

@@ -22,7 +22,7 @@ export default tseslint.config(
         'error',
         {
           paths: ['vscode', 'vscode-languageserver', 'vscode-languageserver/node', 'fs', 'node:fs', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process'],
-          patterns: [{ group: ['../cli/*', '../cli', '../server', '../startServer', 'vscode-languageserver/*'], message: 'The service is pure: no transport, CLI or I/O.' }],
+          patterns: [{ group: ['../cli/*', '../cli', '../server', '**/lsp', '**/lsp/**', 'vscode-languageserver/*'], message: 'The service is pure: no transport, CLI or I/O.' }],
         },
       ],
     },
@@ -41,7 +41,7 @@ export default tseslint.config(
         'error',
         {
           paths: ['vscode', 'vscode-languageserver', 'vscode-languageserver/node'],
-          patterns: [{ group: ['../cli/*', '../cli', '../startServer', '../server'], message: 'server/src/node is shared by both faces: it imports neither.' }],
+          patterns: [{ group: ['../cli/*', '../cli', '**/lsp', '**/lsp/**', '../server'], message: 'server/src/node is shared by both faces: it imports neither.' }],
         },
       ],
     },
@@ -66,7 +66,7 @@ export default tseslint.config(
   },
   {
     // The web build (VS Code for the Web): the extension and the server's worker entry run in a browser: no Node module.
-    files: ['client/src/browser/**/*.ts', 'server/src/browser/**/*.ts'],
+    files: ['client/src/browser/**/*.ts', 'server/src/lsp/browser/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -74,7 +74,8 @@ export default tseslint.config(
           paths: ['vscode-languageclient/node', 'vscode-languageserver/node'],
           patterns: [
             { group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'os', 'url'], message: 'The web build runs in a browser: no Node module.' },
-            { group: ['../node/*', '../nodeHost', '../workspaceDefinitions', '../quotaFiles', '../idleCollection', '../server', '../cli', '../cli/*'], message: 'Node-only server code: the browser host is browser/browserHost.ts.' },
+            // lsp/node/ (the Node host: nodeHost, workspaceDefinitions, workspaceConfig, quotaFiles, idleCollection, serverArgs) and server/src/node/.
+            { group: ['**/node', '**/node/*', '../../server', '../../cli', '../../cli/*'], message: 'Node-only server code: the browser host is lsp/browser/browserHost.ts.' },
             { group: ['**/server/**'], message: 'Talk to the server over LSP.' },
           ],
         },

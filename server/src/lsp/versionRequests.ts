@@ -2,8 +2,8 @@
 // hands over a document's earlier text (VS Code: the committed text, from its git extension), and asks
 // for the change report the extension shows. Both are computed by the service (service/versions).
 import { ResponseError, ErrorCodes } from 'vscode-languageserver';
-import { compareTexts, type ChangeReport } from './service';
-import { LARGE_DOCUMENT } from './service/json';
+import { compareTexts, type ChangeReport } from '../service';
+import { LARGE_DOCUMENT } from '../service/json';
 
 /** `{ textDocument: { uri }, text: string | null, label?: string }`: the earlier text of a document (null forgets it). */
 export const PREVIOUS_TEXT_REQUEST = 'policySet/setPreviousText';

@@ -32,7 +32,7 @@ import {
   type PolicyDocument,
   type SeveritySetting,
   type ValidationResult,
-} from './service';
+} from '../service';
 import {
   doHover,
   findDefinition,
@@ -49,10 +49,10 @@ import {
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
   type FeatureOptions,
-} from './service/features';
+} from '../service/features';
 import { isConfigChange, type FileChange, type ServerHost } from './serverHost';
 import { DocumentCache } from './documentCache';
-import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams, type Usage } from './service/quota';
+import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams, type Usage } from '../service/quota';
 import { previousTextParams, changeReport, PREVIOUS_TEXT_REQUEST, CHANGE_REPORT_REQUEST, type PreviousText } from './versionRequests';
 
 /** The `policySet` settings the server reads (see server/README.md). */

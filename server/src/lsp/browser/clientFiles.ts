@@ -1,6 +1,6 @@
-import { DefinitionCatalog } from '../service';
-import { parseDocumentText, isPolicyDefinition, isPolicySet } from '../service/documentValue';
-import type { DefinitionInfo, SetInfo } from '../service';
+import { DefinitionCatalog } from '../../service';
+import { parseDocumentText, isPolicyDefinition, isPolicySet } from '../../service/documentValue';
+import type { DefinitionInfo, SetInfo } from '../../service';
 import type { KnownDefinitions } from '../serverHost';
 
 /**

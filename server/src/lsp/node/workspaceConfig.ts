@@ -4,8 +4,8 @@
 // a window message) and left out until it is fixed: the editor then checks as if it were not there.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FILE_NAME, ignoreMatcher, loadConfigFile, type LoadedConfig } from './node/config';
-import type { FolderConfigView, WorkspaceConfigSource } from './serverHost';
+import { CONFIG_FILE_NAME, ignoreMatcher, loadConfigFile, type LoadedConfig } from '../../node/config';
+import type { FolderConfigView, WorkspaceConfigSource } from '../serverHost';
 
 export interface FolderConfig extends LoadedConfig, FolderConfigView {
   ignored: (file: string) => boolean;

@@ -50,7 +50,7 @@ export default tseslint.config(
     // The client never imports the server's code: it talks to it over LSP. The one exception is '#protocol'
     // (server/src/lsp/protocol.ts: the custom requests' names and shapes, a file that imports nothing).
     files: ['client/src/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '#server/*', '#service', '#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." }] }] },
   },
   {
     // The api layer is shared by the extension, the CLI and the tests: no editor API, no server code.
@@ -60,7 +60,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'client/src/api has no editor API: inject auth, settings and cancellation.' }, 'vscode-languageclient', 'vscode-languageclient/node'],
-          patterns: [{ group: ['**/server/**', '../commands', '../commands/*', '../extension'], message: 'client/src/api depends on nothing of the extension or the server.' }],
+          patterns: [{ group: ['**/server/**', '\\#server/**', '\\#service', '\\#features', '../commands', '../commands/*', '../extension'], message: 'client/src/api depends on nothing of the extension or the server.' }],
         },
       ],
     },
@@ -77,7 +77,7 @@ export default tseslint.config(
             { group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'os', 'url'], message: 'The web build runs in a browser: no Node module.' },
             // lsp/node/ (the Node host: nodeHost, workspaceDefinitions, workspaceConfig, quotaFiles, idleCollection, serverArgs) and server/src/node/.
             { group: ['**/node', '**/node/*', '../../server', '../../cli', '../../cli/*'], message: 'Node-only server code: the browser host is lsp/browser/browserHost.ts.' },
-            { group: ['**/server/**'], message: 'Talk to the server over LSP.' },
+            { group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." },
           ],
         },
       ],

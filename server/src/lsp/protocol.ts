@@ -1,7 +1,12 @@
 // The language server's own requests, notification and command (server/README.md, "Contract"): their
 // names and the shapes of what they take and answer. The one definition for both ends: the extension
 // imports this file too, as '#protocol' (package.json `imports`; the only server file the client may
-// import, by lint). It imports nothing, so that the client's build takes nothing else of the server.
+// import, by lint). At run time it imports nothing: the quota requests' shapes, which the pure service
+// defines, are re-exported as types only.
+
+export type { QuotaFigures, QuotaFiguresParams } from '../service/quota/figures';
+export type { ApplyPlanAnswer, ApplyPlanParams } from '../service/quota/apply';
+export type { RegionRoom } from '../service/quota/where';
 
 /** A position range as LSP has it. */
 export interface ProtocolRange {

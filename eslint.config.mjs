@@ -48,7 +48,7 @@ export default tseslint.config(
   },
   {
     // The client never imports the server's code: it talks to it over LSP. The one exception is '#protocol'
-    // (server/src/lsp/protocol.ts: the custom requests' names and shapes, a file that imports nothing).
+    // (server/src/lsp/protocol.ts: the custom requests' names and shapes, constants, and types only from the service).
     files: ['client/src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." }] }] },
   },
@@ -81,6 +81,15 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The file the client imports as '#protocol': constants, and types only (erased), so that the
+    // extension's bundle takes nothing else of the server.
+    files: ['server/src/lsp/protocol.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['*'], allowTypeImports: true, message: 'protocol.ts is imported by the client: types only.' }] }],
     },
   },
   {

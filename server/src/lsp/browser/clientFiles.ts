@@ -1,24 +1,9 @@
-import { DefinitionCatalog } from '../service';
-import { parseDocumentText } from '../service/json/documentValue';
-import { isPolicyDefinition, isPolicySet } from '../service/model/documentKind';
-import type { DefinitionInfo, SetInfo } from '../service';
+import { DefinitionCatalog } from '../../service';
+import { parseDocumentText } from '../../service/json/documentValue';
+import { isPolicyDefinition, isPolicySet } from '../../service/model/documentKind';
+import type { DefinitionInfo, SetInfo } from '../../service';
 import type { KnownDefinitions } from '../serverHost';
-
-/**
- * Custom notification, client to server (the browser's language server only; see server/README.md):
- * the workspace's files that the server cannot read itself, sent by the extension, which reads them
- * through VS Code's workspace file system (`vscode.workspace.findFiles`, `workspace.fs`, a file watcher).
- */
-export const WORKSPACE_FILES_NOTIFICATION = 'policySet/workspaceFiles';
-
-export interface WorkspaceFilesParams {
-  /** true: these files are all there is (what was held before and is not among them is dropped). */
-  complete: boolean;
-  /** Files created or changed: index files (a JSON array of definitions), definitions, sets, `.policysetrc.json`, parts of split sets. */
-  files: Array<{ uri: string; text: string }>;
-  /** Files deleted (or no longer of interest). */
-  removed?: string[];
-}
+import type { WorkspaceFilesParams } from '../protocol';
 
 /** Texts kept for readFile (the parts of split sets, `.policysetrc.json`): not the large index files. */
 const MAX_KEPT_TEXT = 1024 * 1024;

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_CAPACITY_TABLE, asSavedUsage, mergeCapacityTable, readPlan, type CapacityTable, type SavedUsage } from './service/quota';
-import type { Node } from './service/json';
-import { readJsonFileSync } from './node/definitions';
-import type { FileKind } from './node/files';
+import { BUILT_IN_CAPACITY_TABLE, asSavedUsage, mergeCapacityTable, readPlan, type CapacityTable, type SavedUsage } from '../../service/quota';
+import type { Node } from '../../service/json';
+import { readJsonFileSync } from '../../node/definitions';
+import type { FileKind } from '../../node/files';
 
 /**
  * The files the quota checks of a deployment plan read in the editor: the capacity-unit file of the

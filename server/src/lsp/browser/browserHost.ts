@@ -1,8 +1,9 @@
-import { BUILT_IN_CAPACITY_TABLE } from '../service/quota';
+import { BUILT_IN_CAPACITY_TABLE } from '../../service/quota';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { checkConfig, CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
+import { checkConfig, CONFIG_FILE_NAME, type PolicySetConfig } from '../../service/config';
 import type { FolderConfigView, ServerHost, WorkspaceConfigSource } from '../serverHost';
-import { ClientFiles, WORKSPACE_FILES_NOTIFICATION, type WorkspaceFilesParams } from './clientFiles';
+import { ClientFiles } from './clientFiles';
+import { WORKSPACE_FILES_NOTIFICATION, type WorkspaceFilesParams } from '../protocol';
 
 /**
  * The language server in a browser's Web Worker: no file system. The workspace's definitions, sets and

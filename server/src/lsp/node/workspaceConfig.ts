@@ -4,8 +4,8 @@
 // a window message) and left out until it is fixed: the editor then checks as if it were not there.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FILE_NAME, ignoreMatcher, loadConfigFile, type LoadedConfig } from './node/config';
-import type { FolderConfigView, WorkspaceConfigSource } from './serverHost';
+import { CONFIG_FILE_NAME, ConfigFileError, ignoreMatcher, loadConfigFile, type LoadedConfig } from '../../node/config';
+import type { FolderConfigView, WorkspaceConfigSource } from '../serverHost';
 
 export interface FolderConfig extends LoadedConfig, FolderConfigView {
   ignored: (file: string) => boolean;
@@ -35,7 +35,8 @@ export class WorkspaceConfigs implements WorkspaceConfigSource {
       try {
         loaded = loadConfigFile(file);
       } catch (error) {
-        if (!/cannot read it: no such file/.test((error as Error).message)) this.warn(`${(error as Error).message}; the editor checks as if the file were not there until it is fixed`);
+        // A folder without the file has no config; any other failure is the user's to fix.
+        if (!(error instanceof ConfigFileError && error.reason === 'missing')) this.warn(`${(error as Error).message}; the editor checks as if the file were not there until it is fixed`);
         continue;
       }
       const ignored = loaded.config.ignore?.length ? ignoreMatcher(loaded.config.ignore, loaded.dir) : () => false;

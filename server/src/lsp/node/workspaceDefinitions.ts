@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from './service';
-import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
-import { POLICY_FILE, readUserFile } from './node/files';
-import type { DefinitionSettings, FileChange, KnownDefinitions } from './serverHost';
+import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from '../../service';
+import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
+import { POLICY_FILE, readUserFile } from '../../node/files';
+import type { DefinitionSettings, FileChange, KnownDefinitions } from '../serverHost';
 
 export type { DefinitionSettings, FileChange };
 

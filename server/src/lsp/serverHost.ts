@@ -1,8 +1,8 @@
 import type { Connection } from 'vscode-languageserver';
-import type { DefinitionCatalog } from './service';
-import type { CapacityTable, SavedUsage } from './service/quota';
-import type { Node } from './service/json';
-import { CONFIG_FILE_NAME, type PolicySetConfig } from './service/config';
+import type { DefinitionCatalog } from '../service';
+import type { CapacityTable, SavedUsage } from '../service/quota';
+import type { Node } from '../service/json';
+import { CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
 
 /** A file event as workspace/didChangeWatchedFiles sends it (type: 1 created, 2 changed, 3 deleted). */
 export interface FileChange {

@@ -48,7 +48,7 @@ export const versionNotBumped: SetRule = {
     if (check.ok !== false || !check.suggested || !/^\d+\.\d+\.\d+$/.test(side.version.text)) return;
     const kinds = [...new Set(report.changes.filter((c) => c.bump === report.requiredBump).map((c) => c.kind))];
     const changes = kinds.slice(0, 3).join(', ') + (kinds.length > 3 ? ', ...' : '');
-    const greater = /is not greater/.test(check.problem ?? '');
+    const greater = check.reason === 'notGreater';
     const messageId = !kinds.length ? 'lower' : greater && report.requiredBump !== 'major' && report.requiredBump !== 'minor' ? 'notGreater' : 'tooLittle';
     ctx.report({
       node: side.version.node,

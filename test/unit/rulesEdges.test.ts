@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DefinitionCatalog, parsePolicyDocument, RULES, validateDocument, validateText, type ValidateOptions } from '#service';
 import { REPO_ROOT } from '../support/corpus';
-import { a1, a3, catalog, DEF, defId } from './rules-harness';
+import { a1, a3, catalog, DEF, defId } from '../support/ruleTester';
 import { DEFINITION_VERSION, describeJsonType, describeOwner, listOf, propertyNameOf, quoteList, SUFFIXED_VERSION } from '#server/service/rules/util';
 import { parseJson, property } from '#server/service/json';
 import { normalizeVersion } from '#server/service/rules/invalid-version';

@@ -1,8 +1,9 @@
-// Shared table runner for the rules-<band>.test.ts files: one test() per case.
+// The rule tester: runs a rule's table of cases (test/rules/<name>.test.ts), one test() per case, as ESLint's
+// RuleTester does: valid documents the rule must pass, invalid ones it must report with its code, on the exact range.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateText, decodeUtf8, DefinitionCatalog, RULES, type ValidateOptions, type PolicySetDiagnostic } from '#service';
-import { marked } from '../support/cursor';
+import { marked } from './cursor';
 
 type Severity = 1 | 2 | 3 | 4;
 
@@ -97,11 +98,11 @@ function prepare(source: string, crlf: boolean | undefined): string {
 }
 
 /**
- * Every invalid case given to runInvalid, with its band. The rule coverage test imports the rule test files
+ * Every invalid case given to run, with the rule whose file it is in. The rule coverage test imports the rule test files
  * with `collectOnly` set, runs each case through checkInvalid itself, and so knows which rules a passing case
  * produces: from the cases' results, not from where a code is written.
  */
-export const registry: { collectOnly: boolean; invalid: Array<{ band: string; case: InvalidCase }> } = { collectOnly: false, invalid: [] };
+export const registry: { collectOnly: boolean; invalid: Array<{ rule: string; case: InvalidCase }> } = { collectOnly: false, invalid: [] };
 
 /** The check of one invalid case: throws unless the document gets exactly the expected diagnostic. */
 export function checkInvalid(c: InvalidCase): void {
@@ -147,21 +148,34 @@ export function checkInvalid(c: InvalidCase): void {
   assert.equal(unexpected.length, 0, `unexpected errors:\n${describe(text, unexpected)}`);
 }
 
-export function runInvalid(band: string, cases: InvalidCase[]): void {
+/**
+ * The cases of one rule, named by its rule name (the file `test/rules/<name>.test.ts`): every invalid case is
+ * of that rule's code, every valid case says it must not report that code.
+ */
+export function run(name: string, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
+  const rule = RULES.find((r) => r.meta.name === name);
+  if (!rule) throw new Error(`no rule named ${name}`);
+  for (const c of cases.invalid) if (c.code !== rule.meta.code) throw new Error(`${name}: invalid case '${c.name}' is of ${c.code}, not ${rule.meta.code}`);
+  for (const c of cases.valid) if (!c.notCodes.includes(rule.meta.code)) throw new Error(`${name}: valid case '${c.name}' does not check ${rule.meta.code}`);
+  runInvalid(name, cases.invalid);
+  runValid(name, cases.valid);
+}
+
+function runInvalid(rule: string, cases: InvalidCase[]): void {
   const names = new Set<string>();
   for (const c of cases) {
-    const title = `${band} invalid ${c.code} ${c.name}`;
+    const title = `${rule} invalid ${c.code} ${c.name}`;
     if (names.has(title)) throw new Error(`duplicate case name: ${title}`);
     names.add(title);
-    registry.invalid.push({ band, case: c });
+    registry.invalid.push({ rule, case: c });
     if (!registry.collectOnly) test(title, () => checkInvalid(c));
   }
 }
 
-export function runValid(band: string, cases: ValidCase[]): void {
+function runValid(rule: string, cases: ValidCase[]): void {
   const names = new Set<string>();
   for (const c of cases) {
-    const title = `${band} valid ${c.name}`;
+    const title = `${rule} valid ${c.name}`;
     if (names.has(title)) throw new Error(`duplicate case name: ${title}`);
     names.add(title);
     if (registry.collectOnly) continue;

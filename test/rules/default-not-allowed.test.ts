@@ -1,5 +1,8 @@
 // PS6003 default-not-allowed: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
-import { run, type InvalidCase, type ValidCase } from '../support/ruleTester';
+import assert from 'node:assert/strict';
+import { test, describe } from 'node:test';
+import { validateText, type ValidateOptions } from '#service';
+import { run, type InvalidCase, type ValidCase, a3, DEF } from '../support/ruleTester';
 import { withParameters } from '../support/ruleDocuments/parameters';
 
 const invalid: InvalidCase[] = [
@@ -36,3 +39,15 @@ const valid: ValidCase[] = [
 ];
 
 run('default-not-allowed', { valid, invalid });
+
+const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
+
+describe('a value that holds an expression is not checked as written (isLiteral)', () => {
+  test('a default array with an expression inside is not compared with the allowed values (PS6003); a plain one is', () => {
+    const withDefault = (def: string) =>
+      a3(`{ "parameters": { "p": { "type": "Array", "allowedValues": [["a"], ["b"]], "defaultValue": ${def} } }, "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { "listOfLocations": { "value": "[parameters('p')]" } } }] }`);
+    assert.deepEqual(codesOf(withDefault('["c"]'), ['PS6003']), ['PS6003']);
+    assert.deepEqual(codesOf(withDefault(`["[field('name')]"]`), ['PS6003']), []);
+    assert.deepEqual(codesOf(withDefault(`[{ "x": ["[field('name')]"] }]`), ['PS6003']), []);
+  });
+});

@@ -1,4 +1,7 @@
 // PS3002 invalid-version: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
+import assert from 'node:assert/strict';
+import { test, describe } from 'node:test';
+import { normalizeVersion } from '#server/service/rules/invalid-version';
 import { run, a3, a1, template, type InvalidCase, type ValidCase } from '../support/ruleTester';
 import { REF, refWith, setResource } from '../support/ruleDocuments/versions';
 
@@ -58,3 +61,14 @@ const valid: ValidCase[] = [
 ];
 
 run('invalid-version', { valid, invalid });
+
+describe("PS3002's suggestion (normalizeVersion)", () => {
+  test('the version a user meant: digits of each part, a leading v and spaces dropped, missing parts 0', () => {
+    assert.equal(normalizeVersion(' v10.20.30-preview '), '10.20.30');
+    assert.equal(normalizeVersion('V1.2'), '1.2.0');
+    assert.equal(normalizeVersion('12'), '12.0.0');
+    assert.equal(normalizeVersion('1.a.3'), '1.0.0');
+    assert.equal(normalizeVersion('1.2.b'), '1.2.0');
+    assert.equal(normalizeVersion('x1.0.0'), undefined);
+  });
+});

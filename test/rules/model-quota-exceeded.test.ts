@@ -1,6 +1,6 @@
 // PS9103 model-quota-exceeded: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { validateText } from '#service';
 import { run, type InvalidCase, type ValidCase } from '../support/ruleTester';
 import { usage, plan, d } from '../support/ruleDocuments/quota';

@@ -1,5 +1,8 @@
 // PS8009 parameter-type-flow: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
-import { run, a3, template, DEF, type InvalidCase, type ValidCase } from '../support/ruleTester';
+import assert from 'node:assert/strict';
+import { test, describe } from 'node:test';
+import { validateText, type ValidateOptions } from '#service';
+import { run, a3, template, DEF, type InvalidCase, type ValidCase, catalog } from '../support/ruleTester';
 import { withCatalog, ref, LOCATIONS, MULTI, withVariants } from '../support/ruleDocuments/definitions';
 
 const invalid: InvalidCase[] = [
@@ -74,3 +77,31 @@ const valid: ValidCase[] = [
 ];
 
 run('parameter-type-flow', { valid, invalid });
+
+const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
+
+describe('a set parameter passed whole to a definition parameter of another type (PS8009)', () => {
+  const flow = (setType: string, target: string, value: string) =>
+    codesOf(
+      a3(`{
+    "parameters": { "p": { "type": "${setType}" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { ${target === 'listOfLocations' ? '' : '"listOfLocations": { "value": ["eastus"] }, '}"${target}": { "value": "${value}" } } }]
+  }`),
+      ['PS8009'],
+      { definitions: catalog() },
+    );
+
+  test('a DateTime is a string: it flows to a String parameter; a Float does not flow to an Integer one', () => {
+    assert.deepEqual(flow('DateTime', 'effect', "[parameters('p')]"), []);
+    assert.deepEqual(flow('Float', 'maxCount', "[parameters('p')]"), ['PS8009']);
+    assert.deepEqual(flow('Integer', 'effect', "[parameters('p')]"), ['PS8009']);
+    assert.deepEqual(flow('String', 'maxCount', "[parameters('p')]"), ['PS8009']);
+  });
+
+  test('only a value that is exactly one parameters() call, spaces allowed, passes the parameter whole', () => {
+    assert.deepEqual(flow('String', 'listOfLocations', "[ parameters ( 'p' ) ]"), ['PS8009']);
+    assert.deepEqual(flow('String', 'listOfLocations', "[concat(parameters('p'))]"), []);
+    assert.deepEqual(flow('String', 'listOfLocations', "[parameters('p')] "), []);
+    assert.deepEqual(flow('String', 'listOfLocations', " [parameters('p')]"), []);
+  });
+});

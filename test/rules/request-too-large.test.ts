@@ -1,4 +1,7 @@
 // PS9003 request-too-large: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
+import assert from 'node:assert/strict';
+import { test, describe } from 'node:test';
+import { validateText } from '#service';
 import { run, defId, template, type InvalidCase, type ValidCase } from '../support/ruleTester';
 import { MIB, setOfSize } from '../support/ruleDocuments/limits';
 
@@ -31,3 +34,18 @@ const valid: ValidCase[] = [
 ];
 
 run('request-too-large', { valid, invalid });
+
+describe("the figures in the limits' messages", () => {
+  const diagnosticsOf = (text: string, code: string) => validateText(text, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === code);
+
+  test('PS9003 gives the size in KiB, rounded up', () => {
+    const set = (bytes: number) => {
+      const head = '{"name": "s", "properties": {"policyDefinitions": [], "description": "';
+      const tail = '"}}';
+      return head + 'a'.repeat(bytes - head.length - tail.length) + tail;
+    };
+    const [diagnostic] = diagnosticsOf(set(1024 * 1024 + 1), 'PS9003');
+    assert.deepEqual([diagnostic?.data.size, diagnostic?.data.bytes], [1025, 1024 * 1024 + 1]);
+    assert.match(diagnostic.message, /at least 1025 KiB, over the 1024 KiB limit/);
+  });
+});

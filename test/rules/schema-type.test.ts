@@ -1,4 +1,7 @@
 // PS2001 schema-type: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
+import assert from 'node:assert/strict';
+import { test, describe } from 'node:test';
+import { validateText } from '#service';
 import { run, defId, a3, a1, template, type InvalidCase, type ValidCase } from '../support/ruleTester';
 import { REF } from '../support/ruleDocuments/schema';
 
@@ -163,3 +166,20 @@ const valid: ValidCase[] = [
 ];
 
 run('schema-type', { valid, invalid });
+
+describe("PS2001's words: the types with their articles, null, and the property's own name", () => {
+  test('a string, an array, an object, an integer, or null; a name holding a quote keeps it', () => {
+    const text = JSON.stringify({
+      name: 's',
+      properties: { displayName: 'x', policyType: 5, policyDefinitions: 'x', description: {}, parameters: { "it's": 5, p: { type: 'String', metadata: { displayName: 5 } } } },
+    });
+    const messages = validateText(text).diagnostics.filter((d) => d.code === 'PS2001').map((d) => d.message);
+    assert.deepEqual(messages.sort(), [
+      "'description' must be a string or null, not an object.",
+      "'displayName' must be a string, not an integer.",
+      "'it's' must be an object, not an integer.",
+      "'policyDefinitions' must be an array, not a string.",
+      "'policyType' must be a string, not an integer.",
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 // PS9104 too-many-resources-in-region: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { validateText } from '#service';
 import { run, type InvalidCase, type ValidCase } from '../support/ruleTester';
 import { SUB, plan, d } from '../support/ruleDocuments/quota';

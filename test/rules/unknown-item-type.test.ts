@@ -1,8 +1,8 @@
 // PS2008 unknown-item-type: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { test } from 'node:test';
 import { ITEM_TYPES } from '#service';
 import { REPO_ROOT } from '../support/corpus';
 import { run, type InvalidCase } from '../support/ruleTester';

@@ -23,6 +23,13 @@ const invalid: InvalidCase[] = [
     data: { suggestion: 'Storage', messageId: 'undefinedDidYouMean' },
     related: ['"Network"', '"Storage"'],
     message: /Did you mean 'Storage'/,
+    fixes: [
+      { title: "Change to 'Storage'", output: GROUPED('["Network", "Storage", "Storage"]'), preferred: true },
+      {
+        title: "Declare group 'Storag' in policyDefinitionGroups",
+        output: GROUPED('["Network", "Storage", "Storag"]').replace('{ "name": "Storage" }\n', '{ "name": "Storage" },\n      { "name": "Storag" }\n'),
+      },
+    ],
   },
   {
     name: 'undefined group without a close match, CRLF',
@@ -31,6 +38,14 @@ const invalid: InvalidCase[] = [
     crlf: true,
     data: { messageId: 'undefined' },
     related: ['"Network"', '"Storage"'],
+    // Declared as its neighbours are written: on a line of its own, with the document's CRLF.
+    fixes: [
+      {
+        title: "Declare group 'Compute' in policyDefinitionGroups",
+        output: GROUPED('["Network", "Storage", "Compute"]').replace('{ "name": "Storage" }\n', '{ "name": "Storage" },\n      { "name": "Compute" }\n'),
+        preferred: true,
+      },
+    ],
   },
   {
     name: 'groupNames without any policyDefinitionGroups: related to the properties',

@@ -14,6 +14,13 @@ const invalid: InvalidCase[] = [
       previous: { text: a3(`{ "version": "1.2.3", "parameters": { "effect": { "type": "String", "defaultValue": "Audit" } }, "policyDefinitions": [${REF}] }`), label: 'HEAD' },
     },
     message: /2\.0\.0/,
+    fixes: [
+      {
+        title: "Change the version to '2.0.0'",
+        output: a3(`{ "version": "2.0.0", "parameters": {}, "policyDefinitions": [${REF}] }`),
+        preferred: true,
+      },
+    ],
   },
 ];
 

@@ -3,7 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateText, decodeUtf8, DefinitionCatalog, RULES, type ValidateOptions, type PolicySetDiagnostic } from '#service';
+import { getCodeActions } from '#features';
 import { marked } from './cursor';
+import { applyTextEdits, editsOf } from './textEdits';
 
 type Severity = 1 | 2 | 3 | 4;
 
@@ -28,6 +30,11 @@ export interface InvalidCase {
   crlf?: boolean;
   /** The marked text is one U+FFFD that stands for the invalid byte 0xFF in the file's bytes. */
   invalidByte?: boolean;
+  /**
+   * The quick fixes the rule offers for the diagnostic (as ESLint's `output`), in order: each one's title and
+   * the document after its edits (without the `|` markers). Without it, the fixes are not checked here.
+   */
+  fixes?: Array<{ title: string; output: string; preferred?: boolean }>;
 }
 
 export interface ValidCase {
@@ -146,6 +153,16 @@ export function checkInvalid(c: InvalidCase): void {
   const allowed = new Set([c.code, ...(c.otherErrors ?? [])]);
   const unexpected = result.diagnostics.filter((d) => d.severity === 1 && !allowed.has(d.code));
   assert.equal(unexpected.length, 0, `unexpected errors:\n${describe(text, unexpected)}`);
+  if (c.fixes) {
+    const uri = 'file:///case.json';
+    const actions = getCodeActions(result.document, uri, [hit], hit.range, { definitions: options.definitions, cloud: options.cloud });
+    const fixes = actions.map((action) => ({ title: action.title, output: applyTextEdits(text, editsOf(action, uri)), preferred: action.isPreferred === true }));
+    assert.deepEqual(
+      fixes,
+      c.fixes.map((f) => ({ preferred: false, ...f, output: prepare(f.output, c.crlf) })),
+      'quick fixes',
+    );
+  }
 }
 
 /**

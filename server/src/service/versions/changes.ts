@@ -190,7 +190,7 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
 
   changes.sort((a, b) => bumpRank(b.bump) - bumpRank(a.bump) || (a.side === b.side ? a.location.range.start.line - b.location.range.start.line : a.side === 'new' ? -1 : 1));
   const requiredBump = changes.reduce<Bump>((bump, change) => maxBump(bump, change.bump), 'none');
-  const check = oldSide && newSide ? checkVersions(oldSide.version?.text, newSide.version?.text, requiredBump) : { ok: null, suggested: undefined, problem: undefined, reason: undefined };
+  const check = oldSide && newSide ? checkVersions(oldSide.version?.text, newSide.version?.text, requiredBump) : { ok: null, suggested: undefined, problem: undefined };
   return {
     old: oldSide ? { file: oldSide.file, version: oldSide.version?.text } : undefined,
     new: newSide ? { file: newSide.file, version: newSide.version?.text } : undefined,

@@ -75,23 +75,23 @@ export function bumpBetween(old: Version, next: Version): Bump {
   return 'patch';
 }
 
-export interface VersionCheck {
-  /** true: the new version is greater and bumped enough; false: it is not; null: there is nothing to compare. */
-  ok: boolean | null;
-  /** The smallest version that would do, when the old version is known. */
-  suggested: string | undefined;
-  /** Why the check failed or could not be made, in a sentence. */
-  problem: string | undefined;
-  /** The same, for code to tell apart (never the sentence). */
-  reason: VersionCheckReason | undefined;
-}
-
 /**
  * Why a check failed (`newInvalid`: the new version is not #.#.#; `notGreater`: it is not greater than the old
  * one; `notEnough`: greater, but bumped less than the changes need) or could not be made (`oldInvalid`,
  * `missing`: a side has no version).
  */
 export type VersionCheckReason = 'newInvalid' | 'notGreater' | 'notEnough' | 'oldInvalid' | 'missing';
+
+export interface VersionCheck {
+  /** true: the new version is greater and bumped enough; false: it is not; null: there is nothing to compare. */
+  ok: boolean | null;
+  /** The smallest version that would do, when the old version is known. */
+  suggested: string | undefined;
+  /** Why the check failed or could not be made, for code to tell apart (never the sentence of `problem`). */
+  reason?: VersionCheckReason;
+  /** Why the check failed or could not be made, in a sentence. */
+  problem: string | undefined;
+}
 
 /**
  * The version check: when both sides have a version, the new one must be greater than the old one and
@@ -108,7 +108,7 @@ export function checkVersions(oldText: string | undefined, newText: string | und
     return { ok: null, suggested, problem: `${missing} (properties.version, a version resource's name or metadata.version): the bump is reported, not checked`, reason: 'missing' };
   }
   const order = compareVersions(next.version, old.version);
-  if (required === 'none' && order >= 0) return { ok: true, suggested, problem: undefined, reason: undefined };
+  if (required === 'none' && order >= 0) return { ok: true, suggested, problem: undefined };
   if (order <= 0) {
     return { ok: false, suggested, problem: `The new version '${newText}' is not greater than the old version '${oldText}': use ${suggested}`, reason: 'notGreater' };
   }
@@ -116,5 +116,5 @@ export function checkVersions(oldText: string | undefined, newText: string | und
   if (bumpRank(bumped) < bumpRank(required)) {
     return { ok: false, suggested, problem: `The change needs a ${required} version, but '${oldText}' -> '${newText}' is a ${bumped} bump: use ${suggested}`, reason: 'notEnough' };
   }
-  return { ok: true, suggested, problem: undefined, reason: undefined };
+  return { ok: true, suggested, problem: undefined };
 }

@@ -1,8 +1,11 @@
-// Shared table runner for the rules-<band>.test.ts files: one test() per case.
+// The rule tester: runs a rule's table of cases (test/rules/<name>.test.ts), one test() per case, as ESLint's
+// RuleTester does: valid documents the rule must pass, invalid ones it must report with its code, on the exact range.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateText, decodeUtf8, DefinitionCatalog, RULES, type ValidateOptions, type PolicySetDiagnostic } from '#service';
-import { marked } from '../support/cursor';
+import { getCodeActions } from '#features';
+import { marked } from './cursor';
+import { applyTextEdits, editsOf } from './textEdits';
 
 type Severity = 1 | 2 | 3 | 4;
 
@@ -27,6 +30,11 @@ export interface InvalidCase {
   crlf?: boolean;
   /** The marked text is one U+FFFD that stands for the invalid byte 0xFF in the file's bytes. */
   invalidByte?: boolean;
+  /**
+   * The quick fixes the rule offers for the diagnostic (as ESLint's `output`), in order: each one's title and
+   * the document after its edits (without the `|` markers). Without it, the fixes are not checked here.
+   */
+  fixes?: Array<{ title: string; output: string; preferred?: boolean }>;
 }
 
 export interface ValidCase {
@@ -97,11 +105,11 @@ function prepare(source: string, crlf: boolean | undefined): string {
 }
 
 /**
- * Every invalid case given to runInvalid, with its band. The rule coverage test imports the rule test files
+ * Every invalid case given to run, with the rule whose file it is in. The rule coverage test imports the rule test files
  * with `collectOnly` set, runs each case through checkInvalid itself, and so knows which rules a passing case
  * produces: from the cases' results, not from where a code is written.
  */
-export const registry: { collectOnly: boolean; invalid: Array<{ band: string; case: InvalidCase }> } = { collectOnly: false, invalid: [] };
+export const registry: { collectOnly: boolean; invalid: Array<{ rule: string; case: InvalidCase }> } = { collectOnly: false, invalid: [] };
 
 /** The check of one invalid case: throws unless the document gets exactly the expected diagnostic. */
 export function checkInvalid(c: InvalidCase): void {
@@ -145,23 +153,46 @@ export function checkInvalid(c: InvalidCase): void {
   const allowed = new Set([c.code, ...(c.otherErrors ?? [])]);
   const unexpected = result.diagnostics.filter((d) => d.severity === 1 && !allowed.has(d.code));
   assert.equal(unexpected.length, 0, `unexpected errors:\n${describe(text, unexpected)}`);
+  if (c.fixes) {
+    const uri = 'file:///case.json';
+    const actions = getCodeActions(result.document, uri, [hit], hit.range, { definitions: options.definitions, cloud: options.cloud });
+    const fixes = actions.map((action) => ({ title: action.title, output: applyTextEdits(text, editsOf(action, uri)), preferred: action.isPreferred === true }));
+    assert.deepEqual(
+      fixes,
+      c.fixes.map((f) => ({ preferred: false, ...f, output: prepare(f.output, c.crlf) })),
+      'quick fixes',
+    );
+  }
 }
 
-export function runInvalid(band: string, cases: InvalidCase[]): void {
+/**
+ * The cases of one rule, named by its rule name (the file `test/rules/<name>.test.ts`): every invalid case is
+ * of that rule's code, every valid case says it must not report that code.
+ */
+export function run(name: string, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
+  const rule = RULES.find((r) => r.meta.name === name);
+  if (!rule) throw new Error(`no rule named ${name}`);
+  for (const c of cases.invalid) if (c.code !== rule.meta.code) throw new Error(`${name}: invalid case '${c.name}' is of ${c.code}, not ${rule.meta.code}`);
+  for (const c of cases.valid) if (!c.notCodes.includes(rule.meta.code)) throw new Error(`${name}: valid case '${c.name}' does not check ${rule.meta.code}`);
+  runInvalid(name, cases.invalid);
+  runValid(name, cases.valid);
+}
+
+function runInvalid(rule: string, cases: InvalidCase[]): void {
   const names = new Set<string>();
   for (const c of cases) {
-    const title = `${band} invalid ${c.code} ${c.name}`;
+    const title = `${rule} invalid ${c.code} ${c.name}`;
     if (names.has(title)) throw new Error(`duplicate case name: ${title}`);
     names.add(title);
-    registry.invalid.push({ band, case: c });
+    registry.invalid.push({ rule, case: c });
     if (!registry.collectOnly) test(title, () => checkInvalid(c));
   }
 }
 
-export function runValid(band: string, cases: ValidCase[]): void {
+function runValid(rule: string, cases: ValidCase[]): void {
   const names = new Set<string>();
   for (const c of cases) {
-    const title = `${band} valid ${c.name}`;
+    const title = `${rule} valid ${c.name}`;
     if (names.has(title)) throw new Error(`duplicate case name: ${title}`);
     names.add(title);
     if (registry.collectOnly) continue;

@@ -1,47 +1,6 @@
-// PS7xxx: [parameters('x')] in reference parameter values; exact ranges of the name inside its quotes.
-import { runInvalid, runValid, a3, template, defId, type InvalidCase, type ValidCase } from './rules-harness';
-
-const D1 = defId('d1');
-
-/** A set declaring `effect` (String) and `list` (Array), whose one reference passes `value` to the definition's `p`. */
-function passing(value: string, declared = `"effect": { "type": "String" }, "list": { "type": "Array" }`): string {
-  return a3(`{
-    "parameters": { ${declared} },
-    "policyDefinitions": [
-      {
-        "policyDefinitionId": "${D1}",
-        "parameters": {
-          "used": { "value": "[concat(parameters('effect'), string(parameters('list')))]" },
-          "p": { "value": ${value} }
-        }
-      }
-    ]
-  }`);
-}
-
-const setResource = (properties: string) => `    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "mySet",
-      "properties": ${properties}
-    }`;
-
-/** A nested deployment (Microsoft.Resources/deployments) whose inline template holds the given resources. */
-const nestedDeployment = (resources: string) => `    {
-      "type": "Microsoft.Resources/deployments",
-      "apiVersion": "2022-09-01",
-      "name": "nested",
-      "properties": {
-        "mode": "Incremental",
-        "template": {
-          "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
-          "contentVersion": "1.0.0.0",
-          "resources": [
-${resources}
-          ]
-        }
-      }
-    }`;
+// PS7001 undefined-parameter: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
+import { run, a3, template, type InvalidCase, type ValidCase } from '../support/ruleTester';
+import { D1, passing, setResource, nestedDeployment } from '../support/ruleDocuments/parameterReferences';
 
 const invalid: InvalidCase[] = [
   {
@@ -199,130 +158,9 @@ const invalid: InvalidCase[] = [
 }`,
     code: 'PS7001',
   },
-  {
-    name: 'a call in another casing than declared: hint, related to the declaration (59 built-in calls)',
-    text: passing(`"[parameters('|EFFECT|')]"`),
-    code: 'PS7002',
-    data: { declared: 'effect' },
-    related: ['"effect"'],
-  },
-  {
-    name: 'an unused parameter: warning on its key',
-    text: passing(`"Audit"`, `"effect": { "type": "String" }, "list": { "type": "Array" }, |"unused"|: { "type": "String" }`),
-    code: 'PS7003',
-    severity: 2,
-  },
-  {
-    name: "template: a template-level [parameters('p')] does not use the set's parameter p",
-    text: template(
-      setResource(`{
-        "parameters": { |"p"|: { "type": "String" } },
-        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "p": { "value": "[parameters('p')]" } } }]
-      }`),
-      `{ "p": { "type": "string" } }`,
-    ),
-    code: 'PS7003',
-  },
-  {
-    name: "missing comma between arguments: the quote where ',' was expected",
-    text: passing(`"[concat('a' |'|b')]"`),
-    code: 'PS7004',
-  },
-  {
-    name: "an extra ')'",
-    text: passing(`"[parameters('effect')|)|]"`),
-    code: 'PS7004',
-  },
-  {
-    name: 'an unterminated string literal: its opening quote',
-    text: passing(`"[parameters(|'|effect)]"`),
-    code: 'PS7004',
-  },
-  {
-    name: 'malformed after escapes in the same string',
-    text: passing(`"[concat('\\u0041\\u0042', 'c' |'|d')]"`),
-    code: 'PS7004',
-  },
-  {
-    name: "template: a malformed '[[...]' policy expression",
-    text: template(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[concat('a' |'|b')]" } } }] }`)),
-    code: 'PS7004',
-  },
-  {
-    name: "template: [parameters('effect')] of a parameter the template does not declare (the escaped form was meant)",
-    text: template(`    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "s",
-      "properties": {
-        "parameters": { "effect": { "type": "String" } },
-        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }]
-      }
-    }`),
-    code: 'PS7005',
-  },
-  {
-    name: "template: a set's own parameter, in another casing, passed unescaped: the message says to escape it",
-    text: template(setResource(`{ "parameters": { "Effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }] }`)),
-    code: 'PS7005',
-    data: { messageId: 'escape' },
-  },
-  {
-    name: 'template: a parameter neither the template nor the set declares',
-    text: template(setResource(`{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|nowhere|')]" } } }] }`)),
-    code: 'PS7005',
-    data: { messageId: 'undefined' },
-  },
-  {
-    name: "'[[' outside a template: a hint, once, on the first such string",
-    text: `{
-  "name": "s",
-  "type": "Microsoft.Authorization/policySetDefinitions",
-  "properties": {
-    "parameters": { "effect": { "type": "String" } },
-    "policyDefinitions": [
-      { "policyDefinitionReferenceId": "a", "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": |"[[parameters('effect')]"| } } },
-      { "policyDefinitionReferenceId": "b", "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }
-    ]
-  }
-}`,
-    code: 'PS7006',
-    severity: 4,
-  },
 ];
 
 const valid: ValidCase[] = [
-  {
-    name: "'[[' in a template is the escape a template needs: PS7006 says nothing",
-    text: template(setResource(`{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }] }`)),
-    notCodes: ['PS7006'],
-  },
-  {
-    name: "a set's own expressions outside a template, with one bracket: PS7006 says nothing",
-    text: a3(`{
-    "parameters": { "effect": { "type": "String" } },
-    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]
-  }`),
-    notCodes: ['PS7006'],
-  },
-  {
-    name: "a set in a nested deployment's template: its expressions see that template's parameters, not the outer one's",
-    text: template(nestedDeployment(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('inner')]" } } }] }`))),
-    notCodes: ['PS7005'],
-  },
-  {
-    name: "a set resource on its own (a fragment): the template around it is not in sight, its parameters are not checked",
-    text: `{
-  "type": "Microsoft.Authorization/policySetDefinitions",
-  "apiVersion": "2025-11-01",
-  "name": "s",
-  "properties": {
-    "parameters": { "effect": { "type": "String" } },
-    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" }, "other": { "value": "[parameters('fromTemplate')]" } } }]
-  }
-}`,
-    notCodes: ['PS7005'],
-  },
   {
     name: 'if(contains(...)) and if(equals(...)) expressions of the built-ins',
     text: passing(`"[if(contains(parameters('list'), 'x'), if(equals(parameters('effect'), 'Deny'), 'Deny', 'Audit'), 'Disabled')]"`),
@@ -381,17 +219,6 @@ const valid: ValidCase[] = [
     ),
     notCodes: ['PS7001'],
   },
-  {
-    name: 'template: reference parameters as a deployment-time expression may use every set parameter',
-    text: template(
-      setResource(`{
-        "parameters": { "effect": { "type": "String" } },
-        "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": "[variables('referenceParameters')]" }]
-      }`),
-    ),
-    notCodes: ['PS7003'],
-  },
 ];
 
-runInvalid('PS7', invalid);
-runValid('PS7', valid);
+run('undefined-parameter', { valid, invalid });

@@ -1,8 +1,6 @@
-// PS4xxx: policy definition references.
-import { runInvalid, runValid, a1, a3, template, policyAsCode, defId, type InvalidCase, type ValidCase } from './rules-harness';
-
-const D1 = defId('d1');
-const D2 = defId('d2');
+// PS4001 duplicate-reference-id: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
+import { run, defId, a3, a1, template, type InvalidCase, type ValidCase } from '../support/ruleTester';
+import { D1, D2 } from '../support/ruleDocuments/references';
 
 const invalid: InvalidCase[] = [
   {
@@ -42,111 +40,9 @@ const invalid: InvalidCase[] = [
     count: 2,
     related: ['"r"'],
   },
-  {
-    name: 'same definition twice without reference ids: the key of the first, related to the second',
-    text: a3(`{
-    "policyDefinitions": [
-      { |"policyDefinitionId"|: "${D1}" },
-      { "policyDefinitionId": "${D1}" }
-    ]
-  }`),
-    code: 'PS4002',
-    count: 2,
-    related: [`"${D1}"`],
-    data: { count: 2 },
-  },
-  {
-    name: 'the same definition 22 times without reference ids: each related to the first 20 others',
-    text: a3(`{ "policyDefinitions": [{ |"policyDefinitionId"|: "${D1}" }, ${Array.from({ length: 21 }, () => `{ "policyDefinitionId": "${D1}" }`).join(', ')}] }`),
-    code: 'PS4002',
-    count: 22,
-    related: Array.from({ length: 20 }, () => `"${D1}"`),
-    data: { count: 22 },
-  },
-  {
-    name: 'same definition twice, in different casing, only one without a reference id',
-    text: a3(`{
-    "policyDefinitions": [
-      { "policyDefinitionId": "${D1}", "policyDefinitionReferenceId": "first" },
-      {
-        |"policyDefinitionId"|: "${D1.toUpperCase()}"
-      }
-    ]
-  }`),
-    code: 'PS4002',
-    related: [`"${D1}"`],
-  },
-  {
-    name: 'not a resource ID',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"d1"| }] }`),
-    code: 'PS4003',
-  },
-  {
-    name: 'definition ID without a name',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"/providers/Microsoft.Authorization/policyDefinitions/"| }] }`),
-    code: 'PS4003',
-  },
-  {
-    name: 'definition ID whose name is a slash',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"/providers/Microsoft.Authorization/policyDefinitions//"| }] }`),
-    code: 'PS4003',
-  },
-  {
-    name: 'definition ID with a trailing slash',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"${D1}/"| }] }`),
-    code: 'PS4003',
-  },
-  {
-    name: 'definitions do not live at resource group scope',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"/subscriptions/0000/resourceGroups/rg/providers/Microsoft.Authorization/policyDefinitions/x"| }] }`),
-    code: 'PS4003',
-  },
-  {
-    name: 'an assignment ID is not a definition ID',
-    text: a1(`{ "policyDefinitions": [{ "policyDefinitionId": |"/providers/Microsoft.Authorization/policyAssignments/x"| }] }`),
-    code: 'PS4003',
-  },
-  {
-    name: 'a policy-level literal in a template ("[[...") is not an ID either',
-    text: template(`    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "mySet",
-      "properties": { "policyDefinitions": [{ "policyDefinitionId": |"[[concat('a', 'b')]"| }] }
-    }`),
-    code: 'PS4003',
-  },
-  {
-    name: 'policy-as-code: policyDefinitionName and policyDefinitionId at once, on the name',
-    text: policyAsCode(`"policyDefinitions": [
-      { "policyDefinitionReferenceId": "a", |"policyDefinitionName"|: "deny-rdp", "policyDefinitionId": "/providers/Microsoft.Management/managementGroups/root/providers/Microsoft.Authorization/policyDefinitions/deny-rdp" }
-    ]`),
-    code: 'PS4004',
-    related: ['"/providers/Microsoft.Management/managementGroups/root/providers/Microsoft.Authorization/policyDefinitions/deny-rdp"'],
-  },
 ];
 
 const valid: ValidCase[] = [
-  {
-    name: 'one reference to a definition needs no policyDefinitionReferenceId (PS4002 is about a definition referenced twice)',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}" }, { "policyDefinitionId": "${D2}" }] }`),
-    notCodes: ['PS4002'],
-  },
-  {
-    name: 'a set resource inside a template is no policy-as-code file: PS4004 says nothing of a policyDefinitionName there',
-    text: template(`    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "mySet",
-      "properties": { "policyDefinitions": [{ "policyDefinitionName": "deny-rdp", "policyDefinitionId": "${D1}" }] }
-    }`),
-    notCodes: ['PS4004'],
-  },
-  {
-    name: 'policy-as-code: a reference naming its definition by policyDefinitionName alone',
-    text: policyAsCode(`"policyDefinitions": [{ "policyDefinitionReferenceId": "a", "policyDefinitionName": "deny-rdp" }]`),
-    notCodes: ['PS4004'],
-  },
   {
     name: 'IDs at tenant, subscription and management group scope, set IDs, any namespace and casing',
     text: a3(`{ "policyDefinitions": [
@@ -207,5 +103,4 @@ const valid: ValidCase[] = [
   },
 ];
 
-runInvalid('PS4', invalid);
-runValid('PS4', valid);
+run('duplicate-reference-id', { valid, invalid });

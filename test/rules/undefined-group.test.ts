@@ -1,44 +1,7 @@
-// PS5xxx: policyDefinitionGroups and groupNames; severity settings.
+// PS5001 undefined-group: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
 import { DefinitionCatalog } from '#service';
-import { runInvalid, runValid, a1, a3, template, defId, type InvalidCase, type ValidCase } from './rules-harness';
-
-const D1 = defId('d1');
-
-const GROUPED = (groupNames: string) =>
-  a3(`{
-    "policyDefinitionGroups": [
-      { "name": "Network" },
-      { "name": "Storage" }
-    ],
-    "policyDefinitions": [
-      {
-        "policyDefinitionId": "${D1}",
-        "groupNames": ${groupNames}
-      }
-    ]
-  }`);
-
-/** A catalogue that knows one set, `source-set`, declaring the group `Imported`. */
-function catalogWithSourceSet(): DefinitionCatalog {
-  const catalog = new DefinitionCatalog();
-  catalog.addSet({ name: 'source-set', groups: ['Imported'] });
-  return catalog;
-}
-
-/** A set importing the groups of `source-set` and declaring `Own`, whose reference uses `groupNames`. */
-const IMPORTING = (groupNames: string) =>
-  a3(`{
-    "importPolicyDefinitionGroups": ["source-set"],
-    "policyDefinitionGroups": [{ "name": "Own" }],
-    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ${groupNames} }]
-  }`);
-
-/** 25 declared groups, G0 to G24, and a reference using `groupNames`. */
-const MANY_GROUPS = (groupNames: string) =>
-  a3(`{
-    "policyDefinitionGroups": [${Array.from({ length: 25 }, (_, i) => `{ "name": "G${i}" }`).join(', ')}],
-    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ${groupNames} }]
-  }`);
+import { run, a3, a1, template, type InvalidCase, type ValidCase } from '../support/ruleTester';
+import { D1, GROUPED, catalogWithSourceSet, IMPORTING, MANY_GROUPS } from '../support/ruleDocuments/groups';
 
 const invalid: InvalidCase[] = [
   {
@@ -60,6 +23,13 @@ const invalid: InvalidCase[] = [
     data: { suggestion: 'Storage', messageId: 'undefinedDidYouMean' },
     related: ['"Network"', '"Storage"'],
     message: /Did you mean 'Storage'/,
+    fixes: [
+      { title: "Change to 'Storage'", output: GROUPED('["Network", "Storage", "Storage"]'), preferred: true },
+      {
+        title: "Declare group 'Storag' in policyDefinitionGroups",
+        output: GROUPED('["Network", "Storage", "Storag"]').replace('{ "name": "Storage" }\n', '{ "name": "Storage" },\n      { "name": "Storag" }\n'),
+      },
+    ],
   },
   {
     name: 'undefined group without a close match, CRLF',
@@ -68,6 +38,14 @@ const invalid: InvalidCase[] = [
     crlf: true,
     data: { messageId: 'undefined' },
     related: ['"Network"', '"Storage"'],
+    // Declared as its neighbours are written: on a line of its own, with the document's CRLF.
+    fixes: [
+      {
+        title: "Declare group 'Compute' in policyDefinitionGroups",
+        output: GROUPED('["Network", "Storage", "Compute"]').replace('{ "name": "Storage" }\n', '{ "name": "Storage" },\n      { "name": "Compute" }\n'),
+        preferred: true,
+      },
+    ],
   },
   {
     name: 'groupNames without any policyDefinitionGroups: related to the properties',
@@ -114,44 +92,6 @@ const invalid: InvalidCase[] = [
     code: 'PS5001',
     options: { severities: { 'undefined-group': 'info' } },
     severity: 3,
-  },
-  {
-    name: 'severities: unused-group raised to error by rule name',
-    text: GROUPED('["Network"]').replace('{ "name": "Storage" }', '{ "name": |"Storage"| }'),
-    code: 'PS5003',
-    options: { severities: { 'unused-group': 'error' } },
-    severity: 1,
-  },
-  {
-    name: 'duplicate group names compare case-insensitively: related to the first',
-    text: a3(`{
-    "policyDefinitionGroups": [
-      { "name": "Network" },
-      { "name": |"NETWORK"| }
-    ],
-    "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ["Network"] }]
-  }`),
-    code: 'PS5002',
-    related: ['"Network"'],
-  },
-  {
-    name: 'unused group is a hint on its name',
-    text: GROUPED('["Network"]').replace('{ "name": "Storage" }', '{ "name": |"Storage"| }'),
-    code: 'PS5003',
-    severity: 4,
-  },
-  {
-    name: 'unused groups when no reference has groupNames',
-    text: GROUPED('[]').replace('{ "name": "Network" }', '{ "name": |"Network"| }'),
-    code: 'PS5003',
-    count: 2,
-  },
-  {
-    name: 'groupNames entry in another casing: hint, related to the declaration',
-    text: GROUPED('[|"network"|, "Storage"]'),
-    code: 'PS5004',
-    related: ['"Network"'],
-    data: { declared: 'Network' },
   },
 ];
 
@@ -215,19 +155,6 @@ const valid: ValidCase[] = [
     notCodes: ['PS5001', 'PS5003'],
   },
   {
-    name: 'template: references as a deployment-time expression leave groups possibly used',
-    text: template(`    {
-      "type": "Microsoft.Authorization/policySetDefinitions",
-      "apiVersion": "2025-11-01",
-      "name": "mySet",
-      "properties": {
-        "policyDefinitionGroups": [{ "name": "Network" }],
-        "policyDefinitions": "[variables('references')]"
-      }
-    }`),
-    notCodes: ['PS5003'],
-  },
-  {
     name: 'template: group names as deployment-time expressions are not duplicates',
     text: template(`    {
       "type": "Microsoft.Authorization/policySetDefinitions",
@@ -242,5 +169,4 @@ const valid: ValidCase[] = [
   },
 ];
 
-runInvalid('PS5', invalid);
-runValid('PS5', valid);
+run('undefined-group', { valid, invalid });

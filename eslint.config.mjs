@@ -109,15 +109,16 @@ export default tseslint.config(
         'error',
         {
           paths: ['vscode', 'vscode-languageserver', 'vscode-languageserver/node'],
-          patterns: [{ group: ['../cli/*', '../cli', '../startServer', '../server'], message: 'server/src/node is shared by both faces: it imports neither.' }],
+          patterns: [{ group: ['../cli/*', '../cli', '**/lsp', '**/lsp/**', '../server'], message: 'server/src/node is shared by both faces: it imports neither.' }],
         },
       ],
     },
   },
   {
-    // The client never imports the server's code: it talks to it over LSP.
+    // The client never imports the server's code: it talks to it over LSP. The one exception is '#protocol'
+    // (server/src/lsp/protocol.ts: the custom requests' names and shapes, constants, and types only from the service).
     files: ['client/src/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'Talk to the server over LSP.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." }] }] },
   },
   {
     // The api layer is shared by the extension, the CLI and the tests: no editor API, no server code.
@@ -127,14 +128,14 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'client/src/api has no editor API: inject auth, settings and cancellation.' }, 'vscode-languageclient', 'vscode-languageclient/node'],
-          patterns: [{ group: ['**/server/**', '../commands', '../commands/*', '../extension'], message: 'client/src/api depends on nothing of the extension or the server.' }],
+          patterns: [{ group: ['**/server/**', '\\#server/**', '\\#service', '\\#features', '../commands', '../commands/*', '../extension'], message: 'client/src/api depends on nothing of the extension or the server.' }],
         },
       ],
     },
   },
   {
     // The web build (VS Code for the Web): the extension and the server's worker entry run in a browser: no Node module.
-    files: ['client/src/browser/**/*.ts', 'server/src/browser/**/*.ts'],
+    files: ['client/src/browser/**/*.ts', 'server/src/lsp/browser/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -142,11 +143,21 @@ export default tseslint.config(
           paths: ['vscode-languageclient/node', 'vscode-languageserver/node'],
           patterns: [
             { group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'os', 'url'], message: 'The web build runs in a browser: no Node module.' },
-            { group: ['../node/*', '../nodeHost', '../workspaceDefinitions', '../quotaFiles', '../idleCollection', '../server', '../cli', '../cli/*'], message: 'Node-only server code: the browser host is browser/browserHost.ts.' },
-            { group: ['**/server/**'], message: 'Talk to the server over LSP.' },
+            // lsp/node/ (the Node host: nodeHost, workspaceDefinitions, workspaceConfig, quotaFiles, idleCollection, serverArgs) and server/src/node/.
+            { group: ['**/node', '**/node/*', '../../server', '../../cli', '../../cli/*'], message: 'Node-only server code: the browser host is lsp/browser/browserHost.ts.' },
+            { group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." },
           ],
         },
       ],
+    },
+  },
+  {
+    // The file the client imports as '#protocol': constants, and types only (erased), so that the
+    // extension's bundle takes nothing else of the server.
+    files: ['server/src/lsp/protocol.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['*'], allowTypeImports: true, message: 'protocol.ts is imported by the client: types only.' }] }],
     },
   },
   {

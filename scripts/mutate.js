@@ -57,12 +57,12 @@ const TARGETS = {
   quota: {
     what: 'the quota model',
     mutate: ['server/src/service/quota/**/*.ts'],
-    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/unit/rules-quota.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js'],
+    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/rules/invalid-deployment-capacity.test.js', 'test/out/rules/unknown-model-class.test.js', 'test/out/rules/model-quota-exceeded.test.js', 'test/out/rules/too-many-resources-in-region.test.js', 'test/out/rules/quota-not-checked.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js'],
   },
   rules: {
     what: 'the rules',
     mutate: ['server/src/service/rules/**/*.ts'],
-    tests: ['test/out/unit/rules-*.test.js', 'test/out/unit/rulesEdges.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
+    tests: ['test/out/rules/*.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/unit/rulesEdges.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
   },
 };
 

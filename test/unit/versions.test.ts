@@ -4,6 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { CORPORA, listJsonFiles } from '../support/corpus';
+import { readSettings } from '#server/lsp/settings';
 import { compareTexts, readSplitSide, compareSets, checkVersions, parseVersion, nextVersion, bumpBetween, validateText, DefinitionCatalog, showPair, type ChangeReport, type CompareOptions } from '#service';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
@@ -558,6 +559,12 @@ describe('PS3006 version-not-bumped (the rule over the same model)', () => {
     P(next).version = '1.3.0';
     assert.deepEqual(lint(JSON.stringify(next), JSON.stringify(base())), []);
     assert.equal(lint(JSON.stringify(next), JSON.stringify(base()), 'major')[0]?.data.suggested, '2.0.0');
+  });
+
+  test("the editor's settings policySet.versions.referenceAdded and referenceRemoved are read (default minor and major)", () => {
+    assert.deepEqual(readSettings({}).versions, { referenceAdded: 'minor', referenceRemoved: 'major' });
+    assert.deepEqual(readSettings({ versions: { referenceAdded: 'major', referenceRemoved: 'minor' } }).versions, { referenceAdded: 'major', referenceRemoved: 'minor' });
+    assert.deepEqual(readSettings({ versions: { referenceRemoved: 'sometimes' } }).versions, { referenceAdded: 'minor', referenceRemoved: 'major' });
   });
 
   test('the setting for a reference removed reaches the rule', () => {

@@ -102,7 +102,11 @@ function main() {
   const alternative = { exit1: 0, byRequired: { none: 0, patch: 0, minor: 0, major: 0 }, agree: 0, maintainerMore: 0, maintainerLess: 0 };
   for (const { commit, files } of commits) {
     for (const file of files) {
-      const show = (rev, p) => (p ? git(['show', `${rev}:${p}`], true)?.toString('utf8') : undefined);
+      // Decoded as the CLI decodes a file (a byte-order mark, UTF-16).
+      const show = (rev, p) => {
+        const bytes = p ? git(['show', `${rev}:${p}`], true) : undefined;
+        return bytes === undefined ? undefined : service.decodeText(bytes).text;
+      };
       const oldText = show(`${commit}^`, file.oldPath);
       const newText = show(commit, file.newPath);
       totals.files++;
@@ -129,6 +133,8 @@ function main() {
         if (record.sets.some((set) => set.removedMinorOk === false)) alternative.exit1++;
         for (const set of record.sets) {
           if (set.old === undefined && set.new === undefined && set.required === 'none') continue;
+          // A set that did not change in a file that did (one of many a template embeds): not a change to agree on.
+          if (!set.changes.length && set.old === set.new && result.reports.length > 1) continue;
           totals.sets++;
           totals.byRequired[set.required]++;
           for (const kind of new Set(set.majors)) totals.majorKinds[kind] = (totals.majorKinds[kind] ?? 0) + 1;

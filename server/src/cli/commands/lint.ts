@@ -135,7 +135,7 @@ function flagsHelp(flags: LintFlag[]): string {
   return lines.join('\n');
 }
 
-const LINT_OPTIONS: ParseArgsConfig['options'] = Object.fromEntries(
+const LINT_OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
   LINT_FLAGS.filter((f) => f.parse).map((f) => [f.name, { ...f.parse!, ...(f.short ? { short: f.short } : {}) }]),
 );
 
@@ -235,11 +235,16 @@ function readConfig(explicit: string | undefined, none: boolean): LoadedConfig |
 function flagValues(args: string[]) {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: LINT_OPTIONS });
   const read = values as Record<string, unknown>;
+  // A name that is not in the table is a bug here, not a flag the user left out.
+  const value = (name: string) => {
+    if (!Object.hasOwn(LINT_OPTIONS, name)) throw new Error(`lint has no flag --${name} in LINT_FLAGS`);
+    return read[name];
+  };
   return {
     positionals,
-    string: (name: string) => read[name] as string | undefined,
-    boolean: (name: string) => read[name] as boolean | undefined,
-    list: (name: string) => read[name] as string[],
+    string: (name: string) => value(name) as string | undefined,
+    boolean: (name: string) => value(name) as boolean | undefined,
+    list: (name: string) => value(name) as string[],
   };
 }
 

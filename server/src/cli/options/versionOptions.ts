@@ -2,8 +2,8 @@
 // `--reference-added`, else .policysetrc.json { "versions": { "referenceAdded": "minor" | "major" } } (the
 // nearest, as lint finds it; the editor reads the same key from the workspace's .policysetrc.json and the setting
 // policySet.versions.referenceAdded), else minor. docs/versions.md says why it is a setting.
-import { UsageError } from '../node/files';
-import { findConfigFile, loadConfigFile } from '../node/config';
+import { UsageError } from '../../node/files';
+import { findConfigFile, loadConfigFile } from '../../node/config';
 
 export const VERSION_OPTIONS_USAGE = `      --reference-added <minor|major>      What a reference added asks for (default: minor, or
                                            .policysetrc.json {"versions": {"referenceAdded": ...}})

@@ -87,7 +87,8 @@ const RANK = { none: 0, patch: 1, minor: 2, major: 3 };
 function main() {
   const options = parseArguments(process.argv.slice(2));
   const service = require(path.join(options.out, 'service', 'index.js'));
-  const { exitStatus } = require(path.join(options.out, 'cli', 'commands', 'diff.js'));
+  // The exit status of `policyset diff <old> <new>` (no --fail-on): 1 when a version is bumped too little.
+  const exitStatus = (reports) => (reports.some((r) => r.versionOk === false) ? 1 : 0);
   const git = gitIn(options.repository);
   if (options.definitions) {
     // An index of definitions (the shape of builtin-policy-definitions-index.json): what the comparison knows of the references.
@@ -116,7 +117,7 @@ function main() {
         totals.refused++;
         record.refused = result.problem;
       } else {
-        const exit = exitStatus(result.reports, undefined);
+        const exit = exitStatus(result.reports);
         record.exit = exit;
         totals[exit === 0 ? 'exit0' : 'exit1']++;
         if (oldText === newText) {

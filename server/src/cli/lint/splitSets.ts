@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import { decodeText, splitPartOf, splitSetOf, validateSplitSet, type DefinitionCatalog } from '../service';
-import { readUserFileSync } from '../node/files';
-import { diagnosticIdentities, type FileResult, type LintSettings } from './lintEngine';
+import { decodeText, splitPartOf, splitSetOf, validateSplitSet, type DefinitionCatalog } from '../../service';
+import { readUserFileSync } from '../../node/files';
+import { diagnosticIdentities, type FileResult, type LintSettings } from './lintFile';
 
 interface Task {
   file: string;

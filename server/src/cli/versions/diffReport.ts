@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { BUMP_OF, bumpRank, type Bump, type Change, type ChangeKind, type ChangeReport } from '../service';
+import { BUMP_OF, bumpRank, type Bump, type Change, type ChangeKind, type ChangeReport } from '../../service';
 
 export type DiffFormat = 'text' | 'json' | 'markdown' | 'sarif';
 export const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'json', 'markdown', 'sarif'];

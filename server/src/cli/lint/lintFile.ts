@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { POLICY_FILE } from '../node/files';
-import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../service';
-import { LARGE_DOCUMENT } from '../service/json';
+import { POLICY_FILE } from '../../node/files';
+import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
+import { LARGE_DOCUMENT } from '../../service/json';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -12,15 +12,15 @@ export interface LintSettings {
   /** Compute FileResult.identities (only SARIF fingerprints use them; other reports skip the work). */
   identities?: boolean;
   /** `lint --against <revision>`: each set is checked against its file at that revision (version-not-bumped). */
-  against?: { revision: string; referenceAdded: 'minor' | 'major' };
+  against?: { revision: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
 }
 
 /** The file's text at the --against revision, for the sets among the files (undefined when it is new since). */
-function previousOf(file: string, text: string, against: LintSettings['against']): { text: string; label: string; referenceAdded: 'minor' | 'major' } | undefined {
+function previousOf(file: string, text: string, against: LintSettings['against']): { text: string; label: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' } | undefined {
   if (!against || !text.includes('olicyDefinitions')) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- git is run only with --against
-  const previous = (require('./git') as typeof import('./git')).showAtRevision(against.revision, file);
-  return previous === undefined ? undefined : { text: previous, label: against.revision, referenceAdded: against.referenceAdded };
+  const previous = (require('../versions/git') as typeof import('../versions/git')).showAtRevision(against.revision, file);
+  return previous === undefined ? undefined : { text: previous, label: against.revision, referenceAdded: against.referenceAdded, referenceRemoved: against.referenceRemoved };
 }
 
 export interface FileResult {

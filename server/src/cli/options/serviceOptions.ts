@@ -4,7 +4,7 @@
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
 import { AdvisorMetadataClient, ApiError, escapeControls, formatSeconds, safeText, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
-import { UsageError } from '../node/files';
+import { UsageError } from '../../node/files';
 
 /** The service flags in a command's help; the workspace-items address only where it is used (eventstream). */
 export function serviceOptionsUsage(options: { items?: boolean } = {}): string {

@@ -3,9 +3,9 @@
 // service's (server/src/service/versions).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareSets, decodeText, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../service';
-import { LARGE_DOCUMENT } from '../service/json';
-import { discover, FileReader, InputError, readBytes } from '../node/files';
+import { compareSets, decodeText, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../../service';
+import { LARGE_DOCUMENT } from '../../service/json';
+import { discover, FileReader, InputError, readBytes } from '../../node/files';
 import { filesAtRevision, renamesSince, showAtRevision, verifyRevision } from './git';
 
 /** Where the text of a file comes from: undefined when the file is not there. */

@@ -2,7 +2,7 @@
 // change against the set as it was. A change that asks for more than the version to deploy gives is
 // refused (the caller sends nothing and exits 1), unless --allow-breaking, which is said.
 import * as fs from 'node:fs';
-import { checkVersions, type ChangeReport, type CompareOptions } from '../service';
+import { checkVersions, type ChangeReport, type CompareOptions } from '../../service';
 import { compareRead, diskReader, readSetFile } from './versionSides';
 import { showAtRevision, verifyRevision } from './git';
 import { safe } from './diffReport';

@@ -1,10 +1,10 @@
 // What the quota and model-deployment commands share: the capacity-unit table (built in, or laid over by
 // --capacity-units <file>), number flags, and the client of E6/E7.
 import { ModelDeploymentClient } from '#api';
-import { BUILT_IN_CAPACITY_TABLE, mergeCapacityTable, type CapacityTable } from '../service/quota';
-import { InputError, UsageError, type FileKind } from '../node/files';
-import { readJsonFileSync } from '../node/definitions';
-import { ConfigFileError, findConfigFile, loadConfigFile } from '../node/config';
+import { BUILT_IN_CAPACITY_TABLE, mergeCapacityTable, type CapacityTable } from '../../service/quota';
+import { InputError, UsageError, type FileKind } from '../../node/files';
+import { readJsonFileSync } from '../../node/definitions';
+import { ConfigFileError, findConfigFile, loadConfigFile } from '../../node/config';
 import type { ServiceContext } from './serviceOptions';
 
 export const CAPACITY_UNITS_USAGE = `      --capacity-units <file>   A JSON file of capacity-unit classes and models that extends or overrides
@@ -66,4 +66,4 @@ export function modelDeploymentClient(context: ServiceContext): ModelDeploymentC
   return new ModelDeploymentClient(context.settings, { token: context.token, timeoutMs: context.timeoutMs, onRetry: context.onRetry });
 }
 
-export { formatNumber as fmt } from '../service/quota';
+export { formatNumber as fmt } from '../../service/quota';

@@ -3,9 +3,9 @@
 // "referenceRemoved": ... } } (the nearest, as lint finds it; the editor reads the same keys from the
 // workspace's .policysetrc.json and the settings policySet.versions.*), else minor for an addition and
 // major for a removal. docs/versions.md says why they are settings.
-import { UsageError } from '../node/files';
-import { findConfigFile, loadConfigFile } from '../node/config';
-import type { PolicySetConfig } from '../service/config';
+import { UsageError } from '../../node/files';
+import { findConfigFile, loadConfigFile } from '../../node/config';
+import type { PolicySetConfig } from '../../service/config';
 
 export const VERSION_OPTIONS_USAGE = `      --reference-added <minor|major>      What a reference added asks for (default: minor, or
                                            .policysetrc.json {"versions": {"referenceAdded": ...}})

@@ -3,9 +3,9 @@
 // it the committed text (see server/README.md).
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { InputError, UsageError } from '../node/files';
-import { LARGE_DOCUMENT } from '../service/json';
-import { decodeText } from '../service';
+import { InputError, UsageError } from '../../node/files';
+import { LARGE_DOCUMENT } from '../../service/json';
+import { decodeText } from '../../service';
 
 const MAX_BUFFER = 4 * LARGE_DOCUMENT;
 

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../../node/files';
 import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
+import { parseDocumentText } from '../../service/json/documentValue';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -21,6 +22,19 @@ function previousOf(file: string, text: string, against: LintSettings['against']
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- git is run only with --against
   const previous = (require('../versions/git') as typeof import('../versions/git')).showAtRevision(against.revision, file);
   return previous === undefined ? undefined : { text: previous, label: against.revision, referenceAdded: against.referenceAdded, referenceRemoved: against.referenceRemoved };
+}
+
+/**
+ * JSON with comments and trailing commas, as its readers take it (the policy-as-code framework's assignment
+ * and exemption files are .jsonc): other JSON in a walk, never "not JSON".
+ */
+function isJsonc(text: string): boolean {
+  try {
+    parseDocumentText(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface FileResult {
@@ -122,7 +136,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   if (skipped && !explicit) {
     // Not JSON at all (or not UTF-8): said, so that no one takes it for a file that was checked.
     if (encodingProblem) skipReason = 'not UTF-8 text, and no policy key in it';
-    else if (result.document.parsed.syntaxErrors.length) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
+    else if (result.document.parsed.syntaxErrors.length && !isJsonc(text)) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
   }
   // A generator's template of a policy file (placeholders such as ##POLICY_KIND## where JSON needs a value or a
   // property) is not a policy document until a script fills it in: skipped when found in a folder, said why.

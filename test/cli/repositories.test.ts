@@ -55,3 +55,26 @@ test("a walk over the policy-as-code framework's .jsonc assignment and exemption
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('PS8010 on a custom definition whose file is there but does not parse says so, linted alongside or given with --definitions', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-broken-definition-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'definitions'));
+    fs.mkdirSync(path.join(dir, 'sets'));
+    fs.writeFileSync(path.join(dir, 'definitions', 'Deny-Broken.json'), '{\n  "name": "Deny-Broken",\n  "properties": {\n    "policyRule": { "if": { "field": "type", "equals": "x" }, "then": { "effect": "deny" } }\n    "parameters": {}\n  }\n}\n');
+    fs.writeFileSync(path.join(dir, 'definitions', 'Deny-Other.json'), JSON.stringify({ name: 'Deny-Other', properties: { policyRule: { if: { field: 'type', equals: 'x' }, then: { effect: 'deny' } } } }));
+    const id = '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/Deny-Broken';
+    fs.writeFileSync(path.join(dir, 'sets', 'set.json'), JSON.stringify({ name: 's', properties: { displayName: 's', policyDefinitions: [{ policyDefinitionReferenceId: 'a', policyDefinitionId: id }] } }, null, 2));
+    for (const args of [[dir], [path.join(dir, 'sets'), '--definitions', path.join(dir, 'definitions')]]) {
+      const result = await runCli(['lint', ...args, '-f', 'json']);
+      const report = JSON.parse(result.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string }> }> };
+      const ps8010 = report.files.flatMap((f) => f.diagnostics).filter((d) => d.code === 'PS8010');
+      assert.equal(ps8010.length, 1, result.stdout);
+      assert.match(ps8010[0].message, /'Deny-Broken' looks to be in '.*Deny-Broken\.json', which could not be read \(CommaExpected at line 5, column 5\)/);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

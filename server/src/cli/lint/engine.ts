@@ -201,7 +201,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       const value = parseDocumentText(text);
       if (isPolicyDefinition(value) || isPolicySet(value)) extraDefinitions.push({ file: t.file, text });
     } catch {
-      // Not a definition.
+      // Not JSON. With a policy rule in it, it is a definition file that is broken: the catalogue records it
+      // (loadCatalog), so that a reference to it is told the file is broken, not that it is missing.
+      if (ruleText !== undefined) extraDefinitions.push({ file: t.file, text });
     }
   });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;

@@ -4,6 +4,7 @@ import { LineIndex } from './text';
 import { classify, classifyValue, type Classification, type DocumentKind } from './model/documentKind';
 import { modelOfResource, type SetModel } from './model/policySet';
 import { embeddedSets } from './model/embedded';
+import { addUnchecked, noUnchecked, uncheckedReferencesOf, type UncheckedReferences } from './unchecked';
 import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
 import type { Report } from './rules/types';
@@ -37,6 +38,8 @@ export interface ValidationResult {
   diagnostics: PolicySetDiagnostic[];
   /** Rules that threw: a bug, reported here instead of taking validation down. */
   internalErrors: Array<{ rule: string; message: string }>;
+  /** References whose definition could not be checked, and why (sets embedded in a template counted too). */
+  unchecked: UncheckedReferences;
   document: PolicyDocument;
 }
 
@@ -168,6 +171,7 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
     }
     yield;
   }
+  const unchecked = runSetRules ? uncheckedReferencesOf(sets, options.definitions) : noUnchecked();
   if (kind === 'armTemplate' && parsed.root && !parsed.tooDeep) {
     for (const embedded of embeddedSets(parsed.root, parsed.text)) {
       const inner = validateText(embedded.text, { ...options, assumePolicyDocument: true });
@@ -187,10 +191,11 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
         }
       }
       internalErrors.push(...inner.internalErrors);
+      addUnchecked(unchecked, inner.unchecked);
     }
   }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return { kind, diagnostics, internalErrors, document };
+  return { kind, diagnostics, internalErrors, document, unchecked };
 }
 
 export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {

@@ -9,6 +9,7 @@ import { decodeText } from '../../service';
 import { indexEntryOf, sortIndex, type IndexEntry } from '../../service/definitionIndex';
 import { parseDocumentText } from '../../service/json/documentValue';
 import { discover, InputError, readUserFile, UsageError } from '../../node/files';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset definitions index <folder or file>... [-o index.json]
 
@@ -29,6 +30,11 @@ Files that are not JSON or not a policy definition are counted and named on stan
 silently left out. Exit status: 0 written, 2 usage or input problems (nothing found, a path that cannot
 be read, an output that is one of the inputs).
 `;
+
+export const exitStatus: ExitStatuses = {
+  0: 'the index written',
+  2: 'usage or input problems (nothing found, a path that cannot be read, an output that is one of the inputs)',
+};
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { output: { type: 'string', short: 'o' } } });
@@ -67,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
   } else process.stdout.write(text);
   const clouds = new Map<string, number>();
   for (const entry of entries) clouds.set(entry.cloud, (clouds.get(entry.cloud) ?? 0) + 1);
-  process.stderr.write(`policyset: ${entries.length} definitions indexed (${[...clouds].map(([cloud, n]) => `${n} ${cloud}`).join(', ')})${output ? ` in ${output}` : ''}\n`);
+  process.stderr.write(`policyset: ${entries.length} definition${entries.length === 1 ? '' : 's'} indexed (${[...clouds].sort(([a], [b]) => (a < b ? -1 : 1)).map(([cloud, n]) => `${n} ${cloud}`).join(', ')})${output ? ` in ${output}` : ''}\n`);
   const list = (files: string[]) => files.slice(0, 5).join(', ') + (files.length > 5 ? `, and ${files.length - 5} more` : '');
   if (notJson.length) process.stderr.write(`policyset: ${notJson.length} file${notJson.length === 1 ? '' : 's'} not read (not JSON): ${list(notJson)}\n`);
   if (notDefinitions.length) process.stderr.write(`policyset: ${notDefinitions.length} file${notDefinitions.length === 1 ? '' : 's'} left out (JSON, not a policy definition): ${list(notDefinitions)}\n`);

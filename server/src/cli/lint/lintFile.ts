@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../../node/files';
-import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
+import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, uncheckedTotal, type UncheckedReferences, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { parseDocumentText } from '../../service/json/documentValue';
 
@@ -55,6 +55,8 @@ export interface FileResult {
   error?: string;
   /** A rule failed on this file: a bug in this tool, reported so it is not hidden. */
   internalErrors: Array<{ rule: string; message: string }>;
+  /** References whose definition was not checked, and why (none for a skipped file). */
+  unchecked?: UncheckedReferences;
   /**
    * Per diagnostic, what identifies it apart from where it is: its code, the flagged text (whitespace
    * folded) and which occurrence of that pair it is. SARIF fingerprints are made of this and the file,
@@ -168,6 +170,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     skipReason,
     notChecked,
     internalErrors: result.internalErrors,
+    ...(skipped || !uncheckedTotal(result.unchecked) ? {} : { unchecked: result.unchecked }),
     identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics),
   };
 }

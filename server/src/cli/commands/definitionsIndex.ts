@@ -27,8 +27,10 @@ Options:
   -o, --output <file>   Write the index to a file (default: standard output)
 
 Files that are not JSON or not a policy definition are counted and named on standard error, never
-silently left out. Exit status: 0 written, 2 usage or input problems (nothing found, a path that cannot
-be read, an output that is one of the inputs).
+silently left out.
+
+Exit status: 0 the index written, 2 usage or input problems (nothing found, a path that cannot be read,
+an output that is one of the inputs).
 `;
 
 export const exitStatus: ExitStatuses = {

@@ -75,8 +75,9 @@ const LINT_FLAGS: LintFlag[] = [
     config: 'strict',
     help: [
       'A file named on the command line that is not checked (not JSON, or JSON',
-      'of no known kind) is an error, not a note (--no-strict: a note, over',
-      'the config file\'s "strict")',
+      'of no known kind), or a reference not checked against its definition,',
+      'is an error, not a note (--no-strict: a note, over the config file\'s',
+      '"strict")',
     ],
   },
   { name: 'no-strict', parse: { type: 'boolean', default: false }, config: 'strict' },
@@ -143,7 +144,7 @@ const LINT_OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries
 export const exitStatus: ExitStatuses = {
   0: 'no errors',
   1: 'errors found (or more warnings than --max-warnings)',
-  2: 'usage or input problems (a file or folder that cannot be read, inputs that hold no policy document, a named file not checked with --strict, a bad config file)',
+  2: 'usage or input problems (a file or folder that cannot be read, inputs that hold no policy document, a named file or a reference not checked with --strict, a bad config file)',
 };
 
 /** lint's usage after the CLI's list of commands (../help.ts topUsage puts them together: lint is the CLI's own face). */
@@ -162,8 +163,8 @@ Examples:
   cat set.json | policyset lint --stdin --stdin-filename sets/set.json
 
 Exit status: 0 no errors, 1 errors found (or more warnings than --max-warnings), 2 usage or input
-problems (a file or folder that cannot be read, inputs that hold no policy document, a named file not
-checked with --strict, a bad config file).
+problems (a file or folder that cannot be read, inputs that hold no policy document, a named file or a
+reference not checked with --strict, a bad config file).
 
 Environment:
   POLICYSET_BASE_URL, POLICYSET_ITEMS_BASE_URL, POLICYSET_PROVIDER_NAMESPACE, POLICYSET_AUTH_URL

@@ -4,7 +4,7 @@
 import { MessageType, ShowMessageNotification, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { cloudOfPath, type PolicyDocument } from '../service';
-import type { FeatureOptions } from '../service/features';
+import type { FeatureOptions, SymbolSources } from '../service/features';
 import { isConfigChange, type FileChange, type KnownDefinitions, type QuotaSources, type ServerHost, type WorkspaceConfigSource } from './serverHost';
 import type { ServerSettings } from './settings';
 
@@ -31,6 +31,8 @@ export class Workspace {
   folders: string[] = [];
   /** Set at initialize, once the client's capabilities chose the diagnostics. */
   checks: WorkspaceChecks | undefined;
+  /** Called whenever every open document is checked again (the server asks the client for inlay hints again). */
+  onRecheck: (() => void) | undefined;
   /** Known definitions come from the disk (Node) or from the client (the browser: see browser/browserHost.ts). */
   readonly definitions: KnownDefinitions;
   readonly quotaFiles: QuotaSources;
@@ -124,6 +126,24 @@ export class Workspace {
   recheckAll(): void {
     this.checkedAgainst = this.definitions.catalog.fingerprint();
     this.checks?.recheckAll();
+    this.onRecheck?.();
+  }
+
+  /**
+   * What workspace symbols are found in: the open documents (parsed with `parse`, as every request parses
+   * them), and the definitions and sets known from files of their own (an index file holds many: it is left out).
+   */
+  symbolSources(parse: (document: TextDocument) => PolicyDocument): SymbolSources {
+    const catalog = this.definitions.catalog;
+    const withUri = <T extends { source?: string }>(info: T) => {
+      const uri = info.source ? this.host.sourceUri(info.source) : undefined;
+      return uri ? [{ info, uri }] : [];
+    };
+    return {
+      documents: this.documents.all().map((document) => ({ uri: document.uri, document: parse(document) })),
+      definitions: [...catalog.named()].filter((info) => !info.indexed).flatMap(withUri),
+      sets: catalog.sets().flatMap(withUri),
+    };
   }
 
   /** After the known definitions may have changed: every open document is checked again if they did. */

@@ -10,6 +10,7 @@ import {
   getInlayHints,
   getDocumentLinks,
   getWorkspaceSymbols,
+  workspaceSymbolsOfDocument,
   getDocumentHighlights,
   findReferences,
   shortValue,
@@ -275,7 +276,7 @@ describe('workspace symbols', () => {
   known.addDefinitionDocument({ name: 'network-rule', properties: { displayName: 'Network rule', policyRule: {}, parameters: { allowedPorts: { type: 'Array' } } } }, '/work/definitions/network.json');
   known.addSetDocument({ name: 'other-set', properties: { displayName: 'Other set', policyDefinitions: [], policyDefinitionGroups: [{ name: 'Networking' }] } }, '/work/sets/other.json');
   const sources = {
-    documents: [{ uri: 'file:///work/sets/hints.json', document }],
+    documents: [workspaceSymbolsOfDocument('file:///work/sets/hints.json', document)],
     definitions: [...known.named()].filter((i) => !i.indexed && i.source).map((info) => ({ info, uri: `file://${info.source}` })),
     sets: known.sets().map((info) => ({ info, uri: `file://${info.source}` })),
   };
@@ -308,8 +309,8 @@ describe('workspace symbols', () => {
     assert.ok(matchScore('net', 'Subnet') < matchScore('net', 'nXeXt'));
     assert.equal(matchScore('xyz', 'Network'), -1);
     const many = parsePolicyDocument(JSON.stringify({ properties: { parameters: Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`p${i}`, { type: 'String' }])), policyDefinitions: [] } }));
-    assert.equal(getWorkspaceSymbols('', { documents: [{ uri: 'file:///m.json', document: many }] }).length, 500);
-    assert.equal(getWorkspaceSymbols('p', { documents: [{ uri: 'file:///m.json', document: many }] }, 10).length, 10);
+    assert.equal(getWorkspaceSymbols('', { documents: [workspaceSymbolsOfDocument('file:///m.json', many)] }).length, 500);
+    assert.equal(getWorkspaceSymbols('p', { documents: [workspaceSymbolsOfDocument('file:///m.json', many)] }, 10).length, 10);
   });
 });
 

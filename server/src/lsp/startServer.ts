@@ -97,7 +97,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     sourceUri: (source) => host.sourceUri(source),
     codeActionLiterals: () => codeActionLiterals,
     settings: () => settings,
-    symbolSources: () => workspace.symbolSources((document) => parses.parsed(document)),
+    // A parse made for the symbols alone is not kept: it would push out the parses of the documents in use.
+    symbolSources: () => workspace.symbolSources((document) => parses.parsed(document, true, false)),
     logError,
   });
   registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents });

@@ -13,6 +13,6 @@ export { getInlayHints, shortValue, effectiveEffect, resolveDefinitionVersion, A
 export type { InlayHintKinds, InlayHintOptions, OffsetRange } from './inlayHints';
 export { getDocumentLinks, builtInDefinitionUrl, policyMetadataUrl } from './documentLinks';
 export type { DocumentLinkOptions } from './documentLinks';
-export { getWorkspaceSymbols, matchScore, MAX_WORKSPACE_SYMBOLS } from './workspaceSymbols';
-export type { SymbolSources } from './workspaceSymbols';
+export { getWorkspaceSymbols, workspaceSymbolsOfDocument, matchScore, MAX_WORKSPACE_SYMBOLS } from './workspaceSymbols';
+export type { SymbolSources, DocumentWorkspaceSymbols, SymbolEntry } from './workspaceSymbols';
 export { getDocumentHighlights } from './highlights';

@@ -1,12 +1,31 @@
-import { SymbolKind, type SymbolInformation } from 'vscode-languageserver-types';
+import { SymbolKind, type Range, type SymbolInformation } from 'vscode-languageserver-types';
 import type { DefinitionInfo, SetInfo } from '../definitions';
 import { propertyIgnoreCase, stringValue, type Node } from '../json';
 import type { PolicyDocument } from '../validate';
 
+/** A symbol of an open document, compact: its range is made only when it answers a query. */
+export interface SymbolEntry {
+  name: string;
+  kind: SymbolKind;
+  start: number;
+  end: number;
+  containerName: string;
+}
+
+/** The workspace symbols of one open document, unfiltered (the server keeps them per document version). */
+export interface DocumentWorkspaceSymbols {
+  uri: string;
+  /** The document holds a policy set: the known set read from its file is not listed again. */
+  holdsSet: boolean;
+  entries: SymbolEntry[];
+  /** The range of offsets in the document (its line index, not its parse). */
+  rangeOf(start: number, end: number): Range;
+}
+
 /** What the workspace symbols are found in: what the server already keeps, nothing read for them. */
 export interface SymbolSources {
-  /** The open documents, parsed with their models. */
-  documents: Iterable<{ uri: string; document: PolicyDocument }>;
+  /** The open documents' symbols (see workspaceSymbolsOfDocument). */
+  documents: Iterable<DocumentWorkspaceSymbols>;
   /** Known definitions read from files of their own (not indexes), with the file's URI. */
   definitions?: Iterable<{ info: DefinitionInfo; uri: string }>;
   /** Known sets read from files, with the file's URI. */
@@ -44,6 +63,25 @@ function fileName(uri: string): string {
 
 const START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
+/** An open document's policy sets, their parameters, groups and reference IDs, at their place. */
+export function workspaceSymbolsOfDocument(uri: string, document: PolicyDocument): DocumentWorkspaceSymbols {
+  const entries: SymbolEntry[] = [];
+  const add = (name: string, kind: SymbolKind, node: Node, containerName: string) => entries.push({ name, kind, start: node.offset, end: node.offset + node.length, containerName });
+  for (const set of document.sets) {
+    const nameNode = propertyIgnoreCase(set.resource, 'name');
+    const setName = stringValue(propertyIgnoreCase(set.properties, 'displayName')) ?? stringValue(nameNode) ?? 'policy set';
+    add(setName, SymbolKind.Module, nameNode ?? set.resource, fileName(uri));
+    for (const parameter of set.parameters) add(parameter.name, SymbolKind.Variable, parameter.keyNode, setName);
+    for (const group of set.groups) add(group.name, SymbolKind.EnumMember, group.nameNode, setName);
+    for (const reference of set.references) {
+      if (reference.refIdNode?.type === 'string' && reference.refIdLower !== undefined) add(reference.refIdNode.value as string, SymbolKind.Object, reference.refIdNode, setName);
+    }
+  }
+  // The line index alone outlives this call (not the tree or the models).
+  const lines = document.lines;
+  return { uri, holdsSet: document.sets.length > 0, entries, rangeOf: (start, end) => lines.rangeOf(start, end) };
+}
+
 /**
  * Workspace symbols: the policy sets, their parameters, groups and reference IDs in the open documents (at
  * their place), and the sets and definitions known from the workspace's files (at the file's start: the
@@ -52,50 +90,43 @@ const START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 }
  * first, at most `limit` of them.
  */
 export function getWorkspaceSymbols(query: string, sources: SymbolSources, limit = MAX_WORKSPACE_SYMBOLS): SymbolInformation[] {
-  const found: Array<{ score: number; order: number; symbol: SymbolInformation }> = [];
+  const found: Array<{ score: number; order: number; symbol: () => SymbolInformation }> = [];
   let order = 0;
   /** Stops early once `limit` prefix matches are in hand: nothing can beat them. */
   let prefixes = 0;
   const full = () => prefixes >= limit;
-  const add = (name: string, kind: SymbolKind, uri: string, range: SymbolInformation['location']['range'], containerName: string | undefined) => {
+  const consider = (name: string, symbol: () => SymbolInformation) => {
     const score = matchScore(query, name);
     if (score < 0) return;
     if (score === 0) prefixes++;
-    found.push({ score, order: order++, symbol: { name, kind, location: { uri, range }, containerName } });
+    found.push({ score, order: order++, symbol });
   };
+  /** A symbol of a file the server knows without its text: at the file's start. */
+  const add = (name: string, kind: SymbolKind, uri: string, containerName: string) => consider(name, () => ({ name, kind, location: { uri, range: START }, containerName }));
   const open = new Set<string>();
-  for (const { uri, document } of sources.documents) {
-    // A set's own file answers from its model; a definition's (no set in it) from the known definitions.
-    if (document.sets.length) open.add(uri);
-    const rangeOf = (node: Node) => document.lines.rangeOf(node.offset, node.offset + node.length);
-    for (const set of document.sets) {
+  for (const { uri, holdsSet, entries, rangeOf } of sources.documents) {
+    if (holdsSet) open.add(uri);
+    for (const e of entries) {
       if (full()) break;
-      const nameNode = propertyIgnoreCase(set.resource, 'name');
-      const setName = stringValue(propertyIgnoreCase(set.properties, 'displayName')) ?? stringValue(nameNode) ?? 'policy set';
-      add(setName, SymbolKind.Module, uri, rangeOf(nameNode ?? set.resource), fileName(uri));
-      for (const parameter of set.parameters) add(parameter.name, SymbolKind.Variable, uri, rangeOf(parameter.keyNode), setName);
-      for (const group of set.groups) add(group.name, SymbolKind.EnumMember, uri, rangeOf(group.nameNode), setName);
-      for (const reference of set.references) {
-        if (reference.refIdNode?.type === 'string' && reference.refIdLower !== undefined) add(reference.refIdNode.value as string, SymbolKind.Object, uri, rangeOf(reference.refIdNode), setName);
-      }
+      consider(e.name, () => ({ name: e.name, kind: e.kind, location: { uri, range: rangeOf(e.start, e.end) }, containerName: e.containerName }));
     }
   }
   for (const { info, uri } of sources.sets ?? []) {
     if (full()) break;
     if (open.has(uri)) continue;
     const setName = info.displayName ?? info.name;
-    add(setName, SymbolKind.Module, uri, START, fileName(uri));
-    for (const group of info.groups) add(group, SymbolKind.EnumMember, uri, START, setName);
+    add(setName, SymbolKind.Module, uri, fileName(uri));
+    for (const group of info.groups) add(group, SymbolKind.EnumMember, uri, setName);
   }
   for (const { info, uri } of sources.definitions ?? []) {
     if (full()) break;
     if (open.has(uri)) continue;
     const definitionName = info.displayName ?? info.name;
-    add(definitionName, SymbolKind.Function, uri, START, fileName(uri));
-    for (const parameter of info.parameters.values()) add(parameter.name, SymbolKind.Variable, uri, START, definitionName);
+    add(definitionName, SymbolKind.Function, uri, fileName(uri));
+    for (const parameter of info.parameters.values()) add(parameter.name, SymbolKind.Variable, uri, definitionName);
   }
   return found
     .sort((a, b) => a.score - b.score || a.order - b.order)
     .slice(0, limit)
-    .map((f) => f.symbol);
+    .map((f) => f.symbol());
 }

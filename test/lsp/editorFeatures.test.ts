@@ -10,6 +10,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentHighlight, DocumentLink, InlayHint, SymbolInformation } from 'vscode-languageserver-types';
 import { startLanguageServer, type LspClient } from '../support/lspClient';
 import { SUBSET } from '../support/corpus';
+import { startInitialized } from '../support/lspProcess';
 
 const API_MANAGEMENT = '/providers/Microsoft.Authorization/policyDefinitions/3aa03346-d8c5-4994-a5bc-7652c2a2aef1';
 
@@ -167,6 +168,18 @@ describe('editor features over stdio', () => {
     assert.equal(symbols.answer.result?.length, 500, 'a short query over the set is cut at 500');
     assert.ok(links.ms < 200 && symbols.ms < 200);
   });
+});
+
+test('the server declares the four features at initialize', async () => {
+  const { client, capabilities } = await startInitialized();
+  try {
+    assert.deepEqual(
+      [capabilities.inlayHintProvider, capabilities.documentLinkProvider, capabilities.workspaceSymbolProvider, capabilities.documentHighlightProvider],
+      [{ resolveProvider: false }, { resolveProvider: false }, true, true],
+    );
+  } finally {
+    await client.stop();
+  }
 });
 
 describe('inlay hint settings', () => {

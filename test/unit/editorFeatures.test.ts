@@ -140,6 +140,21 @@ describe('inlay hints', () => {
     assert.deepEqual(only({ definitions: false, parameterValues: false, definitionVersions: false }), []);
   });
 
+  test("a member pinned to a major whose parameters are not known gets no default from the known version", () => {
+    const text = `{ "properties": { "policyDefinitions": [
+      { "policyDefinitionId": "${BUILT_IN}/storage-private", "definitionVersion": "1.*.*" },
+      { "policyDefinitionId": "${BUILT_IN}/storage-private", "definitionVersion": "2.*.*" },
+      { "policyDefinitionId": "${BUILT_IN}/tag-check", "parameters": { "effect": { "value": "Deny" } } }
+    ] } }`;
+    const labels = getInlayHints(parsePolicyDocument(text), { start: 0, end: text.length }, { ...options, kinds: { definitionVersions: false } }).map(labelOf);
+    assert.deepEqual(labels, [
+      "Storage accounts should be private · the definition's default effect",
+      "Storage accounts should be private · Audit, the definition's default",
+      // No effect parameter in the definition (passing one is PS8001): no effect said.
+      'Require a tag',
+    ]);
+  });
+
   test('without known definitions only the parameter values are hinted', () => {
     assert.deepEqual(getInlayHints(document, WHOLE).map(labelOf), ['= "Deny"', '= (no default)', '= [3 values]']);
   });

@@ -80,10 +80,18 @@ function isPolicyExpression(set: SetModel, value: string): boolean {
  */
 export function effectiveEffect(set: SetModel, reference: ReferenceModel, definition: DefinitionInfo): { label: string; tooltip: string } | undefined {
   const declared = definition.parameters.get('effect');
+  // A definition without an `effect` parameter (its rule writes the effect; passing one is PS8001): nothing to say.
+  if (!declared) return undefined;
   const passed = reference.parameterValues.find((v) => v.name.toLowerCase() === 'effect');
-  if (!declared && !passed) return undefined;
   if (!passed) {
-    if (declared?.hasDefault) return { label: `${plain(declared.defaultValue)}, the definition's default`, tooltip: `The member passes no \`effect\`: the definition's default applies.` };
+    // The known parameters describe one version: a member pinned to another major may have another default.
+    const pin = reference.definitionVersionNode;
+    const pinned = pin?.type === 'string' && !set.isDynamic(pin) ? majorOf(pin.value as string) : undefined;
+    const known = majorOf(definition.version);
+    if (pin && (pinned === undefined || (known !== undefined && pinned !== known))) {
+      return { label: "the definition's default effect", tooltip: `The member passes no \`effect\`: the default of the version it pins applies, whose parameters are not known (known: ${definition.version ?? 'no version'}).` };
+    }
+    if (declared.hasDefault) return { label: `${plain(declared.defaultValue)}, the definition's default`, tooltip: `The member passes no \`effect\`: the definition's default applies.` };
     return { label: 'effect not passed (required)', tooltip: 'The definition\'s `effect` has no default and the member passes none: the set cannot be deployed so.' };
   }
   const node = passed.valueNode;

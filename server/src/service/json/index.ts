@@ -191,7 +191,8 @@ export function parseJson(input: string): ParsedJson {
       }
     }
   }
-  const fast = value ? buildTreeOfValidJson(text, MAX_DEPTH) : undefined;
+  // The fast tree is for strict JSON only; a template's joined strings take the tolerant parser's tree.
+  const fast = value && text === original ? buildTreeOfValidJson(text, MAX_DEPTH) : undefined;
   if (fast && 'root' in fast) {
     root = fast.root;
     duplicateKeys = fast.duplicateKeys;

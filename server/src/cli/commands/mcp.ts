@@ -24,8 +24,11 @@ Options:
       --folder <folder>            The working folder (default: the current folder)
   -h, --help                       Show this help
 
-Example (an MCP client's configuration):
-  { "servers": { "policyset": { "command": "npx", "args": ["policyset", "mcp"] } } }
+Examples:
+  policyset mcp
+  policyset mcp --folder policies/
+An MCP client's configuration (VS Code's .vscode/mcp.json):
+  { "servers": { "policyset": { "type": "stdio", "command": "npx", "args": ["policyset", "mcp"] } } }
 
 Exit status: 0 the client closed standard input, 2 usage problems (a folder that cannot be used).
 `;

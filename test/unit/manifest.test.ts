@@ -39,10 +39,14 @@ test('the icon is a square PNG of 128 or 256 pixels, rendered from its SVG', () 
   assert.ok(fs.existsSync(path.join(REPO_ROOT, (manifest.icon as string).replace(/\.png$/, '.svg'))), 'its source');
 });
 
+/** The Marketplace page: package.json's "vsce" options, which `vsce package` and `vsce publish` read. */
+const readme = manifest.vsce?.readmePath as string;
+
 test('npm run package gives vsce none of the flags that silence its warnings', () => {
   const args = packageArgs();
   for (const flag of ['--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--allow-star-activation', '--allow-unused-files-pattern']) assert.ok(!args.includes(flag), flag);
-  const readme = args[args.indexOf('--readme-path') + 1];
+  // Plain `vsce package` packs the bundles alone (they hold the dependencies) with the Marketplace page.
+  assert.equal(manifest.vsce?.dependencies, false);
   assert.ok(fs.existsSync(path.join(REPO_ROOT, readme)), `the Marketplace page ${readme}`);
   // vsce rewrites a relative link from the repository's root, wherever the page is: the page's links are absolute.
   const page = fs.readFileSync(path.join(REPO_ROOT, readme), 'utf8');
@@ -70,9 +74,8 @@ test('the language-model tools and the MCP provider are declared as the extensio
 
 test('the .vsix holds the bundles, the manifest, the licence and the icon, and no source, test or dependency', () => {
   const vsce = path.join(path.dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
-  const args = packageArgs().filter((a, i, all) => a !== '--out' && all[i - 1] !== '--out');
-  const files = execFileSync(process.execPath, [vsce, 'ls', ...args], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n');
-  const readme = args[args.indexOf('--readme-path') + 1];
+  // `vsce ls` does not read package.json's "vsce" options as `vsce package` does: they are given here.
+  const files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies', '--readme-path', readme], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n');
   for (const file of ['package.json', 'LICENSE', 'CHANGELOG.md', manifest.icon as string, readme, 'docs/rules/README.md']) assert.ok(files.includes(file), `${file} in the .vsix`);
   assert.ok(!files.includes('README.md'), "the team's README is not the Marketplace page (vsce would refuse two readme files)");
   const unwanted = files.filter((f) => /^(test|client\/src|server\/src|server\/out|scripts|node_modules|examples|\.cache)\//.test(f) || /\.(ts|map|vsix|tgz)$/.test(f) || f === 'resources/icon.svg');

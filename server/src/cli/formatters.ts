@@ -127,7 +127,8 @@ function docsFolder(): string {
   return path.resolve(__dirname, '../../../docs/rules');
 }
 
-function ruleHelp(name: string): string | undefined {
+/** A rule's page (docs/rules/<name>.md), when the package holds it. */
+export function ruleHelp(name: string): string | undefined {
   try {
     return fs.readFileSync(path.join(docsFolder(), `${name}.md`), 'utf8');
   } catch {

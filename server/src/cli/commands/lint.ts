@@ -9,7 +9,7 @@ import { UsageError, InputError } from '../../node/files';
 import { writeOutputFile } from '../../node/output';
 import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type LoadedConfig } from '../../node/config';
 import { canonicalRuleKey, nearestRule, CLOUDS as CONFIG_CLOUDS, type PolicySetConfig } from '../../service/config';
-import { lintFiles } from '../lint/engine';
+import { lintFiles, type LintOptions } from '../lint/engine';
 import type { LintSettings } from '../lint/lintFile';
 import { formatJson, formatSarif, formatText, type Format } from '../formatters';
 import { cliVersion } from '../version';
@@ -177,7 +177,7 @@ Environment:
   POLICYSET_NO_BUNDLE=1            Run the compiled modules instead of the one-file bundle
 `;
 
-interface LintArgs {
+export interface LintArgs {
   inputs: string[];
   format: Format;
   output?: string;
@@ -248,7 +248,8 @@ function flagValues(args: string[]) {
   };
 }
 
-function parseLintArgs(args: string[]): LintArgs {
+/** lint's flags and config file read into what a run takes (`policyset mcp`'s lint tool reads its arguments here too). */
+export function parseLintArgs(args: string[]): LintArgs {
   const { positionals, string, boolean, list } = flagValues(args);
   const printConfig = string('print-config');
   const listRules = !!boolean('list-rules');
@@ -374,19 +375,24 @@ async function readStdin(): Promise<Buffer> {
 }
 const MAX_STDIN_BYTES = 512 * 1024 * 1024;
 
-/** Runs lint: the engine's results reported, and the exit status they make. */
-async function lint(args: LintArgs): Promise<number> {
-  const run = await lintFiles({
+/** What the engine takes for a run of lint with these flags; `readInput`: the text of --stdin. */
+export function engineOptions(args: LintArgs, readInput: () => Promise<Buffer>): LintOptions {
+  return {
     inputs: args.inputs,
     definitions: args.definitions,
     settings: { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif', against: args.against },
     jobs: args.jobs,
     strict: args.strict,
     errorOnUnmatched: args.errorOnUnmatched,
-    stdin: args.stdin && { ...args.stdin, read: readStdin },
+    stdin: args.stdin && { ...args.stdin, read: readInput },
     ignored: args.ignored,
     ignoreSources: args.ignoreSources,
-  });
+  };
+}
+
+/** Runs lint: the engine's results reported, and the exit status they make. */
+async function lint(args: LintArgs): Promise<number> {
+  const run = await lintFiles(engineOptions(args, readStdin));
   const { results, problems, notes } = run;
   const cwd = process.cwd();
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).

@@ -16,6 +16,7 @@ import { endQuietlyOnClosedPipes } from './node/pipes';
 import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type LoadedConfig } from './node/config';
 import { canonicalRuleKey, nearestRule, CLOUDS as CONFIG_CLOUDS } from './service/config';
 import { expandGlob, isGlobPattern } from './node/globs';
+import { PatternError } from './service/patterns';
 import { checkOutputIsNotFormat, commandHelpHint, setLintUsage, suggestOption, unknownCommand, usageOf } from './cli/help';
 
 const USAGE = `Usage: policyset lint <files or folders...> [options]
@@ -238,7 +239,7 @@ function parseLintArgs(args: string[]): LintArgs & { printConfig?: string; listR
   const flagPatterns = values['ignore-pattern'] as string[];
   const matchers = [
     ...(config.ignore?.length && loaded ? [ignoreMatcher(config.ignore, loaded.dir)] : []),
-    ...(flagPatterns.length ? [ignoreMatcher(flagPatterns, process.cwd())] : []),
+    ...(flagPatterns.length ? [flagIgnoreMatcher(flagPatterns)] : []),
   ];
   const ignoreSources = [config.ignore?.length && loaded ? `'ignore' in ${loaded.file}` : '', flagPatterns.length ? '--ignore-pattern' : ''].filter(Boolean).join(' and ');
   const stdinName = values['stdin-filename'] as string | undefined;
@@ -314,6 +315,16 @@ async function readStdin(): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 const MAX_STDIN_BYTES = 512 * 1024 * 1024;
+
+/** --ignore-pattern's patterns, compiled by the one pattern engine: one too long or malformed is a usage error. */
+function flagIgnoreMatcher(patterns: string[]): (file: string) => boolean {
+  try {
+    return ignoreMatcher(patterns, process.cwd());
+  } catch (error) {
+    if (error instanceof PatternError) throw new UsageError(`--ignore-pattern: ${error.message.replace(/^'ignore' pattern/, 'pattern')}`);
+    throw error;
+  }
+}
 
 /** Glob patterns in the inputs, expanded; a pattern matching no file is an input problem (as in ESLint). */
 function expandInputs(inputs: string[]): { inputs: string[]; globbed: Set<string>; problems: string[] } {

@@ -10,7 +10,8 @@ import { writeOutputFile } from './node/output';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from './node/definitions';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './cli/lintEngine';
 import type { ChildProcess } from 'node:child_process';
-import { formatJson, formatSarif, formatText, type Format } from './cli/formatters';
+import { formatJson, formatSarif, formatText, untrusted, type Format } from './cli/formatters';
+import { escapeControls } from '#api';
 import { COMMANDS } from './cli/commands';
 import { endQuietlyOnClosedPipes } from './node/pipes';
 import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type LoadedConfig } from './node/config';
@@ -500,11 +501,12 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).
   const warnings = results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 2).length, 0);
   const reported = args.quiet ? results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 1), identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1) })) : results;
+  // JSON escapes C0 controls but not C1 (a CSI for some terminals): escapeControls writes them as \uXXXX too.
   const report =
     args.format === 'json'
-      ? formatJson(reported, cwd, problems)
+      ? escapeControls(formatJson(reported, cwd, problems))
       : args.format === 'sarif'
-        ? formatSarif(reported, cwd, args.severities, version(), args.docsBaseUrl, problems)
+        ? escapeControls(formatSarif(reported, cwd, args.severities, version(), args.docsBaseUrl, problems))
         : formatText(reported, cwd, args.color, problems);
   if (args.output) {
     // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
@@ -513,7 +515,7 @@ async function lintWith(args: LintArgs, started: ChildProcess[]): Promise<number
     process.stdout.write(report);
   }
   for (const result of results) {
-    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
+    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(result.file)}: ${shortMessage(internal.message)}\n`);
   }
   for (const note of notes) process.stderr.write(`policyset: ${shortMessage(note)}\n`);
   for (const problem of problems) process.stderr.write(`policyset: ${shortMessage(problem)}\n`);
@@ -599,7 +601,9 @@ export async function main(argv: string[]): Promise<number> {
  * with its length said; line breaks become spaces.
  */
 export function shortMessage(message: string): string {
-  return message.replace(/[^\s']{120,}/g, (run) => `${run.slice(0, 60)}… (${run.length.toLocaleString('en-US')} characters)`).replace(/\s*[\r\n]+\s*/g, ' ');
+  // Messages quote file names, config keys and names from documents: what is left of their control
+  // characters after the line breaks is escaped by the one sanitiser (no forged line, no escape sequence).
+  return untrusted(message.replace(/[^\s']{120,}/g, (run) => `${run.slice(0, 60)}… (${run.length.toLocaleString('en-US')} characters)`).replace(/\s*[\r\n]+\s*/g, ' '));
 }
 
 /** Node's parseArgs messages, in one clean line ("unknown option '--bogus'"). */

@@ -80,13 +80,17 @@ const EXCERPT_CHARS = 200;
 /** The longest service message shown whole; a longer one is cut, with a note. */
 export const MAX_MESSAGE_CHARS = 2000;
 
-/** C0 and C1 control characters and DEL: what a terminal takes as commands (escape sequences, CR, BEL). */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * C0 and C1 control characters and DEL: what a terminal takes as commands (escape sequences, CR, BEL); and
+ * the line and paragraph separators and bidirectional overrides, which move or reorder what is shown.
+ */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const escapeControl = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
- * Text from the service made safe for a terminal: control characters (C0 and C1) are written as \uXXXX
+ * The one sanitiser of everything printed that came from a file or a service (file names, names inside
+ * documents, config keys, service answers). Text from the service made safe for a terminal: control characters (C0 and C1) are written as \uXXXX
  * (newlines and tabs too, unless `multiline`), and text longer than `max` characters is cut with a note
  * saying how much was left out. The \uXXXX form is also a valid JSON escape, so it keeps JSON valid.
  */

@@ -5,7 +5,8 @@ import { parseJson } from '../../service/json';
 import { asSavedUsage, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { diagnosticIdentities, type FileResult } from '../lintEngine';
-import { formatText } from '../formatters';
+import { formatText, untrusted } from '../formatters';
+import { escapeControls } from '#api';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, quotaConfig, readJsonFile } from '../quotaOptions';
 
 export const usage = `Usage: policyset quota plan <plan file> [--usage <saved usage json>]... [--format text|json]
@@ -93,12 +94,12 @@ export async function run(args: string[]): Promise<number> {
   const notCheckedCount = rows.filter((r) => !r.quotaChecked).length;
   const status = errors ? 1 : values.strict && notCheckedCount ? 2 : 0;
   if (values.format === 'json') {
-    process.stdout.write(JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2) + '\n');
+    process.stdout.write(escapeControls(JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2)) + '\n');
     return status;
   }
   const lines = rows.map(
     (r) =>
-      `${r.region ?? '(no region)'}  ${r.account ?? '-'}/${r.name ?? '-'}  ${r.model ?? '?'} ${r.sku}  capacity ${r.capacity ?? '?'}${r.existing !== undefined ? ` (${r.existing} now)` : ''}: ${r.tpm !== undefined ? `${fmt(r.tpm)} TPM` : '? TPM'}, ${r.rpm !== undefined ? `${fmt(r.rpm, 2)} RPM (${r.window})` : '? RPM'}${r.quotaChecked ? '' : '  [quota not checked]'}`,
+      `${untrusted(r.region ?? '(no region)')}  ${untrusted(r.account ?? '-')}/${untrusted(r.name ?? '-')}  ${untrusted(r.model ?? '?')} ${untrusted(String(r.sku))}  capacity ${r.capacity ?? '?'}${r.existing !== undefined ? ` (${r.existing} now)` : ''}: ${r.tpm !== undefined ? `${fmt(r.tpm)} TPM` : '? TPM'}, ${r.rpm !== undefined ? `${fmt(r.rpm, 2)} RPM (${r.window})` : '? RPM'}${r.quotaChecked ? '' : '  [quota not checked]'}`,
   );
   process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
   const fileResult: FileResult = { file, kind: result.kind, diagnostics: result.diagnostics, skipped: false, internalErrors: result.internalErrors, identities: diagnosticIdentities(text, result.diagnostics) };

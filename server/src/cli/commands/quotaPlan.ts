@@ -33,7 +33,8 @@ reads the service itself and checks the plan as desired state.
 
 ${CAPACITY_UNITS_USAGE}
 
-Exit status: 0 no errors, 1 errors, 2 usage or input problems (or, with --strict, a quota not checked).
+Exit status: 0 no errors, 1 errors, 2 usage or input problems, a rule that failed (or, with --strict, a quota
+not checked).
 `;
 
 export async function run(args: string[]): Promise<number> {
@@ -92,7 +93,9 @@ export async function run(args: string[]): Promise<number> {
   });
   const errors = result.diagnostics.filter((d) => d.severity === 1).length;
   const notCheckedCount = rows.filter((r) => !r.quotaChecked).length;
-  const status = errors ? 1 : values.strict && notCheckedCount ? 2 : 0;
+  // A rule that failed checked nothing: never a success (exit 2), and said on standard error.
+  for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(file)}: ${untrusted(internal.message)}\n`);
+  const status = result.internalErrors.length ? 2 : errors ? 1 : values.strict && notCheckedCount ? 2 : 0;
   if (values.format === 'json') {
     process.stdout.write(escapeControls(JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2)) + '\n');
     return status;

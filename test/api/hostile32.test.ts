@@ -182,3 +182,39 @@ describe('5 and 16: model apply reads the plan with its own cap, and Ctrl-C leav
     assert.equal(puts, 2);
   });
 });
+
+describe('12: the deploy guard with a change that breaks nothing', () => {
+  const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
+  const DEF_B = '/providers/Microsoft.Authorization/policyDefinitions/0a075868-4c26-42ef-914c-5bc007359560';
+  const set = (version: string, references: string[]) => ({
+    name: 'guarded-set',
+    properties: {
+      displayName: 'Guarded set',
+      policyType: 'Custom',
+      version,
+      policyDefinitions: references.map((id, i) => ({ policyDefinitionReferenceId: `ref${i + 1}`, policyDefinitionId: id })),
+    },
+  });
+  const write = (name: string, content: unknown) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, JSON.stringify(content, null, 2));
+    return file;
+  };
+
+  test('a reference added, deployed again under the same version: refused, nothing sent; under the next minor: one PUT', async () => {
+    const server = await mock();
+    let requests = 0;
+    await server.forAnyRequest().thenCallback(() => (requests++, { statusCode: 201, json: { id: 'x', properties: {} } }));
+    const old = write('guard-old.json', set('1.2.3', [DEF_A]));
+    const same = write('guard-same.json', set('1.2.3', [DEF_A, DEF_B]));
+    const refused = await runCli(['deploy', same, '--against', old, '--subscription', SUB, '--yes', '--base-url', server.url], { env: env(server.url), timeoutMs: 60_000 });
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /not deployed: a (minor|major) change under version 1\.2\.3/);
+    assert.match(refused.stderr, /reference/i);
+    assert.equal(requests, 0);
+    const bumped = write('guard-bumped.json', set('1.3.0', [DEF_A, DEF_B]));
+    const allowed = await runCli(['deploy', bumped, '--against', old, '--subscription', SUB, '--yes', '--base-url', server.url], { env: env(server.url), timeoutMs: 60_000 });
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.equal(requests, 1);
+  });
+});

@@ -191,3 +191,42 @@ describe('4: a PUT answered 2xx whose resource says it failed', () => {
     for (const state of ['Succeeded', 'Accepted', 'Creating', undefined]) checkWriteOutcome({ properties: { provisioningState: state } }, 201, 'PUT /x', undefined);
   });
 });
+
+describe('11: the web worker keeps what the rules need, and an update costs what the changed file costs', () => {
+  test('thousands of files: no text kept but split parts and the config; a one-file update does no workspace-wide work', async () => {
+    const { ClientFiles } = await import('#server/browser/clientFiles');
+    const { DefinitionCatalog } = await import('#service');
+    const definition = (name: string, description = '') =>
+      JSON.stringify({
+        id: `/providers/Microsoft.Management/managementGroups/mg/providers/Microsoft.Authorization/policyDefinitions/${name}`,
+        name,
+        properties: { displayName: name, description, policyRule: { if: {}, then: { effect: 'audit' } }, parameters: { p: { type: 'String' } } },
+      });
+    const files = new ClientFiles(() => undefined);
+    const sent = Array.from({ length: 3000 }, (_, i) => ({ uri: `memfs:/defs/d${i}.json`, text: definition(`d${i}`) }));
+    sent.push({ uri: 'memfs:/sets/s.definitions.json', text: '{"policyDefinitions": []}' }, { uri: 'memfs:/.policysetrc.json', text: '{}' });
+    assert.equal(files.receive({ complete: true, files: sent }), true);
+    assert.equal(files.catalog.size, 3000);
+    assert.equal(files.keptTexts(), 2, 'only the split part and the config keep their text');
+    assert.equal(files.text('memfs:/defs/d1.json'), undefined);
+    assert.equal(files.text('memfs:/sets/s.definitions.json'), '{"policyDefinitions": []}');
+
+    // Count the catalogue's additions: an update that changes nothing the catalogue holds adds none, and
+    // one that does changes the definition.
+    let added = 0;
+    const add = DefinitionCatalog.prototype.add;
+    DefinitionCatalog.prototype.add = function (this: InstanceType<typeof DefinitionCatalog>, ...args: Parameters<typeof add>) {
+      added++;
+      return add.apply(this, args);
+    };
+    try {
+      for (let i = 0; i < 50; i++) assert.equal(files.receive({ complete: false, files: [{ uri: 'memfs:/defs/d7.json', text: definition('d7') + ' '.repeat(i) }] }), false);
+      assert.equal(added, 0, 'an update that changes no definition rebuilds nothing');
+    } finally {
+      DefinitionCatalog.prototype.add = add;
+    }
+    assert.equal(files.receive({ complete: false, files: [{ uri: 'memfs:/defs/d7.json', text: definition('d7-renamed') }] }), true);
+    assert.equal(files.catalog.lookupName('d7-renamed').length, 1);
+    assert.equal(files.catalog.lookupName('d7').length, 0);
+  });
+});

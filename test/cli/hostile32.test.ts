@@ -245,3 +245,31 @@ describe('3, 8, 9 and 12: diff and --against: paths that name nothing, outputs t
     assert.doesNotMatch(result.stderr, /not in a git repository/);
   });
 });
+
+describe('12: --max-warnings -1 over the config, and the config size cap', { concurrency: 2 }, () => {
+  test("--max-warnings -1 lifts a config's maxWarnings: exit 0; without it, the config's 0 fails the run", async () => {
+    const folder = path.join(dir, 'max-warnings');
+    write('max-warnings/.policysetrc.json', JSON.stringify({ maxWarnings: 0 }));
+    // One warning: an unused parameter.
+    write('max-warnings/set.json', JSON.stringify({ properties: { displayName: 'x', parameters: { unused: { type: 'String' } }, policyDefinitions: [] } }));
+    const limited = await runCli(['lint', '.'], { cwd: folder });
+    assert.equal(limited.code, 1, limited.stderr);
+    assert.match(limited.stderr, /too many warnings: 1, and at most 0 are allowed/);
+    const lifted = await runCli(['lint', '.', '--max-warnings=-1'], { cwd: folder });
+    assert.equal(lifted.code, 0, lifted.stderr);
+    assert.doesNotMatch(lifted.stderr, /too many warnings/);
+    const tighter = await runCli(['lint', '.', '--max-warnings', '1'], { cwd: folder });
+    assert.equal(tighter.code, 0, tighter.stderr);
+  });
+
+  test('a config file over 1 MiB: exit 2, the file named, nothing of it quoted', async () => {
+    const folder = path.join(dir, 'big-config');
+    const config = write('big-config/.policysetrc.json', `{"ignore": ["secret-${'x'.repeat(1024 * 1024)}"]}`);
+    write('big-config/set.json', SET);
+    const result = await runCli(['lint', '.'], { cwd: folder });
+    assert.equal(result.code, 2, result.stderr);
+    assert.ok(result.stderr.includes(config));
+    assert.match(result.stderr, /too large to read \(1 MiB; configuration files are read up to 1 MiB\)/);
+    assert.doesNotMatch(result.stderr, /secret-/);
+  });
+});

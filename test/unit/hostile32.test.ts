@@ -230,3 +230,35 @@ describe('11: the web worker keeps what the rules need, and an update costs what
     assert.equal(files.catalog.lookupName('d7').length, 0);
   });
 });
+
+describe('12: keys fold to lower case, and upper case is not the same beyond ASCII (ß: SS)', () => {
+  const plan = (deployments: unknown[], extra: Record<string, unknown> = {}) => readPlan(parseJson(JSON.stringify({ subscription: SUB, resourceGroup: 'rg', region: 'eastus', ...extra, deployments })).root);
+  const gpt = { model: 'gpt-4o', sku: { name: 'Standard', capacity: 1 } };
+
+  test("apply targets: deployments 'straße' and 'STRASSE' are two, not the same one named twice (apply.ts:33)", async () => {
+    const { applyTargets } = await import('#service');
+    assert.deepEqual(applyTargets(plan([{ account: 'a', name: 'straße', ...gpt }, { account: 'a', name: 'STRASSE', ...gpt }])).problems, []);
+  });
+
+  test("apply targets: accounts 'aß' in eastus and 'ASS' in westus are two accounts (apply.ts:39)", async () => {
+    const { applyTargets } = await import('#service');
+    assert.deepEqual(applyTargets(plan([{ account: 'aß', name: 'x', ...gpt }, { account: 'ASS', name: 'y', region: 'westus', ...gpt }])).problems, []);
+  });
+
+  test("resources per region: accounts 'aß' and 'ASS' are two resources against a limit of one (plan.ts:206)", async () => {
+    const { resourceOverruns } = await import('#service');
+    const usages = [{ location: 'eastus', subscription: SUB, value: [{ name: { value: 'AccountCount' }, currentValue: 0, limit: 1 }] }];
+    assert.equal(resourceOverruns(plan([{ account: 'aß', name: 'x', ...gpt }, { account: 'ASS', name: 'y', ...gpt }]), usages).length, 1);
+  });
+
+  test("resources per region: regions 'eastß' and 'EASTSS' are two regions, one account each (plan.ts:203)", async () => {
+    const { resourceOverruns } = await import('#service');
+    const usages = ['eastß', 'EASTSS'].map((location) => ({ location, subscription: SUB, value: [{ name: { value: 'AccountCount' }, currentValue: 0, limit: 1 }] }));
+    assert.deepEqual(resourceOverruns(plan([{ account: 'a', name: 'x', region: 'eastß', ...gpt }, { account: 'b', name: 'y', region: 'EASTSS', ...gpt }]), usages), []);
+  });
+
+  test("reconcile: a plan's region 'eastß' does not read the usage of 'EASTSS' (reconcile.ts:109)", () => {
+    const r = reconcile([{ ...entry('d', spec(1)), region: 'eastß' }], [{ subscription: SUB, region: 'EASTSS', value: [{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 0, limit: 100 }] }]);
+    assert.equal(r.fits, false);
+  });
+});

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // The CLI's bundle (server/out/cli/bundle.js, made by scripts/build-cli.js) run with V8's code cache
-// (server/out/node/compileCache.js). The compiled modules (server/out/cli.js) when there is no bundle, when
+// (server/out/node/compileCache.js). The compiled modules (server/out/cli/main.js) when there is no bundle, when
 // the bundle is older than the last `tsc -b` (a developer's compile that did not bundle), or with
 // POLICYSET_NO_BUNDLE=1.
 const path = require('node:path');
@@ -16,7 +16,7 @@ if (bundleIsCurrent(bundle, path.join(out, '..', 'tsconfig.tsbuildinfo'))) {
   cached = requireWithCompileCache(bundle);
   cli = cached.exports;
 } else {
-  cli = require(path.join(out, 'cli.js'));
+  cli = require(path.join(out, 'cli', 'main.js'));
 }
 cli.main(process.argv.slice(2)).then((code) => {
   // A failed write of the output (not a closed pipe: see server/src/node/pipes.ts) has already set 2.

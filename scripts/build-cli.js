@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the CLI into one file (server/out/cli/bundle.js) after `tsc -b` and build-validators: a lint
 // then loads one file instead of some 150 modules, and bin/policyset.js runs it with V8's code cache
-// (server/out/node/compileCache.js). bin/policyset.js falls back to server/out/cli.js when the bundle is
+// (server/out/node/compileCache.js). bin/policyset.js falls back to server/out/cli/main.js when the bundle is
 // missing or older than the last compile. The language server the same way: server/out/server.bundle.js,
 // run by bin/policyset-language-server.js (beside server.js, so that the paths it resolves from its own
 // folder are the same). The options scripts/bundle.js uses too (esbuild-options.js),
@@ -13,7 +13,7 @@ const esbuild = require('esbuild');
 
 const root = path.resolve(__dirname, '..');
 const bundles = [
-  { entry: path.join(root, 'server/out/cli.js'), outfile: path.join(root, 'server/out/cli/bundle.js') },
+  { entry: path.join(root, 'server/out/cli/main.js'), outfile: path.join(root, 'server/out/cli/bundle.js') },
   // A long-lived process holds its source: whitespace and syntax minified (half the size), names kept for stack traces.
   { entry: path.join(root, 'server/out/server.js'), outfile: path.join(root, 'server/out/server.bundle.js'), minifyWhitespace: true, minifySyntax: true },
 ];

@@ -34,8 +34,8 @@ async function build(options) {
 
 /** The web bundles: browser platform, no Node built-in (esbuild fails on one), the server one self-contained script. */
 async function bundleWeb(common) {
-  const serverEntry = path.join(root, 'server/out/browser/server.js');
-  if (!fs.existsSync(serverEntry)) throw new Error('server/out/browser/server.js is missing: run `npx tsc -b` first');
+  const serverEntry = path.join(root, 'server/out/lsp/browser/server.js');
+  if (!fs.existsSync(serverEntry)) throw new Error('server/out/lsp/browser/server.js is missing: run `npx tsc -b` first');
   // esbuild does not type-check: tsc does, with a browser's types and no Node types.
   const tsc = require.resolve('typescript/bin/tsc');
   for (const project of ['client/tsconfig.web.json', 'server/tsconfig.web.json']) {

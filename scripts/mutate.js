@@ -57,16 +57,16 @@ const TARGETS = {
   quota: {
     what: 'the quota model',
     mutate: ['server/src/service/quota/**/*.ts'],
-    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/unit/rules-quota.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js', 'test/out/unit/hostile32.test.js'],
+    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/rules/invalid-deployment-capacity.test.js', 'test/out/rules/unknown-model-class.test.js', 'test/out/rules/model-quota-exceeded.test.js', 'test/out/rules/too-many-resources-in-region.test.js', 'test/out/rules/quota-not-checked.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js', 'test/out/unit/hostile32.test.js'],
   },
   versions: {
     what: 'the version model (the change model of two versions of a set, the version check)',
     mutate: ['server/src/service/versions/**/*.ts'],
-    tests: ['test/out/unit/versions.test.js', 'test/out/unit/rules-versions.test.js', 'test/out/cli/diff.test.js', 'test/out/api/deployAgainst.test.js'],
+    tests: ['test/out/unit/versions.test.js', 'test/out/rules/version-not-bumped.test.js', 'test/out/cli/diff.test.js', 'test/out/api/deployAgainst.test.js'],
   },
   cli: {
     what: 'the CLI (commands, formatters, git, the lint engine)',
-    mutate: ['server/src/cli/**/*.ts', 'server/src/cli.ts'],
+    mutate: ['server/src/cli/**/*.ts'],
     tests: ['test/out/cli/cli.test.js', 'test/out/cli/config.test.js', 'test/out/cli/diff.test.js', 'test/out/cli/quota.test.js', 'test/out/cli/wording.test.js', 'test/out/cli/hostile.test.js', 'test/out/cli/hostile32.test.js', 'test/out/api/cliJson.test.js', 'test/out/api/modelApply.test.js', 'test/out/api/hostile32.test.js'],
   },
   node: {
@@ -82,7 +82,7 @@ const TARGETS = {
   rules: {
     what: 'the rules',
     mutate: ['server/src/service/rules/**/*.ts'],
-    tests: ['test/out/unit/rules-*.test.js', 'test/out/unit/rulesEdges.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
+    tests: ['test/out/rules/*.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/unit/rulesEdges.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
   },
 };
 

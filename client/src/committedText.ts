@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 
-/** The server's custom requests for the version check (server/src/versionRequests.ts, server/README.md). */
-export const PREVIOUS_TEXT_REQUEST = 'policySet/setPreviousText';
-export const CHANGE_REPORT_REQUEST = 'policySet/changeReport';
+// The server's custom requests for the version check (server/src/lsp/protocol.ts, server/README.md).
+import { PREVIOUS_TEXT_REQUEST, type PreviousTextParams } from '#protocol';
 
 /** The few members of the built-in git extension's API (extensions/git/src/api/git.d.ts, version 1) used here. */
 interface GitRepository {
@@ -115,7 +114,8 @@ export class CommittedText implements vscode.Disposable {
       }
     }
     try {
-      await this.client.sendRequest(PREVIOUS_TEXT_REQUEST, { textDocument: { uri: key }, text, label: 'HEAD' });
+      const params: PreviousTextParams = { textDocument: { uri: key }, text, label: 'HEAD' };
+      await this.client.sendRequest(PREVIOUS_TEXT_REQUEST, params);
       this.sent.set(key, { commit, compared: text !== null });
     } catch (error) {
       this.log.warn(`version check: the server did not take the committed text of ${document.uri.fsPath}: ${(error as Error).message}`);

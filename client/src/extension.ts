@@ -7,11 +7,9 @@ import { PolicySetStatus } from './languageStatus';
 import { CommittedText } from './committedText';
 import { registerShowChanges } from './commands/showChangesAgainstHead';
 
+import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST } from '#protocol';
+
 let client: LanguageClient | undefined;
-/** The server's custom request (server/src/startServer.ts). */
-const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
-const APPLY_PLAN_REQUEST = 'policySet/applyPlan';
-const REGIONS_WITH_ROOM_REQUEST = 'policySet/regionsWithRoom';
 
 /** The bundled server in a packaged extension; the compiled one in a checkout. */
 function serverModule(context: vscode.ExtensionContext): string {

@@ -2,17 +2,10 @@ import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { looksLikePolicySet, POLICY_SET_LANGUAGE } from './languageDetection';
 
-/** The custom request the server answers: what a document is and how many problems it has. */
-export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
-export interface DocumentInfoParams {
-  uri: string;
-}
-export interface DocumentInfo {
-  /** The document kind: policySetDefinition, policySetDefinitionVersion, armTemplate, policyDefinition, unknown, … */
-  kind: string;
-  /** Errors, warnings and infos (hints are not problems). */
-  problems: number;
-}
+import { DOCUMENT_INFO_REQUEST, type DocumentInfo as ServerDocumentInfo, type DocumentInfoParams } from '#protocol';
+
+/** What the status shows: the server's answer to its custom request (what a document is and how many problems it has), or what is known without it. */
+type DocumentInfo = Pick<ServerDocumentInfo, 'kind' | 'problems'>;
 
 const KIND_LABELS: Record<string, string> = {
   policySetDefinition: 'Policy set definition',
@@ -78,7 +71,7 @@ export class PolicySetStatus implements vscode.Disposable {
     if (this.serverAnswers && this.client.isRunning()) {
       try {
         const params: DocumentInfoParams = { uri: document.uri.toString() };
-        const info = await this.client.sendRequest<DocumentInfo | null>(DOCUMENT_INFO_REQUEST, params);
+        const info = await this.client.sendRequest<ServerDocumentInfo | null>(DOCUMENT_INFO_REQUEST, params);
         // null: the server could not tell (the document is not open there, or the handler failed).
         if (info && typeof info.kind === 'string' && typeof info.problems === 'number') return info;
       } catch (error) {

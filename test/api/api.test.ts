@@ -16,7 +16,7 @@ import {
   SettingsError,
   type HttpClientOptions,
 } from '#api';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 import { SERVED_BUILT_IN } from '../support/corpus';
 
 const TOKEN = 'api-test-token-7f3c';

@@ -8,8 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as mockttp from 'mockttp';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
-import { LOCAL_EVENTSTREAMS, LOCAL_WORKSPACES } from '../service/eventstreams';
+import { startLocalService, type LocalService } from '../fake-service/localService';
+import { LOCAL_EVENTSTREAMS, LOCAL_WORKSPACES } from '../fake-service/eventstreams';
 
 const TOKEN = 'TOKEN-cli-items-8e1d4a7c2b9f0536';
 const WS = LOCAL_WORKSPACES.sales;

@@ -8,8 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as mockttp from 'mockttp';
 import { runCli, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
-import { LOCAL_EVENTSTREAMS, LOCAL_WORKSPACES } from '../service/eventstreams';
+import { startLocalService, type LocalService } from '../fake-service/localService';
+import { LOCAL_EVENTSTREAMS, LOCAL_WORKSPACES } from '../fake-service/eventstreams';
 import { cleanSet } from '../support/sets';
 import { SERVED_BUILT_IN } from '../support/corpus';
 

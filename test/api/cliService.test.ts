@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 import { SERVED_BUILT_IN, REPO_ROOT } from '../support/corpus';
 import { cleanSet } from '../support/sets';
 
@@ -214,7 +214,7 @@ describe('policyset deploy', CONCURRENT, () => {
 describe('the local service as a program', () => {
   test('npm run service:local prints its URL and serves; without the full corpus, the corpus subset and the seed', async () => {
     const service = await fresh();
-    const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'test/out/service/main.js'), '--port', '0', '--fault', '429:0x1'], {
+    const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'test/out/fake-service/main.js'), '--port', '0', '--fault', '429:0x1'], {
       env: { ...process.env, POLICYSET_CORPUS: path.join(dir, 'no-corpus') },
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

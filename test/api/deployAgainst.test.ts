@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as mockttp from 'mockttp';
 import { runCli, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 
 const TOKEN = 'TOKEN-deploy-against-5d2e8a1c';
 const SUB = '6e0f3b4c-5a1d-4c2e-9f8a-0123456789ab';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpClient, PolicySetClient, NetworkError, TimeoutError, fetchTransport, FETCH_FAILED, type HttpClientOptions } from '#api';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 import { SERVED_BUILT_IN } from '../support/corpus';
 
 const TOKEN = 'fetch-test-token-51ad';

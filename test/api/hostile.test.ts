@@ -1,4 +1,4 @@
-// Issue 22 against services: our local service (test/service) and mockttp (a server no one here wrote).
+// Issue 22 against services: our local service (test/fake-service) and mockttp (a server no one here wrote).
 // What is confirmed is what is sent; nothing is sent to an address URL parsing would change.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as mockttp from 'mockttp';
 import { HttpClient, InvalidRequestError, ModelDeploymentClient, PolicySetClient, retryAfterSeconds } from '#api';
 import { runCli, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 import { cleanSet } from '../support/sets';
 
 const TOKEN = 'TOKEN-hostile-7f3a9c1e5b2d4806';

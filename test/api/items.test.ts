@@ -17,8 +17,8 @@ import {
   eventstreamScopes,
   type HttpClientOptions,
 } from '#api';
-import { startLocalService, type LocalService } from '../service/localService';
-import { LOCAL_EVENTSTREAMS, LOCAL_WORKSPACES } from '../service/eventstreams';
+import { startLocalService, type LocalService } from '../fake-service/localService';
+import { LOCAL_EVENTSTREAMS, LOCAL_WORKSPACES } from '../fake-service/eventstreams';
 
 const TOKEN = 'TOKEN-items-api-5c2e9b81f0a4d736';
 const WS = LOCAL_WORKSPACES.sales;

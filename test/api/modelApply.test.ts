@@ -9,8 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as mockttp from 'mockttp';
 import { runCli, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
-import type { QuotaSeed } from '../service/modelDeployments';
+import { startLocalService, type LocalService } from '../fake-service/localService';
+import type { QuotaSeed } from '../fake-service/modelDeployments';
 
 const TOKEN = 'TOKEN-apply-7d1e4c9a2b55f063';
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
@@ -321,8 +321,8 @@ describe('quota where with regions that fail (mockttp)', () => {
 
 describe('model apply against the local service (the docs demo)', CONCURRENT, () => {
   const DEMO_SUB = '00000000-0000-0000-0000-000000000000';
-  const seed = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/service/seed-quota/demo-regions.json'), 'utf8')) as QuotaSeed;
-  const demoPlan = path.join(__dirname, '../../../test/service/seed-quota/demo-apply.deployment-plan.json');
+  const seed = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/fake-service/seed-quota/demo-regions.json'), 'utf8')) as QuotaSeed;
+  const demoPlan = path.join(__dirname, '../../../test/fake-service/seed-quota/demo-apply.deployment-plan.json');
   const fresh = async () => {
     const service = await startLocalService({ quota: structuredClone(seed) });
     services.push(service);

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import * as mockttp from 'mockttp';
 import { ModelDeploymentClient, ServiceError, InvalidRequestError, NetworkError } from '#api';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
-import type { QuotaSeed } from '../service/modelDeployments';
+import { startLocalService, type LocalService } from '../fake-service/localService';
+import type { QuotaSeed } from '../fake-service/modelDeployments';
 
 const TOKEN = 'TOKEN-quota-5c2e9a7b1d04f836';
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';

@@ -2,7 +2,7 @@
 // figures: `lintPart.js <folder> <part> <parts> [passes]` lints every parts-th file (dealt by size, so
 // that the shares are alike), `passes` times over, and prints the milliseconds of each pass.
 import * as fs from 'node:fs';
-import { lintBytes } from '#server/cli/lintEngine';
+import { lintBytes } from '#server/cli/lint/lintFile';
 import { listJsonFiles } from '../support/corpus';
 
 const [folder, part = '0', parts = '1', passes = '1'] = process.argv.slice(2);

@@ -207,7 +207,7 @@ function print(title: string, row: Row) {
 
 /** Our server's delay before validating, as set in its source (so the debounce suggestion below follows it). */
 function ourDebounceMs(): number | undefined {
-  const source = path.join(REPO_ROOT, 'server', 'src', 'startServer.ts');
+  const source = path.join(REPO_ROOT, 'server', 'src', 'lsp', 'diagnostics.ts');
   if (!fs.existsSync(source)) return undefined;
   const match = /DEBOUNCE_MS\s*=\s*(\d+)/.exec(fs.readFileSync(source, 'utf8'));
   return match ? Number(match[1]) : undefined;

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runCli, isCleanMessage, type RunResult } from '../support/run';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 import { SERVED_BUILT_IN } from '../support/corpus';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';

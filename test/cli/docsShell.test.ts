@@ -7,7 +7,7 @@
 //   says "exits N" (`npx policyset lint examples    # ... exits 1 ...`). `set -o pipefail` holds.
 // - `npm run service:local -- --port 8080 ...` starts the local service in the background, as a reader does in
 //   another terminal. Every port a page gives the local service (`--port N` on a line that starts it, with
-//   `npm run service:local` or `node test/out/service/main.js`) is a free port here: `--port N` and
+//   `npm run service:local` or `node test/out/fake-service/main.js`) is a free port here: `--port N` and
 //   `127.0.0.1:N` become it everywhere in the page, so that pages and other tests never meet on a port.
 //   `npm run service:local` then waits until the service says it is listening; it is stopped at the end of
 //   the page.
@@ -90,7 +90,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 function servicePorts(page: Page): number[] {
   const ports = new Set<number>();
   for (const command of page.commands) {
-    if (!/npm run service:local\b|test\/out\/service\/main\.js\b/.test(command.text)) continue;
+    if (!/npm run service:local\b|test\/out\/fake-service\/main\.js\b/.test(command.text)) continue;
     for (const m of command.text.matchAll(/--port (\d+)\b/g)) ports.add(Number(m[1]));
   }
   return [...ports];

@@ -52,7 +52,7 @@ test("npm pack leaves the checkout's package.json as it was; the install says no
 
 test('the packed tarball holds what runs, not the tests or sources', () => {
   const installed = path.join(prefix, 'lib', 'node_modules', 'policy-set-tools');
-  assert.ok(fs.existsSync(path.join(installed, 'server', 'out', 'cli.js')));
+  assert.ok(fs.existsSync(path.join(installed, 'server', 'out', 'cli', 'main.js')));
   assert.ok(fs.existsSync(path.join(installed, 'server', 'out', 'cli', 'bundle.js')), 'the CLI bundle, which bin/policyset.js runs');
   assert.ok(!fs.existsSync(path.join(installed, 'server', 'tsconfig.tsbuildinfo')));
   assert.ok(fs.existsSync(path.join(installed, 'LICENSE')));

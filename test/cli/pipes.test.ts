@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { CLI } from '../support/run';
 import { REPO_ROOT } from '../support/corpus';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 import { cleanSet } from '../support/sets';
 
 /**

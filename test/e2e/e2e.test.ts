@@ -15,7 +15,7 @@ import { E2E_TOKEN, ITEMS_SUITE, METADATA_SCREENSHOT, MODEL_DEPLOYMENT_SUITE, SE
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SCREENSHOTS } from './runCodeServer';
-import type { LocalService } from '../service/localService';
+import type { LocalService } from '../fake-service/localService';
 import { UNDEFINED_GROUP_FIXTURE, Workbench } from './ui';
 
 /** The Done-when of the editing experience: the squiggle and the Problems entry within 2 s of opening the file. */

@@ -11,7 +11,7 @@ import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
 import { RESULT_PREFIX, type E2eResult } from './suite/index';
 import { E2E_ACCOUNT, E2E_AUTH_PROVIDER, E2E_TOKEN, UI_ANSWERS_FOLDER, UI_REQUEST_PREFIX, type UiAnswer, type UiRequest } from './suite/suiteNames';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 
 export const EXTENSION_ID = 'policyset.policy-set-tools';
 export const FIXTURES = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures');

@@ -2,7 +2,7 @@
 // documents laid over it, as the desktop server does with the disk.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientFiles } from '#server/browser/clientFiles';
+import { ClientFiles } from '#server/lsp/browser/clientFiles';
 
 const definition = (name: string, parameters: string[]) =>
   JSON.stringify({

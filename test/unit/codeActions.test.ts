@@ -7,7 +7,7 @@ import { parsePolicyDocument, validateDocument, DefinitionCatalog, cloudOfPath, 
 import { getCodeActions } from '#features';
 import type { CodeAction, TextEdit } from 'vscode-languageserver-types';
 import { findNodeAtOffset } from 'jsonc-parser';
-import { a1, a3, template, defId, DEF, catalog } from './rules-harness';
+import { a1, a3, template, defId, DEF, catalog } from '../support/ruleTester';
 import { applyTextEdits, editsOf } from '../support/textEdits';
 import { CORPORA, REPO_ROOT, listJsonFiles } from '../support/corpus';
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { parsePolicyDocument, validateText, DefinitionCatalog, ITEM_TYPES } from '#service';
 import { getCompletions, type CompletionOptions } from '#features';
 import { SUBSET } from '../support/corpus';
-import { sliceOf, a1, a3, template, defId } from './rules-harness';
+import { sliceOf, a1, a3, template, defId } from '../support/ruleTester';
 
 type Item = Awaited<ReturnType<typeof getCompletions>>['items'][number];
 

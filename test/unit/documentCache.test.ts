@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DocumentCache } from '#server/documentCache';
+import { DocumentCache } from '#server/lsp/documentCache';
 
 describe('DocumentCache: what the server keeps per document version', () => {
   test('a value is kept for its version only', () => {

@@ -5,7 +5,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { quotaOverruns, readPlan, readUsages, reconcile, type DeploymentSpec, type ReconcileEntry, type RegionUsage } from '#service';
-import { parseJson } from '#server/service/json';
+import { parseJson } from '#server/service/json/index';
 import { checkWriteOutcome, impossibleUsageNumber, ProvisioningFailedError, putOutcome, redact } from '#api';
 
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
@@ -194,7 +194,7 @@ describe('4: a PUT answered 2xx whose resource says it failed', () => {
 
 describe('11: the web worker keeps what the rules need, and an update costs what the changed file costs', () => {
   test('thousands of files: no text kept but split parts and the config; a one-file update does no workspace-wide work', async () => {
-    const { ClientFiles } = await import('#server/browser/clientFiles');
+    const { ClientFiles } = await import('#server/lsp/browser/clientFiles');
     const { DefinitionCatalog } = await import('#service');
     const definition = (name: string, description = '') =>
       JSON.stringify({

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { IdleCollection, exposedGc } from '#server/idleCollection';
+import { IdleCollection, exposedGc } from '#server/lsp/node/idleCollection';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -86,7 +86,7 @@ test('the language server: an ignore pattern over 64 KB is said in a message nam
   const os = await import('node:os');
   const path = await import('node:path');
   const { pathToFileURL } = await import('node:url');
-  const { WorkspaceConfigs } = await import('#server/workspaceConfig');
+  const { WorkspaceConfigs } = await import('#server/lsp/node/workspaceConfig');
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-patterns-'));
   try {
     fs.writeFileSync(path.join(folder, '.policysetrc.json'), JSON.stringify({ ignore: ['z'.repeat(MAX_PATTERN_CHARS + 1)] }));

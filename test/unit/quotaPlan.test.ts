@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { asSavedUsage, quotaOverruns, readPlan, resourceOverruns, uncheckedDeployments, usageFor } from '#service';
-import { parseJson } from '#server/service/json';
+import { parseJson } from '#server/service/json/index';
 
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const planOf = (value: unknown) => readPlan(parseJson(JSON.stringify(value)).root);

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser';
-import { mayHaveCaseVariantKeys, nonStringItems, parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json';
-import { findDuplicateKeys, TapeNode } from '#server/service/tree';
+import { mayHaveCaseVariantKeys, nonStringItems, parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json/index';
+import { findDuplicateKeys, TapeNode } from '#server/service/json/tree';
 import { FULL_CORPUS, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
 function assertSameTree(actual: Node, expected: Node, where: string) {

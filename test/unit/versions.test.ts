@@ -212,6 +212,22 @@ describe('the version check', () => {
     assert.equal(oldOdd.ok, null, 'an odd old version cannot be compared');
     assert.match(oldOdd.problem!, /old version '1\.0\.0-preview' is a pre-release/);
   });
+
+  test('a failed or impossible check says why as a reason for code, beside the sentence', () => {
+    const reasons = (
+      [
+        ['1.2.3', '1.2.4', 'patch'],
+        ['1.2.3', '1.2.4', 'minor'],
+        ['1.2.3', '1.2.3', 'patch'],
+        ['1.2.3', '1.2.2', 'none'],
+        ['1.0.0', '2.0.0-preview', 'major'],
+        ['1.0.0-preview', '2.0.0', 'major'],
+        [undefined, '2.0.0', 'major'],
+        ['1.0.0', undefined, 'major'],
+      ] as const
+    ).map(([old, next, bump]) => checkVersions(old, next, bump).reason);
+    assert.deepEqual(reasons, [undefined, 'notEnough', 'notGreater', 'notGreater', 'newInvalid', 'oldInvalid', 'missing', 'missing']);
+  });
 });
 
 describe('dialects', () => {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WorkspaceDefinitions } from '#server/workspaceDefinitions';
+import { WorkspaceDefinitions } from '#server/lsp/node/workspaceDefinitions';
 
 const definition = (parameters: Record<string, object>, displayName = 'Definition A') =>
   JSON.stringify({ name: 'def-a', properties: { displayName, policyRule: { if: {}, then: { effect: 'audit' } }, parameters } });

@@ -13,7 +13,7 @@ import { freePort, spawnGroup, stopGroup } from '../e2e/support/processes';
 import { ensureWebTools, type WebTools } from './support/install';
 import type { RunConfig } from './support/runTestWeb';
 import { RESULT_PREFIX, WEB_AUTH_PROVIDER, WEB_TOKEN, type WebResult, type WebTestInfo } from './suite/protocol';
-import { startLocalService, type LocalService } from '../service/localService';
+import { startLocalService, type LocalService } from '../fake-service/localService';
 import { SERVED_BUILT_IN } from '../support/corpus';
 
 /** A run takes seconds; a browser that does not start would leave test-web waiting for ever. */

@@ -5,15 +5,13 @@ import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { POLICY_SET_LANGUAGE, registerLanguageDetection } from '../languageDetection';
 import { PolicySetStatus } from '../languageStatus';
-import { WORKSPACE_FILES_NOTIFICATION, WorkspaceFileFeeder, type WorkspaceFilesParams } from './workspaceFiles';
+import { WorkspaceFileFeeder } from './workspaceFiles';
 import { registerServiceCommands } from '../commands';
 import { fetchTransport, setDefaultTransport } from '../api';
 
+import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST, WORKSPACE_FILES_NOTIFICATION, type WorkspaceFilesParams } from '#protocol';
+
 let client: LanguageClient | undefined;
-/** The server's custom request (server/src/startServer.ts). */
-const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
-const APPLY_PLAN_REQUEST = 'policySet/applyPlan';
-const REGIONS_WITH_ROOM_REQUEST = 'policySet/regionsWithRoom';
 
 /**
  * The server's worker. Where the extension is served over http(s) (vscode.dev, github.dev, @vscode/test-web)

@@ -1,13 +1,6 @@
 import * as vscode from 'vscode';
 
-/** The server's custom notification (server/src/browser/clientFiles.ts, server/README.md). */
-export const WORKSPACE_FILES_NOTIFICATION = 'policySet/workspaceFiles';
-
-export interface WorkspaceFilesParams {
-  complete: boolean;
-  files: Array<{ uri: string; text: string }>;
-  removed?: string[];
-}
+import type { WorkspaceFilesParams } from '#protocol';
 
 /** The JSON files looked at, as the desktop server caps its scan. */
 const MAX_WORKSPACE_FILES = 20000;

@@ -1,57 +1,16 @@
 import * as vscode from 'vscode';
-import { DEFAULT_MODEL_FORMAT, putOutcome, readDeploymentState, type DeploymentTarget, type UsageEntry } from '../api';
+import { DEFAULT_MODEL_FORMAT, putOutcome, readDeploymentState, type DeploymentTarget } from '../api';
 import { requireTrust, settingsOrExplain, showFailure, withProgress, type ServiceCommandDeps } from './common';
 import { deploymentClientFor, fmt } from './quotaCommon';
+import type { ApplyPlanAnswer, ApplyPlanParams } from '#protocol';
 
 export const APPLY_DEPLOYMENT_PLAN_COMMAND = 'policySet.applyDeploymentPlan';
 
 // The server's answer to policySet/applyPlan (server/src/service/quota/apply.ts): the extension holds no
 // quota logic; it reads the service and sends the PUTs.
-interface Target {
-  subscription: string;
-  region: string;
-  resourceGroup: string;
-  account: string;
-  name: string;
-  desired: { model: string; version?: string; format?: string; sku: string; capacity: number };
-}
-interface Row {
-  key: string;
-  region: string;
-  model: string;
-  sku: string;
-  action: 'create' | 'resize' | 'unchanged';
-  changes: string[];
-  from?: number;
-  to: number;
-  tpm: number;
-  rpm?: number;
-  window?: string;
-  currentVersion?: string;
-  currentFormat?: string;
-}
-interface Quota {
-  region: string;
-  sku: string;
-  model: string;
-  limitTpm: number | null;
-  usedTpm: number | null;
-  afterTpm: number | null;
-  fits: boolean;
-}
-interface Step {
-  key: string;
-  quota: string;
-  beforeTpm: number;
-  afterTpm: number;
-  limitTpm: number;
-}
-export interface ApplyPlanAnswer {
-  targets: Target[];
-  problems: string[];
-  result?: { fits: boolean; quotas: Quota[]; order: string[]; problems?: string[]; noOrder?: string; rows: Row[]; steps: Step[] };
-}
-export type ApplyPlanProvider = (params: { text: string; deployments?: Array<{ body?: unknown; accountMissing?: boolean }>; usages?: Array<{ subscription: string; region: string; value: UsageEntry[] }> }) => Promise<ApplyPlanAnswer>;
+type Target = ApplyPlanAnswer['targets'][number];
+export type { ApplyPlanAnswer };
+export type ApplyPlanProvider = (params: ApplyPlanParams) => Promise<ApplyPlanAnswer>;
 
 /** What happened to each changed entry. */
 export interface ApplyOutcome {

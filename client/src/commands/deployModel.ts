@@ -71,7 +71,7 @@ export async function deployModel(context: vscode.ExtensionContext, deps: Servic
 
   let known: Awaited<ReturnType<QuotaFiguresProvider>>['models'] = [];
   // Standard alone when the language server gives no list.
-  let deploymentTypes = ['Standard'];
+  let deploymentTypes: readonly string[] = ['Standard'];
   try {
     ({ models: known, deploymentTypes } = await figures({}));
   } catch (error) {

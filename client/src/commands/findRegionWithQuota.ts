@@ -1,21 +1,13 @@
 import * as vscode from 'vscode';
 import { ApiError, checkLocation, SUBSCRIPTION_ID_PATTERN, type UsageEntry } from '../api';
 import { requireTrust, settingsOrExplain, withProgress, type ServiceCommandDeps } from './common';
+import type { RegionRoom } from '#protocol';
 import { askSubscriptionAndLocation, deploymentClientFor, fmt, recall, remember } from './quotaCommon';
 
 export const FIND_REGION_COMMAND = 'policySet.findRegionWithQuota';
 
 /** A region's answer, computed by the server (server/src/service/quota/where.ts). */
-export interface RegionRoom {
-  location: string;
-  model: string;
-  sku: string;
-  limitTpm: number | null;
-  usedTpm: number | null;
-  freeTpm: number | null;
-  fits: boolean;
-  error?: string;
-}
+export type { RegionRoom };
 export type RegionsWithRoomProvider = (params: { model: string; sku: string; tpm: number; reads: Array<{ location: string; value?: UsageEntry[]; error?: string }> }) => Promise<RegionRoom[]>;
 
 export interface FindRegionArgs {

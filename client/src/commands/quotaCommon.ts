@@ -1,26 +1,10 @@
 import * as vscode from 'vscode';
 import { ModelDeploymentClient, checkLocation, SUBSCRIPTION_ID_PATTERN, type ServiceSettings } from '../api';
 import { clientOptions, type ServiceCommandDeps } from './common';
+import type { QuotaFigures, QuotaFiguresParams } from '#protocol';
 
-/** The figures the server computes for the quota commands (see server/src/service/quota/figures.ts). */
-export interface QuotaFigures {
-  rows: Array<{ key: string; model: string; deploymentType: string; usedTpm: number; limitTpm: number; freeTpm: number; freeRpm?: number; label?: string }>;
-  accounts?: { used: number; limit: number };
-  unmatched: string[];
-  models: Array<{ name: string; className: string; rpm: number; tpm: number }>;
-  deploymentTypes: string[];
-  limits?: { capacity: number; tpm: number; rpm: number; perSecond: number; perTenSeconds: number; className: string; window?: string };
-  check?: { ok: true; freeTpm: number; afterTpm: number } | { ok: false; freeTpm: number; limitTpm: number; shortTpm: number; message: string };
-  usageFound: boolean;
-}
-
-export interface QuotaFiguresParams {
-  usages?: unknown[];
-  model?: string;
-  sku?: string;
-  capacity?: number;
-  currentTpm?: number;
-}
+/** The figures the server computes for the quota commands (server/src/service/quota/figures.ts). */
+export type { QuotaFigures, QuotaFiguresParams };
 
 /** Asks the language server; the commands hold no quota logic of their own. */
 export type QuotaFiguresProvider = (params: QuotaFiguresParams) => Promise<QuotaFigures>;

@@ -1,32 +1,11 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { CHANGE_REPORT_REQUEST, type CommittedText } from '../committedText';
+import { CHANGE_REPORT_REQUEST, type ChangeReportAnswer, type Bump, type ProtocolRange as Range } from '#protocol';
+import type { CommittedText } from '../committedText';
 
 export const SHOW_CHANGES_COMMAND = 'policySet.showChangesAgainstHead';
 /** Opens a document at a line: the report's links (command URIs, not in the palette). */
 export const REVEAL_CHANGE_COMMAND = 'policySet.revealChange';
-
-type Bump = 'major' | 'minor' | 'patch' | 'none';
-interface Range {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
-}
-/** The answer of policySet/changeReport (server/src/versionRequests.ts). */
-export interface ChangeReportAnswer {
-  compared: boolean;
-  problem?: string;
-  label?: string;
-  reports: Array<{
-    oldVersion: string | null;
-    newVersion: string | null;
-    requiredBump: Bump;
-    suggestedVersion: string | null;
-    versionOk: boolean | null;
-    versionProblem: string | null;
-    versionLine: number | null;
-    changes: Array<{ kind: string; bump: Bump; message: string; path: string; side: 'old' | 'new'; range: Range }>;
-  }>;
-}
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

@@ -1,6 +1,6 @@
 // A lint process: receives its settings, then file paths, and answers with one result per file.
 import { loadCatalog, type DefinitionSources } from '../node/definitions';
-import { lintBytes, type FileResult, type LintSettings } from './lintEngine';
+import { lintBytes, type FileResult, type LintSettings } from './lint/lintFile';
 import { readBytes } from '../node/files';
 
 export interface ChildInit {

@@ -1,6 +1,6 @@
 import { UsageError } from '../node/files';
-import { closestMatch } from './help';
-import type { CommandModule } from './commands';
+import { closestMatch } from '../service/text';
+import type { CommandModule } from './command';
 
 /**
  * A command of two words (`policyset quota calc`): the group dispatches to one module per subcommand, each
@@ -14,7 +14,7 @@ export function commandGroup(group: string, subcommands: Record<string, () => Co
     get usage() {
       return names.map((name) => subcommands[name]().usage).join('\n');
     },
-    async run(args, env) {
+    async run(args, env, cli) {
       const [sub, ...rest] = args;
       const load = sub !== undefined && Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
       if (!load) {
@@ -22,7 +22,7 @@ export function commandGroup(group: string, subcommands: Record<string, () => Co
         const near = closestMatch(sub, names);
         throw new UsageError(`unknown command '${group} ${sub}'${near ? `; did you mean '${group} ${near}'?` : ''} (use one of ${names.join(', ')})`);
       }
-      return load().run(rest, env);
+      return load().run(rest, env, cli);
     },
   };
 }

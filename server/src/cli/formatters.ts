@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import { RULES, SEVERITY_NAMES, severityOf, type SeveritySetting } from '../service';
-import type { FileResult } from './lintEngine';
+import type { FileResult } from './lint/lintFile';
 
 /** node:crypto is loaded only for SARIF fingerprints. */
 function createHash(): typeof CreateHash {

@@ -2,54 +2,51 @@
 // command's usage text, so that a command added there gets help, "did you mean" and shell completion
 // without a line here: `policyset help <command>`, the hint after a usage error, the suggestions for a
 // mistyped command, subcommand or option, and -o given a format name.
-import { COMMANDS, type CommandModule } from './commands';
+import { COMMANDS, MAIN_COMMAND } from './commands';
+import type { CommandModule, ExitStatuses } from './command';
 import { UsageError } from '../node/files';
+import { closestMatch } from '../service/text';
+
+/** The CLI's own usage (`policyset --help`, and `policyset lint --help`): the commands, then lint's usage. */
+export function topUsage(): string {
+  const others = Object.entries(COMMANDS).filter(([name]) => name !== MAIN_COMMAND);
+  return `Usage: ${COMMANDS[MAIN_COMMAND].synopsis}
+${others.map(([name, c]) => `       ${c.synopsis.padEnd(45)} (policyset ${name} --help)`).join('\n')}
+       policyset help <command>                      (a command's options and examples)
+
+${COMMANDS[MAIN_COMMAND].load().usage}`;
+}
+
+/** `policyset help`'s exit statuses (main answers it, and --help and --version, without a command module). */
+export const HELP_EXIT_STATUS: ExitStatuses = { 0: 'done', 2: 'usage problems (an unknown command)' };
 
 /**
- * Edit distance counting a swap of two neighbours as one edit (optimal string alignment): typed names go
- * wrong by swaps ('qouta', 'usgae') as often as by a wrong letter.
+ * Every command path with what its exit statuses mean, in the registry's order: a group's subcommands, and
+ * a command that does two things (eventstream get|delete) once per thing. docs/cli.md's table is made of it.
  */
-function typoDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
+export function exitStatusTable(): Array<{ command: string; statuses: ExitStatuses }> {
+  const rows: Array<{ command: string; statuses: ExitStatuses }> = [];
+  const add = (command: string, module: CommandModule) => {
+    const statuses = module.exitStatus;
+    if (!statuses) throw new Error(`policyset ${command} says nothing of its exit statuses (export exitStatus beside its usage)`);
+    if (isExitStatuses(statuses)) rows.push({ command, statuses });
+    else for (const [word, each] of Object.entries(statuses)) rows.push({ command: `${command} ${word}`, statuses: each });
+  };
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    const module = entry.load();
+    if (module.subcommands) for (const [sub, load] of Object.entries(module.subcommands)) add(`${name} ${sub}`, load());
+    else add(name, module);
   }
-  return d[a.length][b.length];
+  rows.push({ command: 'help', statuses: HELP_EXIT_STATUS });
+  return rows;
 }
 
-/** The candidate a mistyped command, subcommand or option most likely meant, if one is near enough. */
-export function closestMatch(value: string, candidates: Iterable<string>): string | undefined {
-  const lower = value.toLowerCase();
-  const max = Math.max(1, Math.floor(value.replace(/^-+/, '').length / 3));
-  let best: string | undefined;
-  let bestDistance = max + 1;
-  for (const candidate of candidates) {
-    const distance = typoDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best;
-}
-
-/** A command as help sees it: `lint` (whose usage lives in cli.ts) and every registered one. */
-export interface CommandInfo {
-  /** 'lint', 'quota usage', 'eventstream get' ... */
-  path: string;
-  usage: string;
-}
-
-let lintUsage = '';
-/** cli.ts gives the lint usage (lint is not in the registry: it is the CLI's own default face). */
-export function setLintUsage(usage: string): void {
-  lintUsage = usage;
+function isExitStatuses(value: ExitStatuses | Record<string, ExitStatuses>): value is ExitStatuses {
+  return typeof (value as ExitStatuses)[0] === 'string';
 }
 
 export function topLevelCommands(): string[] {
-  return ['lint', ...Object.keys(COMMANDS), 'help'];
+  return [...Object.keys(COMMANDS), 'help'];
 }
 
 function moduleOf(name: string): CommandModule | undefined {
@@ -70,7 +67,7 @@ export function subcommandsOf(name: string): string[] {
 /** The usage text of `policyset <words>`: a subcommand's own when it has one, else the command's. */
 export function usageOf(words: string[]): string | undefined {
   const [name, sub] = words;
-  if (name === 'lint') return lintUsage;
+  if (name === MAIN_COMMAND) return topUsage();
   const module = moduleOf(name);
   if (!module) return undefined;
   const subLoad = sub !== undefined && module.subcommands && Object.hasOwn(module.subcommands, sub) ? module.subcommands[sub] : undefined;
@@ -81,7 +78,7 @@ export function usageOf(words: string[]): string | undefined {
 export function commandPathOf(argv: string[]): string | undefined {
   const [name, sub] = argv;
   if (name === undefined) return undefined;
-  if (name === 'lint') return 'lint';
+  if (name === MAIN_COMMAND) return name;
   const module = moduleOf(name);
   if (!module) return undefined;
   if (sub !== undefined && module.subcommands && Object.hasOwn(module.subcommands, sub)) return `${name} ${sub}`;

@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import type { DefinitionCatalog } from '../service';
-import type { FileResult, LintSettings } from './lintEngine';
-import { lintTask, type LintTask } from './lintEngine';
+import type { FileResult, LintSettings } from './lint/lintFile';
+import { lintTask, type LintTask } from './lint/lintFile';
 import type { ChildInit, ChildMessage, ChildTask } from './child';
 import type { DefinitionSources } from '../node/definitions';
 

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { globMatcher, PatternError } from '../service/patterns';
-import { readUserFileSync } from './files';
-import { decodeText } from '../service/encoding';
+import { InputError, readUserFileSync } from './files';
+import { decodeText } from '../service/json/encoding';
 import { checkConfig, ConfigError, CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
 
 export { CONFIG_FILE_NAME };
@@ -33,12 +33,16 @@ export function findConfigFile(start: string): string | undefined {
   }
 }
 
-/** A config file that is unreadable, not JSON, or holds an unknown key or a bad value: the message names the file and the key. */
+/**
+ * A config file that is unreadable, not JSON, or holds an unknown key or a bad value: the message names the
+ * file and the key; `reason` says which, for callers that act on it ('missing': there is no such file).
+ */
 export class ConfigFileError extends Error {
   constructor(
     readonly file: string,
     readonly key: string | undefined,
     message: string,
+    readonly reason: 'missing' | 'unreadable' | 'invalid' = 'invalid',
   ) {
     super(`${file}: ${message}`);
   }
@@ -51,8 +55,9 @@ export function loadConfigFile(file: string): LoadedConfig {
     text = decodeText(readUserFileSync(file, 'config')).text.replace(/^\uFEFF/, '');
   } catch (error) {
     // The reader names the file; the error names it once, first.
-    const reason = (error as Error).message.replace(/^cannot read '.*?': /s, '');
-    throw new ConfigFileError(file, undefined, `cannot read it: ${/no such file/i.test(reason) ? 'no such file' : reason}`);
+    const missing = error instanceof InputError && error.fsCode === 'ENOENT';
+    const reason = missing ? 'no such file' : (error as Error).message.replace(/^cannot read '.*?': /s, '');
+    throw new ConfigFileError(file, undefined, `cannot read it: ${reason}`, missing ? 'missing' : 'unreadable');
   }
   const errors: ParseError[] = [];
   let value: unknown;

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DefinitionCatalog, decodeText } from '../service';
 import { describeFsError, InputError, POLICY_FILE, readUserFile, readUserFileSync, type FileKind } from './files';
-import { parseDocumentText, isPolicyDefinition, isPolicySet } from '../service/documentValue';
+import { parseDocumentText } from '../service/json/documentValue';
+import { isPolicyDefinition, isPolicySet } from '../service/model/documentKind';
 
 // Pure, and used by the browser's language server too: they live in the service.
 export { parseDocumentText, isPolicyDefinition, isPolicySet };

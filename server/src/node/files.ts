@@ -2,7 +2,15 @@ import { promises as fs, constants as fsConstants, openSync, fstatSync, readSync
 import * as path from 'node:path';
 
 export class UsageError extends Error {}
-export class InputError extends Error {}
+export class InputError extends Error {
+  /** `fsCode`: the file system's code when a read failed there ('ENOENT': the file is not there), for callers that act on why. */
+  constructor(
+    message: string,
+    readonly fsCode?: string,
+  ) {
+    super(message);
+  }
+}
 
 const IGNORED_DIRECTORIES = new Set(['node_modules', '.git', '.hg', '.svn']);
 export const POLICY_FILE = /\.jsonc?$/i;
@@ -138,7 +146,7 @@ export function readUserFileSync(file: string, kind: FileKind, scratch?: { buffe
   try {
     fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
-    throw new InputError(describeFsError(error, file));
+    throw new InputError(describeFsError(error, file), (error as NodeJS.ErrnoException).code);
   }
   try {
     const stat = fstatSync(fd);
@@ -176,7 +184,7 @@ export async function readUserFile(file: string, kind: FileKind): Promise<Buffer
   try {
     handle = await fs.open(file, OPEN_FLAGS);
   } catch (error) {
-    throw new InputError(describeFsError(error, file));
+    throw new InputError(describeFsError(error, file), (error as NodeJS.ErrnoException).code);
   }
   try {
     const stat = await handle.stat();

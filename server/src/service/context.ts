@@ -5,7 +5,7 @@ import type { SetModel, ReferenceModel } from './model/policySet';
 import { definitionsNamedBy, type DefinitionCatalog, type DefinitionInfo } from './definitions';
 import { validateAgainst } from './schema/schemas';
 import type { CapacityTable, SavedUsage } from './quota';
-import type { TextEncodingName } from './encoding';
+import type { TextEncodingName } from './json/encoding';
 
 export interface SchemaError {
   /** ajv's error (verbose: `data` is the value it is about). */

@@ -1,15 +1,15 @@
 // The policy set language service: pure, no editor or transport API, no file system.
 // The editor features are in ./features (imported apart: the CLI does not load them).
-export { validateText, validateDocument, validationSteps, parsePolicyDocument, withModel, severityOf } from './validate';
+export { validateText, validateDocument, validationSteps, parsePolicyDocument, withModel, severityOf, validateSplitSet } from './validate';
 export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
 export { RULES } from './rules';
 export type { Rule, RuleMeta } from './rules';
 export { DefinitionCatalog, normalizeDefinitionId, cloudOfPath, DEFAULT_CLOUD } from './definitions';
 export type { DefinitionInfo, DefinitionParameter, SetInfo } from './definitions';
-export { decodeUtf8, decodeText, encodingOf } from './encoding';
-export type { DecodedText, TextEncodingName } from './encoding';
-export { validateSplitSet, splitSetOf, siblingsOf, splitPartOf } from './splitSet';
-export type { SplitPart, PartText } from './splitSet';
+export { decodeUtf8, decodeText, encodingOf } from './json/encoding';
+export type { DecodedText, TextEncodingName } from './json/encoding';
+export { splitSetOf, siblingsOf, splitPartOf } from './model/splitSet';
+export type { SplitPart, PartText } from './model/splitSet';
 export { loadSchemas, bundledSchema, SCHEMA_IDS } from './schema/schemas';
 export * from './diagnostics';
 export type { DocumentKind } from './model/documentKind';

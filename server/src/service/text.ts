@@ -90,15 +90,45 @@ export function editDistance(a: string, b: string, max: number): number {
   return previous[b.length];
 }
 
-/** The closest candidate by case-insensitive edit distance, if it is close enough to be a likely typo. */
+/**
+ * Edit distance counting a swap of two neighbours as one edit (optimal string alignment), bounded: returns
+ * max+1 as soon as the distance is known to exceed max. Typed names go wrong by swaps ('qouta', 'usgae') as
+ * often as by a wrong letter.
+ */
+export function typoDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let beforePrevious: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) current[j] = Math.min(current[j], beforePrevious[j - 2] + 1);
+      rowMin = Math.min(rowMin, current[j]);
+    }
+    // A swap reaches back two rows: stop only when neither of the last two rows can come in under max.
+    if (rowMin > max && Math.min(...previous) > max) return max + 1;
+    beforePrevious = previous;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * The closest candidate by case-insensitive edit distance (a swap counts as one edit), if it is close enough to
+ * be a likely typo: within a third of the value's length (leading dashes of an option not counted), at least 1.
+ * The first of equally close candidates wins. One for the rules' "did you mean" and the CLI's.
+ */
 export function closestMatch(value: string, candidates: Iterable<string>): string | undefined {
   if (!value.trim()) return undefined;
   const lower = value.toLowerCase();
-  const max = Math.max(1, Math.floor(value.length / 3));
+  const max = Math.max(1, Math.floor(value.replace(/^-+/, '').length / 3));
   let best: string | undefined;
   let bestDistance = max + 1;
   for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase(), max);
+    const distance = typoDistance(lower, candidate.toLowerCase(), max);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -1,3 +1,4 @@
+import type { Range } from 'vscode-languageserver-types';
 import { parseJson, keyNodeOf, type Node, type ParsedJson } from './json';
 import { LineIndex } from './text';
 import { classify, classifyValue, type Classification, type DocumentKind } from './model/documentKind';
@@ -6,6 +7,7 @@ import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
 import type { Report } from './rules/types';
 import { DIAGNOSTIC_SOURCE, SEVERITY_VALUES, isSeveritySetting, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from './diagnostics';
+import { assembleSplitSet, usablePart, SPLIT_PARTS, type PartText, type SplitPart } from './model/splitSet';
 
 export interface ValidateOptions extends ValidationOptions {
   /** Severity by rule code or name; 'off' turns a rule off. */
@@ -179,4 +181,30 @@ export function validateDocument(document: PolicyDocument, options: ValidateOpti
 
 export function validateText(text: string, options: ValidateOptions = {}): ValidationResult {
   return validateDocument(parsePolicyDocument(text), options);
+}
+
+/**
+ * Checks a split set (see model/splitSet.ts) as one set and returns the diagnostics of each part, by URI
+ * (every part present has an entry, empty when clean). Diagnostics about the set as a whole (limits of the
+ * request, for example) go to the definitions part's first line.
+ */
+export function validateSplitSet(parts: Partial<Record<SplitPart, PartText>>, options: ValidateOptions = {}): Map<string, PolicySetDiagnostic[]> {
+  const result = new Map<string, PolicySetDiagnostic[]>();
+  const assembled = assembleSplitSet(parts, usablePart);
+  if (!assembled) return result;
+  for (const part of SPLIT_PARTS) {
+    const given = parts[part];
+    if (given) result.set(given.uri, []);
+  }
+  const validated = validateText(assembled.text, { ...options, uri: assembled.definitions.uri, assumePolicyDocument: true });
+  const locate = (range: Range): { uri: string; range: Range } => {
+    const located = assembled.locate(range);
+    return located ? { uri: located.segment.uri, range: located.range } : { uri: assembled.definitions.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+  };
+  for (const diagnostic of validated.diagnostics) {
+    const { uri, range } = locate(diagnostic.range);
+    const relatedInformation = diagnostic.relatedInformation?.map((related) => ({ ...related, location: locate(related.location.range) }));
+    result.get(uri)!.push({ ...diagnostic, range, ...(relatedInformation ? { relatedInformation } : {}) });
+  }
+  return result;
 }

@@ -9,7 +9,7 @@ import { admin, askRunner, registerTestAuthProvider, requests, runnerProvidesSer
 import { poll, codeOf } from './helpers';
 import { E2E_TOKEN, ITEMS_SUITE, METADATA_SCREENSHOT } from './suiteNames';
 
-/** The local service's seed (test/service/eventstreams.ts): a workspace and its eventstream. */
+/** The local service's seed (test/fake-service/eventstreams.ts): a workspace and its eventstream. */
 const WORKSPACE = 'a1b2c3d4-0001-4a5b-8c6d-000000000001';
 const ORDERS = '5e7d1c2b-1111-4e2f-9a3b-0000000000a1';
 /** An item the suite adds, with a folderId that is not a UUID: the workspace-item rules must say so. */

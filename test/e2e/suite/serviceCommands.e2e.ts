@@ -1,4 +1,4 @@
-// The service commands in the extension host, against the local service (test/service, started by the runner
+// The service commands in the extension host, against the local service (test/fake-service, started by the runner
 // on 127.0.0.1 and named in the user settings: policySet.service.baseUrl). Sign-in goes through VS Code's
 // authentication API: this suite registers a test authentication provider, policySet.auth.providerId names
 // it, and the consent dialog VS Code shows the first time is answered in the page by the runner, as a person

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { safeText, type MetadataEntity } from '#api';
 import { UsageError } from '../../node/files';
-import { closestMatch } from '../help';
-import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
+import { closestMatch } from '../../service/text';
+import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../options/serviceOptions';
 import { writeOutputFile } from '../../node/output';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset advisor metadata [--filter <expr>] [--format text|json] [-o <file>] [service options]
 
@@ -20,6 +21,9 @@ Examples:
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 2 usage, input, sign-in or service problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: Record<string, ExitStatuses> = { metadata: { 0: 'done', 2: 'usage, input, sign-in or service problems' } };
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { RULES } from '../../service';
 import { CLOUDS } from '../../service/config';
 import { UsageError } from '../../node/files';
-import { closestMatch, subcommandsOf, topLevelCommands, usageOf } from '../help';
+import { closestMatch } from '../../service/text';
+import type { CommandContext } from '../command';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset completion bash|zsh|fish
 
@@ -18,6 +20,9 @@ Examples:
 
 Exit status: 0 done, 2 usage problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done', 2: 'usage problems' };
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 const SEVERITIES = ['error', 'warning', 'info', 'hint', 'off'];
@@ -55,7 +60,7 @@ export function specOf(path: string, usage: string): CommandSpec {
 }
 
 /** Every command path with its options, read from the command registry and each usage text. */
-export function commandSpecs(): { commands: string[]; subcommands: Record<string, string[]>; specs: CommandSpec[] } {
+export function commandSpecs({ topLevelCommands, subcommandsOf, usageOf }: CommandContext): { commands: string[]; subcommands: Record<string, string[]>; specs: CommandSpec[] } {
   const commands = topLevelCommands();
   const subcommands: Record<string, string[]> = {};
   const specs: CommandSpec[] = [];
@@ -75,8 +80,8 @@ export function commandSpecs(): { commands: string[]; subcommands: Record<string
 
 const quote = (words: string[]) => `'${words.join(' ').replace(/'/g, '')}'`;
 
-function bashScript(zsh: boolean): string {
-  const { commands, subcommands, specs } = commandSpecs();
+function bashScript(cli: CommandContext, zsh: boolean): string {
+  const { commands, subcommands, specs } = commandSpecs(cli);
   const lines: string[] = [];
   lines.push(`# policyset completion for ${zsh ? 'zsh' : 'bash'}: made by 'policyset completion ${zsh ? 'zsh' : 'bash'}'`);
   // zsh runs the bash function through bashcompinit (as the az CLI's zsh completion does); compinit first when the user's .zshrc did not.
@@ -151,8 +156,8 @@ function bashScript(zsh: boolean): string {
   return lines.join('\n') + '\n';
 }
 
-function fishScript(): string {
-  const { commands, subcommands, specs } = commandSpecs();
+function fishScript(cli: CommandContext): string {
+  const { commands, subcommands, specs } = commandSpecs(cli);
   const lines = ['# policyset completion for fish: made by \'policyset completion fish\'', 'complete -c policyset -f'];
   lines.push(`complete -c policyset -n __fish_use_subcommand -a ${quote(commands)}`);
   for (const [name, subs] of Object.entries(subcommands)) {
@@ -172,7 +177,7 @@ function fishScript(): string {
   return lines.join('\n') + '\n';
 }
 
-export async function run(args: string[]): Promise<number> {
+export async function run(args: string[], _env?: NodeJS.ProcessEnv, cli?: CommandContext): Promise<number> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   const [shell, ...extra] = positionals;
   if (!shell || extra.length) throw new UsageError('completion takes one shell: bash, zsh or fish');
@@ -180,6 +185,8 @@ export async function run(args: string[]): Promise<number> {
     const near = closestMatch(shell, SHELLS);
     throw new UsageError(`completion: no script for '${shell}'${near ? `; did you mean '${near}'?` : ''} (bash, zsh or fish)`);
   }
-  process.stdout.write(shell === 'fish' ? fishScript() : bashScript(shell === 'zsh'));
+  // main gives what the CLI knows of its commands: this module never imports the registry that loads it.
+  if (!cli) throw new Error('completion: run it through the CLI (main gives it the commands)');
+  process.stdout.write(shell === 'fish' ? fishScript(cli) : bashScript(cli, shell === 'zsh'));
   return 0;
 }

@@ -5,11 +5,12 @@ import { InputError, readBytes, UsageError } from '../../node/files';
 import { ConfigFileError, findConfigFile, loadConfigFile } from '../../node/config';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { decodeText } from '../../service';
-import { lintBytes } from '../lintEngine';
+import { lintBytes } from '../lint/lintFile';
 import { formatText } from '../formatters';
-import { guardDeployment } from '../deployGuard';
-import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
-import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
+import { guardDeployment } from '../versions/deployGuard';
+import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
+import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
                         [--version <#.#.#>] [--yes] [-d <definitions>] [--format text|json] [--verbose]
@@ -37,6 +38,9 @@ ${VERSION_OPTIONS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 1 refused (lint errors, a version not bumped enough, not confirmed), 2 usage, input, sign-in or service problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done', 1: 'refused (lint errors, a version not bumped enough, not confirmed)', 2: 'usage, input, sign-in or service problems' };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -4,11 +4,13 @@ import * as path from 'node:path';
 import { bumpRank, isBump, readSides, type Bump, type ChangeReport, type CompareOptions } from '../../service';
 import { InputError, UsageError } from '../../node/files';
 import { writeOutputFile } from '../../node/output';
-import { compareAgainstRevision, compareRead, diskReader, readSetFile } from '../versionSides';
-import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, safe, toJson } from '../diffReport';
 import { escapeControls } from '#api';
-import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
-import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../versionOptions';
+import { compareAgainstRevision, compareRead, diskReader, readSetFile } from '../versions/versionSides';
+import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, safe, toJson } from '../versions/diffReport';
+import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
+import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
+import { cliVersion } from '../version';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset diff <old> <new> [options]
        policyset diff --against <git revision> [paths...] [options]
@@ -38,6 +40,13 @@ ${SERVICE_OPTIONS_USAGE}(service options are used by builtin:<name> only)
 Exit status: 0 every version bumped enough (or absent) and no change reaches --fail-on; 1 a version
 bumped too little, or a change reaches --fail-on; 2 usage, input or service problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = {
+  0: 'every version bumped enough (or absent) and no change reaches --fail-on',
+  1: 'a version bumped too little, or a change reaches --fail-on',
+  2: 'usage, input or service problems',
+};
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -103,7 +112,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       : format === 'markdown'
         ? formatDiffMarkdown(reports, cwd)
         : format === 'sarif'
-          ? formatDiffSarif(reports, cwd, toolVersion())
+          ? formatDiffSarif(reports, cwd, cliVersion())
           : formatDiffText(reports, cwd, color);
   if (output) {
     // The one output guard lint uses: never over an input (device and inode compared, so a hard link or
@@ -112,10 +121,11 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     writeOutputFile(output, text, read);
   } else process.stdout.write(text);
   for (const note of notes) process.stderr.write(`policyset: ${safe(note)}\n`);
-  return exitStatus(reports, failOn as Bump | undefined);
+  return statusOf(reports, failOn as Bump | undefined);
 }
 
-export function exitStatus(reports: ChangeReport[], failOn: Bump | undefined): number {
+/** The exit status of a comparison: 1 when a version is bumped too little or a change reaches --fail-on. */
+function statusOf(reports: ChangeReport[], failOn: Bump | undefined): number {
   const tooLittle = reports.some((r) => r.versionOk === false);
   const reached = failOn !== undefined && reports.some((r) => r.changes.some((c) => bumpRank(c.bump) >= bumpRank(failOn)));
   return tooLittle || reached ? 1 : 0;
@@ -150,11 +160,3 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-function toolVersion(): string {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON, read for the SARIF driver only
-    return (require('../../../../package.json') as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}

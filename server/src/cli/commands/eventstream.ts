@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { checkItemId, safeText, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
-import { closestMatch } from '../help';
-import { confirm, unreadable, eventstreamClient, reportApiError, serviceContext, serviceOptions, serviceOptionsUsage, redactForOutput } from '../serviceOptions';
+import { closestMatch } from '../../service/text';
+import { confirm, unreadable, eventstreamClient, reportApiError, serviceContext, serviceOptions, serviceOptionsUsage, redactForOutput } from '../options/serviceOptions';
 import { writeOutputFile } from '../../node/output';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset eventstream get <workspaceId> <eventstreamId> [-o <file>] [--format text|json] [service options]
        policyset eventstream delete <workspaceId> <eventstreamId> [--yes] [--format text|json] [service options]
@@ -23,6 +24,12 @@ Examples:
 ${serviceOptionsUsage({ items: true })}
 Exit status: 0 done, 1 not confirmed, 2 usage, input, sign-in or service problems (ItemNotFound too).
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: Record<string, ExitStatuses> = {
+  get: { 0: 'done', 2: 'usage, input, sign-in or service problems (ItemNotFound too)' },
+  delete: { 0: 'done', 1: 'not confirmed', 2: 'usage, input, sign-in or service problems (ItemNotFound too)' },
+};
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { parseExpand } from '#api';
 import { UsageError } from '../../node/files';
-import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
+import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../options/serviceOptions';
 import { writeOutputFile } from '../../node/output';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset fetch <name> [--expand <list>] [-o <file>] [--format text|json] [service options]
 
@@ -18,6 +19,9 @@ Examples:
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 2 usage, input, sign-in or service problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done', 2: 'usage, input, sign-in or service problems' };
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({

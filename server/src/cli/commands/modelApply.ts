@@ -3,9 +3,10 @@ import { DEFAULT_MODEL_FORMAT, putOutcome, readDeploymentState, redact, type Dep
 import { parseJson } from '../../service/json';
 import { applyRows, applySummary, applyTargets, deployedSpec, readPlan, reconcile, type ApplyTarget, type ReconcileEntry, type Reconciliation, type RegionUsage, type Usage } from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
-import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
-import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../quotaOptions';
+import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../options/quotaOptions';
 import { mapLimit } from '../concurrency';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset model apply <plan file> [--dry-run] [--yes] [--format text|json]
                            [--capacity-units <file>] [service options]
@@ -37,6 +38,13 @@ ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 all applied (or nothing to do, or a dry run that fits), 1 refused (does not fit, no order,
 not confirmed), 2 failures (a PUT failed or its outcome is unknown; usage, input, sign-in or read problems).
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = {
+  0: 'all applied (or nothing to do, or a dry run that fits)',
+  1: 'refused (does not fit, no order, not confirmed)',
+  2: 'failures (a PUT failed or its outcome is unknown; usage, input, sign-in or read problems)',
+};
 
 /** Reads (GETs, usages) in flight at once: a few, not a burst. */
 const READS_AT_ONCE = 4;

@@ -14,8 +14,9 @@ import {
 } from '#api';
 import { capacityClassOf, checkQuota, checkSize, describeRequestWindow, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { confirm, unreadable, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
-import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../quotaOptions';
+import { confirm, unreadable, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../options/quotaOptions';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset model deploy --subscription <id> --resource-group <rg> --account <name> --name <deployment>
                             --model <name>[:<version>[:<format>]] (--capacity <n>|max | --tpm <n>) [--sku <name>]
@@ -41,6 +42,9 @@ ${CAPACITY_UNITS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 1 refused (quota short, not confirmed), 2 usage, input, sign-in or service problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done', 1: 'refused (quota short, not confirmed)', 2: 'usage, input, sign-in or service problems' };
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({

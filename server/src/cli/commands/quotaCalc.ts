@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { capacityClassOf, checkSize, rateLimits } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { capacityTable, CAPACITY_UNITS_USAGE, fmt, numberFlag } from '../quotaOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, numberFlag } from '../options/quotaOptions';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset quota calc --model <name> (--capacity <n> | --tpm <n>) [--format text|json]
                            [--capacity-units <file>]
@@ -19,6 +20,9 @@ ${CAPACITY_UNITS_USAGE}
 
 Exit status: 0 done, 2 usage problems (an unknown model, a size that is not valid).
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done', 2: 'usage problems (an unknown model, a size that is not valid)' };
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

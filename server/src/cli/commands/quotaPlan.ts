@@ -4,10 +4,11 @@ import { decodeText, validateText } from '../../service';
 import { parseJson } from '../../service/json';
 import { asSavedUsage, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
-import { diagnosticIdentities, type FileResult } from '../lintEngine';
+import { diagnosticIdentities, type FileResult } from '../lint/lintFile';
 import { formatText, untrusted } from '../formatters';
 import { escapeControls } from '#api';
-import { capacityTable, CAPACITY_UNITS_USAGE, fmt, quotaConfig, readJsonFile } from '../quotaOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, quotaConfig, readJsonFile } from '../options/quotaOptions';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset quota plan <plan file> [--usage <saved usage json>]... [--format text|json]
                           [--strict] [--capacity-units <file>]
@@ -36,6 +37,9 @@ ${CAPACITY_UNITS_USAGE}
 Exit status: 0 no errors, 1 errors, 2 usage or input problems, a rule that failed (or, with --strict, a quota
 not checked).
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'no errors', 1: 'errors', 2: 'usage or input problems, a rule that failed (or, with --strict, a quota not checked)' };
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

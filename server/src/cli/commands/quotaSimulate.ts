@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { capacityClassOf, rateLimits, simulate } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { capacityTable, CAPACITY_UNITS_USAGE, fmt, numberFlag } from '../quotaOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, numberFlag } from '../options/quotaOptions';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset quota simulate --model <name> --capacity <n> --rps <n> --prompt-tokens <n>
                               --max-tokens <n> [--best-of <n>] [--minutes <n>] [--format text|json]
@@ -21,6 +22,9 @@ ${CAPACITY_UNITS_USAGE}
 
 Exit status: 0 done (whatever the load), 2 usage problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done (whatever the load)', 2: 'usage problems' };
 
 /** Loads past this are not simulated request by request (a typo, not a workload). */
 const MAX_REQUESTS = 10_000_000;

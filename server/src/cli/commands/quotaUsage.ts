@@ -2,9 +2,10 @@ import { parseArgs } from 'node:util';
 import { safeText } from '#api';
 import { quotaFigures, usageBar } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../serviceOptions';
-import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../quotaOptions';
+import { reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../options/serviceOptions';
+import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../options/quotaOptions';
 import { writeOutputFile } from '../../node/output';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset quota usage --subscription <id> --location <region> [--format text|json] [-o <file>]
                            [--capacity-units <file>] [service options]
@@ -22,6 +23,9 @@ ${CAPACITY_UNITS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 done, 2 usage, input, sign-in or service problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done', 2: 'usage, input, sign-in or service problems' };
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({

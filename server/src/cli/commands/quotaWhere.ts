@@ -2,9 +2,10 @@ import { parseArgs } from 'node:util';
 import { ApiError, checkLocation, DEFAULT_SKU_NAME, redact } from '#api';
 import { checkSize, regionsWithRoom, roomVerdict, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
 import { UsageError } from '../../node/files';
-import { serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../serviceOptions';
-import { fmt, modelDeploymentClient, numberFlag } from '../quotaOptions';
+import { serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
+import { fmt, modelDeploymentClient, numberFlag } from '../options/quotaOptions';
 import { mapLimit } from '../concurrency';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset quota where --subscription <id> --model <name> (--capacity <n> | --tpm <n>)
                            --locations <region,region,...> [--sku <type>] [--format text|json] [service options]
@@ -22,6 +23,9 @@ Examples:
 ${SERVICE_OPTIONS_USAGE}
 Exit status: 0 at least one region fits, 1 none does, 2 usage problems or no region could be read.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'at least one region fits', 1: 'none does', 2: 'usage problems or no region could be read' };
 
 /** Regions read at once. */
 const READS_AT_ONCE = 3;

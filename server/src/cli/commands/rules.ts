@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { RULES } from '../../service';
 import { UsageError } from '../../node/files';
+import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset rules [--format text|json]
 
@@ -14,6 +15,9 @@ Examples:
 
 Exit status: 0 done, 2 usage problems.
 `;
+
+/** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
+export const exitStatus: ExitStatuses = { 0: 'done', 2: 'usage problems' };
 
 /** The text table shows one line per rule; JSON has the whole description. */
 const firstSentence = (text: string) => text.split(/(?<=\.)\s/)[0];

@@ -227,3 +227,15 @@ export function classify(root: Node | undefined): Classification {
 export function classifyValue(value: unknown): DocumentKind {
   return classifyWith(value, valueView).kind;
 }
+
+/** A policy definition document (a plain value, as parseDocumentText reads it): `properties.policyRule` is an object. */
+export function isPolicyDefinition(value: unknown): boolean {
+  const properties = (value as { properties?: { policyRule?: unknown } } | null)?.properties;
+  return typeof properties === 'object' && properties !== null && typeof properties.policyRule === 'object';
+}
+
+/** A policy set document: `properties.policyDefinitions` is an array. */
+export function isPolicySet(value: unknown): boolean {
+  const properties = (value as { properties?: { policyDefinitions?: unknown } } | null)?.properties;
+  return typeof properties === 'object' && properties !== null && Array.isArray(properties.policyDefinitions);
+}

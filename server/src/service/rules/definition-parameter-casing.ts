@@ -1,5 +1,6 @@
 import { definitionParameter, resolvedReferences } from './referencedDefinitions';
 import type { SetRule } from './types';
+import { renameKey, stringData } from './support/fixes';
 
 export const definitionParameterCasing: SetRule = {
   scope: 'set',
@@ -20,4 +21,5 @@ export const definitionParameterCasing: SetRule = {
       }
     }
   },
+  fix: renameKey((ctx) => stringData(ctx, 'declared'), (to) => `Rename to '${to}' as the definition declares it`),
 };

@@ -1,5 +1,8 @@
 import type { Node } from '../json';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { valueOf } from '../json';
+import { removeChild } from './support/edits';
+import { sameRange, setAt } from './support/fixes';
 
 export const duplicateGroupName: SetRule = {
   scope: 'set',
@@ -19,4 +22,15 @@ export const duplicateGroupName: SetRule = {
       else seen.set(key, group.nameNode);
     }
   },
+  fix: removeDuplicateGroup,
 };
+
+/** A group declared again: removing the later declaration keeps the first; obvious only when the two are the same. */
+function removeDuplicateGroup(ctx: FixContext): Fix[] {
+  const set = setAt(ctx)?.set;
+  const group = set?.groups.find((g) => sameRange(ctx, g.nameNode));
+  const first = group && set?.groupsByLower.get(group.name.toLowerCase());
+  if (!set?.groupsNode || !group || !first || first === group) return [];
+  const same = JSON.stringify(valueOf(group.node)) === JSON.stringify(valueOf(first.node));
+  return [{ key: `${ctx.start}`, title: `Remove this repeated declaration of group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: same }];
+}

@@ -1,5 +1,7 @@
 import type { Node } from '../json';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { replaceNode } from './support/edits';
+import { freeReferenceId, sameRange, setAt } from './support/fixes';
 
 export const duplicateReferenceId: SetRule = {
   scope: 'set',
@@ -21,4 +23,16 @@ export const duplicateReferenceId: SetRule = {
       else seen.set(key, node);
     }
   },
+  fix: uniqueReferenceId,
 };
+
+function uniqueReferenceId(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  const reference = found?.set.references.find((r) => r.refIdNode && r.refIdNode.type === 'string' && sameRange(ctx, r.refIdNode));
+  if (!found || !reference?.refIdNode || found.set.isDynamic(reference.refIdNode)) return [];
+  const base = reference.refIdNode.value as string;
+  const lower = base.toLowerCase();
+  if (found.set.references.filter((r) => r.refIdLower === lower).length < 2) return [];
+  const id = freeReferenceId(found.set, `${base}_`, 2);
+  return [{ key: `${ctx.start}`, title: `Change to '${id}'`, edits: [replaceNode(reference.refIdNode, id)], preferred: true }];
+}

@@ -1,4 +1,6 @@
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { replaceNode } from './support/edits';
+import { groupUseAt } from './support/fixes';
 
 export const groupNameCasing: SetRule = {
   scope: 'set',
@@ -17,4 +19,16 @@ export const groupNameCasing: SetRule = {
       }
     }
   },
+  fix: fixGroupCasing,
+  fixAll({ document }) {
+    const edits = document.sets.flatMap((set) => set.groupUses.flatMap((use) => (use.declared && use.declared.name !== use.name ? [replaceNode(use.node, use.declared.name)] : [])));
+    return edits.length > 1 ? { title: `Write every group name as declared (${edits.length} in this document)`, edits } : undefined;
+  },
 };
+
+function fixGroupCasing(ctx: FixContext): Fix[] {
+  const found = groupUseAt(ctx);
+  const declared = found?.use.declared;
+  if (!found || !declared || declared.name === found.use.name) return [];
+  return [{ key: `${ctx.start}`, title: `Change to '${declared.name}' as declared`, edits: [replaceNode(found.use.node, declared.name)], preferred: true }];
+}

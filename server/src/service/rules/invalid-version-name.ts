@@ -1,7 +1,9 @@
 import { property } from '../json';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
 import { STRICT_VERSION } from './util';
 import { normalizeVersion } from './invalid-version';
+import { nodeAt, setAt } from './support/fixes';
+import { normalizedVersion, versionFix } from './support/versionFixes';
 
 export const invalidVersionName: SetRule = {
   scope: 'set',
@@ -39,4 +41,20 @@ export const invalidVersionName: SetRule = {
     const suggestion = normalizeVersion(version);
     ctx.report({ node, messageId: suggestion ? 'nameSuggestion' : 'name', data: { name, suggestion } });
   },
+  fix: normalizeVersionName,
 };
+
+function normalizeVersionName(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  const node = nodeAt(ctx, 'string');
+  if (!found || !node || found.set.kind !== 'policySetDefinitionVersion' || property(found.set.resource, 'name') !== node) return [];
+  const name = node.value as string;
+  const segments = name.split('/');
+  // In a template the name is '<set>/<version>' (or the version alone when nested): only the version is normalised.
+  const expected = found.set.inTemplate && !found.set.nested ? 2 : 1;
+  if (segments.length !== expected || found.set.isDynamic(node) || segments[segments.length - 1].startsWith('[')) return [];
+  const normalized = normalizedVersion(segments[segments.length - 1], false);
+  if (!normalized) return [];
+  segments[segments.length - 1] = normalized.version;
+  return versionFix(ctx, node, segments.join('/'), normalized.exact, name);
+}

@@ -1,6 +1,8 @@
 import { items, property, propertyIgnoreCase, type Node } from '../json';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
 import { STRICT_VERSION, SUFFIXED_VERSION } from './util';
+import { nodeAt, setAt } from './support/fixes';
+import { normalizedVersion, versionFix } from './support/versionFixes';
 
 export function normalizeVersion(value: string): string | undefined {
   const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/i.exec(value.trim());
@@ -38,4 +40,16 @@ export const invalidVersion: SetRule = {
     check(propertyIgnoreCase(set.properties, 'version'));
     for (const node of items(property(set.properties, 'versions'))) check(node);
   },
+  fix: normalizeSetVersion,
 };
+
+function normalizeSetVersion(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  const node = nodeAt(ctx, 'string');
+  if (!found || !node || found.set.isDynamic(node)) return [];
+  // As the rule reads it: built-in documents may carry a suffix, authored resources may not.
+  const lenient = found.set.kind === 'policySetDefinition' && !found.set.inTemplate;
+  const normalized = normalizedVersion(node.value as string, lenient);
+  if (!normalized || !(lenient ? SUFFIXED_VERSION : STRICT_VERSION).test(normalized.version)) return [];
+  return versionFix(ctx, node, normalized.version, normalized.exact, node.value as string);
+}

@@ -1,6 +1,10 @@
 import type { Node } from '../json';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
 import type { ReferenceModel } from '../model/policySet';
+import { keyNodeOf } from '../json';
+import type { SetModel } from '../model/policySet';
+import { insertInto } from './support/edits';
+import { freeReferenceId, sameRange, setAt } from './support/fixes';
 
 export const missingReferenceId: SetRule = {
   scope: 'set',
@@ -35,4 +39,26 @@ export const missingReferenceId: SetRule = {
       }
     }
   },
+  fix: addReferenceId,
 };
+
+function addReferenceId(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  const reference = found?.set.references.find((r) => {
+    const key = r.idNode && keyNodeOf(r.idNode);
+    return key && sameRange(ctx, key);
+  });
+  if (!found || !reference?.idNode || reference.refIdNode || reference.idKey === undefined) return [];
+  const id = newReferenceId(found.set, reference);
+  const after = reference.node.children!.indexOf(reference.idNode.parent!) + 1;
+  const insert = insertInto(ctx, reference.node, 'object', 'policyDefinitionReferenceId', id, after);
+  return insert ? [{ key: `${ctx.start}`, title: `Add policyDefinitionReferenceId '${id}'`, edits: [insert], preferred: true }] : [];
+}
+
+/** The definition's name (the last segment of its ID), made unique in the set. */
+function newReferenceId(set: SetModel, reference: ReferenceModel): string {
+  const id = reference.idNode!.value as string;
+  const base = id.slice(id.lastIndexOf('/') + 1).replace(/[^\w.-]+/g, '_') || 'reference';
+  const taken = new Set(set.references.map((r) => r.refIdLower).filter((i) => i !== undefined));
+  return taken.has(base.toLowerCase()) ? freeReferenceId(set, `${base}_`, 2) : base;
+}

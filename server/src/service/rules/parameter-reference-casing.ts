@@ -1,4 +1,6 @@
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { replaceExpressionName } from './support/edits';
+import { setAt } from './support/fixes';
 
 export const parameterReferenceCasing: SetRule = {
   scope: 'set',
@@ -17,4 +19,22 @@ export const parameterReferenceCasing: SetRule = {
       }
     }
   },
+  fix: fixParameterReferenceCasing,
+  fixAll({ document }) {
+    const edits = document.sets.flatMap((set) =>
+      set.parameterUses.flatMap((use) => {
+        const declared = set.parametersByLower.get(use.lower);
+        return declared && declared.name !== use.name ? [replaceExpressionName(use.start, use.end, declared.name)] : [];
+      }),
+    );
+    return edits.length > 1 ? { title: `Write every parameter reference as declared (${edits.length} in this document)`, edits } : undefined;
+  },
 };
+
+function fixParameterReferenceCasing(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  const use = found?.set.parameterUses.find((u) => u.start === ctx.start && u.end === ctx.end);
+  const declared = use && found?.set.parametersByLower.get(use.lower);
+  if (!use || !declared || declared.name === use.name) return [];
+  return [{ key: `${use.start}`, title: `Change to '${declared.name}' as declared`, edits: [replaceExpressionName(use.start, use.end, declared.name)], preferred: true }];
+}

@@ -1,6 +1,7 @@
 import type { SetRule } from './types';
 import { unknownProperties } from './unknown-property';
 import { schemaErrorsOf } from './util';
+import { renameKey, stringData } from './support/fixes';
 
 export const propertyNameCasing: SetRule = {
   scope: 'set',
@@ -16,4 +17,5 @@ export const propertyNameCasing: SetRule = {
       if (item.casingOf) ctx.report({ node: item.keyNode, messageId: 'casing', data: { name: item.name, canonical: item.casingOf } });
     }
   },
+  fix: renameKey((ctx) => stringData(ctx, 'canonical'), (to) => `Rename to '${to}'`),
 };

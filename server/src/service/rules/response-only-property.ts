@@ -1,5 +1,7 @@
 import { keyNodeOf, property } from '../json';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { removeChild } from './support/edits';
+import { nodeAt } from './support/fixes';
 
 const RESPONSE_ONLY = ['effectiveDefinitionVersion', 'latestDefinitionVersion'];
 
@@ -23,4 +25,14 @@ export const responseOnlyProperty: SetRule = {
       }
     }
   },
+  fix: removeResponseOnly,
 };
+
+function removeResponseOnly(ctx: FixContext): Fix[] {
+  const key = nodeAt(ctx, 'string');
+  const owner = key?.parent;
+  if (!key || owner?.type !== 'property' || owner.children?.[0] !== key || !owner.parent) return [];
+  const name = key.value as string;
+  if (name !== 'effectiveDefinitionVersion' && name !== 'latestDefinitionVersion') return [];
+  return [{ key: `${ctx.start}`, title: `Remove '${name}'`, edits: [removeChild(owner.parent, owner)], preferred: true }];
+}

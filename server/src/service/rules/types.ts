@@ -2,6 +2,7 @@ import type { Node } from '../json';
 import type { SeverityName } from '../diagnostics';
 import type { ValidationContext } from '../context';
 import type { SetModel } from '../model/policySet';
+import type { DefinitionCatalog } from '../definitions';
 
 export interface RuleMeta {
   /** Stable code, never reused: PS1xxx syntax, PS2xxx schema, PS3xxx versions, PS4xxx references,
@@ -42,13 +43,82 @@ export interface SetRuleContext extends DocumentRuleContext {
   set: SetModel;
 }
 
-export interface DocumentRule {
+// ---- Quick fixes ------------------------------------------------------------------------------
+
+/** One text change, in document offsets. */
+export interface Edit {
+  offset: number;
+  length: number;
+  content: string;
+}
+
+/** The line ending and indentation unit a document is written with: new text is written the same way. */
+export interface Layout {
+  eol: string;
+  unit: string;
+}
+
+export interface FixOptions {
+  /** Known policy definitions: the type of a declared parameter is taken from the definition it is passed to. */
+  definitions?: DefinitionCatalog;
+  /** The cloud whose definition variants win (as in validation); default AzureCloud. */
+  cloud?: string;
+}
+
+/** What a fix sees of the document: its tree, its text and its set models (the document of validation). */
+export interface FixDocument {
+  parsed: { root?: Node; text: string };
+  sets: SetModel[];
+}
+
+/**
+ * One diagnostic of the rule, back from the client: a fix relies on its range, its `data` and the document
+ * at that range, never on its message. A diagnostic that no longer matches the document gets no fix.
+ */
+export interface FixContext {
+  document: FixDocument;
+  text: string;
+  layout: Layout;
+  options: FixOptions;
+  /** The diagnostic's range, in offsets. */
+  start: number;
+  end: number;
+  data: Record<string, unknown>;
+}
+
+/** One code action for a diagnostic. */
+export interface Fix {
+  /** Fixes of one rule with the same key are one action that fixes all their diagnostics (one group declared for all its uses). */
+  key: string;
+  title: string;
+  edits: Edit[];
+  preferred?: boolean;
+}
+
+export interface FixAllContext {
+  document: FixDocument;
+  /** The ranges (in offsets) of the rule's diagnostics the client asked about. */
+  asked: Array<{ start: number; end: number }>;
+}
+
+/**
+ * A rule's quick fixes, beside its check (as ESLint's `meta.fixable` and `fix(fixer)`): the code actions
+ * find them through the rule of a diagnostic's code, so a fix cannot come loose from its rule.
+ */
+export interface RuleFixes {
+  /** The fixes of one diagnostic of this rule (none when the document no longer matches it). */
+  fix?(ctx: FixContext): Fix[];
+  /** One action for every diagnostic of this kind in the document, offered beside a single fix when there is more than one; from the model alone. */
+  fixAll?(ctx: FixAllContext): { title: string; edits: Edit[] } | undefined;
+}
+
+export interface DocumentRule extends RuleFixes {
   meta: RuleMeta;
   scope: 'document';
   check(ctx: DocumentRuleContext): void;
 }
 
-export interface SetRule {
+export interface SetRule extends RuleFixes {
   meta: RuleMeta;
   scope: 'set';
   check(ctx: SetRuleContext): void;

@@ -1,6 +1,8 @@
 import type { Node } from '../json';
 import { closestMatch } from '../text';
-import type { SetRule, RelatedReport } from './types';
+import type { SetRule, RelatedReport, Fix, FixContext } from './types';
+import { insertInto, replaceNode } from './support/edits';
+import { groupUseAt, stringData } from './support/fixes';
 
 export const undefinedGroup: SetRule = {
   scope: 'set',
@@ -39,4 +41,24 @@ export const undefinedGroup: SetRule = {
       ctx.report({ node: use.node, messageId: suggestion ? 'undefinedDidYouMean' : 'undefined', data: { name, suggestion }, related });
     }
   },
+  fix: declareGroup,
 };
+
+function declareGroup(ctx: FixContext): Fix[] {
+  const found = groupUseAt(ctx);
+  if (!found || found.use.declared) return [];
+  const { set, use } = found;
+  const name = use.name;
+  // Into the declared groups, or a new policyDefinitionGroups at the end of the properties.
+  const insert = set.groupsNode
+    ? insertInto(ctx, set.groupsNode, 'array', undefined, { name }, undefined)
+    : insertInto(ctx, set.properties, 'object', 'policyDefinitionGroups', [{ name }], undefined);
+  if (!insert) return [];
+  const candidates: Fix[] = [];
+  const suggestion = set.groups.find((g) => g.name === stringData(ctx, 'suggestion'))?.name;
+  if (suggestion) {
+    candidates.push({ key: `rename:${use.node.offset}`, title: `Change to '${suggestion}'`, edits: [replaceNode(use.node, suggestion)], preferred: true });
+  }
+  candidates.push({ key: `declare:${set.resource.offset}:${name.toLowerCase()}`, title: `Declare group '${name}' in policyDefinitionGroups`, edits: [insert], preferred: !suggestion });
+  return candidates;
+}

@@ -1,5 +1,9 @@
 import { closestMatch } from '../text';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import type { ParameterType, ReferenceModel, SetModel } from '../model/policySet';
+import { DEFAULT_CLOUD } from '../definitions';
+import { insertInto, replaceExpressionName } from './support/edits';
+import { indexOfKey, setAt, stringData } from './support/fixes';
 
 export const undefinedParameter: SetRule = {
   scope: 'set',
@@ -24,4 +28,69 @@ export const undefinedParameter: SetRule = {
       ctx.report({ start: use.start, end: use.end, messageId: suggestion ? 'undefinedDidYouMean' : 'undefined', data: { name: use.name, suggestion }, related });
     }
   },
+  fix: declareParameter,
 };
+
+function declareParameter(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  if (!found) return [];
+  const { set } = found;
+  const use = set.parameterUses.find((u) => u.start === ctx.start && u.end === ctx.end);
+  if (!use || !use.name || set.parametersByLower.has(use.lower)) return [];
+  const type = inferParameterType(ctx, set, use.lower);
+  const declaration = { type, metadata: { displayName: displayNameOf(use.name) } };
+  // Into the declared parameters, or a new parameters object before the policyDefinitions.
+  const insert = set.parametersNode
+    ? insertInto(ctx, set.parametersNode, 'object', use.name, declaration, undefined)
+    : insertInto(ctx, set.properties, 'object', 'parameters', { [use.name]: declaration }, indexOfKey(set.properties, 'policyDefinitions'));
+  if (!insert) return [];
+  const candidates: Fix[] = [];
+  const suggestion = set.parameters.find((p) => p.name === stringData(ctx, 'suggestion'))?.name;
+  if (suggestion) {
+    candidates.push({ key: `rename:${use.start}`, title: `Change to '${suggestion}'`, edits: [replaceExpressionName(use.start, use.end, suggestion)], preferred: true });
+  }
+  candidates.push({ key: `declare:${set.resource.offset}:${use.lower}`, title: `Declare parameter '${use.name}' (${type})`, edits: [insert], preferred: !suggestion });
+  return candidates;
+}
+
+/**
+ * The type of a parameter to declare: the type of the definition parameter that a use is passed to whole
+ * (`"value": "[parameters('x')]"`), when the definitions are known; else String.
+ */
+function inferParameterType(ctx: FixContext, set: SetModel, lower: string): ParameterType {
+  const catalog = ctx.options.definitions;
+  if (!catalog) return 'String';
+  for (const use of set.parameterUses) {
+    if (use.lower !== lower || !isWholeParameterCall(use.node.value as string, set.inTemplate)) continue;
+    const passed = use.reference.parameterValues.find((v) => v.valueNode === use.node);
+    if (!passed) continue;
+    const type = definitionParameterType(ctx, set, use.reference, passed.name);
+    if (type) return type;
+  }
+  return 'String';
+}
+
+function isWholeParameterCall(value: string, inTemplate: boolean): boolean {
+  return new RegExp(`^\\[${inTemplate ? '\\[' : ''}\\s*parameters\\s*\\(\\s*'(?:[^']|'')*'\\s*\\)\\s*\\]$`, 'i').test(value);
+}
+
+function definitionParameterType(ctx: FixContext, set: SetModel, reference: ReferenceModel, name: string): ParameterType | undefined {
+  const id = reference.idNode;
+  if (!ctx.options.definitions || !id || id.type !== 'string' || set.isDynamic(id) || reference.idKey === undefined) return undefined;
+  const all = ctx.options.definitions.lookup(id.value as string, reference.idKey);
+  const cloud = (ctx.options.cloud ?? DEFAULT_CLOUD).toLowerCase();
+  const ofCloud = all.filter((v) => v.cloud?.toLowerCase() === cloud);
+  const types = new Set((ofCloud.length ? ofCloud : all).map((v) => v.parameters.get(name.toLowerCase())?.type).filter((t) => t !== undefined));
+  // Variants that disagree say nothing.
+  return types.size === 1 ? [...types][0] : undefined;
+}
+
+/** `allowedLocations` → `Allowed locations`. */
+function displayNameOf(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim();
+  if (!words) return name;
+  return words.charAt(0).toUpperCase() + words.slice(1).replace(/ ([A-Z])(?=[a-z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
+}

@@ -1,6 +1,7 @@
 import { closestMatch } from '../text';
 import { definitionParameter, describeDefinition, resolvedReferences } from './referencedDefinitions';
 import type { SetRule } from './types';
+import { renameKey, stringData } from './support/fixes';
 
 export const unknownDefinitionParameter: SetRule = {
   scope: 'set',
@@ -30,4 +31,5 @@ export const unknownDefinitionParameter: SetRule = {
       }
     }
   },
+  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false),
 };

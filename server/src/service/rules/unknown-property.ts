@@ -3,6 +3,7 @@ import { property, type Node } from '../json';
 import type { SetRule } from './types';
 import { closestMatch } from '../text';
 import { describeOwner, schemaErrorsOf } from './util';
+import { renameKey, stringData } from './support/fixes';
 
 export interface UnknownProperty {
   keyNode: Node;
@@ -49,4 +50,5 @@ export const unknownProperty: SetRule = {
       });
     }
   },
+  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false),
 };

@@ -1,4 +1,6 @@
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { removeChild } from './support/edits';
+import { sameRange, setAt } from './support/fixes';
 
 export const unusedGroup: SetRule = {
   scope: 'set',
@@ -18,4 +20,15 @@ export const unusedGroup: SetRule = {
       if (!used.has(group.name.toLowerCase())) ctx.report({ node: group.nameNode, messageId: 'unused', data: { name: group.name } });
     }
   },
+  fix: removeUnusedGroup,
 };
+
+function removeUnusedGroup(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  if (!found || found.set.groupUsesDynamic) return [];
+  const { set } = found;
+  const group = set.groups.find((g) => sameRange(ctx, g.nameNode));
+  const lower = group?.name.toLowerCase();
+  if (!group || !set.groupsNode || set.groupUses.some((u) => u.lower === lower)) return [];
+  return [{ key: `${ctx.start}`, title: `Remove unused group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: true }];
+}

@@ -1,4 +1,6 @@
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { removeChild } from './support/edits';
+import { sameRange, setAt } from './support/fixes';
 
 export const unusedParameter: SetRule = {
   scope: 'set',
@@ -16,4 +18,15 @@ export const unusedParameter: SetRule = {
       if (!used.has(parameter.name.toLowerCase())) ctx.report({ node: parameter.keyNode, messageId: 'unused', data: { name: parameter.name } });
     }
   },
+  fix: removeUnusedParameter,
 };
+
+function removeUnusedParameter(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  if (!found || found.set.parameterUsesDynamic) return [];
+  const { set } = found;
+  const parameter = set.parameters.find((p) => sameRange(ctx, p.keyNode));
+  const lower = parameter?.name.toLowerCase();
+  if (!parameter || !set.parametersNode || set.parameterUses.some((u) => u.lower === lower)) return [];
+  return [{ key: `${ctx.start}`, title: `Remove unused parameter '${parameter.name}'`, edits: [removeChild(set.parametersNode, parameter.keyNode.parent!)], preferred: true }];
+}

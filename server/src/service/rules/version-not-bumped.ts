@@ -1,7 +1,10 @@
 import { compareSets, pairSides, readSides, versionOf, type SetSide } from '../versions';
 import { checkVersions } from '../versions/version';
 import { propertyIgnoreCase, stringValue } from '../json';
-import type { SetRule } from './types';
+import type { SetRule, Fix, FixContext } from './types';
+import { replaceNode } from './support/edits';
+import { nodeAt, setAt, stringData } from './support/fixes';
+import { STRICT_VERSION } from './util';
 
 /** The set as this document has it, for the change model: locations are the rule runner's, so none are made here. */
 function sideOf(ctx: Parameters<SetRule['check']>[0]): SetSide {
@@ -45,7 +48,7 @@ export const versionNotBumped: SetRule = {
     if (check.ok !== false || !check.suggested || !/^\d+\.\d+\.\d+$/.test(side.version.text)) return;
     const kinds = [...new Set(report.changes.filter((c) => c.bump === report.requiredBump).map((c) => c.kind))];
     const changes = kinds.slice(0, 3).join(', ') + (kinds.length > 3 ? ', ...' : '');
-    const greater = /is not greater/.test(check.problem ?? '');
+    const greater = check.reason === 'notGreater';
     const messageId = !kinds.length ? 'lower' : greater && report.requiredBump !== 'major' && report.requiredBump !== 'minor' ? 'notGreater' : 'tooLittle';
     ctx.report({
       node: side.version.node,
@@ -53,4 +56,20 @@ export const versionNotBumped: SetRule = {
       data: { value: side.version.text, old: old.version.text, against: previous.label, required: report.requiredBump, suggested: check.suggested, changes },
     });
   },
+  fix: writeSuggestedVersion,
 };
+
+/** version-not-bumped: writes the smallest version the changes allow (the rule's `suggested`). */
+function writeSuggestedVersion(ctx: FixContext): Fix[] {
+  const found = setAt(ctx);
+  const node = nodeAt(ctx, 'string');
+  const suggested = stringData(ctx, 'suggested');
+  if (!found || !node || !suggested || !STRICT_VERSION.test(suggested) || found.set.isDynamic(node)) return [];
+  const current = node.value as string;
+  // A template's version resource is named '<set>/<version>': only the version changes.
+  const segments = current.split('/');
+  segments[segments.length - 1] = suggested;
+  const version = segments.join('/');
+  if (version === current) return [];
+  return [{ key: `${ctx.start}`, title: `Change the version to '${suggested}'`, edits: [replaceNode(node, version)], preferred: true }];
+}

@@ -4,10 +4,7 @@ import { keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, 
 import { LineIndex } from '../text';
 import { classify } from '../model/documentKind';
 import { modelOfResource, type SetModel } from '../model/policySet';
-import type { PartText, SplitPart } from '../splitSet';
-
-/** The parts in the order splitSet assembles them (a type import only: splitSet reaches the rules, and a rule reaches this). */
-const SPLIT_PARTS: readonly SplitPart[] = ['definitions', 'parameters', 'groups'];
+import { assembleSplitSet, SPLIT_PARTS, SPLIT_PART_KEYS, type PartText, type SplitPart } from '../model/splitSet';
 
 /** Where a change is: the file (a URI or path, as given), a JSON pointer in it, and the range to mark. */
 export interface Location {
@@ -137,18 +134,13 @@ export function readSides(file: string, input: string): ReadSides {
   return { ok: true, sides };
 }
 
-const PART_KEYS: Record<SplitPart, string> = { definitions: 'policyDefinitions', parameters: 'parameters', groups: 'policyDefinitionGroups' };
-
 /**
  * Reads a split set (the cloud CLI's `<base>.definitions.json`, `.parameters.json`, `.groups.json`): the
- * parts are assembled into one set, and each location goes back to its part (its pointer inside the part).
+ * parts are assembled into one set (model/splitSet.ts), and each location goes back to its part (its
+ * pointer inside the part).
  */
 export function readSplitSide(parts: Partial<Record<SplitPart, PartText>>): ReadSides {
-  const definitions = parts.definitions;
-  if (!definitions) return { ok: false, problem: 'a split set needs its <base>.definitions.json part' };
-  const lines: string[] = ['{ "properties": {'];
-  const segments: Array<{ uri: string; part: SplitPart; firstLine: number; lineCount: number; text: string }> = [];
-  let first = true;
+  if (!parts.definitions) return { ok: false, problem: 'a split set needs its <base>.definitions.json part' };
   for (const part of SPLIT_PARTS) {
     const given = parts[part];
     if (!given) continue;
@@ -156,29 +148,22 @@ export function readSplitSide(parts: Partial<Record<SplitPart, PartText>>): Read
     const errors: ParseError[] = [];
     parseTree(text, errors, PARSE_OPTIONS);
     if (errors.length) return { ok: false, problem: describeErrors(given.uri, text, errors) };
-    lines.push(`${first ? '' : ','}"${PART_KEYS[part]}":`);
-    first = false;
-    const partLines = text.split(/\r\n|\r|\n/);
-    segments.push({ uri: given.uri, part, firstLine: lines.length, lineCount: partLines.length, text });
-    lines.push(...partLines);
   }
-  lines.push('} }');
-  const assembled = lines.join('\n');
-  const read = readSides(definitions.uri, assembled);
+  const assembled = assembleSplitSet(parts)!;
+  const definitions = assembled.definitions;
+  const read = readSides(definitions.uri, assembled.text);
   if (!read.ok) return read;
-  const assembledLines = new LineIndex(assembled);
+  const assembledLines = new LineIndex(assembled.text);
   return {
     ok: true,
     sides: read.sides.map((side) => ({
       ...side,
       locate(node: Node): Location {
-        const range = rangeOf(assembledLines, node);
-        const segment = segments.find((s) => range.start.line >= s.firstLine && range.start.line < s.firstLine + s.lineCount);
-        if (!segment) return { file: definitions.uri, pointer: pointerOf(node), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
-        const prefix = `/properties/${PART_KEYS[segment.part]}`;
+        const located = assembled.locate(rangeOf(assembledLines, node));
+        if (!located) return { file: definitions.uri, pointer: pointerOf(node), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+        const prefix = `/properties/${SPLIT_PART_KEYS[located.segment.part]}`;
         const pointer = pointerOf(node);
-        const shift = (p: Range['start']) => ({ line: p.line - segment.firstLine, character: p.character });
-        return { file: segment.uri, pointer: pointer.startsWith(prefix) ? pointer.slice(prefix.length) : pointer, range: { start: shift(range.start), end: shift(range.end) } };
+        return { file: located.segment.uri, pointer: pointer.startsWith(prefix) ? pointer.slice(prefix.length) : pointer, range: located.range };
       },
     })),
   };

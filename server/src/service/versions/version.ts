@@ -75,11 +75,20 @@ export function bumpBetween(old: Version, next: Version): Bump {
   return 'patch';
 }
 
+/**
+ * Why a check failed (`newInvalid`: the new version is not #.#.#; `notGreater`: it is not greater than the old
+ * one; `notEnough`: greater, but bumped less than the changes need) or could not be made (`oldInvalid`,
+ * `missing`: a side has no version).
+ */
+export type VersionCheckReason = 'newInvalid' | 'notGreater' | 'notEnough' | 'oldInvalid' | 'missing';
+
 export interface VersionCheck {
   /** true: the new version is greater and bumped enough; false: it is not; null: there is nothing to compare. */
   ok: boolean | null;
   /** The smallest version that would do, when the old version is known. */
   suggested: string | undefined;
+  /** Why the check failed or could not be made, for code to tell apart (never the sentence of `problem`). */
+  reason?: VersionCheckReason;
   /** Why the check failed or could not be made, in a sentence. */
   problem: string | undefined;
 }
@@ -92,20 +101,20 @@ export function checkVersions(oldText: string | undefined, newText: string | und
   const old = oldText === undefined ? undefined : parseVersion(oldText);
   const next = newText === undefined ? undefined : parseVersion(newText);
   const suggested = old?.ok ? formatVersion(nextVersion(old.version, required)) : undefined;
-  if (next && !next.ok) return { ok: false, suggested, problem: `The new version ${next.problem}` };
-  if (old && !old.ok) return { ok: null, suggested: undefined, problem: `The old version ${old.problem}` };
+  if (next && !next.ok) return { ok: false, suggested, problem: `The new version ${next.problem}`, reason: 'newInvalid' };
+  if (old && !old.ok) return { ok: null, suggested: undefined, problem: `The old version ${old.problem}`, reason: 'oldInvalid' };
   if (!old?.ok || !next?.ok) {
     const missing = !old && !next ? 'Neither side has a version' : !old ? 'The old side has no version' : 'The new side has no version';
-    return { ok: null, suggested, problem: `${missing} (properties.version, a version resource's name or metadata.version): the bump is reported, not checked` };
+    return { ok: null, suggested, problem: `${missing} (properties.version, a version resource's name or metadata.version): the bump is reported, not checked`, reason: 'missing' };
   }
   const order = compareVersions(next.version, old.version);
   if (required === 'none' && order >= 0) return { ok: true, suggested, problem: undefined };
   if (order <= 0) {
-    return { ok: false, suggested, problem: `The new version '${newText}' is not greater than the old version '${oldText}': use ${suggested}` };
+    return { ok: false, suggested, problem: `The new version '${newText}' is not greater than the old version '${oldText}': use ${suggested}`, reason: 'notGreater' };
   }
   const bumped = bumpBetween(old.version, next.version);
   if (bumpRank(bumped) < bumpRank(required)) {
-    return { ok: false, suggested, problem: `The change needs a ${required} version, but '${oldText}' -> '${newText}' is a ${bumped} bump: use ${suggested}` };
+    return { ok: false, suggested, problem: `The change needs a ${required} version, but '${oldText}' -> '${newText}' is a ${bumped} bump: use ${suggested}`, reason: 'notEnough' };
   }
   return { ok: true, suggested, problem: undefined };
 }

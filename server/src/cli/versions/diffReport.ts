@@ -1,0 +1,147 @@
+// The outputs of `policyset diff`: text for a terminal, JSON (the documented shape), markdown for a
+// pull-request comment, SARIF for code scanning (each change on its line of the new file).
+import { untrusted } from '../formatters';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as Sarif from 'sarif';
+import { BUMP_OF, bumpRank, type Bump, type Change, type ChangeKind, type ChangeReport } from '../../service';
+
+export type DiffFormat = 'text' | 'json' | 'markdown' | 'sarif';
+export const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'json', 'markdown', 'sarif'];
+
+/** A report as the JSON output gives it (the shape in docs/cli.md). */
+export interface DiffJson {
+  old: { file: string; version: string | null } | null;
+  new: { file: string; version: string | null } | null;
+  requiredBump: Bump;
+  suggestedVersion: string | null;
+  versionOk: boolean | null;
+  versionProblem?: string;
+  /** `path`, `line` (1-based) and `file` name one place: in the new file, or in the old one for what was removed. */
+  changes: Array<{ kind: ChangeKind; bump: Bump; path: string; message: string; line: number; file: string }>;
+}
+
+/** Terminal text: control characters from the files (names, values) are shown escaped, never sent (the one sanitiser). */
+export const safe = untrusted;
+
+export function toJson(report: ChangeReport): DiffJson {
+  return {
+    old: report.old ? { file: report.old.file, version: report.old.version ?? null } : null,
+    new: report.new ? { file: report.new.file, version: report.new.version ?? null } : null,
+    requiredBump: report.requiredBump,
+    suggestedVersion: report.suggestedVersion ?? null,
+    versionOk: report.versionOk,
+    ...(report.versionProblem ? { versionProblem: report.versionProblem } : {}),
+    changes: report.changes.map((change) => ({
+      kind: change.kind,
+      bump: change.bump,
+      path: change.location.pointer,
+      message: change.message,
+      line: change.location.range.start.line + 1,
+      file: change.location.file,
+    })),
+  };
+}
+
+const relativeTo = (cwd: string, file: string) => (file.startsWith('builtin:') ? file : path.relative(cwd, path.resolve(cwd, file)) || file);
+
+function title(report: ChangeReport, cwd: string): string {
+  const side = (s: ChangeReport['old']) => (s ? `${relativeTo(cwd, s.file)}${s.version ? ` (${s.version})` : ''}` : '(none)');
+  return `${side(report.old)} -> ${side(report.new)}`;
+}
+
+function verdict(report: ChangeReport): string {
+  const needs = report.requiredBump === 'none' ? 'no version change needed' : `needs a ${report.requiredBump} version`;
+  if (!report.old) return 'new: nothing to compare';
+  if (!report.new) return 'removed';
+  if (report.versionOk === true) return `${needs}; version ok`;
+  if (report.versionOk === false) return report.versionProblem ?? `${needs}; version not bumped enough`;
+  return `${needs}${report.suggestedVersion && report.requiredBump !== 'none' ? ` (suggested: ${report.suggestedVersion})` : ''}${report.versionProblem ? `; ${report.versionProblem}` : ''}`;
+}
+
+export function formatDiffText(reports: ChangeReport[], cwd: string, color: boolean): string {
+  const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const bumpColor: Record<Bump, string> = { major: '31', minor: '33', patch: '36', none: '2' };
+  const lines: string[] = [];
+  for (const report of reports) {
+    // Many sets (--against): the unchanged ones are counted in the last line, not listed.
+    if (reports.length > 1 && !report.changes.length && report.versionOk !== false && report.old && report.new) continue;
+    lines.push(paint('4', safe(title(report, cwd))) + `: ${safe(verdict(report))}`);
+    for (const change of report.changes) {
+      const where = `${relativeTo(cwd, change.location.file)}:${change.location.range.start.line + 1}:${change.location.range.start.character + 1}`;
+      lines.push(`  ${paint(bumpColor[change.bump], change.bump.padEnd(5))}  ${safe(change.message)}  ${paint('2', `${change.kind} ${safe(where)}`)}`);
+    }
+  }
+  const changed = reports.filter((r) => r.changes.length).length;
+  lines.push(`${reports.length} set${reports.length === 1 ? '' : 's'} compared, ${changed} with changes`);
+  return lines.join('\n') + '\n';
+}
+
+const escapeCell = (text: string) => safe(text).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+/** For a pull-request comment: a summary per set, then a table per bump (most breaking first). */
+export function formatDiffMarkdown(reports: ChangeReport[], cwd: string): string {
+  const out: string[] = ['## Policy set changes', ''];
+  for (const report of reports) {
+    const status = report.versionOk === false ? '❌' : report.versionOk === true ? '✅' : '➖';
+    out.push(`### ${escapeCell(title(report, cwd))}`, '', `${status} **${report.requiredBump}** change: ${escapeCell(verdict(report))}`, '');
+    for (const bump of ['major', 'minor', 'patch'] as const) {
+      const changes = report.changes.filter((c) => c.bump === bump);
+      if (!changes.length) continue;
+      out.push(`#### ${bump[0].toUpperCase()}${bump.slice(1)} (${changes.length})`, '', '| Change | Kind | Where |', '|---|---|---|');
+      for (const change of changes) {
+        const where = `${relativeTo(cwd, change.location.file)}:${change.location.range.start.line + 1} \`${change.location.pointer}\``;
+        out.push(`| ${escapeCell(change.message)} | \`${change.kind}\` | ${escapeCell(where)} |`);
+      }
+      out.push('');
+    }
+    if (!report.changes.length) out.push('No changes that assignments can see.', '');
+  }
+  return out.join('\n');
+}
+
+const SARIF_LEVEL: Record<Bump, Sarif.Result.level> = { major: 'error', minor: 'warning', patch: 'note', none: 'none' };
+
+/** SARIF 2.1.0: one rule per change kind (plus the version check); each change on its line of the new file. */
+export function formatDiffSarif(reports: ChangeReport[], cwd: string, toolVersion: string): string {
+  const kinds = Object.keys(BUMP_OF) as ChangeKind[];
+  const rules: Sarif.ReportingDescriptor[] = [
+    ...kinds.map((kind) => ({ id: kind, name: kind, shortDescription: { text: `${kind.replace(/-/g, ' ')} (${BUMP_OF[kind]})` }, defaultConfiguration: { level: SARIF_LEVEL[BUMP_OF[kind]] } })),
+    { id: 'version-not-bumped', name: 'version-not-bumped', shortDescription: { text: 'The version is not bumped as far as the change requires' }, defaultConfiguration: { level: 'error' } },
+  ];
+  const artifact = (file: string) => {
+    const relative = path.relative(cwd, path.resolve(cwd, file));
+    return relative.startsWith('..') || path.isAbsolute(relative) ? { uri: pathToFileURL(path.resolve(cwd, file)).href } : { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  };
+  const region = (range: Change['location']['range']): Sarif.Region => ({ startLine: range.start.line + 1, startColumn: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 });
+  const results: Sarif.Result[] = [];
+  for (const report of reports) {
+    for (const change of report.changes) {
+      if (!change.inNew || bumpRank(change.bump) === 0) continue;
+      results.push({
+        ruleId: change.kind,
+        ruleIndex: kinds.indexOf(change.kind),
+        level: SARIF_LEVEL[change.bump],
+        message: { text: `${change.message} (${change.bump})` },
+        locations: [{ physicalLocation: { artifactLocation: artifact(change.inNew.file), region: region(change.inNew.range) } }],
+        properties: { bump: change.bump, path: change.location.pointer },
+      });
+    }
+    if (report.versionOk === false && report.versionLocation) {
+      results.push({
+        ruleId: 'version-not-bumped',
+        ruleIndex: rules.length - 1,
+        level: 'error',
+        message: { text: report.versionProblem ?? 'The version is not bumped enough' },
+        locations: [{ physicalLocation: { artifactLocation: artifact(report.versionLocation.file), region: region(report.versionLocation.range) } }],
+        properties: { suggestedVersion: report.suggestedVersion },
+      });
+    }
+  }
+  const log: Sarif.Log = {
+    version: '2.1.0',
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    runs: [{ tool: { driver: { name: 'policyset diff', version: toolVersion, rules } }, originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith(path.sep) ? cwd : cwd + path.sep).href } }, results }],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}

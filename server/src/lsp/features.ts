@@ -1,0 +1,178 @@
+// The language features the server offers: one list, from which the capabilities it declares at
+// initialize are made (featureCapabilities) and the "Features" row of server/README.md is generated
+// (scripts/generators/server-features.js). A feature is its capability, its handler (a call of the pure
+// service, through the safe runner) and the words that describe it.
+import { ErrorCodes, ResponseError, type Connection, type CompletionList, type ServerCapabilities, type WorkspaceEdit } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  doHover,
+  findDefinition,
+  referencedDefinitionAt,
+  findReferences,
+  prepareRename,
+  rename,
+  documentSymbols,
+  foldingRanges,
+  selectionRanges,
+  format,
+  getCodeActions,
+  getCompletions,
+  COMPLETION_TRIGGER_CHARACTERS,
+  QUICK_FIX,
+  type FeatureOptions,
+} from '../service/features';
+import { APPLY_EDIT_COMMAND } from './protocol';
+import type { Runner } from './runner';
+
+export interface FeatureContext {
+  connection: Connection;
+  handle: Runner;
+  featureOptions(uri: string): FeatureOptions;
+  /** The URI of a definition's `source` (a path or a URI), or undefined (see ServerHost). */
+  sourceUri(source: string): string | undefined;
+  /** Whether the client takes code actions as literals (read at initialize). */
+  codeActionLiterals(): boolean;
+}
+
+export interface LspFeature {
+  /** How server/README.md describes it (the LSP method's name, and what is particular about ours). */
+  readme: string;
+  capabilities: ServerCapabilities;
+  register(context: FeatureContext): void;
+}
+
+const offsetOf = (document: TextDocument, position: { line: number; character: number }) => document.offsetAt(position);
+/** A rename that cannot be done answers InvalidRequest with the reason. */
+const refuse = (answer: object) => {
+  if ('error' in answer) throw new ResponseError(ErrorCodes.InvalidRequest, (answer as { error: string }).error);
+};
+const triggers = COMPLETION_TRIGGER_CHARACTERS.map((c) => `\`${c}\``).join(' ');
+
+export const FEATURES: LspFeature[] = [
+  {
+    readme: `completion (trigger characters ${triggers})`,
+    capabilities: { completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false } },
+    register: ({ connection, handle, featureOptions }) =>
+      connection.onCompletion(handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList, { model: false })),
+  },
+  {
+    readme: 'hover',
+    capabilities: { hoverProvider: true },
+    register: ({ connection, handle, featureOptions }) => connection.onHover(handle('hover', (d, p, params) => doHover(p, offsetOf(d, params.position), featureOptions(d.uri)), null)),
+  },
+  {
+    readme: 'definition',
+    capabilities: { definitionProvider: true },
+    register: ({ connection, handle, featureOptions, sourceUri }) =>
+      connection.onDefinition(
+        handle(
+          'definition',
+          (d, p, params) => {
+            const offset = offsetOf(d, params.position);
+            // On policyDefinitionId / policyDefinitionName: the file of the known definition, when it was read from one.
+            const source = referencedDefinitionAt(p, offset, featureOptions(d.uri))?.source;
+            const file = source && sourceUri(source);
+            if (file) return [{ uri: file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+            return findDefinition(p, d.uri, offset);
+          },
+          [],
+        ),
+      ),
+  },
+  {
+    readme: 'references',
+    capabilities: { referencesProvider: true },
+    register: ({ connection, handle }) =>
+      connection.onReferences(handle('references', (d, p, params) => findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration), [])),
+  },
+  {
+    readme: 'prepareRename/rename',
+    capabilities: { renameProvider: { prepareProvider: true } },
+    register: ({ connection, handle }) => {
+      connection.onPrepareRename(
+        handle(
+          'prepareRename',
+          (d, p, params) => {
+            const answer = prepareRename(p, offsetOf(d, params.position));
+            refuse(answer);
+            return answer as { range: never; placeholder: string };
+          },
+          null,
+        ),
+      );
+      connection.onRenameRequest(
+        handle(
+          'rename',
+          (d, p, params) => {
+            const answer = rename(p, d.uri, offsetOf(d, params.position), params.newName);
+            refuse(answer);
+            return answer as Exclude<typeof answer, { error: string }>;
+          },
+          null,
+        ),
+      );
+    },
+  },
+  {
+    readme: `codeAction (quick fixes; as \`CodeAction\` literals, or for clients without literal support as the command \`${APPLY_EDIT_COMMAND}\`, which applies the edit through \`workspace/applyEdit\`)`,
+    capabilities: { codeActionProvider: { codeActionKinds: [QUICK_FIX] }, executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] } },
+    register: ({ connection, handle, featureOptions, codeActionLiterals }) => {
+      connection.onCodeAction(
+        handle(
+          'codeAction',
+          (d, p, params) => {
+            if (params.context.only && !params.context.only.some((kind) => kind === QUICK_FIX || QUICK_FIX.startsWith(`${kind}.`))) return [];
+            const actions = getCodeActions(p, d.uri, params.context.diagnostics, params.range, featureOptions(d.uri));
+            // Clients without code action literals get each fix as a command that applies its edit.
+            return codeActionLiterals() ? actions : actions.map((a) => ({ title: a.title, command: APPLY_EDIT_COMMAND, arguments: [a.edit] }));
+          },
+          [],
+        ),
+      );
+      connection.onExecuteCommand(async (params) => {
+        if (params.command !== APPLY_EDIT_COMMAND || !params.arguments?.[0]) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command '${params.command}'`);
+        await connection.workspace.applyEdit(params.arguments[0] as WorkspaceEdit);
+      });
+    },
+  },
+  {
+    readme: 'documentSymbol (hierarchical)',
+    capabilities: { documentSymbolProvider: true },
+    register: ({ connection, handle, featureOptions }) => connection.onDocumentSymbol(handle('documentSymbol', (d, p) => documentSymbols(p, featureOptions(d.uri)), [])),
+  },
+  {
+    readme: 'foldingRange',
+    capabilities: { foldingRangeProvider: true },
+    register: ({ connection, handle }) => connection.onFoldingRanges(handle('foldingRange', (_d, p) => foldingRanges(p), [])),
+  },
+  {
+    readme: 'selectionRange',
+    capabilities: { selectionRangeProvider: true },
+    register: ({ connection, handle }) => connection.onSelectionRanges(handle('selectionRange', (_d, p, params) => selectionRanges(p, params.positions), [])),
+  },
+  {
+    readme: 'formatting',
+    capabilities: { documentFormattingProvider: true },
+    register: ({ connection, handle }) => connection.onDocumentFormatting(handle('formatting', (_d, p, params) => format(p, params.options), [])),
+  },
+  {
+    readme: 'rangeFormatting',
+    capabilities: { documentRangeFormattingProvider: true },
+    register: ({ connection, handle }) => connection.onDocumentRangeFormatting(handle('rangeFormatting', (_d, p, params) => format(p, params.options, params.range), [])),
+  },
+];
+
+/** The capabilities of every feature, in the list's order. */
+export function featureCapabilities(): ServerCapabilities {
+  return Object.assign({}, ...FEATURES.map((feature) => feature.capabilities)) as ServerCapabilities;
+}
+
+export function registerFeatures(context: FeatureContext): void {
+  for (const feature of FEATURES) feature.register(context);
+}
+
+/** The "Features" row of server/README.md: every feature's words, in the list's order. */
+export function featuresReadme(): string {
+  const words = FEATURES.map((feature) => feature.readme);
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}

@@ -1,0 +1,100 @@
+// The language server's own requests, notification and command (server/README.md, "Contract"): their
+// names and the shapes of what they take and answer. The one definition for both ends: the extension
+// imports this file too, as '#protocol' (package.json `imports`; the only server file the client may
+// import, by lint). At run time it imports nothing: the quota requests' shapes, which the pure service
+// defines, are re-exported as types only.
+
+export type { QuotaFigures, QuotaFiguresParams } from '../service/quota/figures';
+export type { ApplyPlanAnswer, ApplyPlanParams } from '../service/quota/apply';
+export type { RegionRoom } from '../service/quota/where';
+
+/** A position range as LSP has it. */
+export interface ProtocolRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+/** Request: what the extension's status item shows. Params: `{ textDocument: { uri } }`, as every LSP request, or `{ uri }`. */
+export const DOCUMENT_INFO_REQUEST = 'policySet/documentInfo';
+export interface DocumentInfoParams {
+  textDocument?: { uri: string };
+  uri?: string;
+}
+export interface DocumentInfo {
+  /** The document kind: policySetDefinition, policySetDefinitionVersion, armTemplate, policyDefinition, unknown, … */
+  kind: string;
+  /** Errors, warnings and information (hints are not counted). */
+  problems: number;
+  errors: number;
+  warnings: number;
+}
+
+/** Request: the quota figures the extension's quota commands show (params and answer: server/src/service/quota/figures.ts). */
+export const QUOTA_FIGURES_REQUEST = 'policySet/quotaFigures';
+/** Request: the extension's Apply Deployment Plan (params and answer: server/src/service/quota/apply.ts, applyPlanAnswer). */
+export const APPLY_PLAN_REQUEST = 'policySet/applyPlan';
+/** Request: the extension's Find a Region with Quota (answer: server/src/service/quota/where.ts). */
+export const REGIONS_WITH_ROOM_REQUEST = 'policySet/regionsWithRoom';
+export interface RegionsWithRoomParams {
+  model: string;
+  sku?: string;
+  tpm: number;
+  /** The usage read per region (E7: shaped as service/quota/usage.ts's Usage), or why it could not be read. */
+  reads: Array<{ location: string; value?: Array<{ name?: { value?: string; localizedValue?: string }; currentValue?: number; limit?: number; unit?: string }>; error?: string }>;
+}
+
+/**
+ * Request, for the version check: a document's earlier text (VS Code: the committed text, from its git
+ * extension; the server runs no git). `text: null` forgets it.
+ */
+export const PREVIOUS_TEXT_REQUEST = 'policySet/setPreviousText';
+export interface PreviousTextParams {
+  textDocument: { uri: string };
+  text: string | null;
+  /** How messages name it ('HEAD'). */
+  label?: string;
+}
+export interface PreviousTextAnswer {
+  uri: string;
+  /** Whether an earlier text is held now. */
+  previous: boolean;
+}
+
+/** Request `{ textDocument: { uri } }` → ChangeReportAnswer: the changes of a document since its earlier text. */
+export const CHANGE_REPORT_REQUEST = 'policySet/changeReport';
+export type Bump = 'major' | 'minor' | 'patch' | 'none';
+export interface ChangeReportAnswer {
+  /** false: no earlier text was given for this document. */
+  compared: boolean;
+  /** Why nothing could be compared (the earlier or the current text is no set, or not JSON). */
+  problem?: string;
+  label?: string;
+  reports: Array<{
+    oldVersion: string | null;
+    newVersion: string | null;
+    requiredBump: Bump;
+    suggestedVersion: string | null;
+    versionOk: boolean | null;
+    versionProblem: string | null;
+    /** The line of the version in the document (0-based), when it has one. */
+    versionLine: number | null;
+    changes: Array<{ kind: string; bump: Bump; message: string; path: string; side: 'old' | 'new'; range: ProtocolRange }>;
+  }>;
+}
+
+/**
+ * Notification, client to server, understood by the browser's language server only: the workspace's files
+ * that it cannot read itself, sent by the extension (client/src/browser/workspaceFiles.ts).
+ */
+export const WORKSPACE_FILES_NOTIFICATION = 'policySet/workspaceFiles';
+export interface WorkspaceFilesParams {
+  /** true: these files are all there is (what was held before and is not among them is dropped). */
+  complete: boolean;
+  /** Files created or changed: index files (a JSON array of definitions), definitions, sets, `.policysetrc.json`, parts of split sets. */
+  files: Array<{ uri: string; text: string }>;
+  /** Files deleted (or no longer of interest). */
+  removed?: string[];
+}
+
+/** Command, for clients without code action literals: applies a quick fix's edit (`arguments: [WorkspaceEdit]`). */
+export const APPLY_EDIT_COMMAND = 'policySet.applyFix';

@@ -1,0 +1,77 @@
+import type { Connection } from 'vscode-languageserver';
+import type { DefinitionCatalog } from '../service';
+import type { CapacityTable, SavedUsage } from '../service/quota';
+import type { Node } from '../service/json';
+import { CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
+
+/** A file event as workspace/didChangeWatchedFiles sends it (type: 1 created, 2 changed, 3 deleted). */
+export interface FileChange {
+  uri: string;
+  type: number;
+}
+
+/** The definition paths of the settings (policySet.definitions.paths). */
+export interface DefinitionSettings {
+  /** Index files and folders of policy definition files; relative paths are resolved against each workspace folder. */
+  paths: string[];
+}
+
+/** The policy definitions and sets the server knows of: from the disk (Node) or sent by the client (browser). */
+export interface KnownDefinitions {
+  readonly catalog: DefinitionCatalog;
+  /** Reads again. Resolves to whether what is known may have changed. */
+  reload(settings: DefinitionSettings, workspaceFolders: string[], openDefinitions: Array<{ uri: string; text: string }>): Promise<boolean>;
+  /** Watched-file changes. Resolves to whether what is known changed. */
+  applyChanges(changes: FileChange[], openDefinitions: Array<{ uri: string; text: string }>): Promise<boolean>;
+  /** Overlays the open documents that are policy definitions or sets. */
+  refreshOpen(openDefinitions: Array<{ uri: string; text: string }>): void;
+}
+
+/** The files a deployment plan's quota checks read (see quotaFiles.ts). */
+export interface QuotaSources {
+  table(setting: string, workspaceFolders: string[]): CapacityTable;
+  usages(settingFiles: string[], workspaceFolders: string[], documentUri: string, root: Node | undefined): SavedUsage[];
+}
+
+/** The `.policysetrc.json` that applies to a document. */
+export interface FolderConfigView {
+  config: PolicySetConfig;
+  /** Whether the file's `ignore` patterns leave this document out. */
+  ignores(uri: string): boolean;
+}
+
+/** The `.policysetrc.json` of each workspace folder (see workspaceConfig.ts for Node). */
+export interface WorkspaceConfigSource {
+  /** Reads the file of each folder (URIs) again; a broken one is reported through `warn` and left out. */
+  load(folderUris: string[]): void;
+  /** The config of the innermost workspace folder that holds the document. */
+  forUri(uri: string): FolderConfigView | undefined;
+  all(): FolderConfigView[];
+}
+
+/** Whether a watched-file change concerns a config file. */
+export function isConfigChange(uri: string): boolean {
+  return uri.endsWith(`/${CONFIG_FILE_NAME}`);
+}
+
+/**
+ * What the language server needs from where it runs. startServer (the LSP adapter) is the same in Node and
+ * in a browser's Web Worker; Node reads the disk (nodeHost.ts), the browser is sent the workspace's files
+ * by the client (browser/browserHost.ts).
+ */
+export interface ServerHost {
+  /** `changed`: call when what is known changed outside reload/applyChanges (the browser's client sent files). */
+  definitions(connection: Connection, log: (message: string) => void, changed: () => void): KnownDefinitions;
+  quotaFiles(log: (message: string) => void): QuotaSources;
+  configs(warn: (message: string) => void): WorkspaceConfigSource;
+  /** The text of a file that is not open (the other parts of a split set), or undefined. */
+  readFile(uri: string): string | undefined;
+  /** The URI of a definition's `source` (a path or a URI), or undefined. */
+  sourceUri(source: string): string | undefined;
+  /** Where each diagnostic's rule page is. */
+  docsBaseUrl: string;
+  /** Collections after bulk work (Node); `note` counts the work. */
+  idleCollection(threshold: number, quietMs: number, lowRateMs: number): { note(work?: number): void };
+  /** Lets waiting messages be handled. */
+  yieldToEvents(): Promise<void>;
+}

@@ -1,0 +1,102 @@
+import { TextDocuments, TextDocumentSyncKind, DidChangeWatchedFilesNotification, type Connection, type InitializeResult } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ServerHost } from './serverHost';
+import { DocumentParses } from './documentCache';
+import { DocumentChecks } from './checks';
+import { registerDiagnostics, type DiagnosticsSupport } from './diagnostics';
+import { documentRunner } from './runner';
+import { DEFAULT_SETTINGS, changedSettings, fetchSettings, initialSettings, type ServerSettings } from './settings';
+import { Workspace } from './workspace';
+import { featureCapabilities, registerFeatures } from './features';
+import { registerCustomRequests } from './customRequests';
+
+export type { ServerSettings } from './settings';
+
+/** Full garbage collections after 2M characters of text were validated in the background, once quiet (see IdleCollection). */
+const IDLE_COLLECTION_WORK = 2_000_000;
+const IDLE_COLLECTION_QUIET_MS = 1000;
+const IDLE_COLLECTION_LOW_RATE_MS = 6000;
+
+/**
+ * A thin adapter: documents in, answers out, all computed by the pure service. This file declares what the
+ * server can do and wires the parts: diagnostics (diagnostics.ts, push or pull as the client can), the
+ * language features (features.ts), the custom requests (customRequests.ts), the workspace's settings,
+ * configs and known definitions (settings.ts, workspace.ts). Every handler is wrapped (runner.ts): a
+ * failure answers with an error and the server stays up.
+ */
+export function startServer(connection: Connection, host: ServerHost): void {
+  const documents = new TextDocuments(TextDocument);
+  let settings: ServerSettings = DEFAULT_SETTINGS;
+  let canConfigure = false;
+  let canWatch = false;
+  let hasWorkspaceFolders = false;
+  let codeActionLiterals = false;
+  /** Chosen at initialize, by the client's capabilities. */
+  let diagnostics: DiagnosticsSupport | undefined;
+  const onSave = () => settings.validate.run === 'onSave';
+  const logError = (message: string) => connection.console.error(message);
+
+  const parses = new DocumentParses();
+  const workspace = new Workspace(connection, host, documents, () => settings);
+  const checks = new DocumentChecks(documents, parses, workspace, host, onSave, logError);
+  const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
+  const handle = documentRunner({ documents, parsed: (document, model) => parses.parsed(document, model), started: () => idleCollection.note(), logError });
+
+  const readSettings = async () => {
+    if (!canConfigure) return;
+    settings = (await fetchSettings(connection)) ?? settings;
+  };
+  /** After settings or known definitions change. */
+  const recheckAll = () => workspace.recheckAll();
+
+  connection.onInitialize((params): InitializeResult => {
+    const capabilities = params.capabilities;
+    canConfigure = !!capabilities.workspace?.configuration;
+    canWatch = !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    hasWorkspaceFolders = !!capabilities.workspace?.workspaceFolders;
+    codeActionLiterals = !!capabilities.textDocument?.codeAction?.codeActionLiteralSupport;
+    workspace.folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    settings = initialSettings(params.initializationOptions) ?? settings;
+    // The one choice between pushing and pulling diagnostics.
+    diagnostics = registerDiagnostics({ connection, documents, checks, onSave, idleCollection, yieldToEvents: () => host.yieldToEvents() }, !!capabilities.textDocument?.diagnostic);
+    workspace.checks = diagnostics;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        ...diagnostics.capabilities,
+        ...featureCapabilities(),
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'policyset-language-server' },
+    };
+  });
+
+  connection.onInitialized(async () => {
+    workspace.configs.load(workspace.folders);
+    await readSettings();
+    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }, { globPattern: '**/.policysetrc.json' }] });
+    if (hasWorkspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((event) => workspace.foldersChanged(event));
+    // The workspace scan does not stand in the way of the first diagnostics: it starts once they are out.
+    workspace.reloadDefinitions(0, true);
+  });
+
+  connection.onDidChangeConfiguration(async (change) => {
+    if (canConfigure) await readSettings();
+    else settings = changedSettings(change) ?? settings;
+    workspace.reloadDefinitions();
+    recheckAll();
+  });
+  connection.onDidChangeWatchedFiles((params) => workspace.filesChanged(params.changes));
+
+  registerFeatures({ connection, handle, featureOptions: (uri) => workspace.featureOptions(uri), sourceUri: (source) => host.sourceUri(source), codeActionLiterals: () => codeActionLiterals });
+  registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents });
+
+  documents.onDidChangeContent((event) => workspace.documentChanged(event.document));
+  documents.onDidClose((event) => {
+    parses.delete(event.document.uri);
+    workspace.documentClosed(event.document.uri);
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}

@@ -17,6 +17,10 @@ const REQUESTS: Array<[string, Params]> = [
   ['textDocument/selectionRange', (uri, position) => ({ textDocument: { uri }, positions: [position] })],
   ['textDocument/formatting', (uri) => ({ textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })],
   ['textDocument/rangeFormatting', (uri, position) => ({ textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: position }, options: { tabSize: 2, insertSpaces: true } })],
+  ['textDocument/inlayHint', (uri, position) => ({ textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: position } })],
+  ['textDocument/documentLink', (uri) => ({ textDocument: { uri } })],
+  ['textDocument/documentHighlight', (uri, position) => ({ textDocument: { uri }, position })],
+  ['workspace/symbol', () => ({ query: 'a' })],
   ['policySet/documentInfo', (uri) => ({ textDocument: { uri } })],
   ['policySet/changeReport', (uri) => ({ textDocument: { uri } })],
 ];

@@ -11,7 +11,9 @@ import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type Lo
 import { canonicalRuleKey, nearestRule, CLOUDS as CONFIG_CLOUDS, type PolicySetConfig } from '../../service/config';
 import { lintFiles, type LintOptions } from '../lint/engine';
 import type { LintSettings } from '../lint/lintFile';
-import { formatJson, formatSarif, formatText, type Format } from '../formatters';
+import { formatJson, formatSarif, formatText, untrusted, type Format } from '../formatters';
+import { escapeControls } from '#api';
+import { PatternError } from '../../service/patterns';
 import { cliVersion } from '../version';
 import type { CommandModule, ExitStatuses } from '../command';
 import { shortMessage } from '../messages';
@@ -218,6 +220,16 @@ function ruleKey(given: string): string {
 }
 
 /** The config file: -c <file>, else the nearest .policysetrc.json from the current folder up; none with --no-config. */
+/** --ignore-pattern's patterns, compiled by the one pattern engine: one too long or malformed is a usage error. */
+function flagIgnoreMatcher(patterns: string[]): (file: string) => boolean {
+  try {
+    return ignoreMatcher(patterns, process.cwd());
+  } catch (error) {
+    if (error instanceof PatternError) throw new UsageError(`--ignore-pattern: ${error.message.replace(/^'ignore' pattern/, 'pattern')}`);
+    throw error;
+  }
+}
+
 function readConfig(explicit: string | undefined, none: boolean): LoadedConfig | undefined {
   if (none) return undefined;
   const file = explicit ?? findConfigFile(process.cwd());
@@ -297,7 +309,7 @@ export function parseLintArgs(args: string[]): LintArgs {
   const flagPatterns = list('ignore-pattern');
   const matchers = [
     ...(config.ignore?.length && loaded ? [ignoreMatcher(config.ignore, loaded.dir)] : []),
-    ...(flagPatterns.length ? [ignoreMatcher(flagPatterns, process.cwd())] : []),
+    ...(flagPatterns.length ? [flagIgnoreMatcher(flagPatterns)] : []),
   ];
   const ignoreSources = [config.ignore?.length && loaded ? `'ignore' in ${loaded.file}` : '', flagPatterns.length ? '--ignore-pattern' : ''].filter(Boolean).join(' and ');
   const stdinName = string('stdin-filename');
@@ -398,11 +410,12 @@ async function lint(args: LintArgs): Promise<number> {
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).
   const warnings = results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 2).length, 0);
   const reported = args.quiet ? results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 1), identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1) })) : results;
+  // JSON escapes C0 controls but not C1 (a CSI for some terminals): escapeControls writes them as \uXXXX too.
   const report =
     args.format === 'json'
-      ? formatJson(reported, cwd, problems)
+      ? escapeControls(formatJson(reported, cwd, problems))
       : args.format === 'sarif'
-        ? formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems)
+        ? escapeControls(formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems))
         : formatText(reported, cwd, args.color, problems);
   if (args.output) {
     // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
@@ -411,7 +424,7 @@ async function lint(args: LintArgs): Promise<number> {
     process.stdout.write(report);
   }
   for (const result of results) {
-    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
+    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(result.file)}: ${shortMessage(internal.message)}\n`);
   }
   for (const note of notes) process.stderr.write(`policyset: ${shortMessage(note)}\n`);
   for (const problem of problems) process.stderr.write(`policyset: ${shortMessage(problem)}\n`);

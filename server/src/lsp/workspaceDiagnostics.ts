@@ -112,11 +112,19 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
   // --- Changes, gathered (see WORKSPACE_CHANGE_DEBOUNCE_MS).
   let gathered: FileChange[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const changed = () => {
+  const wake = () => {
     const waiting = waiters;
     waiters = [];
-    for (const wake of waiting) wake();
-    if (!pull) void push();
+    for (const resolve of waiting) resolve();
+  };
+  /**
+   * Something changed: the files to check are checked now, in the background (pull: so that the results are
+   * ready when the client asks, and a held request is woken with them; push: and pushed).
+   */
+  const changed = () => {
+    if (!pull) return void push();
+    if (!enabled() || !isLoaded) return wake();
+    void checkPending(() => undefined).then(wake, wake);
   };
   const gather = (changes: FileChange[]) => {
     if (!isLoaded) return;
@@ -240,6 +248,8 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
             if (held.get(r.uri) !== r.resultId) emit(full(r));
           }, () => enabled() && !token.isCancellationRequested);
         }
+        // Files a check in the background (after a change) or another request checked meanwhile.
+        for (const r of linter.reports()) if (held.get(r.uri) !== r.resultId) emit(report(r));
         clearGone(false);
         flush();
         if (token.isCancellationRequested) throw cancelled();

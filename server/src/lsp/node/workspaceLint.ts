@@ -7,6 +7,7 @@
 // on it, and that per unopened file only what the next check needs is kept: its diagnostics and their
 // result id, the definition keys its check looked up, what the file itself adds to the known definitions,
 // and its size, time and hash. Never its text or its tree.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -233,7 +234,7 @@ export class WorkspaceLint implements WorkspaceLinter {
       this.files.set(file, state);
       return state;
     }
-    const hash = hashText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
+    const hash = createHash('sha1').update(bytes).digest('base64');
     if (previous && previous.hash === hash) {
       previous.size = stat.size;
       previous.mtimeMs = stat.mtimeMs;

@@ -6,7 +6,9 @@
 //     last report) to its answer, its resident memory then (VmRSS, and VmHWM its peak so far), and once it has
 //     been left alone for BENCH_SETTLE_MS (read by memoryProbe, before its collection); its memory just after
 //     initialize for reference; and a live re-check: one set rewritten on disk, from didChangeWatchedFiles to
-//     the workspace check having nothing pending (policySet/workspaceStats), with how many files it checked.
+//     the workspace check having nothing pending (policySet/workspaceStats), with how many files it checked;
+//   - the reference for memory: the same server and folder with only the corpus's sets open (each pulled
+//     once), once quiet: the workspace checked, quiet, is printed as a ratio of it.
 // Folders: (a) the corpus's sets with a .policysetrc.json naming its definitions index; (b) a repository-sized
 // workspace: the corpus's sets copied under new names (and every fifth copy with a parameter left unused)
 // until BENCH_WORKSPACE_FILES files (default 3000), with the same config. Medians of BENCH_WORKSPACE_ROUNDS
@@ -148,6 +150,23 @@ async function runServer(dir: string): Promise<ServerRun> {
   }
 }
 
+/**
+ * The reference the workspace check's memory is held against: the same server, same folder, with only the
+ * corpus's sets open (each pulled once), once quiet. No workspace/diagnostic is sent.
+ */
+async function runOpenBaseline(dir: string): Promise<number> {
+  const { client } = await startInitialized(CAPABILITIES, { nodeArgs: ['-r', PROBE], workspaceFolders: [pathToFileURL(dir).href], name: 'ours (open sets)' });
+  try {
+    const sets = listJsonFiles(path.join(dir, 'sets'));
+    for (const file of sets) client.notify('textDocument/didOpen', { textDocument: { uri: pathToFileURL(file).href, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') } });
+    for (const file of sets) await client.request('textDocument/diagnostic', { textDocument: { uri: pathToFileURL(file).href } }, TIMEOUT_MS);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(SETTLE_MS, 1000)));
+    return await heldRss(client);
+  } finally {
+    client.stop();
+  }
+}
+
 async function main() {
   console.log(`workspace diagnostics beside the CLI (corpus: ${LARGEST_CORPUS.label}; ${ROUNDS} rounds; medians)`);
   for (const kind of SCENARIOS as Array<'corpus' | 'repository'>) {
@@ -155,9 +174,11 @@ async function main() {
     try {
       const cli: number[] = [];
       const server: ServerRun[] = [];
+      const open: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         cli.push(await runCli(dir));
         server.push(await runServer(dir));
+        open.push(await runOpenBaseline(dir));
       }
       const m = (pick: (r: ServerRun) => number) => median(server.map(pick));
       const cliMs = median(cli);
@@ -165,6 +186,7 @@ async function main() {
       console.log(`  CLI lint, whole process         ${ms(cliMs)}`);
       console.log(`  server, request to last report  ${ms(m((r) => r.time))}  (${(m((r) => r.time) / cliMs).toFixed(2)}x the CLI)`);
       console.log(`  server memory: initialized ${mib(m((r) => r.rssInitialized))}, at the last report ${mib(m((r) => r.rssAtLast))} (peak ${mib(m((r) => r.peakAtLast))})${SETTLE_MS > 0 ? `, quiet ${mib(m((r) => r.rssQuiet))} (${(m((r) => r.rssQuiet) / m((r) => r.rssInitialized)).toFixed(2)}x initialized)` : ''}`);
+      console.log(`  reference: the corpus's ${listJsonFiles(path.join(dir, 'sets')).length} sets open, quiet ${mib(median(open))}${SETTLE_MS > 0 ? `; the workspace checked, quiet: ${(m((r) => r.rssQuiet) / median(open)).toFixed(2)}x that` : ''}`);
       console.log(`  live: one set changed on disk, re-checked in ${ms(m((r) => r.liveMs))} (debounce included), ${m((r) => r.liveChecked)} file(s) checked again`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

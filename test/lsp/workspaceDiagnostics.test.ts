@@ -84,13 +84,14 @@ function assertSameFindings(reports: Report[], cli: Map<string, Diag[]>) {
   for (const [file, diagnostics] of server) if (diagnostics.length) assert.ok(cli.has(file), `the server reports ${file}, the CLI does not`);
 }
 
-/** A workspace with a config file: a rule turned down, a folder ignored, the known definitions from a folder of the config. */
+/** A workspace with a config file: a rule raised, a folder ignored, a minimum severity, the built-in definitions' index. */
 function configuredWorkspace(): string {
   const dir = tempDir('policyset-wsd-config-');
   fs.cpSync(path.join(REPO_ROOT, 'examples'), dir, { recursive: true });
   fs.mkdirSync(path.join(dir, 'vendor'));
   fs.writeFileSync(path.join(dir, 'vendor', 'broken.json'), '{ "properties": { "policyDefinitions": [ }');
-  fs.writeFileSync(path.join(dir, '.policysetrc.json'), JSON.stringify({ rules: { 'unused-parameter': 'error' }, ignore: ['vendor/'], minSeverity: 'warning' }));
+  const index = path.join(REPO_ROOT, 'test', 'fixtures', 'corpus', 'builtin-policy-definitions-index.json');
+  fs.writeFileSync(path.join(dir, '.policysetrc.json'), JSON.stringify({ rules: { 'unused-parameter': 'error' }, ignore: ['vendor/'], minSeverity: 'warning', definitions: [index] }));
   return dir;
 }
 

@@ -58,7 +58,10 @@ export function isConfigChange(uri: string): boolean {
 export interface WorkspaceFileReport {
   uri: string;
   resultId: string;
-  diagnostics: Diagnostic[];
+  /** Kept as JSON text between checks (a fraction of the objects' memory): made when a report needs them. */
+  diagnostics(): Diagnostic[];
+  /** The bytes checked (0 when unreadable): the work the idle collection counts. */
+  size: number;
 }
 
 /** How much the workspace check did (policySet/workspaceStats): a test asserts that unaffected files were not checked again. */

@@ -72,7 +72,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     diagnostics = registerDiagnostics({ connection, documents, checks, onSave, idleCollection, yieldToEvents: () => host.yieldToEvents() }, pull, !!linter);
     workspace.checks = diagnostics;
     if (linter) {
-      workspaceDiagnostics = registerWorkspaceDiagnostics({ connection, documents, linter, pull, folders: () => workspace.folders, setting: () => settings.validate.workspace, yieldToEvents: () => host.yieldToEvents() });
+      workspaceDiagnostics = registerWorkspaceDiagnostics({ connection, documents, linter, pull, folders: () => workspace.folders, setting: () => settings.validate.workspace, yieldToEvents: () => host.yieldToEvents(), idleCollection });
     }
     return {
       capabilities: {

@@ -35,6 +35,8 @@ export interface WorkspaceDiagnosticsContext {
   /** policySet.validate.workspace: undefined is as the client can (pull: on; push: off). */
   setting(): boolean | undefined;
   yieldToEvents(): Promise<void>;
+  /** Collections once quiet after bulk work (see IdleCollection): each file checked counts its bytes. */
+  idleCollection: { note(work?: number): void };
 }
 
 export interface WorkspaceDiagnostics {
@@ -97,6 +99,7 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
       },
       (r) => {
         runChecked++;
+        context.idleCollection.note(r.size);
         report(r);
       },
     );
@@ -183,7 +186,7 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
         await checkPending((r) => {
           if (pushed.get(r.uri) === r.resultId || documents.get(r.uri)) return;
           pushed.set(r.uri, r.resultId);
-          void connection.sendDiagnostics({ uri: r.uri, diagnostics: r.diagnostics });
+          void connection.sendDiagnostics({ uri: r.uri, diagnostics: r.diagnostics() });
         });
       }
     } finally {
@@ -214,7 +217,7 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
         chunk.push(item);
         if (chunk.length >= PARTIAL_CHUNK || performance.now() - lastFlush > PARTIAL_FLUSH_MS) flush();
       };
-      const full = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => ({ kind: 'full', uri: r.uri, version: null, resultId: r.resultId, items: r.diagnostics });
+      const full = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => ({ kind: 'full', uri: r.uri, version: null, resultId: r.resultId, items: r.diagnostics() });
       /** Unchanged where the client holds this result already. */
       const report = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => (held.get(r.uri) === r.resultId ? { kind: 'unchanged', uri: r.uri, version: null, resultId: r.resultId } : full(r));
       /** A file the client holds diagnostics of that is no longer checked (deleted, ignored, the check turned off): cleared. */

@@ -18,6 +18,7 @@ import { customDefinitionName } from '../../service/definitions';
 import { discover, readUserFileSync } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { scanForDefinitions } from '../../cli/lint/engine';
+import { indexCatalog } from './indexCatalogs';
 import { lintTask, type FileResult, type LintSettings } from '../../cli/lint/lintFile';
 import { lintSplitSets } from '../../cli/lint/splitSets';
 import type { FileChange, FolderConfigView, WorkspaceLinter, WorkspaceFileReport, WorkspaceLintStats } from '../serverHost';
@@ -42,11 +43,11 @@ interface FileState {
   hash: string;
   contribution?: Contribution;
   importsGroups: boolean;
-  /** Undefined until checked. */
-  diagnostics?: Diagnostic[];
+  /** Its diagnostics as JSON text (a fraction of the objects' memory); undefined until checked. */
+  diagnostics?: string;
   resultId?: string;
-  /** The definition and set keys its last check looked up (lowercased names, see keysOfLookup). */
-  reads?: Set<string>;
+  /** The definition and set keys its last check looked up (lowercased names, see keysOfLookup; interned). */
+  reads?: string[];
   /** Its last check read something of the whole catalogue (how many custom definitions, whether built-ins are known). */
   readsShape: boolean;
 }
@@ -166,6 +167,17 @@ export class WorkspaceLint implements WorkspaceLinter {
   /** Open documents (their text, not the disk's, is what the dependents are checked against), by path. */
   private readonly open = new Map<string, () => string>();
   readonly stats: WorkspaceLintStats = { files: 0, checked: 0, batches: 0, lastBatch: 0, pending: 0 };
+  /**
+   * One string per key read: the checks of a repository's sets look up the same built-in definitions, and
+   * each check's keys are new strings (lowercased, sliced). Grows with the distinct keys only.
+   */
+  private readonly keys = new Map<string, string>();
+  private intern(key: string): string {
+    const known = this.keys.get(key);
+    if (known !== undefined) return known;
+    this.keys.set(key, key);
+    return key;
+  }
 
   constructor(private readonly options: WorkspaceLintOptions) {}
 
@@ -204,7 +216,13 @@ export class WorkspaceLint implements WorkspaceLinter {
     let base: DefinitionCatalog | undefined;
     if (definitions.length) {
       try {
-        base = await loadCatalog(await resolveDefinitionSources(definitions));
+        const sources = await resolveDefinitionSources(definitions);
+        if (sources.definitionFiles.length) base = await loadCatalog(sources);
+        else {
+          // Index files only (the usual case): their definitions shared with the open documents' (indexCatalogs.ts).
+          base = new DefinitionCatalog();
+          for (const file of sources.indexFiles) base.addAll(await indexCatalog(file));
+        }
       } catch (error) {
         this.options.log(`workspace diagnostics: the definitions of ${dir}'s config: ${(error as Error).message}`);
       }
@@ -357,7 +375,7 @@ export class WorkspaceLint implements WorkspaceLinter {
       const shapeChanged = this.rebuildCatalog(folder);
       for (const [file, state] of this.files) {
         if (state.folder !== folder) continue;
-        if (state.diagnostics === undefined || (shapeChanged && state.readsShape) || [...(state.reads ?? [])].some((key) => changedKeys.has(key))) affected.add(file);
+        if (state.diagnostics === undefined || (shapeChanged && state.readsShape) || state.reads?.some((key) => changedKeys.has(key))) affected.add(file);
       }
     }
     for (const file of affected) this.dirty.add(file);
@@ -409,20 +427,22 @@ export class WorkspaceLint implements WorkspaceLinter {
       } else {
         results = [lintTask({ file, read: () => this.bytesOf(file), size: 0, explicit: false }, catalog, folder.settings)];
       }
+      const keys = [...reads].map((key) => this.intern(key));
       for (const result of results) {
         const target = this.files.get(result.file);
         if (!target) continue;
         this.dirty.delete(result.file);
-        target.reads = reads;
+        target.reads = keys;
         target.readsShape = readsShape;
         const diagnostics: Diagnostic[] = result.error ? [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 1, source: 'policyset', message: result.error }] : result.diagnostics;
-        const resultId = hashText(JSON.stringify(diagnostics));
-        target.diagnostics = diagnostics;
+        const json = JSON.stringify(diagnostics);
+        const resultId = hashText(json);
+        target.diagnostics = json;
         target.resultId = resultId;
         this.stats.checked++;
         batch++;
         for (const internal of result.internalErrors) this.options.log(`rule ${internal.rule} failed on ${result.file}: ${internal.message}`);
-        report({ uri: pathToFileURL(result.file).href, resultId, diagnostics });
+        report({ uri: pathToFileURL(result.file).href, resultId, diagnostics: () => diagnostics, size: Math.max(target.size, 0) });
       }
       this.stats.pending = this.dirty.size;
     }
@@ -437,7 +457,8 @@ export class WorkspaceLint implements WorkspaceLinter {
   *reports(): IterableIterator<WorkspaceFileReport> {
     for (const [file, state] of this.files) {
       if (state.resultId === undefined || state.diagnostics === undefined || this.open.has(file) || this.dirty.has(file)) continue;
-      yield { uri: pathToFileURL(file).href, resultId: state.resultId, diagnostics: state.diagnostics };
+      const json = state.diagnostics;
+      yield { uri: pathToFileURL(file).href, resultId: state.resultId, diagnostics: () => JSON.parse(json) as Diagnostic[], size: 0 };
     }
   }
 

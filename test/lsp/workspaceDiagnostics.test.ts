@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startInitialized, type LspProcess } from '../support/lspProcess';
 import { runCli } from '../support/run';
-import { REPO_ROOT } from '../support/corpus';
+import { REPO_ROOT, SUBSET_DIR, listJsonFiles } from '../support/corpus';
 import { cleanSet } from '../support/sets';
 
 interface Diag {
@@ -182,6 +182,33 @@ describe('workspace/diagnostic: result ids, partial results, progress', () => {
   });
 });
 
+describe('the workspace check gives way to the editor', () => {
+  test('an open document is answered while the workspace is being checked', async () => {
+    const dir = tempDir('policyset-wsd-busy-');
+    const sets = listJsonFiles(path.join(SUBSET_DIR, 'builtin-policy-sets'));
+    for (let copy = 0; copy < 12; copy++) {
+      for (const file of sets) fs.copyFileSync(file, path.join(dir, `${copy}-${path.basename(file)}`));
+    }
+    const client = await start(dir);
+    const text = JSON.stringify(cleanSet('open-set', 'Open set'), null, 2);
+    const uri = pathToFileURL(path.join(dir, 'open-set.json')).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text } });
+    const whole = pull(client);
+    // Requests are answered between files: a hover on the open document while files are still waiting.
+    let answeredMidway = false;
+    for (let i = 0; i < 400 && !answeredMidway; i++) {
+      const hover = await client.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } }, 10000);
+      assert.equal(hover.error, undefined);
+      const s = await stats(client);
+      answeredMidway = s.loaded && s.checked > 0 && s.pending > 0;
+    }
+    assert.ok(answeredMidway, 'a request was answered while the workspace check had files left');
+    const reports = await whole;
+    assert.equal(reports.length, sets.length * 12, 'every file but the open document');
+    assert.ok(!reports.some((r) => r.uri === uri), 'the open document is left to the document diagnostics');
+  });
+});
+
 describe('policySet.validate.workspace: pushed diagnostics for clients that do not pull', () => {
   test('on: every file of the folder is pushed, as the CLI finds it', async () => {
     const folder = path.join(REPO_ROOT, 'test', 'fixtures', 'dialects');
@@ -199,6 +226,31 @@ describe('policySet.validate.workspace: pushed diagnostics for clients that do n
       new Map([...cli].filter(([, d]) => d.length)),
     );
     for (const [file, diagnostics] of cli) if (diagnostics.length) assert.ok(pushed.has(pathToFileURL(file).href), `${file} pushed`);
+  });
+
+  test('a document opened and closed: the open document is pushed as before, then the file as on disk again', async () => {
+    const dir = tempDir('policyset-wsd-push-');
+    const set = cleanSet('with-unused', 'With unused') as { properties: { parameters: Record<string, unknown> } };
+    set.properties.parameters.unused = { type: 'String' };
+    const file = path.join(dir, 'set.json');
+    fs.writeFileSync(file, JSON.stringify(set, null, 2));
+    const uri = pathToFileURL(file).href;
+    const client = await start(dir, {}, { policySet: { validate: { workspace: true } } });
+    const isFor = (n: { method: string; params: unknown }) => n.method === 'textDocument/publishDiagnostics' && (n.params as { uri: string }).uri === uri;
+    const fromDisk = await client.waitFor<{ diagnostics: Diag[]; version?: number }>(isFor, 20000);
+    assert.deepEqual(fromDisk.params.diagnostics.map((d) => d.code), ['PS7003']);
+    assert.equal(fromDisk.params.version, undefined);
+    // Opened with the mistake fixed: the open document's diagnostics (with its version).
+    client.clearNotifications();
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: JSON.stringify(cleanSet('with-unused', 'With unused'), null, 2) } });
+    const opened = await client.waitFor<{ diagnostics: Diag[]; version?: number }>(isFor, 20000);
+    assert.deepEqual({ version: opened.params.version, codes: opened.params.diagnostics.map((d) => d.code) }, { version: 1, codes: [] });
+    // Closed without saving: cleared, then the file's own diagnostics again.
+    client.clearNotifications();
+    client.notify('textDocument/didClose', { textDocument: { uri } });
+    await client.waitFor<{ diagnostics: Diag[] }>((n) => isFor(n) && (n.params as { diagnostics: Diag[] }).diagnostics.length > 0, 20000);
+    const last = client.notifications.filter(isFor).at(-1)!.params as { diagnostics: Diag[] };
+    assert.deepEqual(last.diagnostics.map((d) => d.code), ['PS7003']);
   });
 
   test('off (the default when pushing): nothing is checked or pushed beyond the open documents', async () => {

@@ -11,7 +11,7 @@
 // they add (see workspaceLint.ts). The check yields to waiting messages between files, so a keystroke in an
 // open document is answered while the workspace is being checked; a file that changes again before its
 // turn is checked once, with its newest text.
-import type { CancellationToken, Connection, TextDocuments, WorkspaceDocumentDiagnosticReport, WorkspaceDiagnosticReportPartialResult } from 'vscode-languageserver';
+import type { CancellationToken, Connection, ResultProgressReporter, TextDocuments, WorkDoneProgressReporter, WorkspaceDiagnosticReport, WorkspaceDocumentDiagnosticReport, WorkspaceDiagnosticReportPartialResult } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isConfigChange, type FileChange, type WorkspaceFileReport, type WorkspaceLinter } from './serverHost';
 import { WORKSPACE_PROGRESS_NOTIFICATION, WORKSPACE_STATS_REQUEST, type WorkspaceProgress, type WorkspaceStats } from './protocol';
@@ -151,6 +151,8 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
     void ensureLoaded().then(changed);
   };
 
+  /** Push: what was pushed of each file (its result id). */
+  const pushed = new Map<string, string>();
   documents.onDidOpen((event) => {
     const uri = event.document.uri;
     linter.opened(uri, () => documents.get(uri)?.getText() ?? '');
@@ -159,13 +161,18 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
     // An open document's text is what the files depending on it are checked against.
     if (isLoaded && linter.knows(event.document.uri)) gather([{ uri: event.document.uri, type: 2 }]);
   });
+  /** What each held request's client holds: a closed document's report is sent again whatever it holds. */
+  const heldByRequest = new Set<Map<string, string>>();
   documents.onDidClose((event) => {
-    // Its text on disk is what counts again, and it is reported with the workspace's files.
-    if (isLoaded && linter.closed(event.document.uri).changed) changed();
+    // Its text on disk is what counts again, and it is reported with the workspace's files (the client
+    // cleared what the document diagnostics said of it).
+    const uri = event.document.uri;
+    pushed.delete(uri);
+    for (const held of heldByRequest) held.delete(uri);
+    if (isLoaded && linter.closed(uri).changed) changed();
   });
 
   // --- Push: every file's diagnostics, sent when they differ from what was sent.
-  const pushed = new Map<string, string>();
   let pushing = false;
   const push = async () => {
     if (pull || pushing) return;
@@ -203,64 +210,74 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
       const streaming = resultProgress !== undefined;
       /** What the client holds, by URI: updated as reports go out. */
       const held = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
-      const items: WorkspaceDocumentDiagnosticReport[] = [];
-      let chunk: WorkspaceDocumentDiagnosticReport[] = [];
-      let lastFlush = performance.now();
-      const flush = () => {
-        if (chunk.length) resultProgress?.report({ items: chunk } satisfies WorkspaceDiagnosticReportPartialResult);
-        chunk = [];
-        lastFlush = performance.now();
-      };
-      const emit = (item: WorkspaceDocumentDiagnosticReport) => {
-        held.set(item.uri, item.resultId ?? '');
-        if (!streaming) return void items.push(item);
-        chunk.push(item);
-        if (chunk.length >= PARTIAL_CHUNK || performance.now() - lastFlush > PARTIAL_FLUSH_MS) flush();
-      };
-      const full = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => ({ kind: 'full', uri: r.uri, version: null, resultId: r.resultId, items: r.diagnostics() });
-      /** Unchanged where the client holds this result already. */
-      const report = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => (held.get(r.uri) === r.resultId ? { kind: 'unchanged', uri: r.uri, version: null, resultId: r.resultId } : full(r));
-      /** A file the client holds diagnostics of that is no longer checked (deleted, ignored, the check turned off): cleared. */
-      const clearGone = (all: boolean) => {
-        for (const [uri, resultId] of held) {
-          if (resultId === 'none' || documents.get(uri) || (!all && linter.knows(uri))) continue;
-          emit({ kind: 'full', uri, version: null, resultId: 'none', items: [] });
-        }
-      };
-      let first = true;
-      for (;;) {
-        if (token.isCancellationRequested) throw cancelled();
-        if (!enabled()) {
-          clearGone(true);
-          flush();
-          if (!streaming) return { items };
-          await waitForChange(token);
-          continue;
-        }
-        await ensureLoaded();
-        if (first) {
-          // What is known and current first (unchanged where the client holds it), then the files to check.
-          for (const r of linter.reports()) emit(report(r));
-          const total = linter.pending();
-          if (total) workDone.begin('Policy Set: checking the workspace', 0, `0 of ${total.toLocaleString('en-US')} files`, true);
-          await checkPending((r) => emit(report(r)), () => enabled() && !token.isCancellationRequested, (n, of) => workDone.report(Math.floor((n / Math.max(of, 1)) * 100), `Checking ${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} files`));
-          if (total) workDone.done();
-          first = false;
-        } else {
-          await checkPending((r) => {
-            if (held.get(r.uri) !== r.resultId) emit(full(r));
-          }, () => enabled() && !token.isCancellationRequested);
-        }
-        // Files a check in the background (after a change) or another request checked meanwhile.
-        for (const r of linter.reports()) if (held.get(r.uri) !== r.resultId) emit(report(r));
-        clearGone(false);
-        flush();
-        if (token.isCancellationRequested) throw cancelled();
-        if (!streaming) return { items };
-        // Held open: the next change is reported through the same request.
-        if (!linter.pending()) await waitForChange(token);
+      heldByRequest.add(held);
+      try {
+        return await answer(held, streaming, token, workDone, resultProgress);
+      } finally {
+        heldByRequest.delete(held);
       }
     });
+  }
+
+  /** A workspace/diagnostic's answer; `held`: what the client holds, by URI, updated as reports go out. */
+  async function answer(held: Map<string, string>, streaming: boolean, token: CancellationToken, workDone: WorkDoneProgressReporter, resultProgress: ResultProgressReporter<WorkspaceDiagnosticReportPartialResult> | undefined): Promise<WorkspaceDiagnosticReport> {
+    const items: WorkspaceDocumentDiagnosticReport[] = [];
+    let chunk: WorkspaceDocumentDiagnosticReport[] = [];
+    let lastFlush = performance.now();
+    const flush = () => {
+      if (chunk.length) resultProgress?.report({ items: chunk } satisfies WorkspaceDiagnosticReportPartialResult);
+      chunk = [];
+      lastFlush = performance.now();
+    };
+    const emit = (item: WorkspaceDocumentDiagnosticReport) => {
+      held.set(item.uri, item.resultId ?? '');
+      if (!streaming) return void items.push(item);
+      chunk.push(item);
+      if (chunk.length >= PARTIAL_CHUNK || performance.now() - lastFlush > PARTIAL_FLUSH_MS) flush();
+    };
+    const full = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => ({ kind: 'full', uri: r.uri, version: null, resultId: r.resultId, items: r.diagnostics() });
+    /** Unchanged where the client holds this result already. */
+    const report = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => (held.get(r.uri) === r.resultId ? { kind: 'unchanged', uri: r.uri, version: null, resultId: r.resultId } : full(r));
+    /** A file the client holds diagnostics of that is no longer checked (deleted, ignored, the check turned off): cleared. */
+    const clearGone = (all: boolean) => {
+      for (const [uri, resultId] of held) {
+        if (resultId === 'none' || documents.get(uri) || (!all && linter.knows(uri))) continue;
+        emit({ kind: 'full', uri, version: null, resultId: 'none', items: [] });
+      }
+    };
+    let first = true;
+    for (;;) {
+      if (token.isCancellationRequested) throw cancelled();
+      if (!enabled()) {
+        clearGone(true);
+        flush();
+        if (!streaming) return { items };
+        await waitForChange(token);
+        continue;
+      }
+      await ensureLoaded();
+      if (first) {
+        // What is known and current first (unchanged where the client holds it), then the files to check.
+        for (const r of linter.reports()) emit(report(r));
+        const total = linter.pending();
+        if (total) workDone.begin('Policy Set: checking the workspace', 0, `0 of ${total.toLocaleString('en-US')} files`, true);
+        await checkPending((r) => emit(report(r)), () => enabled() && !token.isCancellationRequested, (n, of) => workDone.report(Math.floor((n / Math.max(of, 1)) * 100), `Checking ${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} files`));
+        if (total) workDone.done();
+        first = false;
+      } else {
+        await checkPending((r) => {
+          if (held.get(r.uri) !== r.resultId) emit(full(r));
+        }, () => enabled() && !token.isCancellationRequested);
+      }
+      // Files a check in the background (after a change) or another request checked meanwhile.
+      for (const r of linter.reports()) if (held.get(r.uri) !== r.resultId) emit(report(r));
+      clearGone(false);
+      flush();
+      if (token.isCancellationRequested) throw cancelled();
+      if (!streaming) return { items };
+      // Held open: the next change is reported through the same request.
+      if (!linter.pending()) await waitForChange(token);
+    }
   }
 
   connection.onRequest(WORKSPACE_STATS_REQUEST, (): WorkspaceStats => ({ enabled: enabled(), loaded: isLoaded, ...linter.stats }));

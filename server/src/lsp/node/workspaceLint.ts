@@ -310,8 +310,12 @@ export class WorkspaceLint implements WorkspaceLinter {
   closed(uri: string): { changed: boolean } {
     const file = toPath(uri);
     if (!file || !this.open.delete(file)) return { changed: false };
-    // Its disk text is what counts again (and what it is reported with).
-    return this.changed([{ uri, type: 2 }]);
+    // Its disk text is what counts again (for the files that depend on it), and it is reported again.
+    this.changed([{ uri, type: 2 }]);
+    if (!this.files.has(file)) return { changed: false };
+    this.dirty.add(file);
+    this.stats.pending = this.dirty.size;
+    return { changed: true };
   }
 
   isOpen(file: string): boolean {

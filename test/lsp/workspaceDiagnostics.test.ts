@@ -265,7 +265,7 @@ describe('policySet.validate.workspace: pushed diagnostics for clients that do n
 
 describe('live: a change re-checks the changed file and the files that depend on it', () => {
   /** A definition with an allowed-values parameter, two sets that reference it, one that does not, and a split set. */
-  function liveWorkspace(): string {
+  function liveWorkspace(unrelated = 20): string {
     const dir = tempDir('policyset-wsd-live-');
     const definition = (allowed: string[]) =>
       JSON.stringify({ name: 'require-owner', properties: { displayName: 'Require owner', policyType: 'Custom', mode: 'Indexed', parameters: { effect: { type: 'String', allowedValues: allowed } }, policyRule: { if: { field: 'tags.owner', exists: 'false' }, then: { effect: "[parameters('effect')]" } } } }, null, 2);
@@ -282,7 +282,7 @@ describe('live: a change re-checks the changed file and the files that depend on
     });
     fs.writeFileSync(path.join(dir, 'policySetDefinitions', 'consumer-a.json'), JSON.stringify(consumer('consumer-a'), null, 2));
     fs.writeFileSync(path.join(dir, 'policySetDefinitions', 'consumer-b.json'), JSON.stringify(consumer('consumer-b'), null, 2));
-    for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(dir, 'policySetDefinitions', `unrelated-${i}.json`), JSON.stringify(cleanSet(`unrelated-${i}`, `Unrelated ${i}`), null, 2));
+    for (let i = 0; i < unrelated; i++) fs.writeFileSync(path.join(dir, 'policySetDefinitions', `unrelated-${i}.json`), JSON.stringify(cleanSet(`unrelated-${i}`, `Unrelated ${i}`), null, 2));
     return dir;
   }
 
@@ -312,8 +312,8 @@ describe('live: a change re-checks the changed file and the files that depend on
     );
   });
 
-  test('a burst of changed files is one batch; a file saved with the same bytes is not checked again', async () => {
-    const dir = liveWorkspace();
+  test('a burst of 1,000 changed files (a branch switch) is one batch; a file saved with the same bytes is not checked again', async () => {
+    const dir = liveWorkspace(1000);
     const client = await start(dir);
     await pull(client);
     const before = await stats(client);
@@ -328,7 +328,7 @@ describe('live: a change re-checks the changed file and the files that depend on
     await new Promise((r) => setTimeout(r, 400));
     await pull(client);
     const after = await stats(client);
-    assert.equal(after.checked - before.checked, 20);
+    assert.equal(after.checked - before.checked, 1000);
     assert.equal(after.batches - before.batches, 1);
   });
 

@@ -332,6 +332,31 @@ describe('live: a change re-checks the changed file and the files that depend on
     assert.equal(after.batches - before.batches, 1);
   });
 
+  test("a set whose groups others import, changed on disk: the importers are checked again, and say what the CLI says", async () => {
+    const dir = tempDir('policyset-wsd-import-');
+    fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'dialects', 'policy-as-code'), dir, { recursive: true });
+    const client = await start(dir);
+    const first = await pull(client);
+    const before = await stats(client);
+    const imported = path.join(dir, 'builtInSets', 'network-benchmark.json');
+    const name = '6f1b3a52-0c5e-4bd1-9a43-2f0e8c7d9b11';
+    // The files that name the set (its importers), found by their text: the oracle of who depends on it.
+    const importers = first.map((r) => fileURLToPath(r.uri)).filter((f) => f !== imported && fs.readFileSync(f, 'utf8').includes(name));
+    assert.ok(importers.length >= 1 && importers.length < first.length - 1);
+    // Group NS-2 is no longer there to import.
+    const set = JSON.parse(fs.readFileSync(imported, 'utf8')) as { properties: { policyDefinitionGroups: Array<{ name: string }> } };
+    set.properties.policyDefinitionGroups = set.properties.policyDefinitionGroups.filter((g) => g.name !== 'NS-2');
+    fs.writeFileSync(imported, JSON.stringify(set, null, 2));
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(imported).href, type: 2 }] });
+    await new Promise((r) => setTimeout(r, 400));
+    const second = await pull(client);
+    const after = await stats(client);
+    assert.equal(after.checked - before.checked, 1 + importers.length, 'the set and its importers only');
+    const guardrails = second.find((r) => r.uri.endsWith('/network-guardrails.jsonc'))!;
+    assert.ok(guardrails.items!.some((d) => d.code === 'PS5001' && d.message.includes('NS-2')), JSON.stringify(guardrails.items));
+    assertSameFindings(second, await cliFindings(dir));
+  });
+
   test('a changed .policysetrc.json checks every file it governs again', async () => {
     const dir = liveWorkspace();
     const client = await start(dir);

@@ -25,6 +25,8 @@ import type { FileChange, FolderConfigView, WorkspaceLinter, WorkspaceFileReport
 import type { PolicySetConfig } from '../../service/config';
 
 const DELETED = 3;
+/** The workspace check covers at most this many files (a home folder opened by mistake costs a bounded time); said in the log. */
+const MAX_WORKSPACE_FILES = 20000;
 
 /** What one file adds to its folder's known definitions (DefinitionCatalog.definitionOf / setOf). */
 interface Contribution {
@@ -198,6 +200,10 @@ export class WorkspaceLint implements WorkspaceLinter {
       let n = 0;
       for (const { path: file } of files) {
         if (this.files.has(file) || ignored?.ignores(pathToFileURL(file).href)) continue;
+        if (this.files.size >= MAX_WORKSPACE_FILES) {
+          this.options.log(`workspace diagnostics: more than ${MAX_WORKSPACE_FILES} .json and .jsonc files in ${dir}: only the first ${MAX_WORKSPACE_FILES} (in path order) are checked; the others when they are opened, and by policyset lint`);
+          break;
+        }
         this.readState(file, folder);
         this.dirty.add(file);
         if (++n % 200 === 0) await pause();

@@ -169,7 +169,9 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
     const uri = event.document.uri;
     pushed.delete(uri);
     for (const held of heldByRequest) held.delete(uri);
-    if (isLoaded && linter.closed(uri).changed) changed();
+    // Told whether or not the workspace is checked: it forgets the document either way.
+    const closed = linter.closed(uri);
+    if (isLoaded && closed.changed) changed();
   });
 
   // --- Push: every file's diagnostics, sent when they differ from what was sent.

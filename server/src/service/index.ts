@@ -3,7 +3,8 @@
 export { validateText, validateDocument, validationSteps, parsePolicyDocument, withModel, severityOf, validateSplitSet } from './validate';
 export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
 export { RULES } from './rules';
-export type { Rule, RuleMeta } from './rules';
+export { FIX_KINDS } from './rules';
+export type { Rule, RuleMeta, FixKind } from './rules';
 export { DefinitionCatalog, normalizeDefinitionId, cloudOfPath, DEFAULT_CLOUD } from './definitions';
 export type { DefinitionInfo, DefinitionParameter, SetInfo } from './definitions';
 export { decodeUtf8, decodeText, encodingOf } from './json/encoding';

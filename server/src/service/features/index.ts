@@ -9,3 +9,5 @@ export { getCodeActions, QUICK_FIX } from './codeActions';
 export type { CodeActionOptions } from './codeActions';
 export { getCompletions, COMPLETION_TRIGGER_CHARACTERS } from './completion';
 export type { CompletionOptions } from './completion';
+export { fixAllDocument, fixAllText, isFixableRule, MAX_FIX_PASSES } from './fixAll';
+export type { FixAllOptions, FixAllResult, AppliedFix } from './fixAll';

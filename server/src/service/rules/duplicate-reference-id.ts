@@ -9,6 +9,7 @@ export const duplicateReferenceId: SetRule = {
     code: 'PS4001',
     name: 'duplicate-reference-id',
     description: '`policyDefinitionReferenceId` must be unique within the set (compared case-insensitively, as the service does).',
+    fixable: 'reference-id',
     defaultSeverity: 'error',
     messages: { duplicate: "policyDefinitionReferenceId '{{id}}' is used more than once: each reference needs its own." },
   },
@@ -34,5 +35,5 @@ function uniqueReferenceId(ctx: FixContext): Fix[] {
   const lower = base.toLowerCase();
   if (found.set.references.filter((r) => r.refIdLower === lower).length < 2) return [];
   const id = freeReferenceId(found.set, `${base}_`, 2);
-  return [{ key: `${ctx.start}`, title: `Change to '${id}'`, edits: [replaceNode(reference.refIdNode, id)], preferred: true }];
+  return [{ key: `${ctx.start}`, title: `Change to '${id}'`, edits: [replaceNode(reference.refIdNode, id)], preferred: true, safe: true }];
 }

@@ -13,6 +13,7 @@ export const missingReferenceId: SetRule = {
     name: 'missing-reference-id',
     description:
       'A definition referenced more than once needs a `policyDefinitionReferenceId` on each reference, or assignments, exemptions and overrides cannot tell the references apart.',
+    fixable: 'reference-id',
     defaultSeverity: 'warning',
     messages: { missing: "This definition is referenced {{count}} times: give each reference a policyDefinitionReferenceId." },
   },
@@ -52,7 +53,7 @@ function addReferenceId(ctx: FixContext): Fix[] {
   const id = newReferenceId(found.set, reference);
   const after = reference.node.children!.indexOf(reference.idNode.parent!) + 1;
   const insert = insertInto(ctx, reference.node, 'object', 'policyDefinitionReferenceId', id, after);
-  return insert ? [{ key: `${ctx.start}`, title: `Add policyDefinitionReferenceId '${id}'`, edits: [insert], preferred: true }] : [];
+  return insert ? [{ key: `${ctx.start}`, title: `Add policyDefinitionReferenceId '${id}'`, edits: [insert], preferred: true, safe: true }] : [];
 }
 
 /** The definition's name (the last segment of its ID), made unique in the set. */

@@ -3,10 +3,10 @@
 // nothing and decides no exit status.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import * as path from 'node:path';
-import { cloudOfPath, DEFAULT_CLOUD, isSeveritySetting, RULES, severityOf, type SeverityName, type SeveritySetting } from '../../service';
+import { cloudOfPath, DEFAULT_CLOUD, FIX_KINDS, isSeveritySetting, RULES, severityOf, type FixKind, type SeverityName, type SeveritySetting } from '../../service';
 import { closestMatch } from '../../service/text';
 import { UsageError, InputError } from '../../node/files';
-import { writeOutputFile } from '../../node/output';
+import { refuseInputs, writeOutputFile } from '../../node/output';
 import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type LoadedConfig } from '../../node/config';
 import { canonicalRuleKey, nearestRule, CLOUDS as CONFIG_CLOUDS, type PolicySetConfig } from '../../service/config';
 import { lintFiles } from '../lint/engine';
@@ -85,6 +85,18 @@ const LINT_FLAGS: LintFlag[] = [
     parse: { type: 'boolean', default: false },
     config: 'errorOnUnmatchedPattern',
     help: ['Exit 0 when the inputs hold no policy document (default: exit 2)'],
+  },
+  {
+    name: 'fix',
+    parse: { type: 'boolean', default: false },
+    help: ['Apply the fixes that need no choice (casing, typos with one close', 'match, reference IDs, versions, response-only properties) and write', 'the files that changed; the report shows what is left'],
+  },
+  { name: 'fix-dry-run', parse: { type: 'boolean', default: false }, help: ['As --fix, but write nothing (-f json: each file\'s fixed "output")'] },
+  {
+    name: 'fix-type',
+    parse: { type: 'string', multiple: true, default: [] },
+    value: '<kind,...>',
+    help: [`Only fixes of these kinds (${FIX_KINDS.join(', ')}). Repeatable.`],
   },
   { name: 'stdin', parse: { type: 'boolean', default: false }, help: ['Lint the text on standard input'] },
   {
@@ -205,6 +217,8 @@ interface LintArgs {
   against?: LintSettings['against'];
   printConfig?: string;
   listRules: boolean;
+  /** --fix (write) or --fix-dry-run (write nothing), and the kinds of --fix-type. */
+  fix?: { write: boolean; kinds?: FixKind[] };
 }
 
 const CLOUDS: readonly string[] = CONFIG_CLOUDS;
@@ -300,6 +314,7 @@ function parseLintArgs(args: string[]): LintArgs {
   ];
   const ignoreSources = [config.ignore?.length && loaded ? `'ignore' in ${loaded.file}` : '', flagPatterns.length ? '--ignore-pattern' : ''].filter(Boolean).join(' and ');
   const stdinName = string('stdin-filename');
+  const fix = fixOf(!!boolean('fix'), !!boolean('fix-dry-run'), list('fix-type'), stdin);
   return {
     inputs: positionals,
     format,
@@ -322,7 +337,25 @@ function parseLintArgs(args: string[]): LintArgs {
     printConfig,
     listRules,
     against: againstOf(string('against'), string('reference-added')),
+    fix,
   };
+}
+
+/** --fix, --fix-dry-run and --fix-type, as ESLint takes them. */
+function fixOf(write: boolean, dryRun: boolean, types: string[], stdin: boolean): LintArgs['fix'] {
+  if (write && dryRun) throw new UsageError('give --fix or --fix-dry-run, not both');
+  const kinds = types.flatMap((t) => t.split(',')).map((t) => t.trim());
+  if (kinds.length && !write && !dryRun) throw new UsageError('--fix-type chooses the fixes of --fix or --fix-dry-run: give one of them too');
+  for (const kind of kinds) {
+    if (!(FIX_KINDS as readonly string[]).includes(kind)) {
+      const near = closestMatch(kind, FIX_KINDS);
+      throw new UsageError(`--fix-type takes ${FIX_KINDS.join(', ')}, not '${kind}'${near ? `; did you mean '${near}'?` : ''}`);
+    }
+  }
+  // As ESLint: standard input has no file to write; --fix-dry-run -f json gives the fixed text.
+  if (write && stdin) throw new UsageError('--fix writes files and standard input is none: use --fix-dry-run (with -f json, the fixed text is each result\'s "output")');
+  if (!write && !dryRun) return undefined;
+  return { write, ...(kinds.length ? { kinds: [...new Set(kinds)] as FixKind[] } : {}) };
 }
 
 /** --against <revision>: checked here, once (a revision that is not there is a usage error). */
@@ -379,7 +412,15 @@ async function lint(args: LintArgs): Promise<number> {
   const run = await lintFiles({
     inputs: args.inputs,
     definitions: args.definitions,
-    settings: { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif', against: args.against },
+    settings: {
+      severities: args.severities,
+      minSeverity: args.minSeverity,
+      cloud: args.cloud,
+      docsBaseUrl: args.docsBaseUrl,
+      identities: args.format === 'sarif',
+      against: args.against,
+      ...(args.fix ? { fix: { kinds: args.fix.kinds } } : {}),
+    },
     jobs: args.jobs,
     strict: args.strict,
     errorOnUnmatched: args.errorOnUnmatched,
@@ -389,15 +430,29 @@ async function lint(args: LintArgs): Promise<number> {
   });
   const { results, problems, notes } = run;
   const cwd = process.cwd();
+  if (args.fix) {
+    // The report must not land on a file about to be fixed: refused before anything is written.
+    if (args.output) refuseInputs(args.output, run.inputFiles);
+    if (args.fix.write) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --fix
+      const { writeFixes } = require('../lint/writeFixes') as typeof import('../lint/writeFixes');
+      writeFixes(results, [...run.otherInputs, ...(args.output ? [args.output] : [])]);
+    }
+    for (const result of results) {
+      if (result.notFixed) notes.push(`${result.file}: not fixed: ${result.notFixed}`);
+      if (result.fix?.rejected) notes.push(`${result.file}: fixes left out: ${result.fix.rejected.reason} (${result.fix.rejected.fixes.join('; ')}); this is a bug in policyset, please report it`);
+    }
+  }
+  const fixReport = args.fix ? { dryRun: !args.fix.write } : undefined;
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).
   const warnings = results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 2).length, 0);
   const reported = args.quiet ? results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 1), identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1) })) : results;
   const report =
     args.format === 'json'
-      ? formatJson(reported, cwd, problems)
+      ? formatJson(reported, cwd, problems, fixReport)
       : args.format === 'sarif'
         ? formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems)
-        : formatText(reported, cwd, args.color, problems);
+        : formatText(reported, cwd, args.color, problems, fixReport);
   if (args.output) {
     // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
     writeOutputFile(args.output, report, run.inputFiles);

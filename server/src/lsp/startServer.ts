@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS, changedSettings, fetchSettings, initialSettings, type
 import { Workspace } from './workspace';
 import { featureCapabilities, registerFeatures } from './features';
 import { registerCustomRequests } from './customRequests';
+import { splitPartOf, splitSetOf } from '../service';
 
 export type { ServerSettings } from './settings';
 
@@ -88,7 +89,18 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   connection.onDidChangeWatchedFiles((params) => workspace.filesChanged(params.changes));
 
-  registerFeatures({ connection, handle, featureOptions: (uri) => workspace.featureOptions(uri), sourceUri: (source) => host.sourceUri(source), codeActionLiterals: () => codeActionLiterals });
+  registerFeatures({
+    connection,
+    handle,
+    featureOptions: (uri) => workspace.featureOptions(uri),
+    sourceUri: (source) => host.sourceUri(source),
+    codeActionLiterals: () => codeActionLiterals,
+    // No fix-all where there are no diagnostics of the document's own (ignored), or they are the assembled set's (a split part).
+    fixAllOptions: (document, parsed) =>
+      workspace.isIgnored(document.uri) || (splitPartOf(document.uri) && splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling)))
+        ? undefined
+        : workspace.validationOptions(document, parsed),
+  });
   registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents });
 
   documents.onDidChangeContent((event) => workspace.documentChanged(event.document));

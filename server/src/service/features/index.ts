@@ -5,7 +5,7 @@ export { doHover, definitionOf } from './hover';
 export type { FeatureOptions } from './hover';
 export { documentSymbols, foldingRanges, selectionRanges, format } from './structure';
 export { jsonService, jsonViewOf } from './jsonService';
-export { getCodeActions, QUICK_FIX } from './codeActions';
+export { getCodeActions, getFixAllAction, QUICK_FIX, SOURCE_FIX_ALL } from './codeActions';
 export type { CodeActionOptions } from './codeActions';
 export { getCompletions, COMPLETION_TRIGGER_CHARACTERS } from './completion';
 export type { CompletionOptions } from './completion';

@@ -66,9 +66,13 @@ export function renameKey(
   };
 }
 
-/** `<prefix><n>` for the first n from `first` that no reference of the set has as its ID. */
-export function freeReferenceId(set: SetModel, prefix: string, first: number): string {
+/**
+ * `<prefix><n>` for the first n from `first` that no reference of the set has as its ID (nor `alsoTaken`: the
+ * IDs that fixes of other references, applied with this one, give them).
+ */
+export function freeReferenceId(set: SetModel, prefix: string, first: number, alsoTaken: Iterable<string> = []): string {
   const taken = new Set(set.references.map((r) => r.refIdLower).filter((id) => id !== undefined));
+  for (const id of alsoTaken) taken.add(id.toLowerCase());
   let n = first;
   while (taken.has(`${prefix}${n}`.toLowerCase())) n++;
   return `${prefix}${n}`;

@@ -96,7 +96,7 @@ const LINT_FLAGS: LintFlag[] = [
     name: 'fix-type',
     parse: { type: 'string', multiple: true, default: [] },
     value: '<kind,...>',
-    help: [`Only fixes of these kinds (${FIX_KINDS.join(', ')}). Repeatable.`],
+    help: ['Only fixes of these kinds (comma-separated; repeatable):', `${FIX_KINDS.join(', ')}`],
   },
   { name: 'stdin', parse: { type: 'boolean', default: false }, help: ['Lint the text on standard input'] },
   {

@@ -171,6 +171,7 @@ Examples:
   policyset lint policySetDefinitions/
   policyset lint 'sets/**/*.json' --max-warnings 0 -f sarif -o lint.sarif
   cat set.json | policyset lint --stdin --stdin-filename sets/set.json
+  policyset lint sets/ --fix --fix-type casing,version
 
 Exit status: 0 no errors, 1 errors found (or more warnings than --max-warnings), 2 usage or input
 problems (a file or folder that cannot be read, inputs that hold no policy document, a named file not

@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { validateText, RULES, FIX_KINDS } from '#service';
 import { fixAllText, MAX_FIX_PASSES } from '#features';
 import { REPO_ROOT } from '../support/corpus';
+import { DEF, a1 } from '../support/ruleTester';
+import { withCatalog, ref, LOCATIONS } from '../support/ruleDocuments/definitions';
 
 const SET = `{
   "properties": {
@@ -139,6 +141,27 @@ describe('fixAll', () => {
     const broken = SET.replace('"displayName": "x",', '"displayName": "x",,');
     const fixed = fixAllText(broken);
     assert.equal(validateText(fixed.output).document.parsed.syntaxErrors.length, validateText(broken).document.parsed.syntaxErrors.length);
+  });
+
+  test('PS8001: a parameter passed with a typo is renamed to the one close parameter of the definition', () => {
+    const text = ref(DEF.main, `"parameters": { ${LOCATIONS}, "efect": { "value": "Audit" } }`);
+    const fixed = fixAllText(text, withCatalog);
+    assert.deepEqual(fixed.fixes.map((f) => f.code), ['PS8001']);
+    assert.match(fixed.output, /"effect": \{ "value": "Audit" \}/);
+    // Without the definitions the problem is not known, and nothing changes.
+    assert.equal(fixAllText(text).changed, false);
+  });
+
+  test('repeated reference IDs fixed together get IDs of their own, in the document\'s order', () => {
+    const member = (id: string) => `{ "policyDefinitionId": "${DEF.main}", "policyDefinitionReferenceId": "${id}" }`;
+    const text = a1(`{ "policyDefinitions": [${member('x')}, ${member('x')}, ${member('X')}, ${member('x_2')}] }`);
+    const fixed = fixAllText(text);
+    assert.equal(fixed.passes, 1);
+    assert.deepEqual(
+      [...fixed.output.matchAll(/"policyDefinitionReferenceId": "([^"]*)"/g)].map((m) => m[1]),
+      ['x', 'x_3', 'X_4', 'x_2'],
+    );
+    assert.ok(!fixed.result.diagnostics.some((d) => d.code === 'PS4001'));
   });
 
   test('every rule with fixes says their kind, and every rule that says a kind has fixes', () => {

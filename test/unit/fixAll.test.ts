@@ -164,6 +164,24 @@ describe('fixAll', () => {
     assert.ok(!fixed.result.diagnostics.some((d) => d.code === 'PS4001'));
   });
 
+  test('a pass that would make the document worse is not applied, and is said (a fix with a bug)', () => {
+    const rule = RULES.find((r) => r.meta.code === 'PS3002')!;
+    const fix = rule.fix!;
+    // A fix that breaks the JSON: it removes the closing brace of the document.
+    rule.fix = (ctx) => fix(ctx).map((f) => ({ ...f, edits: [...f.edits, { offset: ctx.text.lastIndexOf('}'), length: 1, content: '' }] }));
+    try {
+      const fixed = fixAllText(SET);
+      assert.equal(fixed.changed, false);
+      assert.equal(fixed.output, SET);
+      assert.equal(fixed.rejected?.pass, 1);
+      assert.match(fixed.rejected!.reason, /syntax error/);
+      assert.ok(fixed.rejected!.fixes.some((f) => f.startsWith('PS3002')));
+    } finally {
+      rule.fix = fix;
+    }
+    assert.equal(fixAllText(SET).rejected, undefined);
+  });
+
   test('every rule with fixes says their kind, and every rule that says a kind has fixes', () => {
     for (const rule of RULES) assert.equal(!!rule.fix, !!rule.meta.fixable, rule.meta.name);
   });

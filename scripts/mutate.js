@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Mutation testing with StrykerJS over the code users depend on most: the api clients and the HTTP retry
-// policy (client/src/api), the quota model (server/src/service/quota) and the rules
-// (server/src/service/rules), each with the project's own unit, api and CLI tests that exercise it (no e2e,
+// policy (client/src/api), the quota model (server/src/service/quota), the rules (server/src/service/rules),
+// the version model, the CLI, the Node helpers and the web build, each with the project's own unit, api and CLI tests that exercise it (no e2e,
 // no bench). Not part of `npm test`: it is slow (see docs/testing.md for how slow, the scores and the
 // surviving mutants).
 //
@@ -42,12 +42,12 @@ const TARGETS = {
   http: {
     what: 'the HTTP client and its retry policy',
     mutate: ['client/src/api/http.ts'],
-    tests: ['test/out/api/http.test.js', 'test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/hostile.test.js', 'test/out/api/fetchTransport.test.js', 'test/out/api/deploymentChecks.test.js'],
+    tests: ['test/out/api/http.test.js', 'test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/hostile.test.js', 'test/out/api/fetchTransport.test.js', 'test/out/api/deploymentChecks.test.js', 'test/out/api/hostile32.test.js'],
   },
   deployments: {
     what: 'E6 and E7 (model deployments, quota usage and its paging)',
     mutate: ['client/src/api/modelDeployments.ts'],
-    tests: ['test/out/api/deploymentChecks.test.js', 'test/out/api/guards.test.js', 'test/out/api/modelDeployments.test.js', 'test/out/api/modelApply.test.js'],
+    tests: ['test/out/api/deploymentChecks.test.js', 'test/out/api/guards.test.js', 'test/out/api/modelDeployments.test.js', 'test/out/api/modelApply.test.js', 'test/out/api/hostile32.test.js'],
   },
   api: {
     what: 'the other api clients (E1-E5, errors, settings, sign-in)',
@@ -57,7 +57,27 @@ const TARGETS = {
   quota: {
     what: 'the quota model',
     mutate: ['server/src/service/quota/**/*.ts'],
-    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/rules/invalid-deployment-capacity.test.js', 'test/out/rules/unknown-model-class.test.js', 'test/out/rules/model-quota-exceeded.test.js', 'test/out/rules/too-many-resources-in-region.test.js', 'test/out/rules/quota-not-checked.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js'],
+    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/rules/invalid-deployment-capacity.test.js', 'test/out/rules/unknown-model-class.test.js', 'test/out/rules/model-quota-exceeded.test.js', 'test/out/rules/too-many-resources-in-region.test.js', 'test/out/rules/quota-not-checked.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js', 'test/out/unit/hostile32.test.js'],
+  },
+  versions: {
+    what: 'the version model (the change model of two versions of a set, the version check)',
+    mutate: ['server/src/service/versions/**/*.ts'],
+    tests: ['test/out/unit/versions.test.js', 'test/out/rules/version-not-bumped.test.js', 'test/out/cli/diff.test.js', 'test/out/api/deployAgainst.test.js'],
+  },
+  cli: {
+    what: 'the CLI (commands, formatters, git, the lint engine)',
+    mutate: ['server/src/cli/**/*.ts'],
+    tests: ['test/out/cli/cli.test.js', 'test/out/cli/config.test.js', 'test/out/cli/diff.test.js', 'test/out/cli/quota.test.js', 'test/out/cli/wording.test.js', 'test/out/cli/hostile.test.js', 'test/out/cli/hostile32.test.js', 'test/out/api/cliJson.test.js', 'test/out/api/modelApply.test.js', 'test/out/api/hostile32.test.js'],
+  },
+  node: {
+    what: 'the Node helpers both faces share (bounded reader, config, globs, output guard, compile cache) and the pattern engine',
+    mutate: ['server/src/node/**/*.ts', 'server/src/service/patterns.ts'],
+    tests: ['test/out/unit/patterns.test.js', 'test/out/unit/config.test.js', 'test/out/unit/compileCache.test.js', 'test/out/cli/hostile.test.js', 'test/out/cli/hostile32.test.js', 'test/out/cli/config.test.js', 'test/out/cli/pipes.test.js'],
+  },
+  web: {
+    what: 'the web build (the browser server: the files the extension sends, the browser host)',
+    mutate: ['server/src/**/browser/**/*.ts'],
+    tests: ['test/out/unit/clientFiles.test.js', 'test/out/unit/hostile32.test.js'],
   },
   rules: {
     what: 'the rules',

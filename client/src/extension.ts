@@ -6,6 +6,7 @@ import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetect
 import { PolicySetStatus } from './languageStatus';
 import { CommittedText } from './committedText';
 import { registerShowChanges } from './commands/showChangesAgainstHead';
+import { registerLanguageModelTools } from './languageModelTools';
 
 import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST } from '#protocol';
 
@@ -52,6 +53,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const committed = new CommittedText(client, log);
   context.subscriptions.push(committed);
   registerShowChanges(context, client, committed);
+  // Tools for language models (VS Code 1.95 and later) and the MCP server `policyset mcp` (1.101 and later).
+  const running = client;
+  registerLanguageModelTools(context, { sendRequest: (method, params) => running.sendRequest(method, params) }, log);
 }
 
 export async function deactivate(): Promise<void> {

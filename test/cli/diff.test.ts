@@ -270,8 +270,10 @@ describe('policyset diff --against <git revision>', () => {
     const missing = await cli(['--against', 'no-such-branch'], { cwd: repo });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no such commit/);
-    const option = await cli(['--against', '--output=x'], { cwd: repo });
+    // Shaped like an option, and given so that Node's parser takes it as the value: the guard refuses it.
+    const option = await cli(['--against=--output=x'], { cwd: repo });
     assert.equal(option.code, 2);
+    assert.match(option.stderr, /'--output=x' is not a git revision/);
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-no-git-'));
     try {
       const result = await cli(['--against', 'HEAD'], { cwd: outside, env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(outside) } });

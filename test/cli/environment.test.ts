@@ -39,10 +39,10 @@ test('policyset --help lists every environment variable the CLI reads, and POLIC
 });
 
 test("the local service's environment (POLICYSET_CORPUS, POLICYSET_LOCAL_*) is in its --help and in docs/service.md", async () => {
-  const read = namesIn(path.join(REPO_ROOT, 'test', 'service'), /\.ts$/);
+  const read = namesIn(path.join(REPO_ROOT, 'test', 'fake-service'), /\.ts$/);
   for (const name of namesIn(path.join(REPO_ROOT, 'test', 'support'), /^corpus\.ts$/)) read.add(name);
   assert.ok(read.has('POLICYSET_CORPUS') && read.has('POLICYSET_LOCAL_PORT'));
-  const usage = spawnSync(process.execPath, [path.join(REPO_ROOT, 'test', 'out', 'service', 'main.js'), '--help'], { encoding: 'utf8' }).stdout;
+  const usage = spawnSync(process.execPath, [path.join(REPO_ROOT, 'test', 'out', 'fake-service', 'main.js'), '--help'], { encoding: 'utf8' }).stdout;
   const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'service.md'), 'utf8');
   for (const name of read) {
     assert.ok(usage.includes(name), `npm run service:local -- --help does not name ${name}`);

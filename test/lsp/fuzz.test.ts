@@ -180,6 +180,9 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       ...(capabilities.selectionRangeProvider ? ['textDocument/selectionRange'] : []),
       ...(capabilities.documentRangeFormattingProvider ? ['textDocument/rangeFormatting'] : []),
       ...(capabilities.documentHighlightProvider ? ['textDocument/documentHighlight'] : []),
+      ...(capabilities.inlayHintProvider ? ['textDocument/inlayHint'] : []),
+      ...(capabilities.documentLinkProvider ? ['textDocument/documentLink'] : []),
+      ...(capabilities.workspaceSymbolProvider ? ['workspace/symbol'] : []),
     ];
 
     for (let edit = 0; edit < edits; edit++) {
@@ -258,7 +261,13 @@ async function fuzzServer(label: string, pull: boolean, edits: number, seed: num
       else if (method === 'textDocument/rangeFormatting') Object.assign(params, { range: { start: positionAt(document.text, 0), end: cursor }, options: { tabSize: 4, insertSpaces: true } });
       else if (method === 'textDocument/rename') Object.assign(params, { position: cursor, newName: pick(['Renamed', '', 'with space', "qu'ote", '\u00e9']) });
       else if (method === 'textDocument/selectionRange') Object.assign(params, { positions: [cursor] });
-      else if (!['textDocument/documentSymbol', 'textDocument/diagnostic', 'textDocument/foldingRange'].includes(method)) Object.assign(params, { position: cursor });
+      else if (method === 'textDocument/inlayHint') Object.assign(params, { range: next() < 0.5 ? { start: positionAt(document.text, 0), end: cursor } : { start: cursor, end: positionAt(document.text, document.text.length) } });
+      else if (method === 'workspace/symbol') {
+        // About no document: a query from the text near the cursor (often a name's first letters), or none.
+        delete params.textDocument;
+        Object.assign(params, { query: next() < 0.2 ? '' : document.text.slice(cursorOffset, cursorOffset + int(6)).replace(/[^\w ]/g, '') });
+      }
+      else if (!['textDocument/documentSymbol', 'textDocument/diagnostic', 'textDocument/foldingRange', 'textDocument/documentLink'].includes(method)) Object.assign(params, { position: cursor });
 
       const started = process.hrtime.bigint();
       let response: ResponseMessage<unknown>;

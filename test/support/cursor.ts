@@ -14,3 +14,15 @@ export function marked(source: string): [string, number, number] {
   if (start < 0 || end < 0) throw new Error('two | markers expected');
   return [source.slice(0, start) + source.slice(start + 1, end) + source.slice(end + 1), start, end - 1];
 }
+
+/** Text with every `|` marker removed, and the offset of each marker in that text (the text holds no other `|`). */
+export function cursors(source: string): [string, number[]] {
+  const [first, ...rest] = source.split('|');
+  let text = first;
+  const offsets: number[] = [];
+  for (const part of rest) {
+    offsets.push(text.length);
+    text += part;
+  }
+  return [text, offsets];
+}

@@ -7,9 +7,11 @@ import {
   CompletionItem,
   Diagnostic,
   DocumentHighlight,
+  DocumentLink,
   DocumentSymbol,
   FoldingRange,
   Hover,
+  InlayHint,
   Location,
   LocationLink,
   Range,
@@ -136,6 +138,20 @@ export function answerProblems(method: string, params: Record<string, unknown>, 
       inDocument(highlight.range, `${where}.range`);
     })),
     'textDocument/documentSymbol': nullOr(list(documentSymbol)),
+    'textDocument/inlayHint': nullOr(list((value, where) => {
+      if (!InlayHint.is(value)) return fail(where, 'not an InlayHint', value);
+      inDocument({ start: value.position, end: value.position }, `${where}.position`);
+    })),
+    'textDocument/documentLink': nullOr(list((value, where) => {
+      if (!DocumentLink.is(value)) return fail(where, 'not a DocumentLink', value);
+      inDocument(value.range, `${where}.range`);
+      if (value.target !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(value.target)) fail(where, 'a target that is not a URI', value);
+    })),
+    'workspace/symbol': nullOr(list((value, where) => {
+      const symbol = value as SymbolInformation;
+      if (typeof symbol?.name !== 'string' || typeof symbol.kind !== 'number') return fail(where, 'not a SymbolInformation', value);
+      location(symbol.location, `${where}.location`);
+    })),
     'textDocument/codeAction': nullOr(list((value, where) => {
       if (CodeAction.is(value)) {
         if (value.edit) workspaceEdit(value.edit, `${where}.edit`);

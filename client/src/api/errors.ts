@@ -76,17 +76,26 @@ export class ServiceError extends ApiError {
   earlierStatuses: number[] = [];
 }
 
+/** A PUT answered 2xx whose resource says its provisioning failed (or was canceled): not applied as asked. */
+export class ProvisioningFailedError extends ServiceError {
+  override name = 'ProvisioningFailedError';
+}
+
 const EXCERPT_CHARS = 200;
 /** The longest service message shown whole; a longer one is cut, with a note. */
 export const MAX_MESSAGE_CHARS = 2000;
 
-/** C0 and C1 control characters and DEL: what a terminal takes as commands (escape sequences, CR, BEL). */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * C0 and C1 control characters and DEL: what a terminal takes as commands (escape sequences, CR, BEL); and
+ * the line and paragraph separators and bidirectional overrides, which move or reorder what is shown.
+ */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const escapeControl = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
- * Text from the service made safe for a terminal: control characters (C0 and C1) are written as \uXXXX
+ * The one sanitiser of everything printed that came from a file or a service (file names, names inside
+ * documents, config keys, service answers). Text from the service made safe for a terminal: control characters (C0 and C1) are written as \uXXXX
  * (newlines and tabs too, unless `multiline`), and text longer than `max` characters is cut with a note
  * saying how much was left out. The \uXXXX form is also a valid JSON escape, so it keeps JSON valid.
  */
@@ -105,11 +114,41 @@ const REQUEST_ID_HEADERS = ['x-ms-request-id', 'x-ms-correlation-request-id', 'r
 
 const secretPatterns = new Map<string, RegExp>();
 
-/** The forms a secret comes back in: as sent, URL-encoded (a query, a link), in any letter case. */
+/** UTF-8 bytes of a string, in a browser too. */
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+function base64(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += BASE64[(n >> 18) & 63] + BASE64[(n >> 12) & 63] + BASE64[(n >> 6) & 63] + BASE64[n & 63];
+  }
+  return out;
+}
+
+/**
+ * The secret as it shows inside any base64 or base64url text (`Bearer <token>` encoded, a token in an
+ * encoded blob): at each of the three byte alignments, the characters that depend on the secret's bytes
+ * alone (at most two bytes at each end are left out, never the token). Only forms of 8 characters or more.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = utf8(secret);
+  const forms: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    // The secret starting `shift` bytes before a 3-byte boundary: skip to the first whole group of its own bytes.
+    const skip = (3 - shift) % 3;
+    const core = base64(bytes.subarray(skip, skip + Math.floor((bytes.length - skip) / 3) * 3));
+    if (core.length >= 8) forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
+}
+
+/** The forms a secret comes back in: as sent, URL-encoded (a query, a link), base64 and base64url, in any letter case. */
 function secretPattern(secret: string): RegExp {
   let pattern = secretPatterns.get(secret);
   if (!pattern) {
-    const forms = [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')])].sort((a, b) => b.length - a.length);
+    const forms = [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), ...base64Forms(secret)])].sort((a, b) => b.length - a.length);
     pattern = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
     if (secretPatterns.size > 64) secretPatterns.clear();
     secretPatterns.set(secret, pattern);
@@ -119,7 +158,7 @@ function secretPattern(secret: string): RegExp {
 
 /**
  * The one redaction of everything printed or logged: every occurrence of each secret (the token, so
- * `Bearer <token>` too), in any letter case and URL-encoded, becomes [redacted]. The service may echo what
+ * `Bearer <token>` too), in any letter case, URL-encoded and base64- or base64url-encoded, becomes [redacted]. The service may echo what
  * it was sent, in an error or in a successful answer.
  */
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { ApiError, AuthenticationRequiredError, CancelledError, InvalidRequestError, NetworkError, ServiceError, TimeoutError, excerptOf, serviceErrorOf, type ServiceArea } from './errors';
+import { ApiError, AuthenticationRequiredError, CancelledError, InvalidRequestError, NetworkError, ProvisioningFailedError, ServiceError, TimeoutError, excerptOf, safeText, serviceErrorOf, type ServiceArea } from './errors';
 
 /**
  * The HTTP client under every call. Built on node:http/https rather than fetch: in the VS Code extension host
@@ -226,6 +226,8 @@ export class HttpClient {
               );
             }
           }
+          // One reading of a write's outcome for every PUT: a 2xx whose resource says it failed is no success.
+          if (request.method === 'PUT') checkWriteOutcome(body, raw.status, what, requestIdOf(raw.headers));
           return { status: raw.status, headers: raw.headers, body: body as T, requestId: requestIdOf(raw.headers), bytes: raw.bytes };
         }
 
@@ -316,11 +318,40 @@ export class HttpClient {
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), bytes: size });
         });
       });
+      // 101 Switching Protocols is no answer to a REST call: without this the request would never settle.
+      req.on('upgrade', (res: http.IncomingMessage, socket: import('node:net').Socket) => {
+        socket.destroy();
+        fail(new NetworkError(`The service answered ${res.statusCode ?? 101} Switching Protocols to ${what}, which is no answer to it; whether it was applied is not known`, 'EPROTO', true));
+      });
       req.on('finish', () => (delivered = true));
       req.on('error', (error: NodeJS.ErrnoException) => fail(networkError(error, what, delivered || error.code !== 'ECONNREFUSED')));
       req.end(payload);
     });
   }
+}
+
+/** The provisioning states of a resource that failed: its PUT was answered 2xx, and did not do what it asked. */
+const FAILED_STATES = /^(failed|canceled|cancelled)$/i;
+
+/**
+ * What a PUT's 2xx answer says of the write: a resource whose `properties.provisioningState` is Failed or
+ * Canceled was not made as asked, so the call fails with a ProvisioningFailedError (never reported as
+ * success, and never sent again by itself).
+ */
+export function checkWriteOutcome(body: unknown, status: number, what: string, requestId: string | undefined): void {
+  const properties = typeof body === 'object' && body !== null ? (body as { properties?: unknown }).properties : undefined;
+  const state = typeof properties === 'object' && properties !== null ? (properties as { provisioningState?: unknown }).provisioningState : undefined;
+  if (typeof state !== 'string' || !FAILED_STATES.test(state)) return;
+  throw new ProvisioningFailedError(
+    `The service answered ${status} to ${what}, and the resource's provisioningState is '${safeText(state, { max: 100 })}': the write did not succeed`,
+    status,
+    `Provisioning${state[0].toUpperCase()}${state.slice(1).toLowerCase()}`,
+    '',
+    'unexpected',
+    undefined,
+    [],
+    requestId,
+  );
 }
 
 function networkError(error: NodeJS.ErrnoException, what: string, maybeDelivered: boolean): NetworkError {

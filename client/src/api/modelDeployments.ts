@@ -1,5 +1,5 @@
 import { HttpClient, formatMegabytes, type CallOptions, type HttpClientOptions, type HttpResponse } from './http';
-import { AuthenticationRequiredError, InvalidRequestError, NetworkError, ServiceError } from './errors';
+import { AuthenticationRequiredError, InvalidRequestError, NetworkError, ProvisioningFailedError, ServiceError, safeText } from './errors';
 import { SUBSCRIPTION_ID_PATTERN } from './policySets';
 import type { ServiceSettings } from './settings';
 
@@ -194,7 +194,24 @@ export class ModelDeploymentClient {
       bytes += response.bytes ?? 0;
       if (value.length + body.value.length > MAX_USAGES_ENTRIES) throw tooMuch();
       // One at a time: a spread of a large page overflows the call stack.
-      for (const entry of body.value) if (isObject(entry)) value.push(entry as UsageEntry);
+      for (const entry of body.value) {
+        if (!isObject(entry)) continue;
+        const impossible = impossibleUsageNumber(entry);
+        if (impossible) {
+          const name = isObject(entry.name) && typeof entry.name.value === 'string' ? entry.name.value : '(no name)';
+          throw new ServiceError(
+            `The service's usage of ${location} has an impossible ${impossible} for '${safeText(name, { max: 100 })}': nothing is decided on it (no quota is believed, nothing is sent)`,
+            response.status,
+            'InvalidResponse',
+            '',
+            'unexpected',
+            undefined,
+            [],
+            response.requestId,
+          );
+        }
+        value.push(entry as UsageEntry);
+      }
       if (body.nextLink !== undefined && body.nextLink !== null && typeof body.nextLink !== 'string') {
         throw new ServiceError(`The usages list's nextLink is not a string (${Array.isArray(body.nextLink) ? 'an array' : typeof body.nextLink}); the list may be incomplete, so it is not used`, response.status, 'InvalidNextLink', '', 'unexpected');
       }
@@ -238,6 +255,22 @@ export function describeRateLimits(deployment: ModelDeployment | undefined): str
 export const INSUFFICIENT_QUOTA_ADVICE =
   "lower the TPM of another deployment of this model in the region, or request a quota increase; quota of a resource deleted in the last 48 hours stays held until it is purged";
 
+/** The largest usage count believed (units of 1,000 TPM, or resources): far above any real quota. */
+export const MAX_USAGE_COUNT = 1e9;
+
+/**
+ * Whether a usage entry's numbers are impossible: `currentValue` or `limit` present but not a finite number
+ * from 0 to MAX_USAGE_COUNT (1e308, a negative count, NaN written as a string). Says which, or undefined.
+ */
+export function impossibleUsageNumber(entry: Record<string, unknown>): string | undefined {
+  for (const key of ['currentValue', 'limit'] as const) {
+    const n = entry[key];
+    if (n === undefined || n === null) continue;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_USAGE_COUNT) return `${key} (${safeText(String(n), { max: 40 })})`;
+  }
+  return undefined;
+}
+
 /** True for the real service's over-quota answer. */
 export function isInsufficientQuota(error: unknown): boolean {
   return error instanceof ServiceError && /^InsufficientQuota$/i.test(error.code);
@@ -263,9 +296,12 @@ export async function readDeploymentState(client: ModelDeploymentClient, target:
  * What became of a PUT that threw: `refused` when the service certainly did not apply it (a 4xx answer, 429
  * or 503 "not processed", a connection that failed before the body was sent, nothing sent at all),
  * `unknown` when it may have been applied (another 5xx, a dropped connection after the body was sent, no
- * answer in time, a 2xx whose body could not be read). An `unknown` PUT is never sent again by itself.
+ * answer in time, a 2xx whose body could not be read, a 101). A 2xx whose provisioningState is Failed is
+ * `refused` (ProvisioningFailedError). An `unknown` PUT is never sent again by itself.
  */
 export function putOutcome(error: unknown): 'refused' | 'unknown' {
+  // Answered, and the resource says it failed: certainly not applied as asked.
+  if (error instanceof ProvisioningFailedError) return 'refused';
   if (error instanceof ServiceError) {
     if (error.status >= 200 && error.status < 300) return 'unknown';
     if (error.status === 429 || error.status === 503 || (error.status >= 400 && error.status < 500 && error.status !== 408)) return 'refused';

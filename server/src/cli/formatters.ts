@@ -1,3 +1,4 @@
+import { safeText } from '#api';
 import * as fs from 'node:fs';
 import type { createHash as CreateHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -59,24 +60,31 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * Inputs that could not be checked (unreadable, missing, matching no file): every format carries them,
  * and no format reports success while there are any.
  */
+/**
+ * Text that came from a file or a service (a file name, a name inside a document, a message quoting one),
+ * made safe for a terminal by the one sanitiser (safeText: control characters as \uXXXX): never the
+ * program's own colours, which are added around it.
+ */
+export const untrusted = (text: string): string => safeText(text, { max: Number.POSITIVE_INFINITY });
+
 export function formatText(results: FileResult[], cwd: string, color: boolean, inputErrors: string[] = [], fix?: FixReport): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const severityLabel: Record<number, string> = { 1: paint('31', 'error'), 2: paint('33', 'warning'), 3: paint('36', 'info'), 4: paint('2', 'hint') };
   const lines: string[] = [];
   for (const result of results) {
     if (!result.diagnostics.length) continue;
-    lines.push(paint('4', path.relative(cwd, result.file) || result.file));
+    lines.push(paint('4', untrusted(path.relative(cwd, result.file) || result.file)));
     for (const d of result.diagnostics) {
       const where = `${d.range.start.line + 1}:${d.range.start.character + 1}`;
-      lines.push(`  ${where.padEnd(9)} ${severityLabel[d.severity].padEnd(color ? 16 : 7)}  ${d.message}  ${paint('2', d.code)}`);
+      lines.push(`  ${where.padEnd(9)} ${severityLabel[d.severity].padEnd(color ? 16 : 7)}  ${untrusted(d.message)}  ${paint('2', d.code)}`);
     }
     lines.push('');
   }
   for (const result of results) {
-    if (result.notChecked) lines.push(`${paint('36', 'note')} ${path.relative(cwd, result.file) || result.file}: not checked: ${result.notChecked}`);
+    if (result.notChecked) lines.push(`${paint('36', 'note')} ${untrusted(path.relative(cwd, result.file) || result.file)}: not checked: ${untrusted(result.notChecked)}`);
   }
   for (const result of results) {
-    if (result.skipReason) lines.push(`${paint('2', 'skipped')} ${path.relative(cwd, result.file) || result.file}: ${result.skipReason}`);
+    if (result.skipReason) lines.push(`${paint('2', 'skipped')} ${untrusted(path.relative(cwd, result.file) || result.file)}: ${untrusted(result.skipReason)}`);
   }
   if (results.some((r) => r.notChecked || r.skipReason)) lines.push('');
   const s = summarize(results);
@@ -151,7 +159,8 @@ function docsFolder(): string {
   return path.resolve(__dirname, '../../../docs/rules');
 }
 
-function ruleHelp(name: string): string | undefined {
+/** A rule's page (docs/rules/<name>.md), when the package holds it. */
+export function ruleHelp(name: string): string | undefined {
   try {
     return fs.readFileSync(path.join(docsFolder(), `${name}.md`), 'utf8');
   } catch {

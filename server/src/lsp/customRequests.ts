@@ -5,21 +5,25 @@
 // computed by the service (service/quota, service/versions).
 import { ResponseError, ErrorCodes, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { compareTexts } from '../service';
+import { compareTexts, RULES } from '../service';
 import { LARGE_DOCUMENT } from '../service/json';
 import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, type QuotaFiguresParams } from '../service/quota';
 import {
   APPLY_PLAN_REQUEST,
   CHANGE_REPORT_REQUEST,
+  DOCUMENT_DIAGNOSTICS_REQUEST,
   DOCUMENT_INFO_REQUEST,
   PREVIOUS_TEXT_REQUEST,
   QUOTA_FIGURES_REQUEST,
   REGIONS_WITH_ROOM_REQUEST,
+  RULES_REQUEST,
   type ChangeReportAnswer,
+  type DocumentDiagnosticsAnswer,
   type DocumentInfo,
   type DocumentInfoParams,
   type PreviousTextAnswer,
   type RegionsWithRoomParams,
+  type RuleSummary,
 } from './protocol';
 import { paramsRunner, type Runner } from './runner';
 import type { DocumentChecks } from './checks';
@@ -46,6 +50,14 @@ export function registerCustomRequests({ connection, handle, checks, diagnostics
   );
   // `{ textDocument: { uri } }` as in every LSP request, or `{ uri }`.
   connection.onRequest(DOCUMENT_INFO_REQUEST, (params: DocumentInfoParams, token) => documentInfo({ textDocument: params.textDocument ?? { uri: params.uri ?? '' } }, token));
+  // The extension's language-model tools: a document's diagnostics, checked now, and the rules.
+  const documentDiagnostics = handle(
+    DOCUMENT_DIAGNOSTICS_REQUEST,
+    (d, p): DocumentDiagnosticsAnswer => ({ uri: d.uri, kind: p.kind, diagnostics: checks.diagnose(d).map(({ range, severity, code, message }) => ({ range, severity, code, message: typeof message === 'string' ? message : message.value })) }),
+    null,
+  );
+  connection.onRequest(DOCUMENT_DIAGNOSTICS_REQUEST, (params: { textDocument: { uri: string } }, token) => documentDiagnostics(params, token));
+  connection.onRequest(RULES_REQUEST, (): RuleSummary[] => RULES.map((r) => ({ code: r.meta.code, name: r.meta.name, defaultSeverity: r.meta.defaultSeverity, description: r.meta.description })));
   // The extension's quota commands ask here for their figures: one quota model, in the service.
   connection.onRequest(
     QUOTA_FIGURES_REQUEST,

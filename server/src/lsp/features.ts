@@ -18,14 +18,20 @@ import {
   getCodeActions,
   getFixAllAction,
   getCompletions,
+  getInlayHints,
+  getDocumentLinks,
+  getWorkspaceSymbols,
+  getDocumentHighlights,
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
   SOURCE_FIX_ALL,
   type FeatureOptions,
+  type SymbolSources,
 } from '../service/features';
 import type { PolicyDocument, ValidateOptions } from '../service';
 import { APPLY_EDIT_COMMAND } from './protocol';
-import type { Runner } from './runner';
+import { cancelled, type Runner } from './runner';
+import type { ServerSettings } from './settings';
 
 export interface FeatureContext {
   connection: Connection;
@@ -40,6 +46,11 @@ export interface FeatureContext {
    * such fixes (a document the config ignores, a part of a split-layout set).
    */
   fixAllOptions(document: TextDocument, parsed: PolicyDocument): ValidateOptions | undefined;
+  /** The settings as last read. */
+  settings(): ServerSettings;
+  /** What workspace symbols are found in: the open documents and the known definitions and sets. */
+  symbolSources(): SymbolSources;
+  logError(message: string): void;
 }
 
 export interface LspFeature {
@@ -153,6 +164,43 @@ export const FEATURES: LspFeature[] = [
     readme: 'documentSymbol (hierarchical)',
     capabilities: { documentSymbolProvider: true },
     register: ({ connection, handle, featureOptions }) => connection.onDocumentSymbol(handle('documentSymbol', (d, p) => documentSymbols(p, featureOptions(d.uri)), [])),
+  },
+  {
+    readme: 'documentHighlight (a parameter, group or reference ID: declarations as Write, uses as Read)',
+    capabilities: { documentHighlightProvider: true },
+    register: ({ connection, handle }) => connection.onDocumentHighlight(handle('documentHighlight', (d, p, params) => getDocumentHighlights(p, offsetOf(d, params.position)), [])),
+  },
+  {
+    readme: 'inlayHint (definitions and effects, parameter values, definition versions: each a `policySet.inlayHints.*` setting, on by default)',
+    capabilities: { inlayHintProvider: { resolveProvider: false } },
+    register: ({ connection, handle, featureOptions, settings }) =>
+      connection.languages.inlayHint.on(
+        handle(
+          'inlayHint',
+          (d, p, params) => getInlayHints(p, { start: offsetOf(d, params.range.start), end: offsetOf(d, params.range.end) }, { ...featureOptions(d.uri), kinds: settings().inlayHints }),
+          [],
+        ),
+      ),
+  },
+  {
+    readme: 'documentLink (a `policyDefinitionId` to its workspace file or the built-in\'s Azure portal page, `additionalMetadataId`, `parameterFile`)',
+    capabilities: { documentLinkProvider: { resolveProvider: false } },
+    register: ({ connection, handle, featureOptions, sourceUri }) =>
+      connection.onDocumentLinks(handle('documentLink', (d, p) => getDocumentLinks(p, d.uri, { ...featureOptions(d.uri), sourceUri }), [])),
+  },
+  {
+    readme: 'workspace/symbol (sets, definitions, parameters, groups and reference IDs of the open documents and the known files, at most 500)',
+    capabilities: { workspaceSymbolProvider: true },
+    register: ({ connection, symbolSources, logError }) =>
+      connection.onWorkspaceSymbol((params, token) => {
+        if (token.isCancellationRequested) throw cancelled();
+        try {
+          return getWorkspaceSymbols(params.query, symbolSources());
+        } catch (error) {
+          logError(`workspace/symbol failed: ${(error as Error).stack ?? error}`);
+          throw new ResponseError(ErrorCodes.InternalError, `workspace/symbol failed: ${(error as Error).message}`);
+        }
+      }),
   },
   {
     readme: 'foldingRange',

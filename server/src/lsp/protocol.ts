@@ -98,3 +98,26 @@ export interface WorkspaceFilesParams {
 
 /** Command, for clients without code action literals: applies a quick fix's edit (`arguments: [WorkspaceEdit]`). */
 export const APPLY_EDIT_COMMAND = 'policySet.applyFix';
+
+/**
+ * Request `{ textDocument: { uri } }` → DocumentDiagnosticsAnswer: a document's diagnostics, checked now (the
+ * extension's language-model tool `policyset_lint` asks for the files a model names; null: not a document
+ * the server has).
+ */
+export const DOCUMENT_DIAGNOSTICS_REQUEST = 'policySet/documentDiagnostics';
+export interface DocumentDiagnosticsAnswer {
+  uri: string;
+  /** The document kind, as DocumentInfo's. */
+  kind: string;
+  /** As the server publishes them: LSP diagnostics (0-based positions; severity 1 error ... 4 hint). */
+  diagnostics: Array<{ range: ProtocolRange; severity?: number; code?: string | number; message: string }>;
+}
+
+/** Request (no params) → RuleSummary[]: the rules, as `policyset rules --format json` lists them. */
+export const RULES_REQUEST = 'policySet/rules';
+export interface RuleSummary {
+  code: string;
+  name: string;
+  defaultSeverity: string;
+  description: string;
+}

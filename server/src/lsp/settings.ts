@@ -13,9 +13,11 @@ export interface ServerSettings {
   quota: { capacityUnitsFile: string; usageFiles: string[] };
   /** The version check (version-not-bumped): what a reference added asks of the version. */
   versions?: { referenceAdded: 'minor' | 'major' };
+  /** Which inlay hints are shown (each on unless set to false). */
+  inlayHints: { definitions: boolean; parameterValues: boolean; definitionVersions: boolean };
 }
 
-export const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '', quota: { capacityUnitsFile: '', usageFiles: [] } };
+export const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '', quota: { capacityUnitsFile: '', usageFiles: [] }, inlayHints: { definitions: true, parameterValues: true, definitionVersions: true } };
 
 /** The settings of a `policySet` section; what is missing or of the wrong type takes its default. */
 export function readSettings(raw: unknown): ServerSettings {
@@ -33,6 +35,12 @@ export function readSettings(raw: unknown): ServerSettings {
       usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
     },
     versions: { referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor' },
+    // On by default, for every client: a client shows inlay hints only when its user turned them on.
+    inlayHints: {
+      definitions: !(isObject(s.inlayHints) && s.inlayHints['definitions'] === false),
+      parameterValues: !(isObject(s.inlayHints) && s.inlayHints['parameterValues'] === false),
+      definitionVersions: !(isObject(s.inlayHints) && s.inlayHints['definitionVersions'] === false),
+    },
   };
 }
 

@@ -56,6 +56,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     canWatch = !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     hasWorkspaceFolders = !!capabilities.workspace?.workspaceFolders;
     codeActionLiterals = !!capabilities.textDocument?.codeAction?.codeActionLiteralSupport;
+    // Inlay hints show what the known definitions and settings say: the client asks again when they change.
+    if (capabilities.workspace?.inlayHint?.refreshSupport) workspace.onRecheck = () => void connection.languages.inlayHint.refresh().catch(() => undefined);
     workspace.folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     settings = initialSettings(params.initializationOptions) ?? settings;
     // The one choice between pushing and pulling diagnostics.
@@ -100,6 +102,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
       workspace.isIgnored(document.uri) || (splitPartOf(document.uri) && splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling)))
         ? undefined
         : workspace.validationOptions(document, parsed),
+    settings: () => settings,
+    // A parse made for the symbols alone is not kept: it would push out the parses of the documents in use.
+    symbolSources: () => workspace.symbolSources((document) => parses.parsed(document, true, false)),
+    logError,
   });
   registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents });
 

@@ -4,7 +4,7 @@
 import { MessageType, ShowMessageNotification, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { cloudOfPath, type PolicyDocument } from '../service';
-import type { FeatureOptions } from '../service/features';
+import { workspaceSymbolsOfDocument, type DocumentWorkspaceSymbols, type FeatureOptions, type SymbolSources } from '../service/features';
 import { isConfigChange, type FileChange, type KnownDefinitions, type QuotaSources, type ServerHost, type WorkspaceConfigSource } from './serverHost';
 import type { ServerSettings } from './settings';
 
@@ -31,6 +31,8 @@ export class Workspace {
   folders: string[] = [];
   /** Set at initialize, once the client's capabilities chose the diagnostics. */
   checks: WorkspaceChecks | undefined;
+  /** Called whenever every open document is checked again (the server asks the client for inlay hints again). */
+  onRecheck: (() => void) | undefined;
   /** Known definitions come from the disk (Node) or from the client (the browser: see browser/browserHost.ts). */
   readonly definitions: KnownDefinitions;
   readonly quotaFiles: QuotaSources;
@@ -51,6 +53,8 @@ export class Workspace {
   private openTimer: ReturnType<typeof setTimeout> | undefined;
   private fileChanges: FileChange[] = [];
   private fileChangeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Each open document's workspace symbols, for the version they were made of (a few names and ranges: kept until it closes). */
+  private readonly symbolsByUri = new Map<string, { version: number; symbols: DocumentWorkspaceSymbols }>();
 
   constructor(
     private readonly connection: Connection,
@@ -124,6 +128,32 @@ export class Workspace {
   recheckAll(): void {
     this.checkedAgainst = this.definitions.catalog.fingerprint();
     this.checks?.recheckAll();
+    this.onRecheck?.();
+  }
+
+  /**
+   * What workspace symbols are found in: the open documents (parsed with `parse` when their symbols of this
+   * version are not made yet), and the definitions and sets known from files of their own (an index file holds many: it is left out).
+   */
+  symbolSources(parse: (document: TextDocument) => PolicyDocument): SymbolSources {
+    const catalog = this.definitions.catalog;
+    const withUri = <T extends { source?: string }>(info: T) => {
+      const uri = info.source ? this.host.sourceUri(info.source) : undefined;
+      return uri ? [{ info, uri }] : [];
+    };
+    // A document's symbols are made once per version: a query per keystroke parses nothing again.
+    const symbolsOf = (document: TextDocument) => {
+      const known = this.symbolsByUri.get(document.uri);
+      if (known?.version === document.version) return known.symbols;
+      const symbols = workspaceSymbolsOfDocument(document.uri, parse(document));
+      this.symbolsByUri.set(document.uri, { version: document.version, symbols });
+      return symbols;
+    };
+    return {
+      documents: this.documents.all().map(symbolsOf),
+      definitions: [...catalog.named()].filter((info) => !info.indexed).flatMap(withUri),
+      sets: catalog.sets().flatMap(withUri),
+    };
   }
 
   /** After the known definitions may have changed: every open document is checked again if they did. */
@@ -199,5 +229,6 @@ export class Workspace {
 
   documentClosed(uri: string): void {
     this.previousTexts.delete(uri);
+    this.symbolsByUri.delete(uri);
   }
 }

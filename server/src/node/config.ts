@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { picomatch } from './globs';
+import { globMatcher, PatternError } from '../service/patterns';
 import { InputError, readUserFileSync } from './files';
 import { decodeText } from '../service/json/encoding';
 import { checkConfig, ConfigError, CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
@@ -83,6 +83,16 @@ export function loadConfigFile(file: string): LoadedConfig {
     throw error;
   }
   const dir = path.dirname(path.resolve(file));
+  if (config.ignore?.length) {
+    // Every pattern compiled once here, so that one too long or malformed is said with the file's name
+    // (the CLI exits 2, the server shows the message), never skipped in silence.
+    try {
+      ignoreMatcher(config.ignore, dir);
+    } catch (error) {
+      if (error instanceof PatternError) throw new ConfigFileError(file, 'ignore', error.message);
+      throw error;
+    }
+  }
   const absolute = (p: string) => path.resolve(dir, p);
   return {
     file: path.resolve(file),
@@ -102,13 +112,20 @@ export function loadConfigFile(file: string): LoadedConfig {
  * matches a folder ignores what is in it, `!` takes a path back, and the last pattern that matches wins.
  */
 export function ignoreMatcher(patterns: string[], baseDir: string): (file: string) => boolean {
-  const compiled = patterns.map((pattern) => {
+  const compiled = patterns.map((pattern, index) => {
     const negated = pattern.startsWith('!');
     let body = negated ? pattern.slice(1) : pattern;
     body = body.replace(/\\/g, '/').replace(/\/+$/, '');
     const anchored = body.includes('/');
     body = body.replace(/^\//, '');
-    const isMatch = picomatch()(anchored ? body : `**/${body}`, { dot: true });
+    let isMatch: (path: string) => boolean;
+    try {
+      // The one bounded pattern engine: no pattern and no file name can make this backtrack.
+      isMatch = globMatcher(anchored ? body : `**/${body}`, { dot: true });
+    } catch (error) {
+      if (error instanceof PatternError) throw new PatternError(`'ignore' pattern ${index + 1} (${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}): ${error.message}`);
+      throw error;
+    }
     return { negated, isMatch };
   });
   return (file: string) => {

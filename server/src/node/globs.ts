@@ -4,6 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type picomatchType from 'picomatch';
+import { globMatcher, PatternError } from '../service/patterns';
+import { UsageError } from './files';
 
 /** picomatch is loaded only when a pattern is given: most runs name files and folders (17 ms saved unbundled). */
 export function picomatch(): typeof picomatchType {
@@ -22,7 +24,14 @@ export function isGlobPattern(input: string): boolean {
 export function expandGlob(pattern: string): string[] {
   const normalized = pattern.replace(/\\/g, '/');
   const { base } = picomatch().scan(normalized);
-  const isMatch = picomatch()(normalized.replace(/^\.\//, ''), { dot: false });
+  let isMatch: (file: string) => boolean;
+  try {
+    // The one bounded pattern engine (picomatch only finds the static base folder).
+    isMatch = globMatcher(normalized.replace(/^\.\//, ''), { dot: false });
+  } catch (error) {
+    if (error instanceof PatternError) throw new UsageError(`the pattern '${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}': ${error.message}`);
+    throw error;
+  }
   const root = base || '.';
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {

@@ -26,6 +26,8 @@ export interface DefinitionInfo {
   cloud?: string;
   /** Where it was read from: a file path or URI, for messages. */
   source?: string;
+  /** Read from an index file (its `source` is the index, which holds many): not a file of its own. */
+  indexed?: boolean;
 }
 
 /** A known policy set: what other sets read of it (the groups that `importPolicyDefinitionGroups` imports). */
@@ -131,6 +133,7 @@ export class DefinitionCatalog {
         deprecated: entry['deprecated'] === true,
         cloud: asString(entry['cloud']),
         source,
+        indexed: true,
       });
       if (/^\/providers\/[^/]+\/policydefinitions\//i.test(id)) this.hasBuiltIns = true;
       count++;
@@ -199,6 +202,11 @@ export class DefinitionCatalog {
   /** A known set, by ID or by name (the last segment of an ID). */
   lookupSet(nameOrId: string): SetInfo | undefined {
     return this.setsByKey.get(normalizeDefinitionId(nameOrId)) ?? this.setsByKey.get(lastSegment(nameOrId));
+  }
+
+  /** Every known set, in the order they were added. */
+  sets(): readonly SetInfo[] {
+    return this.setList;
   }
 
   get setCount(): number {
@@ -281,6 +289,20 @@ export function definitionsNamedBy(catalog: DefinitionCatalog | undefined, id: s
   if (id === undefined) return name ? catalog.lookupName(name) : [];
   if (idKey || id[0] !== '[') return catalog.lookup(id, idKey);
   return customDefinitionName(id) !== undefined ? catalog.lookup(id) : [];
+}
+
+/**
+ * Orders definition versions newest first, by their numbers (`2.0.0` before `1.10.0` before `1.2.0`); a
+ * suffix (`1.0.0-preview`) is not ranked against the numbers alone.
+ */
+export function newestVersionFirst(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((s) => (/^\d+$/.test(s) ? Number(s) : -1));
+  const pb = b.split(/[.-]/).map((s) => (/^\d+$/.test(s) ? Number(s) : -1));
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pb[i] ?? -1) - (pa[i] ?? -1);
+    if (d) return d;
+  }
+  return 0;
 }
 
 /** The variant of a definition for a cloud: that cloud's, else one of no cloud, else the first. */

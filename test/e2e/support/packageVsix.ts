@@ -25,6 +25,7 @@ export async function packageVsix(): Promise<string> {
   fs.rmSync(out, { force: true });
   await run([path.join(REPO_ROOT, 'scripts', 'bundle.js')]);
   const vsce = path.join(path.dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
-  await run([vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
+  // The options (no dependencies: the bundles hold them; the Marketplace page) are package.json's "vsce".
+  await run([vsce, 'package', '--out', out]);
   return out;
 }

@@ -3,8 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bumpRank, isBump, readSides, type Bump, type ChangeReport, type CompareOptions } from '../../service';
 import { InputError, UsageError } from '../../node/files';
+import { writeOutputFile } from '../../node/output';
+import { escapeControls } from '#api';
 import { compareAgainstRevision, compareRead, diskReader, readSetFile } from '../versions/versionSides';
-import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, toJson } from '../versions/diffReport';
+import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, safe, toJson } from '../versions/diffReport';
 import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
 import { cliVersion } from '../version';
@@ -106,20 +108,19 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const color = format === 'text' && !values['no-color'] && !output && !!process.stdout.isTTY && !env.NO_COLOR;
   const text =
     format === 'json'
-      ? JSON.stringify(against === undefined && reports.length === 1 ? toJson(reports[0]) : reports.map(toJson), null, 2) + '\n'
+      ? escapeControls(JSON.stringify(against === undefined && reports.length === 1 ? toJson(reports[0]) : reports.map(toJson), null, 2)) + '\n'
       : format === 'markdown'
         ? formatDiffMarkdown(reports, cwd)
         : format === 'sarif'
           ? formatDiffSarif(reports, cwd, cliVersion())
           : formatDiffText(reports, cwd, color);
   if (output) {
-    try {
-      fs.writeFileSync(output, text);
-    } catch (error) {
-      throw new InputError(`cannot write '${output}': ${(error as Error).message}`);
-    }
+    // The one output guard lint uses: never over an input (device and inode compared, so a hard link or
+    // another spelling counts), never half-written, never through a link.
+    const read = against === undefined ? inputs : reports.flatMap((r) => (r.new ? [path.resolve(r.new.file)] : []));
+    writeOutputFile(output, text, read);
   } else process.stdout.write(text);
-  for (const note of notes) process.stderr.write(`policyset: ${note}\n`);
+  for (const note of notes) process.stderr.write(`policyset: ${safe(note)}\n`);
   return statusOf(reports, failOn as Bump | undefined);
 }
 
@@ -144,7 +145,18 @@ function checkOutput(output: string | undefined, inputs: string[], folders: bool
   for (const input of inputs) {
     const source = real(input);
     const inside = folders && fs.existsSync(source) && fs.statSync(source).isDirectory() && target.startsWith(source + path.sep) && /\.jsonc?$/i.test(target);
-    if (source === target || inside) throw new UsageError(`-o ${output} would replace an input: write the report elsewhere`);
+    if (source === target || inside || sameFile(source, target)) throw new UsageError(`-o ${output} would replace an input: write the report elsewhere`);
+  }
+}
+
+/** Two names of one file (a hard link): the same device and inode. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const left = fs.statSync(a);
+    const right = fs.statSync(b);
+    return left.isFile() && left.dev === right.dev && left.ino === right.ino;
+  } catch {
+    return false;
   }
 }
 

@@ -30,6 +30,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
       }),
   },
   rules: { synopsis: 'policyset rules [--format text|json]', load: () => require('./rules') as CommandModule },
+  mcp: { synopsis: 'policyset mcp [--folder <folder>]', load: () => require('./mcp') as CommandModule },
   completion: { synopsis: 'policyset completion bash|zsh|fish', load: () => require('./completion') as CommandModule },
   model: {
     synopsis: 'policyset model deploy|apply [options]',

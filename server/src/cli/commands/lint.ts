@@ -9,9 +9,11 @@ import { UsageError, InputError } from '../../node/files';
 import { refuseInputs, writeOutputFile } from '../../node/output';
 import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type LoadedConfig } from '../../node/config';
 import { canonicalRuleKey, nearestRule, CLOUDS as CONFIG_CLOUDS, type PolicySetConfig } from '../../service/config';
-import { lintFiles } from '../lint/engine';
+import { lintFiles, type LintOptions } from '../lint/engine';
 import type { LintSettings } from '../lint/lintFile';
-import { formatJson, formatSarif, formatText, type Format } from '../formatters';
+import { formatJson, formatSarif, formatText, untrusted, type Format } from '../formatters';
+import { escapeControls } from '#api';
+import { PatternError } from '../../service/patterns';
 import { cliVersion } from '../version';
 import type { CommandModule, ExitStatuses } from '../command';
 import { shortMessage } from '../messages';
@@ -190,7 +192,7 @@ Environment:
   POLICYSET_NO_BUNDLE=1            Run the compiled modules instead of the one-file bundle
 `;
 
-interface LintArgs {
+export interface LintArgs {
   inputs: string[];
   format: Format;
   output?: string;
@@ -233,6 +235,16 @@ function ruleKey(given: string): string {
 }
 
 /** The config file: -c <file>, else the nearest .policysetrc.json from the current folder up; none with --no-config. */
+/** --ignore-pattern's patterns, compiled by the one pattern engine: one too long or malformed is a usage error. */
+function flagIgnoreMatcher(patterns: string[]): (file: string) => boolean {
+  try {
+    return ignoreMatcher(patterns, process.cwd());
+  } catch (error) {
+    if (error instanceof PatternError) throw new UsageError(`--ignore-pattern: ${error.message.replace(/^'ignore' pattern/, 'pattern')}`);
+    throw error;
+  }
+}
+
 function readConfig(explicit: string | undefined, none: boolean): LoadedConfig | undefined {
   if (none) return undefined;
   const file = explicit ?? findConfigFile(process.cwd());
@@ -263,7 +275,8 @@ function flagValues(args: string[]) {
   };
 }
 
-function parseLintArgs(args: string[]): LintArgs {
+/** lint's flags and config file read into what a run takes (`policyset mcp`'s lint tool reads its arguments here too). */
+export function parseLintArgs(args: string[]): LintArgs {
   const { positionals, string, boolean, list } = flagValues(args);
   const printConfig = string('print-config');
   const listRules = !!boolean('list-rules');
@@ -311,7 +324,7 @@ function parseLintArgs(args: string[]): LintArgs {
   const flagPatterns = list('ignore-pattern');
   const matchers = [
     ...(config.ignore?.length && loaded ? [ignoreMatcher(config.ignore, loaded.dir)] : []),
-    ...(flagPatterns.length ? [ignoreMatcher(flagPatterns, process.cwd())] : []),
+    ...(flagPatterns.length ? [flagIgnoreMatcher(flagPatterns)] : []),
   ];
   const ignoreSources = [config.ignore?.length && loaded ? `'ignore' in ${loaded.file}` : '', flagPatterns.length ? '--ignore-pattern' : ''].filter(Boolean).join(' and ');
   const stdinName = string('stdin-filename');
@@ -408,9 +421,9 @@ async function readStdin(): Promise<Buffer> {
 }
 const MAX_STDIN_BYTES = 512 * 1024 * 1024;
 
-/** Runs lint: the engine's results reported, and the exit status they make. */
-async function lint(args: LintArgs): Promise<number> {
-  const run = await lintFiles({
+/** What the engine takes for a run of lint with these flags; `readInput`: the text of --stdin. */
+export function engineOptions(args: LintArgs, readInput: () => Promise<Buffer>): LintOptions {
+  return {
     inputs: args.inputs,
     definitions: args.definitions,
     settings: {
@@ -425,10 +438,15 @@ async function lint(args: LintArgs): Promise<number> {
     jobs: args.jobs,
     strict: args.strict,
     errorOnUnmatched: args.errorOnUnmatched,
-    stdin: args.stdin && { ...args.stdin, read: readStdin },
+    stdin: args.stdin && { ...args.stdin, read: readInput },
     ignored: args.ignored,
     ignoreSources: args.ignoreSources,
-  });
+  };
+}
+
+/** Runs lint: the engine's results reported, and the exit status they make. */
+async function lint(args: LintArgs): Promise<number> {
+  const run = await lintFiles(engineOptions(args, readStdin));
   const { results, problems, notes } = run;
   const cwd = process.cwd();
   if (args.fix) {
@@ -448,11 +466,12 @@ async function lint(args: LintArgs): Promise<number> {
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).
   const warnings = results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 2).length, 0);
   const reported = args.quiet ? results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 1), identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1) })) : results;
+  // JSON escapes C0 controls but not C1 (a CSI for some terminals): escapeControls writes them as \uXXXX too.
   const report =
     args.format === 'json'
-      ? formatJson(reported, cwd, problems, fixReport)
+      ? escapeControls(formatJson(reported, cwd, problems, fixReport))
       : args.format === 'sarif'
-        ? formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems)
+        ? escapeControls(formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems))
         : formatText(reported, cwd, args.color, problems, fixReport);
   if (args.output) {
     // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
@@ -461,7 +480,7 @@ async function lint(args: LintArgs): Promise<number> {
     process.stdout.write(report);
   }
   for (const result of results) {
-    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${result.file}: ${internal.message}\n`);
+    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(result.file)}: ${shortMessage(internal.message)}\n`);
   }
   for (const note of notes) process.stderr.write(`policyset: ${shortMessage(note)}\n`);
   for (const problem of problems) process.stderr.write(`policyset: ${shortMessage(problem)}\n`);

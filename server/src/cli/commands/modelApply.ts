@@ -65,7 +65,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const file = positionals[0];
   const table = capacityTable(values['capacity-units']);
-  const text = Buffer.from(await readBytes(file)).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.from(await readBytes(file, 'plan')).toString('utf8').replace(/^\uFEFF/, '');
   const parsed = parseJson(text);
   if (parsed.syntaxErrors.length || parsed.tooLarge || parsed.tooDeep) throw new InputError(`${file} could not be read as a plan (${parsed.syntaxErrors.length ? `${parsed.syntaxErrors.length} syntax error${parsed.syntaxErrors.length === 1 ? '' : 's'}` : 'too large or too deeply nested'}): run policyset quota plan ${file} to see where`);
   const plan = readPlan(parsed.root);
@@ -129,7 +129,28 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     return finish({ dryRun: true }, 0);
   }
   if (!(await confirm(`Send ${rec.order.length} PUT${rec.order.length === 1 ? '' : 's'} in this order?`, values.yes as boolean, 'nothing was sent'))) return finish({ confirmed: false }, 1);
-  const outcome = await sendInOrder(client, rec, targetOf, say);
+  // Ctrl-C while the PUTs go: say what was applied, what may have been (the PUT in flight), what was not sent.
+  const progress: SendProgress = { applied: [], order: rec.order };
+  const onInterrupt = () => {
+    const summary = interruptedSummary(progress);
+    if (json) out(JSON.stringify({ ...applySummary(rec), interrupted: true, ...summary }, null, 2));
+    else {
+      out('');
+      out('Interrupted (Ctrl-C):');
+      for (const key of summary.applied) out(`applied   ${key}`);
+      for (const key of summary.unknown) out(`UNKNOWN   ${key}: its PUT was sent and not answered; it may have been applied and is not sent again`);
+      for (const key of summary.notSent) out(`not sent  ${key}`);
+      if (summary.unknown.length) out(`Read it (policyset model apply ${file} --dry-run) before applying again.`);
+    }
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  let outcome: SendOutcome;
+  try {
+    outcome = await sendInOrder(client, rec, targetOf, say, progress);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
   if (!json) {
     out('');
     for (const key of outcome.applied) out(`applied   ${key}`);
@@ -153,8 +174,28 @@ interface SendOutcome {
   notSent: string[];
 }
 
+/** Where the PUTs are, for a summary at Ctrl-C: those answered, and the one in flight. */
+interface SendProgress {
+  applied: string[];
+  inFlight?: string;
+  order: string[];
+}
+
+/** What an interruption leaves: applied, unknown (sent, not answered), not sent. */
+export function interruptedSummary(progress: SendProgress): { applied: string[]; unknown: string[]; notSent: string[] } {
+  const settled = new Set(progress.applied);
+  if (progress.inFlight) settled.add(progress.inFlight);
+  return { applied: [...progress.applied], unknown: progress.inFlight ? [progress.inFlight] : [], notSent: progress.order.filter((key) => !settled.has(key)) };
+}
+
 /** One PUT per changed entry, in order; stops at the first that fails. */
-async function sendInOrder(client: ModelDeploymentClient, rec: Reconciliation, targetOf: (t: ApplyTarget) => DeploymentTarget, say: (line: string) => void): Promise<SendOutcome> {
+async function sendInOrder(
+  client: ModelDeploymentClient,
+  rec: Reconciliation,
+  targetOf: (t: ApplyTarget) => DeploymentTarget,
+  say: (line: string) => void,
+  progress: SendProgress = { applied: [], order: rec.order ?? [] },
+): Promise<SendOutcome> {
   const byKey = new Map(rec.entries.map((c) => [c.key, c.entry]));
   const order = rec.order ?? [];
   const result: SendOutcome = { applied: [], notSent: [] };
@@ -165,12 +206,16 @@ async function sendInOrder(client: ModelDeploymentClient, rec: Reconciliation, t
     const version = d.version ?? (entry.current && entry.current.model.toLowerCase() === d.model.toLowerCase() ? entry.current.version : undefined);
     const body = { sku: { name: d.sku, capacity: d.capacity }, properties: { model: { format: d.format ?? entry.current?.format ?? DEFAULT_MODEL_FORMAT, name: d.model, ...(version ? { version } : {}) } } };
     say(`PUT ${i + 1}/${order.length} ${order[i]}: ${d.model} ${d.sku} capacity ${entry.current ? `${entry.current.capacity} -> ` : ''}${d.capacity}`);
+    progress.inFlight = order[i];
     try {
       const response = await client.createOrUpdateDeployment(targetOf(entry), body);
       const state = response.body?.properties?.provisioningState;
       say(`  ${response.status}${state ? ` (provisioningState ${state})` : ''}`);
       result.applied.push(order[i]);
+      progress.applied.push(order[i]);
+      progress.inFlight = undefined;
     } catch (error) {
+      progress.inFlight = undefined;
       const e = error as { status?: number; code?: string; message?: string };
       result.failed = { key: order[i], outcome: putOutcome(error), ...(typeof e.status === 'number' ? { status: e.status } : {}), ...(typeof e.code === 'string' ? { code: e.code } : {}), message: e.message ?? String(error) };
       result.notSent = order.slice(i + 1);
@@ -194,7 +239,7 @@ function reportLines(file: string, rec: Reconciliation, table: ReturnType<typeof
     r.rpm === undefined ? '? (no capacity-unit class)' : `${fmt(r.rpm, 2)} (${r.window})`,
   ]);
   const lines = [`${file}: ${rows.length} deployment${rows.length === 1 ? '' : 's'}, ${changed} to change`, ''];
-  lines.push(...grid(['entry', 'region', 'model', 'action', 'capacity', 'TPM after', 'RPM after'], cells, [5]));
+  for (const line of grid(['entry', 'region', 'model', 'action', 'capacity', 'TPM after', 'RPM after'], cells, [5])) lines.push(line);
   lines.push('');
   const quotaCells = rec.quotas.map((q) => [
     `${q.model} ${q.sku} in ${q.region}`,
@@ -203,7 +248,7 @@ function reportLines(file: string, rec: Reconciliation, table: ReturnType<typeof
     q.afterTpm === undefined ? '?' : fmt(q.afterTpm),
     !q.found ? 'not known' : q.fits ? 'fits' : `OVER by ${fmt(q.overTpm ?? 0)}`,
   ]);
-  lines.push(...grid(['quota', 'limit TPM', 'used now', 'used after', ''], quotaCells, [1, 2, 3]));
+  for (const line of grid(['quota', 'limit TPM', 'used now', 'used after', ''], quotaCells, [1, 2, 3])) lines.push(line);
   for (const r of rec.resources) {
     if (r.newAccounts.length) lines.push(`resources in ${r.region}: ${r.used} now, ${r.after} after (new: ${r.newAccounts.join(', ')}), limit ${r.limit}`);
   }
@@ -219,7 +264,8 @@ function reportLines(file: string, rec: Reconciliation, table: ReturnType<typeof
 }
 
 function grid(header: string[], rows: string[][], right: number[]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  // No spread over the rows: a plan of thousands of entries would pass that many arguments.
+  const widths = header.map((h, i) => rows.reduce((w, r) => Math.max(w, r[i].length), h.length));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => (right.includes(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }

@@ -5,7 +5,8 @@ import { parseJson } from '../../service/json';
 import { asSavedUsage, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { diagnosticIdentities, type FileResult } from '../lint/lintFile';
-import { formatText } from '../formatters';
+import { formatText, untrusted } from '../formatters';
+import { escapeControls } from '#api';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, quotaConfig, readJsonFile } from '../options/quotaOptions';
 import type { ExitStatuses } from '../command';
 
@@ -33,11 +34,12 @@ reads the service itself and checks the plan as desired state.
 
 ${CAPACITY_UNITS_USAGE}
 
-Exit status: 0 no errors, 1 errors, 2 usage or input problems (or, with --strict, a quota not checked).
+Exit status: 0 no errors, 1 errors, 2 usage or input problems, a rule that failed (or, with --strict, a quota
+not checked).
 `;
 
 /** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
-export const exitStatus: ExitStatuses = { 0: 'no errors', 1: 'errors', 2: 'usage or input problems (or, with --strict, a quota not checked)' };
+export const exitStatus: ExitStatuses = { 0: 'no errors', 1: 'errors', 2: 'usage or input problems, a rule that failed (or, with --strict, a quota not checked)' };
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -95,14 +97,16 @@ export async function run(args: string[]): Promise<number> {
   });
   const errors = result.diagnostics.filter((d) => d.severity === 1).length;
   const notCheckedCount = rows.filter((r) => !r.quotaChecked).length;
-  const status = errors ? 1 : values.strict && notCheckedCount ? 2 : 0;
+  // A rule that failed checked nothing: never a success (exit 2), and said on standard error.
+  for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(file)}: ${untrusted(internal.message)}\n`);
+  const status = result.internalErrors.length ? 2 : errors ? 1 : values.strict && notCheckedCount ? 2 : 0;
   if (values.format === 'json') {
-    process.stdout.write(JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2) + '\n');
+    process.stdout.write(escapeControls(JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2)) + '\n');
     return status;
   }
   const lines = rows.map(
     (r) =>
-      `${r.region ?? '(no region)'}  ${r.account ?? '-'}/${r.name ?? '-'}  ${r.model ?? '?'} ${r.sku}  capacity ${r.capacity ?? '?'}${r.existing !== undefined ? ` (${r.existing} now)` : ''}: ${r.tpm !== undefined ? `${fmt(r.tpm)} TPM` : '? TPM'}, ${r.rpm !== undefined ? `${fmt(r.rpm, 2)} RPM (${r.window})` : '? RPM'}${r.quotaChecked ? '' : '  [quota not checked]'}`,
+      `${untrusted(r.region ?? '(no region)')}  ${untrusted(r.account ?? '-')}/${untrusted(r.name ?? '-')}  ${untrusted(r.model ?? '?')} ${untrusted(String(r.sku))}  capacity ${r.capacity ?? '?'}${r.existing !== undefined ? ` (${r.existing} now)` : ''}: ${r.tpm !== undefined ? `${fmt(r.tpm)} TPM` : '? TPM'}, ${r.rpm !== undefined ? `${fmt(r.rpm, 2)} RPM (${r.window})` : '? RPM'}${r.quotaChecked ? '' : '  [quota not checked]'}`,
   );
   process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
   const fileResult: FileResult = { file, kind: result.kind, diagnostics: result.diagnostics, skipped: false, internalErrors: result.internalErrors, identities: diagnosticIdentities(text, result.diagnostics) };

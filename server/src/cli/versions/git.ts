@@ -8,24 +8,61 @@ import { LARGE_DOCUMENT } from '../../service/json';
 import { decodeText } from '../../service';
 
 const MAX_BUFFER = 4 * LARGE_DOCUMENT;
+/** The time limit of every git call (a repository whose config is a FIFO would block git for ever). */
+export const GIT_TIMEOUT_MS = Number(process.env.POLICYSET_GIT_TIMEOUT_MS) > 0 ? Number(process.env.POLICYSET_GIT_TIMEOUT_MS) : 30_000;
 
-function git(args: string[], cwd: string): { status: number | null; stdout: Buffer; stderr: string; error?: Error } {
-  const result = spawnSync('git', args, { cwd, maxBuffer: MAX_BUFFER, windowsHide: true, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } });
-  return { status: result.status, stdout: result.stdout ?? Buffer.alloc(0), stderr: result.stderr?.toString('utf8') ?? '', error: result.error };
+interface GitResult {
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * Every git call: an argument list (never a shell), a time limit, a bounded output; and one clear error for
+ * each way it can fail (git missing, stopped at the time limit, an output over the bound). A call that ran
+ * and exited non-zero is returned: the caller reads git's message.
+ */
+function git(args: string[], cwd: string, what: string): GitResult {
+  const result = spawnSync('git', args, {
+    cwd,
+    maxBuffer: MAX_BUFFER,
+    timeout: GIT_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    windowsHide: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+  });
+  const error = result.error as NodeJS.ErrnoException | undefined;
+  if (error) {
+    if (error.code === 'ENOENT') throw new InputError('--against <revision> needs git, and git was not found on the PATH');
+    if (error.code === 'ETIMEDOUT') throw new InputError(`${what}: git did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped (a repository file that blocks, such as a FIFO in .git?)`);
+    if (error.code === 'ENOBUFS') throw new InputError(`${what}: git's output is larger than ${MAX_BUFFER / 1024 / 1024} MB: not read`);
+    throw new InputError(`${what}: cannot run git: ${error.message}`);
+  }
+  return { status: result.status, stdout: result.stdout ?? Buffer.alloc(0), stderr: result.stderr?.toString('utf8') ?? '' };
+}
+
+/** What git said, in one line (its first 'fatal:' or 'error:' line, else its first line). */
+function gitSaid(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const said = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? 'no message';
+  const hint = /dubious ownership/.test(stderr) ? ' (the repository belongs to another user: git refuses it until it is added to safe.directory, see git config --global --add safe.directory)' : '';
+  return `${said.length > 300 ? `${said.slice(0, 300)}…` : said}${hint}`;
 }
 
 /** Checks the revision names a commit here; a usage error (exit 2) says what is wrong. */
 export function verifyRevision(revision: string, cwd = process.cwd()): void {
   if (!revision || revision.startsWith('-')) throw new UsageError(`'${revision}' is not a git revision`);
-  const result = git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], cwd);
-  if (result.error) {
-    const missing = (result.error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new InputError(missing ? '--against <revision> needs git, and git was not found on the PATH' : `cannot run git: ${result.error.message}`);
-  }
+  const what = `--against ${revision}`;
+  const result = git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], cwd, what);
   if (result.status === 0) return;
-  const inside = git(['rev-parse', '--is-inside-work-tree'], cwd);
-  if (inside.status !== 0) throw new UsageError(`--against ${revision}: ${cwd} is not in a git repository`);
-  throw new UsageError(`--against ${revision}: no such commit in this repository`);
+  const inside = git(['rev-parse', '--is-inside-work-tree'], cwd, what);
+  if (inside.status !== 0) {
+    // Not a repository, or one git refuses (another user's: dubious ownership): say what git said.
+    if (/not a git repository/i.test(inside.stderr) || !inside.stderr.trim()) throw new UsageError(`${what}: ${cwd} is not in a git repository`);
+    throw new InputError(`${what}: git cannot read the repository at ${cwd}: ${gitSaid(inside.stderr)}`);
+  }
+  throw new UsageError(`${what}: no such commit in this repository`);
 }
 
 /** The path git knows a file by, relative to the current folder, with '/' separators. */
@@ -37,11 +74,10 @@ function gitPath(file: string, cwd: string): string {
 
 /** The text of a file at a revision; undefined when the file is not there at that revision. */
 export function showAtRevision(revision: string, file: string, cwd = process.cwd()): string | undefined {
-  const result = git(['show', `${revision}:./${gitPath(file, cwd)}`], cwd);
-  if (result.error) throw new InputError(`cannot run git: ${result.error.message}`);
+  const result = git(['show', `${revision}:./${gitPath(file, cwd)}`], cwd, `${file} at ${revision}`);
   if (result.status !== 0) {
     if (/does not exist in|exists on disk, but not in|path '.*' does not exist/i.test(result.stderr)) return undefined;
-    throw new InputError(`git show ${revision}:${gitPath(file, cwd)} failed: ${result.stderr.trim().split('\n')[0]}`);
+    throw new InputError(`git show ${revision}:${gitPath(file, cwd)} failed: ${gitSaid(result.stderr)}`);
   }
   if (result.stdout.length > LARGE_DOCUMENT) throw new InputError(`${file} at ${revision} is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB: not compared`);
   return decodeText(result.stdout).text;
@@ -49,9 +85,8 @@ export function showAtRevision(revision: string, file: string, cwd = process.cwd
 
 /** The .json and .jsonc files under the paths at a revision (relative to the current folder). */
 export function filesAtRevision(revision: string, paths: string[], cwd = process.cwd()): string[] {
-  const result = git(['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')], cwd);
-  if (result.error) throw new InputError(`cannot run git: ${result.error.message}`);
-  if (result.status !== 0) throw new InputError(`git ls-tree ${revision} failed: ${result.stderr.trim().split('\n')[0]}`);
+  const result = git(['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')], cwd, `the files at ${revision}`);
+  if (result.status !== 0) throw new InputError(`git ls-tree ${revision} failed: ${gitSaid(result.stderr)}`);
   return result.stdout
     .toString('utf8')
     .split('\0')

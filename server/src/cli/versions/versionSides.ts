@@ -66,6 +66,13 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
   verifyRevision(revision, cwd);
   const inputs = paths.length ? paths : ['.'];
   const onDisk = inputs.filter((p) => fs.existsSync(p));
+  // A path that names nothing, now or at the revision (a typo, a glob the shell did not expand): exit 2, as
+  // lint does for a pattern that matches nothing, never "0 sets compared" and exit 0.
+  for (const missing of inputs.filter((p) => !fs.existsSync(p))) {
+    if (filesAtRevision(revision, [missing], cwd).length) continue;
+    const glob = /[*?[\]{}]/.test(missing);
+    throw new InputError(`no such file or folder '${missing}' (now or at ${revision})${glob ? ': --against takes files and folders, not glob patterns' : ''}`);
+  }
   const discovered = onDisk.length ? await discover(onDisk) : { files: [], problems: [] };
   if (discovered.problems.length) throw new InputError(discovered.problems[0]);
   const names = new Set<string>();

@@ -3,10 +3,26 @@ import { parseDocumentText } from '../../service/json/documentValue';
 import { isPolicyDefinition, isPolicySet } from '../../service/model/documentKind';
 import type { DefinitionInfo, SetInfo } from '../../service';
 import type { KnownDefinitions } from '../serverHost';
+import { splitPartOf } from '../../service/model/splitSet';
+import { CONFIG_FILE_NAME } from '../../service/config';
 import type { WorkspaceFilesParams } from '../protocol';
+
+/** The summary of a file that adds nothing to the catalogue. */
+const NOTHING = '';
 
 /** Texts kept for readFile (the parts of split sets, `.policysetrc.json`): not the large index files. */
 const MAX_KEPT_TEXT = 1024 * 1024;
+
+/**
+ * Whether the server may need a file's text again (host.readFile): a part of a split set (its siblings are
+ * assembled from the texts) or a folder's `.policysetrc.json`. Every other file is kept as what the rules
+ * need of it (its definitions, or its set's facts), never as text: a workspace of thousands of large
+ * files would otherwise be held whole in the worker.
+ */
+function keepsText(uri: string): boolean {
+  const name = uri.slice(uri.lastIndexOf('/') + 1);
+  return name === CONFIG_FILE_NAME || splitPartOf(name) !== undefined;
+}
 
 interface HeldFile {
   /** The index file's definitions, or the definition or set the file holds. */
@@ -14,6 +30,8 @@ interface HeldFile {
   definition?: { info: DefinitionInfo; key: 'id' | 'name' };
   set?: SetInfo;
   text?: string;
+  /** What the catalogue takes of the file, as text: compared to tell whether an update changed the known definitions. */
+  summary: string;
 }
 
 /**
@@ -28,20 +46,41 @@ export class ClientFiles implements KnownDefinitions {
 
   constructor(private readonly log: (message: string) => void) {}
 
-  /** Takes what the client sent; returns whether the known definitions changed. */
+  /**
+   * Takes what the client sent; returns whether the known definitions changed. The work is that of the
+   * files sent (each read once, its summary compared with the one held); the catalogue is built again only
+   * when one of them changed what it holds.
+   */
   receive(params: WorkspaceFilesParams): boolean {
-    const before = this.signature();
+    let changed = false;
+    // A complete list replaces what is held: what is not in it any more was removed.
+    const previous = params.complete ? new Map(this.files) : this.files;
     if (params.complete) this.files.clear();
-    for (const uri of params.removed ?? []) this.files.delete(uri);
+    for (const uri of params.removed ?? []) {
+      const held = this.files.get(uri);
+      if (held && this.files.delete(uri) && held.summary !== NOTHING) changed = true;
+    }
     for (const { uri, text } of params.files ?? []) {
       if (typeof uri !== 'string' || typeof text !== 'string') continue;
-      this.files.set(uri, this.read(uri, text));
+      const before = previous.get(uri);
+      const held = this.read(uri, text);
+      this.files.set(uri, held);
+      if ((before?.summary ?? NOTHING) !== held.summary) changed = true;
     }
-    this.rebuild();
-    this.refreshOpen(this.open);
-    const changed = this.signature() !== before;
+    if (params.complete) for (const [uri, held] of previous) if (!this.files.has(uri) && held.summary !== NOTHING) changed = true;
+    if (changed) {
+      this.rebuild();
+      this.refreshOpen(this.open);
+    }
     if (changed || params.complete) this.log(`Known policy definitions: ${this.catalog.size}; policy sets: ${this.catalog.setCount} (from ${this.files.size} workspace files sent by the extension).`);
     return changed;
+  }
+
+  /** How many of the files held keep their text (tests: only split-set parts and config files do). */
+  keptTexts(): number {
+    let n = 0;
+    for (const held of this.files.values()) if (held.text !== undefined) n++;
+    return n;
   }
 
   /** The text of a small file the client sent (undefined for index files and files not sent). */
@@ -83,20 +122,22 @@ export class ClientFiles implements KnownDefinitions {
   }
 
   private read(uri: string, text: string): HeldFile {
-    const held: HeldFile = { text: text.length <= MAX_KEPT_TEXT ? text : undefined };
+    const kept = keepsText(uri) && text.length <= MAX_KEPT_TEXT ? text : undefined;
     let value: unknown;
     try {
       value = parseDocumentText(text);
     } catch {
-      return held; // Not JSON (yet): not a definition.
+      return { text: kept, summary: NOTHING }; // Not JSON (yet): not a definition.
     }
     if (Array.isArray(value) || (typeof value === 'object' && value !== null && Array.isArray((value as { definitions?: unknown }).definitions))) {
       const index = new DefinitionCatalog();
       index.addIndex(value, uri);
-      return { index };
+      return { index, text: kept, summary: `index:${index.fingerprint()}` };
     }
+    const held: HeldFile = { text: kept, summary: NOTHING };
     if (isPolicyDefinition(value)) held.definition = DefinitionCatalog.definitionOf(value, uri);
     else if (isPolicySet(value)) held.set = DefinitionCatalog.setOf(value, uri);
+    if (held.definition || held.set) held.summary = JSON.stringify([held.definition, held.set], (_key, v: unknown) => (v instanceof Map ? [...v] : v));
     return held;
   }
 
@@ -111,7 +152,4 @@ export class ClientFiles implements KnownDefinitions {
     this.base = base;
   }
 
-  private signature(): string {
-    return JSON.stringify([...this.files].map(([uri, held]) => [uri, held.index?.size, held.definition, held.set]), (_key, value: unknown) => (value instanceof Map ? [...value] : value));
-  }
 }

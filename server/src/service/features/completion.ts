@@ -5,7 +5,7 @@ import { modelOfResource, PARAMETER_TYPES, type SetModel } from '../model/policy
 import { classify } from '../model/documentKind';
 import { ITEM_ONLY_KEYS, ITEM_TYPES } from '../model/itemTypes';
 import { STRONG_TYPES } from '../data/strongTypes';
-import { definitionsNamedBy, variantFor, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
+import { definitionsNamedBy, newestVersionFirst, variantFor, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
 import type { PolicyDocument } from '../validate';
 import { schemaCompletions } from './schemaCompletion';
 import { planCompletions } from './deploymentPlan';
@@ -447,16 +447,6 @@ function definitionParameterKeys(b: Builder, where: Where, document: PolicyDocum
   });
 }
 
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map((s) => (/^\d+$/.test(s) ? Number(s) : -1));
-  const pb = b.split(/[.-]/).map((s) => (/^\d+$/.test(s) ? Number(s) : -1));
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pb[i] ?? -1) - (pa[i] ?? -1);
-    if (d) return d;
-  }
-  return 0;
-}
-
 function definitionNames(b: Builder, where: Where, catalog: DefinitionCatalog) {
   for (const definition of catalog.named()) {
     const custom = catalog.isCustom(definition);
@@ -471,7 +461,7 @@ function definitionNames(b: Builder, where: Where, catalog: DefinitionCatalog) {
 }
 
 function definitionVersions(b: Builder, where: Where, definition: DefinitionInfo) {
-  const versions = [...new Set([...definition.versions, ...(definition.version ? [definition.version] : [])])].sort(compareVersions);
+  const versions = [...new Set([...definition.versions, ...(definition.version ? [definition.version] : [])])].sort(newestVersionFirst);
   const latest = versions[0];
   const majors = [...new Set(versions.map((v) => /^(\d+)\./.exec(v)?.[1]).filter((m): m is string => !!m))];
   for (const major of majors) {

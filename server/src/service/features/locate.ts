@@ -16,7 +16,9 @@ export type Target =
   | { type: 'parameter'; set: SetModel; name: string; span: NameSpan; declaration: ParameterDecl | undefined }
   /** On the policyDefinitionId (or policyDefinitionName) that names the referenced definition. */
   | { type: 'definitionId'; set: SetModel; reference: ReferenceModel; node: Node }
-  | { type: 'definitionParameter'; set: SetModel; reference: ReferenceModel; value: ParameterValue };
+  | { type: 'definitionParameter'; set: SetModel; reference: ReferenceModel; value: ParameterValue }
+  /** On a `policyDefinitionReferenceId` (a literal string). */
+  | { type: 'referenceId'; set: SetModel; reference: ReferenceModel; name: string; span: NameSpan };
 
 const within = (offset: number, start: number, end: number) => offset >= start && offset <= end;
 const inNode = (offset: number, node: Node | undefined): node is Node => !!node && within(offset, node.offset, node.offset + node.length);
@@ -50,6 +52,9 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
     if (!inNode(offset, reference.node)) continue;
     if (inNode(offset, reference.idNode) && reference.idNode.type === 'string') return { type: 'definitionId', set, reference, node: reference.idNode };
     if (inNode(offset, reference.nameNode) && reference.nameNode.type === 'string') return { type: 'definitionId', set, reference, node: reference.nameNode };
+    if (inNode(offset, reference.refIdNode) && reference.refIdLower !== undefined) {
+      return { type: 'referenceId', set, reference, name: reference.refIdNode.value as string, span: stringSpan(text, reference.refIdNode) };
+    }
     if (inNode(offset, reference.groupNamesNode)) {
       for (const use of set.groupUses) {
         if (use.reference === reference && inNode(offset, use.node)) {
@@ -72,10 +77,14 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
   return undefined;
 }
 
-/** Every place that names the target's group or parameter, declarations first. */
-export function occurrences(text: string, target: Extract<Target, { type: 'group' | 'parameter' }>): Array<NameSpan & { declaration: boolean }> {
+/** Every place that names the target's group, parameter or reference ID, declarations first. */
+export function occurrences(text: string, target: Extract<Target, { type: 'group' | 'parameter' | 'referenceId' }>): Array<NameSpan & { declaration: boolean }> {
   const lower = target.name.toLowerCase();
   const set = target.set;
+  if (target.type === 'referenceId') {
+    // Declared in the set only (assignments name them, in other files): each declaration of the ID (a duplicate is PS2005).
+    return set.references.filter((r) => r.refIdLower === lower && r.refIdNode).map((r) => ({ ...stringSpan(text, r.refIdNode!), declaration: true }));
+  }
   if (target.type === 'group') {
     return [
       ...set.groups.filter((g) => g.name.toLowerCase() === lower).map((g) => ({ ...stringSpan(text, g.nameNode), declaration: true })),

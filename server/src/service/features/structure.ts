@@ -1,5 +1,6 @@
 import { SymbolKind, type DocumentSymbol, type FoldingRange, type FormattingOptions, type Position, type Range, type SelectionRange, type TextEdit } from 'vscode-languageserver-types';
-import { keyNodeOf, propertyIgnoreCase, stringValue, type Node } from '../json';
+import { createScanner, SyntaxKind } from 'jsonc-parser';
+import { keyNodeOf, MAX_DEPTH, propertyIgnoreCase, stringValue, type Node } from '../json';
 import type { SetModel } from '../model/policySet';
 import type { PolicyDocument } from '../validate';
 import { definitionOf, type FeatureOptions } from './hover';
@@ -71,8 +72,25 @@ export function selectionRanges(document: PolicyDocument, positions: Position[])
 }
 
 /** Formats the document, or a range of it; a document with syntax errors is formatted as far as the scanner can. */
+/**
+ * Whether the brackets of a text, counted as written (syntax errors included: `{{{{` is no tree, so the
+ * parser's depth check does not see it), nest deeper than MAX_DEPTH. The formatter indents each level, so
+ * its work and its output grow with the square of that depth (4,000 '{' took 18 s): such a text is not
+ * formatted.
+ */
+function bracketsTooDeep(text: string): boolean {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) depth = Math.max(0, depth - 1);
+  }
+  return false;
+}
+
 export function format(document: PolicyDocument, options: FormattingOptions, range?: Range): TextEdit[] {
-  if (document.parsed.tooLarge || document.parsed.tooDeep) return [];
+  if (document.parsed.tooLarge || document.parsed.tooDeep || bracketsTooDeep(document.parsed.text)) return [];
   const view = jsonViewOf(document);
   return view.service.format(view.textDocument, range, { tabSize: options.tabSize, insertSpaces: options.insertSpaces, insertFinalNewline: options.insertFinalNewline, keepLines: false });
 }

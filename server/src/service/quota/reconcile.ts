@@ -146,6 +146,8 @@ function effectOf(c: ClassifiedEntry): Effect {
 
 /** Largest number of states the order search looks at before it gives up (a plan of a few dozen changes). */
 export const ORDER_SEARCH_LIMIT = 200_000;
+/** Plans up to this many changes remember the states that failed (a string of one character per change). */
+const MEMO_LIMIT = 1000;
 
 /**
  * Reconciles a plan with what the service has. `usages`: E7 of every subscription and region the plan
@@ -281,25 +283,68 @@ function findOrder(effects: Effect[], start: Map<string, number>, limits: Map<st
   let visited = 0;
   const candidates = effects.map((_, i) => i).sort((a, b) => Number(growsNothing(effects[b])) - Number(growsNothing(effects[a])) || effects[b].frees.length - effects[a].frees.length || a - b);
 
-  const search = (): boolean | 'limit' => {
-    if (order.length === effects.length) return true;
-    const state = done.map((d) => (d ? '1' : '0')).join('');
-    if (failed.has(state)) return false;
+  // Depth-first, with an explicit stack: a plan of thousands of changes is thousands of levels deep, past
+  // what the call stack holds. Each level's choices are taken one at a time (the state is the same whenever a
+  // level resumes, so asking `admissible` then is asking it at the start); the memo of failed states is kept
+  // for plans small enough to search widely (a larger one is bounded by ORDER_SEARCH_LIMIT).
+  const memo = effects.length <= MEMO_LIMIT;
+  interface Frame {
+    state: string;
+    /** A shrink, the only choice of its level; else -1, and `next` walks the candidates. */
+    only: number;
+    next: number;
+    taken?: number;
+  }
+  const open = (): Frame | 'failed' | 'limit' => {
+    const state = memo ? done.map((d) => (d ? '1' : '0')).join('') : '';
+    if (memo && failed.has(state)) return 'failed';
     if (++visited > ORDER_SEARCH_LIMIT) return 'limit';
     // Shrinks first, without branching.
     const shrink = candidates.find((i) => !done[i] && growsNothing(effects[i]));
-    const choices = shrink !== undefined ? [shrink] : candidates.filter((i) => !done[i] && admissible(effects[i], used, limits));
-    for (const i of choices) {
+    return { state, only: shrink ?? -1, next: 0 };
+  };
+  const nextChoice = (frame: Frame): number | undefined => {
+    if (frame.only >= 0) {
+      if (frame.next > 0) return undefined;
+      frame.next = 1;
+      return frame.only;
+    }
+    while (frame.next < candidates.length) {
+      const i = candidates[frame.next++];
+      if (!done[i] && admissible(effects[i], used, limits)) return i;
+    }
+    return undefined;
+  };
+  const search = (): boolean | 'limit' => {
+    if (order.length === effects.length) return true;
+    const root = open();
+    if (root === 'failed') return false;
+    if (root === 'limit') return 'limit';
+    const stack: Frame[] = [root];
+    while (stack.length) {
+      const frame = stack[stack.length - 1];
+      if (frame.taken !== undefined) {
+        // Back from a choice that led nowhere: undo it.
+        apply(effects[frame.taken], used, -1);
+        order.pop();
+        done[frame.taken] = false;
+        frame.taken = undefined;
+      }
+      const i = nextChoice(frame);
+      if (i === undefined) {
+        if (memo) failed.add(frame.state);
+        stack.pop();
+        continue;
+      }
       done[i] = true;
       order.push(i);
       apply(effects[i], used);
-      const found = search();
-      if (found) return found;
-      apply(effects[i], used, -1);
-      order.pop();
-      done[i] = false;
+      frame.taken = i;
+      if (order.length === effects.length) return true;
+      const child = open();
+      if (child === 'limit') return 'limit';
+      if (child !== 'failed') stack.push(child);
     }
-    failed.add(state);
     return false;
   };
   const found = search();

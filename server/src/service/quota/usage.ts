@@ -28,6 +28,10 @@ export interface ReadUsages {
   unmatched: string[];
 }
 
+/** The largest usage count believed (units of 1,000 TPM, or resources): far above any real quota. */
+const MAX_USAGE_COUNT = 1e9;
+const possibleCount = (n: number) => Number.isFinite(n) && n >= 0 && n <= MAX_USAGE_COUNT;
+
 const MODEL_USAGE = /^([A-Za-z0-9]+)\.([A-Za-z0-9-]+)\.(.+)$/;
 
 /**
@@ -49,6 +53,12 @@ export function readUsages(entries: Usage[]): ReadUsages {
     const limit = entry.limit;
     if (typeof used !== 'number' || typeof limit !== 'number') {
       result.unmatched.push(key || JSON.stringify(entry).slice(0, 80));
+      continue;
+    }
+    // Impossible numbers (1e308, negative, not finite) are never believed: the entry is as good as absent,
+    // so nothing "fits" on it and nothing is sent on it.
+    if (!possibleCount(used) || !possibleCount(limit)) {
+      result.unmatched.push(`${key || '(no name)'} (impossible numbers: ${used} used of ${limit})`);
       continue;
     }
     if (/^AccountCount$/i.test(key)) {

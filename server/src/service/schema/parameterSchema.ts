@@ -1,21 +1,21 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use: most documents have no parameter schema */
 import type Ajv2019 from 'ajv/dist/2019';
 import type { ValidateFunction } from 'ajv';
-import type { RE2JS as RE2JSType } from 're2js';
-
-let RE2JS: typeof RE2JSType | undefined;
+import { boundedRegExp, PatternError } from '../patterns';
 
 /**
  * Parameter `schema`s are user-written JSON Schema 2019-09. Their `pattern`s run on RE2 (linear time),
  * so a catastrophic regular expression cannot hang validation. Patterns that RE2 cannot run
- * (lookaround, backreferences) are recorded and not evaluated.
+ * (lookaround, backreferences) or that are too large to run in bounded time are recorded and not evaluated.
  */
 export interface CompiledParameterSchema {
   validate?: ValidateFunction;
   /** Why the schema is not a valid JSON Schema 2019-09. */
   error?: string;
-  /** Patterns that could not be evaluated safely. */
+  /** Patterns that could not be evaluated safely (lookaround, backreferences). */
   uncheckedPatterns: string[];
+  /** Patterns too large to run in bounded time (counted repetitions expand past the bound). */
+  costlyPatterns?: string[];
 }
 
 interface RegExpLike {
@@ -25,16 +25,20 @@ interface RegExpLike {
 }
 
 let currentUnchecked: string[] = [];
+let currentCostly: string[] = [];
 
 function safeRegExp(pattern: string, flags: string): RegExpLike {
-  // Throws for a pattern that is not an ECMA-262 regular expression: the schema is invalid then.
+  // Throws for a pattern that is not an ECMA-262 regular expression: the schema is invalid then. Compiling
+  // (not running) a JavaScript regular expression is linear in its length.
   new RegExp(pattern, flags);
   try {
-    RE2JS ??= (require('re2js') as { RE2JS: typeof RE2JSType }).RE2JS;
-    const re = RE2JS.compile(pattern);
-    return { test: (input: string) => re.matcher(input).find(), toString: () => `/${pattern}/${flags}` };
-  } catch {
-    currentUnchecked.push(pattern);
+    // The one bounded pattern engine: RE2, after a bound on the program's size (a counted repetition
+    // repeated makes re2js compile for seconds).
+    const re = boundedRegExp(pattern);
+    // A value too long to test within the bound is not failed (a false error is as bad as a missed one).
+    return { test: (input: string) => re.test(input) ?? true, toString: () => `/${pattern}/${flags}` };
+  } catch (error) {
+    (error instanceof PatternError ? currentCostly : currentUnchecked).push(pattern);
     return { test: () => true, toString: () => `unchecked:/${pattern}/${flags}` };
   }
 }
@@ -106,7 +110,7 @@ export function compileParameterSchema(schema: unknown, source?: string): Compil
   const key = source ?? JSON.stringify(schema);
   const hit = cache.get(key);
   if (hit) return hit;
-  const result: CompiledParameterSchema = { uncheckedPatterns: [] };
+  const result: CompiledParameterSchema = { uncheckedPatterns: [], costlyPatterns: [] };
   const ajvInstance = engine();
   if (typeof schema !== 'object' && typeof schema !== 'boolean') {
     result.error = 'a schema must be an object or a boolean';
@@ -114,6 +118,7 @@ export function compileParameterSchema(schema: unknown, source?: string): Compil
     // result.error says why
   } else {
     currentUnchecked = result.uncheckedPatterns;
+    currentCostly = result.costlyPatterns!;
     // A fresh $id each time would leak into the instance: compile without registering ids.
     const copy = typeof schema === 'object' && schema !== null ? { ...(schema as object) } : schema;
     if (copy && typeof copy === 'object') delete (copy as Record<string, unknown>)['$id'];
@@ -124,6 +129,7 @@ export function compileParameterSchema(schema: unknown, source?: string): Compil
       result.error = /can't resolve reference/i.test(message) ? `${message}: references to other documents cannot be resolved` : message;
     } finally {
       currentUnchecked = [];
+      currentCostly = [];
       // ajv keeps every schema it compiled (or failed to) in a Map keyed by the schema object, for ever: our
       // bounded cache holds the validator, so ajv need not (an editor compiles a new copy at each edit of a schema).
       if (typeof copy === 'object' && copy !== null) ajvInstance.removeSchema(copy);

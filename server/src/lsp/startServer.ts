@@ -10,6 +10,7 @@ import { Workspace } from './workspace';
 import { featureCapabilities, registerFeatures } from './features';
 import { registerCustomRequests } from './customRequests';
 import { registerWorkspaceDiagnostics, type WorkspaceDiagnostics } from './workspaceDiagnostics';
+import { splitPartOf, splitSetOf } from '../service';
 
 export type { ServerSettings } from './settings';
 
@@ -120,6 +121,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
     featureOptions: (uri) => workspace.featureOptions(uri),
     sourceUri: (source) => host.sourceUri(source),
     codeActionLiterals: () => codeActionLiterals,
+    // No fix-all where there are no diagnostics of the document's own (ignored), or they are the assembled set's (a split part).
+    fixAllOptions: (document, parsed) =>
+      workspace.isIgnored(document.uri) || (splitPartOf(document.uri) && splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling)))
+        ? undefined
+        : workspace.validationOptions(document, parsed),
     settings: () => settings,
     // A parse made for the symbols alone is not kept: it would push out the parses of the documents in use.
     symbolSources: () => workspace.symbolSources((document) => parses.parsed(document, true, false)),

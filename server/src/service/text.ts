@@ -124,7 +124,7 @@ export function typoDistance(a: string, b: string, max: number): number {
 export function closestMatch(value: string, candidates: Iterable<string>): string | undefined {
   if (!value.trim()) return undefined;
   const lower = value.toLowerCase();
-  const max = Math.max(1, Math.floor(value.replace(/^-+/, '').length / 3));
+  const max = typoBound(value);
   let best: string | undefined;
   let bestDistance = max + 1;
   for (const candidate of candidates) {
@@ -135,6 +135,29 @@ export function closestMatch(value: string, candidates: Iterable<string>): strin
     }
   }
   return best;
+}
+
+/** How far a candidate may be from a value to be a likely typo of it (see closestMatch). */
+function typoBound(value: string): number {
+  return Math.max(1, Math.floor(value.replace(/^-+/, '').length / 3));
+}
+
+/**
+ * The one candidate close enough to be a likely typo of `value` (as closestMatch measures it), or undefined
+ * when none is, or when several are: then which one was meant is a person's choice (see the rules' `safe`
+ * fixes). Candidates that differ only in casing count once.
+ */
+export function onlyCloseMatch(value: string, candidates: Iterable<string>): string | undefined {
+  if (!value.trim()) return undefined;
+  const lower = value.toLowerCase();
+  const max = typoBound(value);
+  let found: string | undefined;
+  for (const candidate of candidates) {
+    if (typoDistance(lower, candidate.toLowerCase(), max) > max) continue;
+    if (found !== undefined && found.toLowerCase() !== candidate.toLowerCase()) return undefined;
+    found ??= candidate;
+  }
+  return found;
 }
 
 /**

@@ -42,6 +42,8 @@ export interface LintRun {
   notes: string[];
   /** Every file the run read or named (inputs, definitions): a report must never be written over one. */
   inputFiles: string[];
+  /** The files read as definitions (not linted): --fix never writes one. */
+  otherInputs: string[];
 }
 
 /** The helper pool (node:child_process) is loaded only when helpers are used: most runs use none. */
@@ -249,5 +251,6 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   if (!checked && !problems.length && args.errorOnUnmatched && !stdinIgnored) {
     problems.push(`no policy document in ${args.stdin ? 'standard input' : args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`);
   }
-  return { results, problems, notes, inputFiles: [...files.map((f) => f.path), ...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])] };
+  const otherInputs = [...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])];
+  return { results, problems, notes, inputFiles: [...files.map((f) => f.path), ...otherInputs], otherInputs };
 }

@@ -190,6 +190,8 @@ Environment:
   POLICYSET_COMPILE_CACHE          Folder of the start-up code cache; 0 turns it off
                                    (also NODE_DISABLE_COMPILE_CACHE=1)
   POLICYSET_NO_BUNDLE=1            Run the compiled modules instead of the one-file bundle
+  POLICYSET_GIT_TIMEOUT_MS         Time limit of each git call (--against), in milliseconds
+                                   (default 30000)
 `;
 
 export interface LintArgs {

@@ -72,30 +72,13 @@ function growLineScratch(): Int32Array<ArrayBuffer> {
   return (lineScratch = larger);
 }
 
-/** Levenshtein distance, bounded: returns max+1 as soon as the distance is known to exceed max. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      rowMin = Math.min(rowMin, current[j]);
-    }
-    if (rowMin > max) return max + 1;
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 /**
- * Edit distance counting a swap of two neighbours as one edit (optimal string alignment), bounded: returns
- * max+1 as soon as the distance is known to exceed max. Typed names go wrong by swaps ('qouta', 'usgae') as
- * often as by a wrong letter.
+ * Edit distance, bounded: returns max+1 as soon as the distance is known to exceed max. With `swaps` (the
+ * default), a swap of two neighbours counts as one edit (optimal string alignment): typed names go wrong by
+ * swaps ('qouta', 'usgae') as often as by a wrong letter. Without it, plain Levenshtein (what classifies
+ * documents by their keys).
  */
-export function typoDistance(a: string, b: string, max: number): number {
+export function typoDistance(a: string, b: string, max: number, swaps = true): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -105,16 +88,19 @@ export function typoDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) current[j] = Math.min(current[j], beforePrevious[j - 2] + 1);
+      if (swaps && i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) current[j] = Math.min(current[j], beforePrevious[j - 2] + 1);
       rowMin = Math.min(rowMin, current[j]);
     }
     // A swap reaches back two rows: stop only when neither of the last two rows can come in under max.
-    if (rowMin > max && Math.min(...previous) > max) return max + 1;
+    if (rowMin > max && (!swaps || Math.min(...previous) > max)) return max + 1;
     beforePrevious = previous;
     previous = current;
   }
   return previous[b.length];
 }
+
+/** Plain Levenshtein distance, bounded (typoDistance without swaps). */
+export const editDistance = (a: string, b: string, max: number): number => typoDistance(a, b, max, false);
 
 /**
  * The closest candidate by case-insensitive edit distance (a swap counts as one edit), if it is close enough to

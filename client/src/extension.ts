@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { ITEM_SCHEME, registerServiceCommands } from './commands';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetection';
-import { PolicySetStatus } from './languageStatus';
+import { PolicySetStatus, WorkspaceCheckStatus } from './languageStatus';
 import { CommittedText } from './committedText';
 import { registerShowChanges } from './commands/showChangesAgainstHead';
 import { registerLanguageModelTools } from './languageModelTools';
@@ -44,11 +44,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // The settings as plain data (the configuration object carries functions too).
     initializationOptions: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration('policySet'))) as object,
     outputChannel: log,
+    // Workspace diagnostics (the Problems panel lists every policy file's problems, open or not): the client
+    // pulls them with workspace/diagnostic because the server declares workspaceDiagnostics (vscode-languageclient
+    // 11 has no option of its own for it); policySet.validate.workspace turns the server's check off.
   };
   client = new LanguageClient('policySet', 'Policy Set', serverOptions, clientOptions);
   await client.start();
   log.info(`language server started from ${module}`);
-  context.subscriptions.push(new PolicySetStatus(client, log));
+  context.subscriptions.push(new PolicySetStatus(client, log), new WorkspaceCheckStatus(client));
   // The version check: each set file compared with its committed text (from the git extension).
   const committed = new CommittedText(client, log);
   context.subscriptions.push(committed);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { looksLikePolicySet, POLICY_SET_LANGUAGE } from './languageDetection';
 
-import { DOCUMENT_INFO_REQUEST, type DocumentInfo as ServerDocumentInfo, type DocumentInfoParams } from '#protocol';
+import { DOCUMENT_INFO_REQUEST, WORKSPACE_PROGRESS_NOTIFICATION, type DocumentInfo as ServerDocumentInfo, type DocumentInfoParams, type WorkspaceProgress } from '#protocol';
 
 /** What the status shows: the server's answer to its custom request (what a document is and how many problems it has), or what is known without it. */
 type DocumentInfo = Pick<ServerDocumentInfo, 'kind' | 'problems'>;
@@ -97,5 +97,41 @@ export class PolicySetStatus implements vscode.Disposable {
     clearTimeout(this.timer);
     this.item.dispose();
     this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+/** Thousands separators, as the status says them ("Checking 1,234 of 3,018 files"). */
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * A language status item for the workspace check (workspace diagnostics: every policy document of the
+ * workspace in the Problems panel): "Checking 1,234 of 3,018 files" while the server checks, then how many
+ * files it checked. The server tells its progress with a notification (WORKSPACE_PROGRESS_NOTIFICATION).
+ */
+export class WorkspaceCheckStatus implements vscode.Disposable {
+  private readonly item = vscode.languages.createLanguageStatusItem('policySet.workspaceCheck', SELECTOR);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(client: LanguageClient) {
+    this.item.name = 'Policy Set workspace check';
+    this.item.text = 'Workspace: not checked yet';
+    this.item.detail = 'policySet.validate.workspace';
+    this.item.command = { title: 'Show problems', command: 'workbench.actions.view.problems' };
+    this.subscription = client.onNotification(WORKSPACE_PROGRESS_NOTIFICATION, (progress: WorkspaceProgress) => this.show(progress));
+  }
+
+  /** What the item says of a progress notification (kept apart from VS Code for the tests). */
+  static text(progress: WorkspaceProgress): string {
+    return progress.done ? `Workspace: ${count(progress.files)} file${progress.files === 1 ? '' : 's'} checked` : `Checking ${count(progress.checked)} of ${count(progress.total)} files`;
+  }
+
+  private show(progress: WorkspaceProgress): void {
+    this.item.text = WorkspaceCheckStatus.text(progress);
+    this.item.busy = !progress.done;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
   }
 }

@@ -38,6 +38,8 @@ export class LspProcess {
   notifications: Notification[] = [];
   /** Answers to server→client requests, by method; the default answers null (or one null per configuration item). */
   readonly serverRequestHandlers = new Map<string, (params: unknown) => unknown>();
+  /** Answers to requests sent with send() (ids that request() did not give), in order. */
+  readonly responses: Array<ResponseMessage<unknown> & { id?: number | string }> = [];
   /** Every request the server sent, in order. */
   readonly serverRequests: Array<{ method: string; params: unknown }> = [];
   private readonly requestWaiters = new Set<() => void>();
@@ -84,7 +86,11 @@ export class LspProcess {
   private dispatch(message: { id?: number | string; method?: string; params?: unknown; result?: unknown; error?: never }, at: bigint) {
     if (message.method === undefined && message.id !== undefined) {
       const pending = this.pending.get(message.id as number);
-      if (!pending) return;
+      if (!pending) {
+        // An answer to a request sent with send() (an id of the test's own): kept for it to read.
+        this.responses.push(message as ResponseMessage<unknown> & { id?: number | string });
+        return;
+      }
       this.pending.delete(message.id as number);
       clearTimeout(pending.timer);
       pending.resolve({ ...message, notificationsBefore: this.notifications.length });

@@ -2,7 +2,7 @@
 // (a mistyped command, subcommand, option, format, cloud or rule) come from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closestMatch, typoDistance } from '#server/service/text';
+import { closestMatch, editDistance, typoDistance } from '#server/service/text';
 
 test('a swap of two neighbours is one edit', () => {
   assert.equal(typoDistance('qouta', 'quota', 3), 1);
@@ -18,6 +18,12 @@ test('the distance is bounded: past max it says max + 1, whatever the real dista
   assert.equal(typoDistance('abcd', 'abcd', 0), 0);
   // A swap at the end of a long word is still found after rows that were over max.
   assert.equal(typoDistance('abcdefgh', 'abcdefhg', 1), 1);
+});
+
+test('without swaps (editDistance, which classifies documents by their keys) a swap is two edits', () => {
+  assert.equal(editDistance('qouta', 'quota', 3), 2);
+  assert.equal(editDistance('policyDefinitons', 'policyDefinitions', 2), 1);
+  assert.equal(editDistance('abcdef', 'uvwxyz', 2), 3);
 });
 
 test('close enough: a third of the length, at least one edit; leading dashes of an option not counted', () => {

@@ -15,6 +15,17 @@ function createHash(): typeof CreateHash {
 
 export type Format = 'text' | 'json' | 'sarif';
 
+/** `lint --fix` (written) or `--fix-dry-run` (nothing written): the reports say what was fixed. */
+export interface FixReport {
+  dryRun: boolean;
+}
+
+/** The fixes applied and the files they changed. */
+function fixCounts(results: FileResult[]): { fixed: number; files: number } {
+  const changed = results.filter((r) => r.fix?.fixes.length);
+  return { fixed: changed.reduce((n, r) => n + r.fix!.fixes.length, 0), files: changed.length };
+}
+
 export interface Summary {
   files: number;
   checked: number;
@@ -62,7 +73,7 @@ export function uncheckedOf(results: FileResult[]): UncheckedReferences & { tota
  */
 export const untrusted = (text: string): string => safeText(text, { max: Number.POSITIVE_INFINITY });
 
-export function formatText(results: FileResult[], cwd: string, color: boolean, inputErrors: string[] = []): string {
+export function formatText(results: FileResult[], cwd: string, color: boolean, inputErrors: string[] = [], fix?: FixReport): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const severityLabel: Record<number, string> = { 1: paint('31', 'error'), 2: paint('33', 'warning'), 3: paint('36', 'info'), 4: paint('2', 'hint') };
   const lines: string[] = [];
@@ -90,6 +101,10 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
   // No ✔ over a file that was not checked.
   const mark = s.errors || inputErrors.length ? paint('31', '✖') : s.notChecked ? paint('33', '⚠') : paint('32', '✔');
   lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${skippedNote(results)}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}`);
+  if (fix) {
+    const { fixed, files } = fixCounts(results);
+    lines.push(`${plural(fixed, 'problem')} ${fix.dryRun ? 'would be ' : ''}fixed in ${plural(files, 'file')}${fix.dryRun ? ' (--fix-dry-run: nothing written)' : ''}`);
+  }
   // Never a green run that checked less than it seems: what was not checked against its definition, and why.
   const unchecked = describeUnchecked(uncheckedOf(results));
   if (unchecked) lines.push(`${paint('33', '⚠')} ${unchecked}`);
@@ -104,11 +119,12 @@ function skippedNote(results: FileResult[]): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-export function formatJson(results: FileResult[], cwd: string, inputErrors: string[] = []): string {
+export function formatJson(results: FileResult[], cwd: string, inputErrors: string[] = [], fix?: FixReport): string {
+  const fixSummary = fix ? { fixed: fixCounts(results).fixed, fixedFiles: fixCounts(results).files, dryRun: fix.dryRun } : {};
   return (
     JSON.stringify(
       {
-        summary: { ...summarize(results), inputErrors: inputErrors.length },
+        summary: { ...summarize(results), inputErrors: inputErrors.length, ...fixSummary },
         inputErrors,
         notChecked: results.filter((r) => r.notChecked).map((r) => ({ file: path.relative(cwd, r.file) || r.file, reason: r.notChecked })),
         uncheckedReferences: uncheckedOf(results),
@@ -131,6 +147,14 @@ export function formatJson(results: FileResult[], cwd: string, inputErrors: stri
               relatedInformation: d.relatedInformation,
               data: d.data,
             })),
+            // As ESLint's JSON: with --fix or --fix-dry-run, the fixed text of a file that changed (and here, the fixes).
+            ...(fix && r.fix?.fixes.length
+              ? {
+                  fixed: r.fix.fixes.map((f) => ({ code: f.code, rule: f.rule, kind: f.kind, title: f.title, message: f.message, line: f.range.start.line + 1, column: f.range.start.character + 1, pass: f.pass })),
+                  output: r.fix.output,
+                }
+              : {}),
+            ...(fix && r.notFixed ? { notFixed: r.notFixed } : {}),
           })),
       },
       null,

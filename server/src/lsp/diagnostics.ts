@@ -39,10 +39,10 @@ export interface DiagnosticsContext {
 }
 
 /** Pull when the client can (`textDocument.diagnostic`), push otherwise: the one place that asks. */
-export function registerDiagnostics(context: DiagnosticsContext, pull: boolean): DiagnosticsSupport {
+export function registerDiagnostics(context: DiagnosticsContext, pull: boolean, workspaceDiagnostics = false): DiagnosticsSupport {
   // The version each document was opened with (the change event that follows an open needs no second run).
   const openedVersions = new Map<string, number>();
-  const support = pull ? registerPull(context, openedVersions) : registerPush(context);
+  const support = pull ? registerPull(context, openedVersions, workspaceDiagnostics) : registerPush(context);
   const { documents, checks, idleCollection } = context;
   documents.onDidOpen((event) => {
     openedVersions.set(event.document.uri, event.document.version);
@@ -79,7 +79,7 @@ interface DocumentEvents {
  * The client pulls: nothing is computed until it asks. Changes of what the checks depend on forget the
  * last results and ask the client to pull again (workspace/diagnostic/refresh).
  */
-function registerPull(context: DiagnosticsContext, openedVersions: Map<string, number>): DiagnosticsSupport & DocumentEvents {
+function registerPull(context: DiagnosticsContext, openedVersions: Map<string, number>, workspaceDiagnostics: boolean): DiagnosticsSupport & DocumentEvents {
   const { connection, documents, checks, idleCollection } = context;
   const refresh = () => void connection.languages.diagnostics.refresh();
   connection.languages.diagnostics.on((params, token) => {
@@ -100,7 +100,8 @@ function registerPull(context: DiagnosticsContext, openedVersions: Map<string, n
     }
   });
   return {
-    capabilities: { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } },
+    // workspaceDiagnostics: the whole workspace through workspace/diagnostic (workspaceDiagnostics.ts), where the host can walk it.
+    capabilities: { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics } },
     recheckAll: () => {
       if (context.onSave()) return;
       checks.forgetAll();

@@ -16,6 +16,7 @@ import {
   selectionRanges,
   format,
   getCodeActions,
+  getFixAllAction,
   getCompletions,
   getInlayHints,
   getDocumentLinks,
@@ -23,9 +24,11 @@ import {
   getDocumentHighlights,
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
+  SOURCE_FIX_ALL,
   type FeatureOptions,
   type SymbolSources,
 } from '../service/features';
+import type { PolicyDocument, ValidateOptions } from '../service';
 import { APPLY_EDIT_COMMAND } from './protocol';
 import { cancelled, type Runner } from './runner';
 import type { ServerSettings } from './settings';
@@ -38,6 +41,11 @@ export interface FeatureContext {
   sourceUri(source: string): string | undefined;
   /** Whether the client takes code actions as literals (read at initialize). */
   codeActionLiterals(): boolean;
+  /**
+   * The options a document is checked with, for the fixes that apply all at once; undefined when it gets no
+   * such fixes (a document the config ignores, a part of a split-layout set).
+   */
+  fixAllOptions(document: TextDocument, parsed: PolicyDocument): ValidateOptions | undefined;
   /** The settings as last read. */
   settings(): ServerSettings;
   /** What workspace symbols are found in: the open documents and the known definitions and sets. */
@@ -125,15 +133,21 @@ export const FEATURES: LspFeature[] = [
     },
   },
   {
-    readme: `codeAction (quick fixes; as \`CodeAction\` literals, or for clients without literal support as the command \`${APPLY_EDIT_COMMAND}\`, which applies the edit through \`workspace/applyEdit\`)`,
-    capabilities: { codeActionProvider: { codeActionKinds: [QUICK_FIX] }, executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] } },
-    register: ({ connection, handle, featureOptions, codeActionLiterals }) => {
+    readme: `codeAction (quick fixes, "Fix all <rule> problems in this file", and \`${SOURCE_FIX_ALL}\`, every fix that needs no choice in one edit, for \`editor.codeActionsOnSave\`; as \`CodeAction\` literals, or for clients without literal support as the command \`${APPLY_EDIT_COMMAND}\`, which applies the edit through \`workspace/applyEdit\`)`,
+    capabilities: { codeActionProvider: { codeActionKinds: [QUICK_FIX, SOURCE_FIX_ALL] }, executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] } },
+    register: ({ connection, handle, featureOptions, codeActionLiterals, fixAllOptions }) => {
       connection.onCodeAction(
         handle(
           'codeAction',
           (d, p, params) => {
-            if (params.context.only && !params.context.only.some((kind) => kind === QUICK_FIX || QUICK_FIX.startsWith(`${kind}.`))) return [];
-            const actions = getCodeActions(p, d.uri, params.context.diagnostics, params.range, featureOptions(d.uri));
+            const only = params.context.only;
+            // A kind asked for covers the kinds below it ('source' covers 'source.fixAll.policyset').
+            const asked = (kind: string) => !only || only.some((k) => k === kind || kind.startsWith(`${k}.`));
+            const actions = asked(QUICK_FIX) ? getCodeActions(p, d.uri, params.context.diagnostics, params.range, { ...featureOptions(d.uri), validation: () => fixAllOptions(d, p) }) : [];
+            // Fix-all of the whole document only when asked for by kind (on save, or the Source Action menu): it checks the document again.
+            const options = only && asked(SOURCE_FIX_ALL) ? fixAllOptions(d, p) : undefined;
+            const fixAll = options && getFixAllAction(p, d.uri, options);
+            if (fixAll) actions.push(fixAll);
             // Clients without code action literals get each fix as a command that applies its edit.
             return codeActionLiterals() ? actions : actions.map((a) => ({ title: a.title, command: APPLY_EDIT_COMMAND, arguments: [a.edit] }));
           },

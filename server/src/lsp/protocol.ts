@@ -121,3 +121,39 @@ export interface RuleSummary {
   defaultSeverity: string;
   description: string;
 }
+
+/**
+ * Request, no params → WorkspaceStats: how much the workspace check (workspace diagnostics) did. Tests and
+ * benchmarks read it to know that a change re-checked only the files that depend on it.
+ */
+export const WORKSPACE_STATS_REQUEST = 'policySet/workspaceStats';
+export interface WorkspaceStats {
+  /** Whether the workspace is checked (pulled by the client, or pushed with policySet.validate.workspace). */
+  enabled: boolean;
+  /** Whether its files were found (the check starts at the first workspace/diagnostic, or with the setting). */
+  loaded: boolean;
+  /** Files of the workspace check (.json and .jsonc files the config does not ignore). */
+  files: number;
+  /** Files checked since the server started, every check counted. */
+  checked: number;
+  /** Runs that checked at least one file, and how many the last one checked. */
+  batches: number;
+  lastBatch: number;
+  /** Files waiting to be checked. */
+  pending: number;
+}
+
+/**
+ * Notification, server to client, while the workspace is being checked (the extension's language status
+ * item: "Checking 1,234 of 3,018 files"). A `$/` notification: a client that does not know it ignores it.
+ */
+export const WORKSPACE_PROGRESS_NOTIFICATION = '$/policySet/workspaceProgress';
+export interface WorkspaceProgress {
+  /** Files checked in this run, and how many it has to check. */
+  checked: number;
+  total: number;
+  /** The run is over (all files checked, or the check was stopped). */
+  done: boolean;
+  /** Files of the workspace check. */
+  files: number;
+}

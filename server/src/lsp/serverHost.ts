@@ -1,5 +1,5 @@
-import type { Connection } from 'vscode-languageserver';
-import type { DefinitionCatalog } from '../service';
+import type { Connection, Diagnostic } from 'vscode-languageserver';
+import type { DefinitionCatalog, SeveritySetting } from '../service';
 import type { CapacityTable, SavedUsage } from '../service/quota';
 import type { Node } from '../service/json';
 import { CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
@@ -54,6 +54,55 @@ export function isConfigChange(uri: string): boolean {
   return uri.endsWith(`/${CONFIG_FILE_NAME}`);
 }
 
+/** One file's diagnostics in the workspace check, with the id of that result (equal diagnostics, equal ids). */
+export interface WorkspaceFileReport {
+  uri: string;
+  resultId: string;
+  /** Kept as JSON text between checks (a fraction of the objects' memory): made when a report needs them. */
+  diagnostics(): Diagnostic[];
+  /** The bytes checked (0 when unreadable): the work the idle collection counts. */
+  size: number;
+}
+
+/** How much the workspace check did (policySet/workspaceStats): a test asserts that unaffected files were not checked again. */
+export interface WorkspaceLintStats {
+  /** Files of the workspace check (not ignored, .json or .jsonc). */
+  files: number;
+  /** Files checked since the server started, every check counted. */
+  checked: number;
+  /** Runs that checked at least one file, and how many the last one checked. */
+  batches: number;
+  lastBatch: number;
+  /** Files waiting to be checked. */
+  pending: number;
+}
+
+/** The whole workspace checked as `policyset lint <folder>` checks it (Node: lsp/node/workspaceLint.ts). */
+export interface WorkspaceLinter {
+  readonly stats: WorkspaceLintStats;
+  /** Finds the folders' files (URIs) and marks every one to check. */
+  load(folderUris: string[], pause: () => Promise<void>): Promise<void>;
+  /** Files changed on disk or in the editor: marks them and their dependents to check. */
+  changed(changes: FileChange[]): { changed: boolean };
+  /** Settings changed: every file is checked again. */
+  recheckAll(): void;
+  opened(uri: string, text: () => string): void;
+  closed(uri: string): { changed: boolean };
+  pending(): number;
+  takeRemoved(): string[];
+  checkPending(pause: () => Promise<boolean>, report: (report: WorkspaceFileReport) => void): Promise<void>;
+  reports(): IterableIterator<WorkspaceFileReport>;
+  knows(uri: string): boolean;
+  uriOf(file: string): string;
+}
+
+/** What the workspace check asks of the server. */
+export interface WorkspaceLintContext {
+  configOf(uri: string): FolderConfigView | undefined;
+  editorSettings(): { severities: Record<string, SeveritySetting>; cloud: string };
+  log(message: string): void;
+}
+
 /**
  * What the language server needs from where it runs. startServer (the LSP adapter) is the same in Node and
  * in a browser's Web Worker; Node reads the disk (nodeHost.ts), the browser is sent the workspace's files
@@ -74,4 +123,6 @@ export interface ServerHost {
   idleCollection(threshold: number, quietMs: number, lowRateMs: number): { note(work?: number): void };
   /** Lets waiting messages be handled. */
   yieldToEvents(): Promise<void>;
+  /** The whole workspace's check (workspace diagnostics); none where the files cannot be walked (the browser). */
+  workspaceLint?(context: WorkspaceLintContext): WorkspaceLinter;
 }

@@ -5,7 +5,11 @@ import type { SeveritySetting } from '../service';
 
 export interface ServerSettings {
   severities: Record<string, SeveritySetting>;
-  validate: { run: 'onType' | 'onSave' };
+  /**
+   * `workspace`: check every policy document of the workspace folders (workspace diagnostics). Undefined:
+   * as the client can (on when it pulls them with workspace/diagnostic, off when diagnostics are pushed).
+   */
+  validate: { run: 'onType' | 'onSave'; workspace?: boolean };
   definitions: { paths: string[] };
   /** The cloud whose definitions win; empty: inferred from the document's path. */
   cloud: string;
@@ -24,10 +28,11 @@ export function readSettings(raw: unknown): ServerSettings {
   const s = (raw ?? {}) as Partial<Record<keyof ServerSettings, unknown>>;
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const run = isObject(s.validate) && s.validate['run'] === 'onSave' ? 'onSave' : 'onType';
+  const workspace = isObject(s.validate) && typeof s.validate['workspace'] === 'boolean' ? s.validate['workspace'] : undefined;
   const paths = isObject(s.definitions) && Array.isArray(s.definitions['paths']) ? s.definitions['paths'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [];
   return {
     severities: isObject(s.severities) ? (s.severities as ServerSettings['severities']) : {},
-    validate: { run },
+    validate: workspace === undefined ? { run } : { run, workspace },
     definitions: { paths },
     cloud: typeof s.cloud === 'string' ? s.cloud : '',
     quota: {

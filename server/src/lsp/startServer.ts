@@ -9,6 +9,8 @@ import { DEFAULT_SETTINGS, changedSettings, fetchSettings, initialSettings, type
 import { Workspace } from './workspace';
 import { featureCapabilities, registerFeatures } from './features';
 import { registerCustomRequests } from './customRequests';
+import { registerWorkspaceDiagnostics, type WorkspaceDiagnostics } from './workspaceDiagnostics';
+import { splitPartOf, splitSetOf } from '../service';
 
 export type { ServerSettings } from './settings';
 
@@ -33,6 +35,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let codeActionLiterals = false;
   /** Chosen at initialize, by the client's capabilities. */
   let diagnostics: DiagnosticsSupport | undefined;
+  /** Where the host can walk the workspace (Node); started by a workspace pull or policySet.validate.workspace. */
+  let workspaceDiagnostics: WorkspaceDiagnostics | undefined;
+  /** What the workspace check reads of the settings: a change of it checks the workspace again. */
+  const workspaceCheckSettings = () => JSON.stringify([settings.severities, settings.cloud]);
   const onSave = () => settings.validate.run === 'onSave';
   const logError = (message: string) => connection.console.error(message);
 
@@ -60,8 +66,17 @@ export function startServer(connection: Connection, host: ServerHost): void {
     workspace.folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     settings = initialSettings(params.initializationOptions) ?? settings;
     // The one choice between pushing and pulling diagnostics.
-    diagnostics = registerDiagnostics({ connection, documents, checks, onSave, idleCollection, yieldToEvents: () => host.yieldToEvents() }, !!capabilities.textDocument?.diagnostic);
+    const pull = !!capabilities.textDocument?.diagnostic;
+    const linter = host.workspaceLint?.({
+      configOf: (uri) => workspace.configs.forUri(uri),
+      editorSettings: () => ({ severities: settings.severities, cloud: settings.cloud }),
+      log: (message) => connection.console.log(message),
+    });
+    diagnostics = registerDiagnostics({ connection, documents, checks, onSave, idleCollection, yieldToEvents: () => host.yieldToEvents() }, pull, !!linter);
     workspace.checks = diagnostics;
+    if (linter) {
+      workspaceDiagnostics = registerWorkspaceDiagnostics({ connection, documents, linter, pull, folders: () => workspace.folders, setting: () => settings.validate.workspace, yieldToEvents: () => host.yieldToEvents(), idleCollection });
+    }
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -77,18 +92,28 @@ export function startServer(connection: Connection, host: ServerHost): void {
     workspace.configs.load(workspace.folders);
     await readSettings();
     if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }, { globPattern: '**/.policysetrc.json' }] });
-    if (hasWorkspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((event) => workspace.foldersChanged(event));
+    if (hasWorkspaceFolders)
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        workspace.foldersChanged(event);
+        workspaceDiagnostics?.foldersChanged();
+      });
     // The workspace scan does not stand in the way of the first diagnostics: it starts once they are out.
     workspace.reloadDefinitions(0, true);
+    workspaceDiagnostics?.initialized();
   });
 
   connection.onDidChangeConfiguration(async (change) => {
+    const before = workspaceCheckSettings();
     if (canConfigure) await readSettings();
     else settings = changedSettings(change) ?? settings;
     workspace.reloadDefinitions();
     recheckAll();
+    workspaceDiagnostics?.settingsChanged(workspaceCheckSettings() !== before);
   });
-  connection.onDidChangeWatchedFiles((params) => workspace.filesChanged(params.changes));
+  connection.onDidChangeWatchedFiles((params) => {
+    workspace.filesChanged(params.changes);
+    workspaceDiagnostics?.filesChanged(params.changes);
+  });
 
   registerFeatures({
     connection,
@@ -96,6 +121,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
     featureOptions: (uri) => workspace.featureOptions(uri),
     sourceUri: (source) => host.sourceUri(source),
     codeActionLiterals: () => codeActionLiterals,
+    // No fix-all where there are no diagnostics of the document's own (ignored), or they are the assembled set's (a split part).
+    fixAllOptions: (document, parsed) =>
+      workspace.isIgnored(document.uri) || (splitPartOf(document.uri) && splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling)))
+        ? undefined
+        : workspace.validationOptions(document, parsed),
     settings: () => settings,
     // A parse made for the symbols alone is not kept: it would push out the parses of the documents in use.
     symbolSources: () => workspace.symbolSources((document) => parses.parsed(document, true, false)),

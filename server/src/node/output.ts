@@ -11,6 +11,14 @@ import { InputError, UsageError } from './files';
  * spelling of the same path counts too).
  */
 export function writeOutputFile(target: string, text: string, inputs: readonly string[] = []): void {
+  writeAtomically(target, text, refuseInputs(target, inputs));
+}
+
+/**
+ * Throws a usage error when `target` (-o) is one of `inputs` (the same path, or the same file by device and
+ * inode: a hard link or another spelling; a link named like an input too), or a folder; else its lstat.
+ */
+export function refuseInputs(target: string, inputs: readonly string[]): fs.Stats | undefined {
   const resolved = path.resolve(target);
   let existing: fs.Stats | undefined;
   try {
@@ -31,10 +39,21 @@ export function writeOutputFile(target: string, text: string, inputs: readonly s
     const same = path.resolve(input) === resolved || (followed !== undefined && sameFile(input, followed)) || (existing !== undefined && sameFile(input, existing));
     if (same) throw new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
   }
+  return existing;
+}
+
+/**
+ * Writes `data` to `target` through a temporary file beside it, renamed over it: never half-written, and a
+ * link at `target` is replaced, never followed. `existing`: the target's lstat; `keepMode`: the new file gets its
+ * permission bits exactly (a file fixed in place), else as the umask allows (a report).
+ */
+export function writeAtomically(target: string, data: string | Uint8Array, existing: fs.Stats | undefined, keepMode = false): void {
+  const resolved = path.resolve(target);
   const temporary = path.join(path.dirname(resolved), `.${path.basename(resolved)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     // 'wx': created here, never an existing file or a link someone placed.
-    fs.writeFileSync(temporary, text, { flag: 'wx', mode: existing?.isFile() ? existing.mode & 0o777 : 0o666 });
+    fs.writeFileSync(temporary, data, { flag: 'wx', mode: existing?.isFile() ? existing.mode & 0o777 : 0o666 });
+    if (keepMode && existing?.isFile()) fs.chmodSync(temporary, existing.mode & 0o777);
     fs.renameSync(temporary, resolved);
   } catch (error) {
     try {

@@ -3,10 +3,11 @@
 export { validateText, validateDocument, validationSteps, parsePolicyDocument, withModel, severityOf, validateSplitSet } from './validate';
 export type { ValidateOptions, ValidationResult, PolicyDocument } from './validate';
 export { RULES } from './rules';
-export type { Rule, RuleMeta } from './rules';
+export { FIX_KINDS } from './rules';
+export type { Rule, RuleMeta, FixKind } from './rules';
 export { DefinitionCatalog, normalizeDefinitionId, cloudOfPath, DEFAULT_CLOUD } from './definitions';
 export type { DefinitionInfo, DefinitionParameter, SetInfo } from './definitions';
-export { decodeUtf8, decodeText, encodingOf } from './json/encoding';
+export { decodeUtf8, decodeText, encodingOf, encodeText } from './json/encoding';
 export type { DecodedText, TextEncodingName } from './json/encoding';
 export { splitSetOf, siblingsOf, splitPartOf } from './model/splitSet';
 export type { SplitPart, PartText } from './model/splitSet';

@@ -72,30 +72,13 @@ function growLineScratch(): Int32Array<ArrayBuffer> {
   return (lineScratch = larger);
 }
 
-/** Levenshtein distance, bounded: returns max+1 as soon as the distance is known to exceed max. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      rowMin = Math.min(rowMin, current[j]);
-    }
-    if (rowMin > max) return max + 1;
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 /**
- * Edit distance counting a swap of two neighbours as one edit (optimal string alignment), bounded: returns
- * max+1 as soon as the distance is known to exceed max. Typed names go wrong by swaps ('qouta', 'usgae') as
- * often as by a wrong letter.
+ * Edit distance, bounded: returns max+1 as soon as the distance is known to exceed max. With `swaps` (the
+ * default), a swap of two neighbours counts as one edit (optimal string alignment): typed names go wrong by
+ * swaps ('qouta', 'usgae') as often as by a wrong letter. Without it, plain Levenshtein (what classifies
+ * documents by their keys).
  */
-export function typoDistance(a: string, b: string, max: number): number {
+export function typoDistance(a: string, b: string, max: number, swaps = true): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -105,16 +88,19 @@ export function typoDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) current[j] = Math.min(current[j], beforePrevious[j - 2] + 1);
+      if (swaps && i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) current[j] = Math.min(current[j], beforePrevious[j - 2] + 1);
       rowMin = Math.min(rowMin, current[j]);
     }
     // A swap reaches back two rows: stop only when neither of the last two rows can come in under max.
-    if (rowMin > max && Math.min(...previous) > max) return max + 1;
+    if (rowMin > max && (!swaps || Math.min(...previous) > max)) return max + 1;
     beforePrevious = previous;
     previous = current;
   }
   return previous[b.length];
 }
+
+/** Plain Levenshtein distance, bounded (typoDistance without swaps). */
+export const editDistance = (a: string, b: string, max: number): number => typoDistance(a, b, max, false);
 
 /**
  * The closest candidate by case-insensitive edit distance (a swap counts as one edit), if it is close enough to
@@ -124,7 +110,7 @@ export function typoDistance(a: string, b: string, max: number): number {
 export function closestMatch(value: string, candidates: Iterable<string>): string | undefined {
   if (!value.trim()) return undefined;
   const lower = value.toLowerCase();
-  const max = Math.max(1, Math.floor(value.replace(/^-+/, '').length / 3));
+  const max = typoBound(value);
   let best: string | undefined;
   let bestDistance = max + 1;
   for (const candidate of candidates) {
@@ -135,6 +121,29 @@ export function closestMatch(value: string, candidates: Iterable<string>): strin
     }
   }
   return best;
+}
+
+/** How far a candidate may be from a value to be a likely typo of it (see closestMatch). */
+function typoBound(value: string): number {
+  return Math.max(1, Math.floor(value.replace(/^-+/, '').length / 3));
+}
+
+/**
+ * The one candidate close enough to be a likely typo of `value` (as closestMatch measures it), or undefined
+ * when none is, or when several are: then which one was meant is a person's choice (see the rules' `safe`
+ * fixes). Candidates that differ only in casing count once.
+ */
+export function onlyCloseMatch(value: string, candidates: Iterable<string>): string | undefined {
+  if (!value.trim()) return undefined;
+  const lower = value.toLowerCase();
+  const max = typoBound(value);
+  let found: string | undefined;
+  for (const candidate of candidates) {
+    if (typoDistance(lower, candidate.toLowerCase(), max) > max) continue;
+    if (found !== undefined && found.toLowerCase() !== candidate.toLowerCase()) return undefined;
+    found ??= candidate;
+  }
+  return found;
 }
 
 /**

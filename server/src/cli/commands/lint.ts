@@ -3,10 +3,10 @@
 // nothing and decides no exit status.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import * as path from 'node:path';
-import { cloudOfPath, DEFAULT_CLOUD, isSeveritySetting, RULES, severityOf, type SeverityName, type SeveritySetting } from '../../service';
+import { cloudOfPath, DEFAULT_CLOUD, FIX_KINDS, isSeveritySetting, RULES, severityOf, type FixKind, type SeverityName, type SeveritySetting } from '../../service';
 import { closestMatch } from '../../service/text';
 import { UsageError, InputError } from '../../node/files';
-import { writeOutputFile } from '../../node/output';
+import { refuseInputs, writeOutputFile } from '../../node/output';
 import { findConfigFile, ignoreMatcher, loadConfigFile, ConfigFileError, type LoadedConfig } from '../../node/config';
 import { canonicalRuleKey, nearestRule, CLOUDS as CONFIG_CLOUDS, type PolicySetConfig } from '../../service/config';
 import { lintFiles, type LintOptions } from '../lint/engine';
@@ -89,6 +89,18 @@ const LINT_FLAGS: LintFlag[] = [
     config: 'errorOnUnmatchedPattern',
     help: ['Exit 0 when the inputs hold no policy document (default: exit 2)'],
   },
+  {
+    name: 'fix',
+    parse: { type: 'boolean', default: false },
+    help: ['Apply the fixes that need no choice (casing, typos with one close', 'match, reference IDs, versions, response-only properties) and write', 'the files that changed; the report shows what is left'],
+  },
+  { name: 'fix-dry-run', parse: { type: 'boolean', default: false }, help: ['As --fix, but write nothing (-f json: each file\'s fixed "output")'] },
+  {
+    name: 'fix-type',
+    parse: { type: 'string', multiple: true, default: [] },
+    value: '<kind,...>',
+    help: ['Only fixes of these kinds (comma-separated; repeatable):', `${FIX_KINDS.join(', ')}`],
+  },
   { name: 'stdin', parse: { type: 'boolean', default: false }, help: ['Lint the text on standard input'] },
   {
     name: 'stdin-filename',
@@ -163,6 +175,7 @@ Examples:
   policyset lint policySetDefinitions/
   policyset lint 'sets/**/*.json' --max-warnings 0 -f sarif -o lint.sarif
   cat set.json | policyset lint --stdin --stdin-filename sets/set.json
+  policyset lint sets/ --fix --fix-type casing,version
 
 Exit status: 0 no errors, 1 errors found (or more warnings than --max-warnings), 2 usage or input
 problems (a file or folder that cannot be read, inputs that hold no policy document, a named file or a
@@ -179,6 +192,8 @@ Environment:
   POLICYSET_COMPILE_CACHE          Folder of the start-up code cache; 0 turns it off
                                    (also NODE_DISABLE_COMPILE_CACHE=1)
   POLICYSET_NO_BUNDLE=1            Run the compiled modules instead of the one-file bundle
+  POLICYSET_GIT_TIMEOUT_MS         Time limit of each git call (--against), in milliseconds
+                                   (default 30000)
 `;
 
 export interface LintArgs {
@@ -209,6 +224,8 @@ export interface LintArgs {
   against?: LintSettings['against'];
   printConfig?: string;
   listRules: boolean;
+  /** --fix (write) or --fix-dry-run (write nothing), and the kinds of --fix-type. */
+  fix?: { write: boolean; kinds?: FixKind[] };
 }
 
 const CLOUDS: readonly string[] = CONFIG_CLOUDS;
@@ -315,6 +332,7 @@ export function parseLintArgs(args: string[]): LintArgs {
   ];
   const ignoreSources = [config.ignore?.length && loaded ? `'ignore' in ${loaded.file}` : '', flagPatterns.length ? '--ignore-pattern' : ''].filter(Boolean).join(' and ');
   const stdinName = string('stdin-filename');
+  const fix = fixOf(!!boolean('fix'), !!boolean('fix-dry-run'), list('fix-type'), stdin);
   return {
     inputs: positionals,
     format,
@@ -337,7 +355,25 @@ export function parseLintArgs(args: string[]): LintArgs {
     printConfig,
     listRules,
     against: againstOf(string('against'), string('reference-added'), string('reference-removed')),
+    fix,
   };
+}
+
+/** --fix, --fix-dry-run and --fix-type, as ESLint takes them. */
+function fixOf(write: boolean, dryRun: boolean, types: string[], stdin: boolean): LintArgs['fix'] {
+  if (write && dryRun) throw new UsageError('give --fix or --fix-dry-run, not both');
+  const kinds = types.flatMap((t) => t.split(',')).map((t) => t.trim());
+  if (kinds.length && !write && !dryRun) throw new UsageError('--fix-type chooses the fixes of --fix or --fix-dry-run: give one of them too');
+  for (const kind of kinds) {
+    if (!(FIX_KINDS as readonly string[]).includes(kind)) {
+      const near = closestMatch(kind, FIX_KINDS);
+      throw new UsageError(`--fix-type takes ${FIX_KINDS.join(', ')}, not '${kind}'${near ? `; did you mean '${near}'?` : ''}`);
+    }
+  }
+  // As ESLint: standard input has no file to write; --fix-dry-run -f json gives the fixed text.
+  if (write && stdin) throw new UsageError('--fix writes files and standard input is none: use --fix-dry-run (with -f json, the fixed text is each result\'s "output")');
+  if (!write && !dryRun) return undefined;
+  return { write, ...(kinds.length ? { kinds: [...new Set(kinds)] as FixKind[] } : {}) };
 }
 
 /** --against <revision>: checked here, once (a revision that is not there is a usage error). */
@@ -394,7 +430,15 @@ export function engineOptions(args: LintArgs, readInput: () => Promise<Buffer>):
   return {
     inputs: args.inputs,
     definitions: args.definitions,
-    settings: { severities: args.severities, minSeverity: args.minSeverity, cloud: args.cloud, docsBaseUrl: args.docsBaseUrl, identities: args.format === 'sarif', against: args.against },
+    settings: {
+      severities: args.severities,
+      minSeverity: args.minSeverity,
+      cloud: args.cloud,
+      docsBaseUrl: args.docsBaseUrl,
+      identities: args.format === 'sarif',
+      against: args.against,
+      ...(args.fix ? { fix: { kinds: args.fix.kinds } } : {}),
+    },
     jobs: args.jobs,
     strict: args.strict,
     errorOnUnmatched: args.errorOnUnmatched,
@@ -409,16 +453,30 @@ async function lint(args: LintArgs): Promise<number> {
   const run = await lintFiles(engineOptions(args, readStdin));
   const { results, problems, notes } = run;
   const cwd = process.cwd();
+  if (args.fix) {
+    // The report must not land on a file about to be fixed: refused before anything is written.
+    if (args.output) refuseInputs(args.output, run.inputFiles);
+    if (args.fix.write) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --fix
+      const { writeFixes } = require('../lint/writeFixes') as typeof import('../lint/writeFixes');
+      writeFixes(results, [...run.otherInputs, ...(args.output ? [args.output] : [])]);
+    }
+    for (const result of results) {
+      if (result.notFixed) notes.push(`${result.file}: not fixed: ${result.notFixed}`);
+      if (result.fix?.rejected) notes.push(`${result.file}: fixes left out: ${result.fix.rejected.reason} (${result.fix.rejected.fixes.join('; ')}); this is a bug in policyset, please report it`);
+    }
+  }
+  const fixReport = args.fix ? { dryRun: !args.fix.write } : undefined;
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).
   const warnings = results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 2).length, 0);
   const reported = args.quiet ? results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 1), identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1) })) : results;
   // JSON escapes C0 controls but not C1 (a CSI for some terminals): escapeControls writes them as \uXXXX too.
   const report =
     args.format === 'json'
-      ? escapeControls(formatJson(reported, cwd, problems))
+      ? escapeControls(formatJson(reported, cwd, problems, fixReport))
       : args.format === 'sarif'
         ? escapeControls(formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems))
-        : formatText(reported, cwd, args.color, problems);
+        : formatText(reported, cwd, args.color, problems, fixReport);
   if (args.output) {
     // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
     writeOutputFile(args.output, report, run.inputFiles);

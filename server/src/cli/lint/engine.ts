@@ -42,6 +42,8 @@ export interface LintRun {
   notes: string[];
   /** Every file the run read or named (inputs, definitions): a report must never be written over one. */
   inputFiles: string[];
+  /** The files read as definitions (not linted): --fix never writes one. */
+  otherInputs: string[];
 }
 
 /** The helper pool (node:child_process) is loaded only when helpers are used: most runs use none. */
@@ -130,6 +132,31 @@ function includesKey(bytes: Buffer, key: Buffer, tail: number): boolean {
   return false;
 }
 
+/** What a file may add to the known definitions, found without parsing it (see DefinitionScan). */
+export interface DefinitionScan {
+  /** Its text, when it holds a policy rule: a policy definition, known whatever else is linted. */
+  ruleText?: string;
+  /** It names policyDefinitions (and no rule): a set, known when some file imports the groups of others. */
+  policyDefinitions: boolean;
+  /** It imports the groups of other sets (importPolicyDefinitionGroups). */
+  importsGroups: boolean;
+}
+
+/**
+ * Policy definitions among the linted files are known definitions too; so are the sets, when a set imports
+ * the groups of others (importPolicyDefinitionGroups). The lint engine and the language server's workspace
+ * check (lsp/node/workspaceLint.ts) both sort files by this.
+ */
+export function scanForDefinitions(data: Uint8Array): DefinitionScan {
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  // A UTF-16 file is searched in its text (its bytes hold the keys with zero bytes between).
+  const utf16 = encodingOf(bytes)?.startsWith('UTF-16') ? decodeText(bytes).text : undefined;
+  const importsGroups = utf16 !== undefined ? utf16.includes('"importPolicyDefinitionGroups"') : includesKey(bytes, IMPORT_GROUPS_KEY, 7);
+  const rule = utf16 !== undefined ? utf16.includes('"policyRule"') : includesKey(bytes, POLICY_RULE_KEY, 6);
+  const policyDefinitions = !rule && (utf16 !== undefined ? utf16.includes('"policyDefinitions"') : bytes.includes('"policyDefinitions"'));
+  return { ruleText: rule ? (utf16 ?? bytes.toString('utf8')) : undefined, policyDefinitions, importsGroups };
+}
+
 async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<LintRun> {
   const expanded = expandInputs(args.inputs);
   const discovered = args.stdin ? { files: [], problems: [] } : await discover(expanded.inputs);
@@ -161,14 +188,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       continue;
     }
     readable.push({ file: file.path, size: bytes.length, explicit: file.explicit, read: () => reader.read(file.path) });
-    // Policy definitions among the linted files are known definitions too; so are the sets, when a set
-    // imports the groups of others (importPolicyDefinitionGroups).
-    // A UTF-16 file is searched in its text (its bytes hold the keys with zero bytes between).
-    const utf16 = encodingOf(bytes)?.startsWith('UTF-16') ? decodeText(bytes).text : undefined;
-    importsGroups ||= utf16 !== undefined ? utf16.includes('"importPolicyDefinitionGroups"') : includesKey(bytes, IMPORT_GROUPS_KEY, 7);
-    const rule = utf16 !== undefined ? utf16.includes('"policyRule"') : includesKey(bytes, POLICY_RULE_KEY, 6);
-    const policyDefinitions = !rule && (utf16 !== undefined ? utf16.includes('"policyDefinitions"') : bytes.includes('"policyDefinitions"'));
-    candidates.push({ ruleText: rule ? (utf16 ?? bytes.toString('utf8')) : undefined, policyDefinitions });
+    const scan = scanForDefinitions(bytes);
+    importsGroups ||= scan.importsGroups;
+    candidates.push(scan);
   }
   // Standard input named by a path the config ignores is said, and is no error (as in ESLint).
   let stdinIgnored = false;
@@ -234,5 +256,6 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   if (!checked && !problems.length && args.errorOnUnmatched && !stdinIgnored) {
     problems.push(`no policy document in ${args.stdin ? 'standard input' : args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`);
   }
-  return { results, problems, notes, inputFiles: [...files.map((f) => f.path), ...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])] };
+  const otherInputs = [...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])];
+  return { results, problems, notes, inputFiles: [...files.map((f) => f.path), ...otherInputs], otherInputs };
 }

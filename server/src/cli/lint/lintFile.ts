@@ -3,6 +3,9 @@ import { POLICY_FILE } from '../../node/files';
 import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, uncheckedTotal, type UncheckedReferences, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { parseDocumentText } from '../../service/json/documentValue';
+import { fixAllDocument, type AppliedFix } from '../../service/features/fixAll';
+import type { FixKind, TextEncodingName } from '../../service';
+import { hashText } from '../../service/text';
 
 /** What a worker or the main thread needs to lint files the same way. */
 export interface LintSettings {
@@ -14,6 +17,23 @@ export interface LintSettings {
   identities?: boolean;
   /** `lint --against <revision>`: each set is checked against its file at that revision (version-not-bumped). */
   against?: { revision: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
+  /** `lint --fix` or `--fix-dry-run`: apply the safe fixes (of these kinds; every kind when undefined). Nothing is written here. */
+  fix?: { kinds?: FixKind[] };
+}
+
+/** What `--fix` did to a file's text (written, or not, by the lint command). */
+export interface FileFix {
+  /** The fixed text. */
+  output: string;
+  fixes: AppliedFix[];
+  /** hashText of the text that was fixed: the file is written only if it still holds that text. */
+  sourceHash: string;
+  /** The encoding it was read in, and is written back in. */
+  encoding?: TextEncodingName;
+  /** The report of the text before the fixes: it stands when the fixed text is not written. */
+  before: { diagnostics: PolicySetDiagnostic[]; identities: string[] };
+  /** A pass left out because it would have made the file worse (see fixAll.ts). */
+  rejected?: { reason: string; fixes: string[] };
 }
 
 /** The file's text at the --against revision, for the sets among the files (undefined when it is new since). */
@@ -53,6 +73,10 @@ export interface FileResult {
   notChecked?: string;
   /** A file that could not be read. */
   error?: string;
+  /** `--fix`: the fixed text, when fixes were applied (see FileFix). */
+  fix?: FileFix;
+  /** `--fix`: why a file with problems was not fixed (not UTF-8, too large, a split-set part). */
+  notFixed?: string;
   /** A rule failed on this file: a bug in this tool, reported so it is not hidden. */
   internalErrors: Array<{ rule: string; message: string }>;
   /** References whose definition was not checked, and why (none for a skipped file). */
@@ -120,7 +144,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   } catch (error) {
     return { file, kind: 'unknown', diagnostics: [], skipped: false, error: (error as Error).message, internalErrors: [], identities: [] };
   }
-  const result = validateText(text, {
+  const validateOptions = {
     uri: file,
     definitions: catalog,
     cloud: settings.cloud ?? cloudOfPath(file),
@@ -131,7 +155,8 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     encoding,
     docsBaseUrl: settings.docsBaseUrl,
     previous,
-  });
+  };
+  let result = validateText(text, validateOptions);
   // A document that is not a policy document, and not named on the command line, is left alone.
   let skipped = result.kind === 'unknown' && (!explicit || result.diagnostics.length === 0) && !policyLike;
   let skipReason: string | undefined;
@@ -161,7 +186,31 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   }
   // Too large for a tree: its syntax and size were checked (PS9006), nothing else. Never reported as a pass.
   if (!skipped && result.document.parsed.tooLarge) notChecked = `over ${LARGE_DOCUMENT / 1048576} MiB, only its syntax and size were checked (none of its content)`;
-  const diagnostics = skipped ? [] : result.diagnostics;
+  let diagnostics = skipped ? [] : result.diagnostics;
+  const identities = (of: string) => (settings.identities === false ? [] : diagnosticIdentities(of, diagnostics));
+  let fix: FileFix | undefined;
+  let notFixed: string | undefined;
+  if (settings.fix && !skipped && diagnostics.length) {
+    // Only what is written back as it was read: text with bytes that are not UTF-8 would lose them.
+    if (encodingProblem) notFixed = 'not UTF-8 text: written back, its invalid bytes would be lost';
+    else if (result.document.parsed.tooLarge) notFixed = `over ${LARGE_DOCUMENT / 1048576} MiB, only its syntax and size were checked`;
+    else {
+      const before = { diagnostics, identities: identities(text) };
+      const fixed = fixAllDocument(result.document, { ...validateOptions, kinds: settings.fix.kinds }, result);
+      if (fixed.changed || fixed.rejected) {
+        result = fixed.result;
+        diagnostics = result.diagnostics;
+        fix = {
+          output: fixed.output,
+          fixes: fixed.fixes,
+          sourceHash: hashText(text),
+          encoding,
+          before,
+          ...(fixed.rejected ? { rejected: { reason: fixed.rejected.reason, fixes: fixed.rejected.fixes } } : {}),
+        };
+      }
+    }
+  }
   return {
     file,
     kind: result.kind,
@@ -171,6 +220,8 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     notChecked,
     internalErrors: result.internalErrors,
     ...(skipped || !uncheckedTotal(result.unchecked) ? {} : { unchecked: result.unchecked }),
-    identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics),
+    identities: identities(fix ? fix.output : text),
+    ...(fix ? { fix } : {}),
+    ...(notFixed ? { notFixed } : {}),
   };
 }

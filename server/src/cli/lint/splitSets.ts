@@ -44,7 +44,9 @@ export function lintSplitSets<T extends Task>(tasks: T[], catalog: DefinitionCat
       const task = byFile.get(uri);
       if (task) claimed.add(task);
       const diagnostics = byPart.get(uri) ?? [];
-      results.push({ file: uri, kind: 'policySetPart', diagnostics, skipped: false, internalErrors: [], identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics) });
+      // Its problems are found in the assembled set: --fix leaves a part as it is, and says so.
+      const notFixed = settings.fix && diagnostics.length ? 'a part of a set in the split layout: its problems are found in the set assembled from its parts, and --fix writes no part' : undefined;
+      results.push({ file: uri, kind: 'policySetPart', diagnostics, skipped: false, internalErrors: [], identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics), ...(notFixed ? { notFixed } : {}) });
     }
   }
   return { results, rest: tasks.filter((t) => !claimed.has(t)) };

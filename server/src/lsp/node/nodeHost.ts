@@ -7,6 +7,7 @@ import { QuotaFiles } from './quotaFiles';
 import { IdleCollection } from './idleCollection';
 import { WorkspaceConfigs } from './workspaceConfig';
 import { readUserFileSync } from '../../node/files';
+import { WorkspaceLint } from './workspaceLint';
 
 const filePaths = (uris: string[]) => uris.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
 
@@ -35,5 +36,6 @@ export function nodeHost(packageRoot: string): ServerHost {
     docsBaseUrl: pathToFileURL(path.join(packageRoot, 'docs', 'rules')).href,
     idleCollection: (threshold, quietMs, lowRateMs) => new IdleCollection(threshold, quietMs, lowRateMs),
     yieldToEvents: () => new Promise((resolve) => setImmediate(resolve)),
+    workspaceLint: (context) => new WorkspaceLint({ ...context, docsBaseUrl: pathToFileURL(path.join(packageRoot, 'docs', 'rules')).href }),
   };
 }

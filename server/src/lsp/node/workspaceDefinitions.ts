@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from '../../service';
-import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
+import { indexCatalog } from './indexCatalogs';
+import { resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { POLICY_FILE, readUserFile } from '../../node/files';
 import type { DefinitionSettings, FileChange, KnownDefinitions } from '../serverHost';
 
@@ -226,7 +227,7 @@ export class WorkspaceDefinitions implements KnownDefinitions {
       const stat = await fs.stat(file);
       const known = this.indexes.get(file);
       if (unchanged(known, stat)) return;
-      this.indexes.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, catalog: await loadCatalog({ indexFiles: [file], definitionFiles: [] }) });
+      this.indexes.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, catalog: await indexCatalog(file) });
     } catch (error) {
       this.indexes.delete(file);
       this.log((error as Error).message);

@@ -1,9 +1,10 @@
 import type { CodeAction, Diagnostic, Range, TextEdit } from 'vscode-languageserver-types';
-import type { PolicyDocument } from '../validate';
+import { severityOf, type PolicyDocument, type ValidateOptions } from '../validate';
 import { DIAGNOSTIC_SOURCE } from '../diagnostics';
 import { RULES, type Rule } from '../rules';
 import type { Fix, FixOptions } from '../rules/types';
 import { layoutOf } from '../rules/support/edits';
+import { fixAllDocument, type FixAllOptions } from './fixAll';
 
 /**
  * Quick fixes for the service's diagnostics: dispatch only. Each fix is carried by its rule (`fix` and
@@ -12,9 +13,18 @@ import { layoutOf } from '../rules/support/edits';
  * document model at the diagnostic's range, never on its message. A diagnostic that no longer matches the
  * document (a stale one) gets no fix.
  */
-export type CodeActionOptions = FixOptions;
+export interface CodeActionOptions extends FixOptions {
+  /**
+   * The options the document is checked with (the language server's): with them, a rule with several
+   * diagnostics that --fix would fix gets "Fix all <rule> problems in this file" beside its single fix. Asked
+   * for only when such a rule is among the diagnostics; undefined: none of those actions.
+   */
+  validation?: () => ValidateOptions | undefined;
+}
 
 export const QUICK_FIX = 'quickfix';
+/** The code action kind of every safe fix at once (`editor.codeActionsOnSave`: `"source.fixAll.policyset": "explicit"`). */
+export const SOURCE_FIX_ALL = 'source.fixAll.policyset';
 
 const RULE_BY_CODE = new Map<string, Rule>(RULES.map((rule) => [rule.meta.code, rule]));
 
@@ -53,6 +63,7 @@ export function getCodeActions(document: PolicyDocument, uri: string, diagnostic
     const all = rule.fixAll!({ document, asked: asked.map((d) => ({ start: document.lines.offsetAt(d.range.start), end: document.lines.offsetAt(d.range.end) })) });
     if (all) merged.set(`${code}:all`, { fix: { key: 'all', ...all }, diagnostics: asked });
   }
+  if (options.validation) addRuleFixAll(document, diagnostics, range, options.validation, merged, fixedCodes);
   const actions: CodeAction[] = [];
   for (const { fix, diagnostics: fixed } of merged.values()) {
     const edits: TextEdit[] = fix.edits.map((e) => ({ range: document.lines.rangeOf(e.offset, e.offset + e.length), newText: e.content }));
@@ -61,6 +72,51 @@ export function getCodeActions(document: PolicyDocument, uri: string, diagnostic
     actions.push(action);
   }
   return actions;
+}
+
+/**
+ * "Fix all <rule> problems in this file": for each rule of the diagnostics asked about whose fix --fix would
+ * apply, and that has no fix-all of its own, when the document has more than one such problem. The same
+ * passes as --fix, with only that rule run.
+ */
+function addRuleFixAll(
+  document: PolicyDocument,
+  diagnostics: Diagnostic[],
+  range: Range,
+  validationOptions: () => ValidateOptions | undefined,
+  merged: Map<string, { fix: Fix; diagnostics: Diagnostic[] }>,
+  fixedCodes: Set<string>,
+): void {
+  for (const code of fixedCodes) {
+    const rule = RULE_BY_CODE.get(code);
+    if (!rule?.meta.fixable || rule.fixAll) continue;
+    const safe = [...merged.entries()].some(([key, { fix }]) => key.startsWith(`${code}:`) && fix.safe);
+    if (!safe) continue;
+    const validation = validationOptions();
+    if (!validation) return;
+    // Only this rule runs, at its configured severity.
+    const severities = Object.fromEntries(RULES.map((r) => [r.meta.code, r === rule ? severityOf(r, validation.severities) : 'off' as const]));
+    const options: FixAllOptions = { ...validation, severities, minSeverity: 'hint', rules: [code] };
+    const fixed = fixAllDocument(document, options);
+    if (fixed.fixes.length < 2) continue;
+    const asked = diagnostics.filter((d) => d.code === code && overlaps(d.range, range));
+    merged.set(`${code}:all-in-file`, {
+      fix: { key: 'all-in-file', title: `Fix all ${rule.meta.name} problems in this file (${fixed.fixes.length})`, edits: fixed.edits, safe: true },
+      diagnostics: asked,
+    });
+  }
+}
+
+/**
+ * Every safe fix of the document at once (what `policyset lint --fix` applies), as one code action of kind
+ * SOURCE_FIX_ALL with one edit; undefined when there is nothing to fix. `options`: the document's check's.
+ */
+export function getFixAllAction(document: PolicyDocument, uri: string, options: FixAllOptions): CodeAction | undefined {
+  if (!document.parsed.root || document.parsed.tooDeep || document.parsed.tooLarge) return undefined;
+  const fixed = fixAllDocument(document, options);
+  if (!fixed.changed) return undefined;
+  const edits: TextEdit[] = fixed.edits.map((e) => ({ range: document.lines.rangeOf(e.offset, e.offset + e.length), newText: e.content }));
+  return { title: `Fix all policyset problems that need no choice (${fixed.fixes.length})`, kind: SOURCE_FIX_ALL, diagnostics: [], edit: { changes: { [uri]: edits } } };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

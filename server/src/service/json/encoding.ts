@@ -96,3 +96,30 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   const text = (encoding.startsWith('UTF-16LE') ? utf16le : utf16be).decode(body);
   return { text, encoding };
 }
+
+const utf8Encoder = new TextEncoder();
+
+/**
+ * A text as the bytes of a file in `encoding` (undefined: UTF-8 without a byte order mark), the inverse of
+ * decodeText for text it decoded without a problem: a fixed file is written back as it was read. Pure.
+ */
+export function encodeText(text: string, encoding: TextEncodingName | undefined): Uint8Array {
+  if (!encoding) return utf8Encoder.encode(text);
+  if (encoding === 'UTF-8 with a byte order mark') {
+    const body = utf8Encoder.encode(text);
+    const bytes = new Uint8Array(body.length + 3);
+    bytes.set([0xef, 0xbb, 0xbf]);
+    bytes.set(body, 3);
+    return bytes;
+  }
+  const bom = encoding.endsWith('mark') ? 2 : 0;
+  const little = encoding.startsWith('UTF-16LE');
+  const bytes = new Uint8Array(bom + text.length * 2);
+  if (bom) bytes.set(little ? [0xff, 0xfe] : [0xfe, 0xff]);
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes[bom + 2 * i + (little ? 0 : 1)] = unit & 0xff;
+    bytes[bom + 2 * i + (little ? 1 : 0)] = unit >> 8;
+  }
+  return bytes;
+}

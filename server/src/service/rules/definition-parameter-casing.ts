@@ -8,6 +8,7 @@ export const definitionParameterCasing: SetRule = {
     code: 'PS8008',
     name: 'definition-parameter-casing',
     description: 'A passed parameter matches a parameter of the referenced definition only in a different casing. The service accepts it; write it as the definition declares it.',
+    fixable: 'casing',
     defaultSeverity: 'hint',
     messages: { casing: "The definition declares this parameter as '{{declared}}'." },
   },

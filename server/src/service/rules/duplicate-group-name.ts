@@ -10,6 +10,7 @@ export const duplicateGroupName: SetRule = {
     code: 'PS5002',
     name: 'duplicate-group-name',
     description: 'Group names must be unique within `policyDefinitionGroups` (compared case-insensitively).',
+    fixable: 'remove',
     defaultSeverity: 'error',
     messages: { duplicate: "Group '{{name}}' is declared more than once." },
   },
@@ -32,5 +33,6 @@ function removeDuplicateGroup(ctx: FixContext): Fix[] {
   const first = group && set?.groupsByLower.get(group.name.toLowerCase());
   if (!set?.groupsNode || !group || !first || first === group) return [];
   const same = JSON.stringify(valueOf(group.node)) === JSON.stringify(valueOf(first.node));
-  return [{ key: `${ctx.start}`, title: `Remove this repeated declaration of group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: same }];
+  // Only a declaration the same as the first is removed without a person's choice: nothing is lost.
+  return [{ key: `${ctx.start}`, title: `Remove this repeated declaration of group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: same, safe: same }];
 }

@@ -9,6 +9,7 @@ export const duplicateReferenceId: SetRule = {
     code: 'PS4001',
     name: 'duplicate-reference-id',
     description: '`policyDefinitionReferenceId` must be unique within the set (compared case-insensitively, as the service does).',
+    fixable: 'reference-id',
     defaultSeverity: 'error',
     messages: { duplicate: "policyDefinitionReferenceId '{{id}}' is used more than once: each reference needs its own." },
   },
@@ -33,6 +34,14 @@ function uniqueReferenceId(ctx: FixContext): Fix[] {
   const base = reference.refIdNode.value as string;
   const lower = base.toLowerCase();
   if (found.set.references.filter((r) => r.refIdLower === lower).length < 2) return [];
-  const id = freeReferenceId(found.set, `${base}_`, 2);
-  return [{ key: `${ctx.start}`, title: `Change to '${id}'`, edits: [replaceNode(reference.refIdNode, id)], preferred: true }];
+  // The repeats after the first get IDs in the document's order, each its own (fixes applied together never collide).
+  const given: string[] = [];
+  let id = '';
+  for (const repeat of found.set.references.filter((r) => r.refIdLower === lower).slice(1)) {
+    id = freeReferenceId(found.set, `${base}_`, 2, given);
+    given.push(id);
+    if (repeat === reference) break;
+  }
+  if (!given.length || found.set.references.find((r) => r.refIdLower === lower) === reference) return [];
+  return [{ key: `${ctx.start}`, title: `Change to '${id}'`, edits: [replaceNode(reference.refIdNode, id)], preferred: true, safe: true }];
 }

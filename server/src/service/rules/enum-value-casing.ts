@@ -12,6 +12,7 @@ export const enumValueCasing: SetRule = {
     code: 'PS2006',
     name: 'enum-value-casing',
     description: "A value matches an allowed value only in a different casing, such as a parameter type 'string' for 'String'. The service accepts it; the canonical casing reads better and matches the documentation.",
+    fixable: 'casing',
     defaultSeverity: 'hint',
     messages: { casing: "Use the canonical casing '{{canonical}}' for '{{property}}'." },
   },
@@ -39,5 +40,5 @@ function fixEnumCasing(ctx: FixContext): Fix[] {
   // Without data (a client that drops it), a parameter's type is still known.
   if (canonical === undefined && keyNodeOf(node)?.value === 'type') canonical = canonicalParameterType(value);
   if (!canonical || canonical === value || canonical.toLowerCase() !== value.toLowerCase()) return [];
-  return [{ key: `${ctx.start}`, title: `Change to '${canonical}'`, edits: [replaceNode(node, canonical)], preferred: true }];
+  return [{ key: `${ctx.start}`, title: `Change to '${canonical}'`, edits: [replaceNode(node, canonical)], preferred: true, safe: true }];
 }

@@ -8,6 +8,7 @@ export const groupNameCasing: SetRule = {
     code: 'PS5004',
     name: 'group-name-casing',
     description: 'A `groupNames` entry matches a declared group only in a different casing. Group names are compared case-insensitively; write them as declared.',
+    fixable: 'casing',
     defaultSeverity: 'hint',
     messages: { casing: "Group '{{name}}' is declared as '{{declared}}'." },
   },
@@ -30,5 +31,5 @@ function fixGroupCasing(ctx: FixContext): Fix[] {
   const found = groupUseAt(ctx);
   const declared = found?.use.declared;
   if (!found || !declared || declared.name === found.use.name) return [];
-  return [{ key: `${ctx.start}`, title: `Change to '${declared.name}' as declared`, edits: [replaceNode(found.use.node, declared.name)], preferred: true }];
+  return [{ key: `${ctx.start}`, title: `Change to '${declared.name}' as declared`, edits: [replaceNode(found.use.node, declared.name)], preferred: true, safe: true }];
 }

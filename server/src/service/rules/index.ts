@@ -130,4 +130,5 @@ export const RULES: readonly Rule[] = [
   quotaNotChecked,
 ];
 
-export type { Rule, RuleMeta, SetRule, DocumentRule } from './types';
+export type { Rule, RuleMeta, SetRule, DocumentRule, FixKind } from './types';
+export { FIX_KINDS } from './types';

@@ -9,6 +9,7 @@ export const invalidDefinitionVersion: SetRule = {
     code: 'PS3003',
     name: 'invalid-definition-version',
     description: "A reference's `definitionVersion` must be `#.#.#` or have wildcard components: `#.#.*` or `#.*.*` (a suffix such as `-preview` is allowed).",
+    fixable: 'version',
     defaultSeverity: 'error',
     messages: { format: "definitionVersion '{{value}}' must be #.#.#, #.#.* or #.*.* (such as '1.*.*')." },
   },

@@ -12,6 +12,7 @@ export const invalidVersionName: SetRule = {
     name: 'invalid-version-name',
     description:
       "The version resource's `name` must be the version itself, matching `^\\d+\\.\\d+\\.\\d+$`. In a template, a top-level versions resource is named `<set name>/<version>`; one nested in its set's `resources` by the version alone.",
+    fixable: 'version',
     defaultSeverity: 'error',
     messages: {
       topLevel: "A top-level versions resource in a template is named '<set name>/<version>', not '{{name}}'.",

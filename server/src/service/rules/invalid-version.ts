@@ -16,6 +16,7 @@ export const invalidVersion: SetRule = {
     name: 'invalid-version',
     description:
       '`properties.version` and each `properties.versions` entry must be `#.#.#`. Built-in policy set documents carry suffixes such as `-preview`, which are accepted there; authored version resources and templates stay strict.',
+    fixable: 'version',
     defaultSeverity: 'error',
     messages: {
       strict: "Version '{{value}}' must match #.#.# (digits only, such as '1.0.0').",

@@ -13,6 +13,7 @@ export const missingReferenceId: SetRule = {
     name: 'missing-reference-id',
     description:
       'A definition referenced more than once needs a `policyDefinitionReferenceId` on each reference, or assignments, exemptions and overrides cannot tell the references apart.',
+    fixable: 'reference-id',
     defaultSeverity: 'warning',
     messages: { missing: "This definition is referenced {{count}} times: give each reference a policyDefinitionReferenceId." },
   },
@@ -49,16 +50,26 @@ function addReferenceId(ctx: FixContext): Fix[] {
     return key && sameRange(ctx, key);
   });
   if (!found || !reference?.idNode || reference.refIdNode || reference.idKey === undefined) return [];
-  const id = newReferenceId(found.set, reference);
+  const id = newReferenceIds(found.set).get(reference)!;
   const after = reference.node.children!.indexOf(reference.idNode.parent!) + 1;
   const insert = insertInto(ctx, reference.node, 'object', 'policyDefinitionReferenceId', id, after);
-  return insert ? [{ key: `${ctx.start}`, title: `Add policyDefinitionReferenceId '${id}'`, edits: [insert], preferred: true }] : [];
+  return insert ? [{ key: `${ctx.start}`, title: `Add policyDefinitionReferenceId '${id}'`, edits: [insert], preferred: true, safe: true }] : [];
 }
 
-/** The definition's name (the last segment of its ID), made unique in the set. */
-function newReferenceId(set: SetModel, reference: ReferenceModel): string {
-  const id = reference.idNode!.value as string;
-  const base = id.slice(id.lastIndexOf('/') + 1).replace(/[^\w.-]+/g, '_') || 'reference';
+/**
+ * The ID of each reference that has none: the definition's name (the last segment of its ID), made unique in
+ * the set and among each other, in the document's order (so that fixes applied together never give two the same).
+ */
+function newReferenceIds(set: SetModel): Map<ReferenceModel, string> {
+  const ids = new Map<ReferenceModel, string>();
   const taken = new Set(set.references.map((r) => r.refIdLower).filter((i) => i !== undefined));
-  return taken.has(base.toLowerCase()) ? freeReferenceId(set, `${base}_`, 2) : base;
+  for (const reference of set.references) {
+    if (reference.refIdNode || !reference.idNode || reference.idNode.type !== 'string') continue;
+    const id = reference.idNode.value as string;
+    const base = id.slice(id.lastIndexOf('/') + 1).replace(/[^\w.-]+/g, '_') || 'reference';
+    const chosen = taken.has(base.toLowerCase()) ? freeReferenceId(set, `${base}_`, 2, taken) : base;
+    taken.add(chosen.toLowerCase());
+    ids.set(reference, chosen);
+  }
+  return ids;
 }

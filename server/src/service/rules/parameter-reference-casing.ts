@@ -8,6 +8,7 @@ export const parameterReferenceCasing: SetRule = {
     code: 'PS7002',
     name: 'parameter-reference-casing',
     description: "A `[parameters('x')]` names a declared parameter in a different casing. The service matches names case-insensitively; write them as declared.",
+    fixable: 'casing',
     defaultSeverity: 'hint',
     messages: { casing: "Parameter '{{name}}' is declared as '{{declared}}'." },
   },
@@ -36,5 +37,5 @@ function fixParameterReferenceCasing(ctx: FixContext): Fix[] {
   const use = found?.set.parameterUses.find((u) => u.start === ctx.start && u.end === ctx.end);
   const declared = use && found?.set.parametersByLower.get(use.lower);
   if (!use || !declared || declared.name === use.name) return [];
-  return [{ key: `${use.start}`, title: `Change to '${declared.name}' as declared`, edits: [replaceExpressionName(use.start, use.end, declared.name)], preferred: true }];
+  return [{ key: `${use.start}`, title: `Change to '${declared.name}' as declared`, edits: [replaceExpressionName(use.start, use.end, declared.name)], preferred: true, safe: true }];
 }

@@ -9,6 +9,7 @@ export const propertyNameCasing: SetRule = {
     code: 'PS2005',
     name: 'property-name-casing',
     description: "A property name differs from the spec's only in casing, such as `Version` for `version`. The service reads property names case-insensitively; other tools may not.",
+    fixable: 'casing',
     defaultSeverity: 'hint',
     messages: { casing: "Property '{{name}}' is spelled '{{canonical}}' in the spec." },
   },

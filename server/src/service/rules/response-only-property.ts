@@ -12,6 +12,7 @@ export const responseOnlyProperty: SetRule = {
     name: 'response-only-property',
     description:
       '`effectiveDefinitionVersion` and `latestDefinitionVersion` are filled in by the service in responses requested with `$expand`. In a version resource to deploy they mean nothing: remove them.',
+    fixable: 'remove',
     defaultSeverity: 'warning',
     messages: { responseOnly: "'{{name}}' is response-only (set by the service with $expand): remove it from the resource to deploy." },
   },
@@ -34,5 +35,5 @@ function removeResponseOnly(ctx: FixContext): Fix[] {
   if (!key || owner?.type !== 'property' || owner.children?.[0] !== key || !owner.parent) return [];
   const name = key.value as string;
   if (name !== 'effectiveDefinitionVersion' && name !== 'latestDefinitionVersion') return [];
-  return [{ key: `${ctx.start}`, title: `Remove '${name}'`, edits: [removeChild(owner.parent, owner)], preferred: true }];
+  return [{ key: `${ctx.start}`, title: `Remove '${name}'`, edits: [removeChild(owner.parent, owner)], preferred: true, safe: true }];
 }

@@ -14,7 +14,22 @@ export interface RuleMeta {
   defaultSeverity: SeverityName;
   /** Message templates by id; {{key}} is replaced by the report's data. */
   messages: Record<string, string>;
+  /**
+   * What the rule's fixes change, when it has any (`lint --fix-type`, docs/cli.md): every fix of a rule is of
+   * one kind. Whether a fix is applied without a person's choice is the fix's own `safe`.
+   */
+  fixable?: FixKind;
 }
+
+/**
+ * The kinds of fixes (ESLint's problem/suggestion/layout do not fit a policy set: every fix here mends a
+ * problem). `casing`: a name written in its declared or canonical spelling; `typo`: a misspelt name changed
+ * to the one close match; `reference-id`: a missing or repeated policyDefinitionReferenceId; `version`: a
+ * version normalised or bumped as the changes ask; `remove`: something removed that the service ignores or
+ * rejects.
+ */
+export const FIX_KINDS = ['casing', 'typo', 'reference-id', 'version', 'remove'] as const;
+export type FixKind = (typeof FIX_KINDS)[number];
 
 export interface RelatedReport {
   node?: Node;
@@ -93,6 +108,12 @@ export interface Fix {
   title: string;
   edits: Edit[];
   preferred?: boolean;
+  /**
+   * Applied without a person's choice (`lint --fix`, `source.fixAll.policyset`): the one sensible change,
+   * which loses nothing. A fix that guesses (a type for a new declaration) or deletes what someone may want
+   * (an unused parameter) is offered in the editor only.
+   */
+  safe?: boolean;
 }
 
 export interface FixAllContext {

@@ -1,5 +1,5 @@
 import type { Node } from '../json';
-import { closestMatch } from '../text';
+import { closestMatch, onlyCloseMatch } from '../text';
 import type { SetRule, RelatedReport, Fix, FixContext } from './types';
 import { insertInto, replaceNode } from './support/edits';
 import { groupUseAt, stringData } from './support/fixes';
@@ -10,6 +10,7 @@ export const undefinedGroup: SetRule = {
     code: 'PS5001',
     name: 'undefined-group',
     description: 'Every `groupNames` entry must name a group declared in `policyDefinitionGroups`; the service rejects the set otherwise.',
+    fixable: 'typo',
     defaultSeverity: 'error',
     messages: {
       undefined: "Group '{{name}}' is not declared in policyDefinitionGroups.",
@@ -57,8 +58,10 @@ function declareGroup(ctx: FixContext): Fix[] {
   const candidates: Fix[] = [];
   const suggestion = set.groups.find((g) => g.name === stringData(ctx, 'suggestion'))?.name;
   if (suggestion) {
-    candidates.push({ key: `rename:${use.node.offset}`, title: `Change to '${suggestion}'`, edits: [replaceNode(use.node, suggestion)], preferred: true });
+    // Changed without a person's choice when the suggestion is the one declared group close to the name (imported groups count).
+    const only = onlyCloseMatch(name, set.groups.map((g) => g.name)) === suggestion && !set.importedGroupSets.length;
+    candidates.push({ key: `rename:${use.node.offset}`, title: `Change to '${suggestion}'`, edits: [replaceNode(use.node, suggestion)], preferred: true, safe: only });
   }
-  candidates.push({ key: `declare:${set.resource.offset}:${name.toLowerCase()}`, title: `Declare group '${name}' in policyDefinitionGroups`, edits: [insert], preferred: !suggestion });
+  candidates.push({ key: `declare:${set.resource.offset}:${name.toLowerCase()}`, title: `Declare group '${name}' in policyDefinitionGroups`, edits: [insert], preferred: !suggestion, safe: false });
   return candidates;
 }

@@ -1,4 +1,4 @@
-import { closestMatch } from '../text';
+import { closestMatch, onlyCloseMatch } from '../text';
 import type { SetRule, Fix, FixContext } from './types';
 import type { ParameterType, ReferenceModel, SetModel } from '../model/policySet';
 import { DEFAULT_CLOUD } from '../definitions';
@@ -11,6 +11,7 @@ export const undefinedParameter: SetRule = {
     code: 'PS7001',
     name: 'undefined-parameter',
     description: "Every `[parameters('x')]` in a reference's parameter values, also inside larger expressions, must name a parameter declared in the set's `parameters`.",
+    fixable: 'typo',
     defaultSeverity: 'error',
     messages: {
       undefined: "Parameter '{{name}}' is not declared in the set's parameters.",
@@ -47,9 +48,12 @@ function declareParameter(ctx: FixContext): Fix[] {
   const candidates: Fix[] = [];
   const suggestion = set.parameters.find((p) => p.name === stringData(ctx, 'suggestion'))?.name;
   if (suggestion) {
-    candidates.push({ key: `rename:${use.start}`, title: `Change to '${suggestion}'`, edits: [replaceExpressionName(use.start, use.end, suggestion)], preferred: true });
+    // The misspelling is changed without a person's choice when the suggestion is the one declared parameter close to it.
+    const only = onlyCloseMatch(use.name, set.parameters.map((p) => p.name)) === suggestion;
+    candidates.push({ key: `rename:${use.start}`, title: `Change to '${suggestion}'`, edits: [replaceExpressionName(use.start, use.end, suggestion)], preferred: true, safe: only });
   }
-  candidates.push({ key: `declare:${set.resource.offset}:${use.lower}`, title: `Declare parameter '${use.name}' (${type})`, edits: [insert], preferred: !suggestion });
+  // A declaration guesses its type and default: a person's choice.
+  candidates.push({ key: `declare:${set.resource.offset}:${use.lower}`, title: `Declare parameter '${use.name}' (${type})`, edits: [insert], preferred: !suggestion, safe: false });
   return candidates;
 }
 

@@ -1,4 +1,4 @@
-import { closestMatch } from '../text';
+import { closestMatch, onlyCloseMatch } from '../text';
 import { definitionParameter, describeDefinition, resolvedReferences } from './referencedDefinitions';
 import type { SetRule } from './types';
 import { renameKey, stringData } from './support/fixes';
@@ -10,6 +10,7 @@ export const unknownDefinitionParameter: SetRule = {
     name: 'unknown-definition-parameter',
     description:
       'A reference passes a parameter that the referenced policy definition does not declare. The service rejects the set. Checked when the definition is known (a definitions index or policy definition files) and the reference uses the version whose parameters are known.',
+    fixable: 'typo',
     defaultSeverity: 'error',
     messages: {
       unknown: "The referenced definition {{definition}} has no parameter '{{name}}'.",
@@ -31,5 +32,9 @@ export const unknownDefinitionParameter: SetRule = {
       }
     }
   },
-  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false),
+  // Applied on its own when the suggestion is the one parameter of the definition close to the name passed.
+  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false, (ctx, from, to) => {
+    const known = ctx.data.known;
+    return Array.isArray(known) && onlyCloseMatch(from, known.filter((k): k is string => typeof k === 'string')) === to;
+  }),
 };

@@ -32,6 +32,7 @@ export const unknownProperty: SetRule = {
     code: 'PS2004',
     name: 'unknown-property',
     description: 'A property that the interface spec does not define. The service ignores or rejects it; it is often a typo.',
+    fixable: 'typo',
     defaultSeverity: 'warning',
     messages: {
       unknown: "Unknown property '{{name}}' in {{owner}}.",
@@ -50,5 +51,6 @@ export const unknownProperty: SetRule = {
       });
     }
   },
-  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false),
+  // A property the spec does not define may be meant for another tool: renaming it is a person's choice.
+  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false, () => false),
 };

@@ -8,6 +8,7 @@ export const unusedParameter: SetRule = {
     code: 'PS7003',
     name: 'unused-parameter',
     description: "A set parameter that no reference uses through `[parameters('x')]`. Assigners are asked for a value that changes nothing.",
+    fixable: 'remove',
     defaultSeverity: 'warning',
     messages: { unused: "Parameter '{{name}}' is declared but no reference uses it." },
   },
@@ -28,5 +29,5 @@ function removeUnusedParameter(ctx: FixContext): Fix[] {
   const parameter = set.parameters.find((p) => sameRange(ctx, p.keyNode));
   const lower = parameter?.name.toLowerCase();
   if (!parameter || !set.parametersNode || set.parameterUses.some((u) => u.lower === lower)) return [];
-  return [{ key: `${ctx.start}`, title: `Remove unused parameter '${parameter.name}'`, edits: [removeChild(set.parametersNode, parameter.keyNode.parent!)], preferred: true }];
+  return [{ key: `${ctx.start}`, title: `Remove unused parameter '${parameter.name}'`, edits: [removeChild(set.parametersNode, parameter.keyNode.parent!)], preferred: true, safe: false }];
 }

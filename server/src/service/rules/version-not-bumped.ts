@@ -25,6 +25,7 @@ export const versionNotBumped: SetRule = {
     name: 'version-not-bumped',
     description:
       'With an earlier version of the set to compare with (`policyset lint --against <git revision>`, or the committed text in the editor), the version must be greater than the earlier one and bumped at least as far as the changes require: major when assignments break, minor when they keep working, patch for words and metadata. See docs/versions.md.',
+    fixable: 'version',
     defaultSeverity: 'error',
     messages: {
       tooLittle: "Version '{{value}}' is not bumped enough for the changes since {{against}} ({{old}}): they need a {{required}} version ({{changes}}); use '{{suggested}}'.",
@@ -71,5 +72,5 @@ function writeSuggestedVersion(ctx: FixContext): Fix[] {
   segments[segments.length - 1] = suggested;
   const version = segments.join('/');
   if (version === current) return [];
-  return [{ key: `${ctx.start}`, title: `Change the version to '${suggested}'`, edits: [replaceNode(node, version)], preferred: true }];
+  return [{ key: `${ctx.start}`, title: `Change the version to '${suggested}'`, edits: [replaceNode(node, version)], preferred: true, safe: true }];
 }

@@ -43,8 +43,16 @@ export function indexOfKey(object: Node | undefined, key: string): number | unde
   return index >= 0 ? index : undefined;
 }
 
-/** Renames a property key: to another casing of itself, or (a typo) to the close match the rule suggests. */
-export function renameKey(target: (ctx: FixContext) => string | undefined, title: (to: string) => string, casingOnly = true): (ctx: FixContext) => Fix[] {
+/**
+ * Renames a property key: to another casing of itself, or (a typo) to the close match the rule suggests.
+ * `safe`: whether the rename is applied without a person's choice (see Fix.safe).
+ */
+export function renameKey(
+  target: (ctx: FixContext) => string | undefined,
+  title: (to: string) => string,
+  casingOnly = true,
+  safe: (ctx: FixContext, from: string, to: string) => boolean = () => casingOnly,
+): (ctx: FixContext) => Fix[] {
   return (ctx) => {
     const key = nodeAt(ctx, 'string');
     const to = target(ctx);
@@ -54,13 +62,17 @@ export function renameKey(target: (ctx: FixContext) => string | undefined, title
     if (to === from || (casingOnly ? to.toLowerCase() !== from.toLowerCase() : stringData(ctx, 'name') !== from)) return [];
     // Never onto a key the object already has.
     if (owner.parent?.children?.some((p) => p.children?.[0]?.value === to)) return [];
-    return [{ key: `${ctx.start}`, title: title(to), edits: [replaceNode(key, to)], preferred: true }];
+    return [{ key: `${ctx.start}`, title: title(to), edits: [replaceNode(key, to)], preferred: true, safe: safe(ctx, from, to) }];
   };
 }
 
-/** `<prefix><n>` for the first n from `first` that no reference of the set has as its ID. */
-export function freeReferenceId(set: SetModel, prefix: string, first: number): string {
+/**
+ * `<prefix><n>` for the first n from `first` that no reference of the set has as its ID (nor `alsoTaken`: the
+ * IDs that fixes of other references, applied with this one, give them).
+ */
+export function freeReferenceId(set: SetModel, prefix: string, first: number, alsoTaken: Iterable<string> = []): string {
   const taken = new Set(set.references.map((r) => r.refIdLower).filter((id) => id !== undefined));
+  for (const id of alsoTaken) taken.add(id.toLowerCase());
   let n = first;
   while (taken.has(`${prefix}${n}`.toLowerCase())) n++;
   return `${prefix}${n}`;

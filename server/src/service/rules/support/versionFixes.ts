@@ -18,5 +18,6 @@ export function normalizedVersion(value: string, keepSuffix: boolean): { version
 
 export function versionFix(ctx: FixContext, node: Node, version: string, exact: boolean, current: string): Fix[] {
   if (version === current) return [];
-  return [{ key: `${ctx.start}`, title: `Change to '${version}'`, edits: [replaceNode(node, version)], preferred: exact }];
+  // Safe only when nothing but a `v` prefix or missing components was written: a version cut short is a person's choice.
+  return [{ key: `${ctx.start}`, title: `Change to '${version}'`, edits: [replaceNode(node, version)], preferred: exact, safe: exact }];
 }

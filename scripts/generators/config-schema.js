@@ -40,7 +40,10 @@ exports.files = function files(root) {
         type: 'object',
         additionalProperties: false,
         description: 'The version check (policyset diff, lint --against, deploy --against, the editor).',
-        properties: { referenceAdded: { enum: ['minor', 'major'], description: 'What a reference added asks of the version, as --reference-added (default: minor; docs/versions.md says why it is a setting).' } },
+        properties: {
+          referenceAdded: { enum: ['minor', 'major'], description: 'What a reference added asks of the version, as --reference-added (default: minor; docs/versions.md says why it is a setting).' },
+          referenceRemoved: { enum: ['minor', 'major'], description: 'What a reference removed asks of the version, as --reference-removed (default: major; docs/versions.md says why it is a setting).' },
+        },
       },
     },
   };

@@ -209,9 +209,14 @@ describe("ESLint's flags", () => {
     write('globs/a.json', '{ "some": "other JSON" }');
     write('globs/b.json', JSON.stringify(cleanSet('b', 'B'), null, 2));
     write('globs/notes.txt', 'not json');
-    const mixed = await runCli(['lint', 'globs/*', '--strict'], { cwd: dir });
+    // --strict also fails on references not checked against their definitions: an index with the one the set names.
+    write('globs-index/index.json', JSON.stringify([{ id: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d', name: '06a78e20-9358-41c9-923c-fb736d382a4d', parameters: { effect: { type: 'String', allowedValues: ['Audit', 'Disabled'] } } }]));
+    const mixed = await runCli(['lint', 'globs/*', '--strict', '-d', 'globs-index/index.json'], { cwd: dir });
     assert.equal(mixed.code, 0, mixed.stderr);
     assert.match(mixed.stdout, /1 other JSON file skipped/);
+    const unchecked = await runCli(['lint', 'globs/*', '--strict'], { cwd: dir });
+    assert.equal(unchecked.code, 2);
+    assert.match(unchecked.stderr, /1 reference not checked against its definition: 1 to built-in definitions \(1 with none loaded/);
     const onlyText = await runCli(['lint', 'globs/*.txt'], { cwd: dir });
     assert.equal(onlyText.code, 2);
     assert.match(onlyText.stderr, /no \.json or \.jsonc files match the pattern 'globs\/\*\.txt'/);

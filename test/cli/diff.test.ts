@@ -197,6 +197,91 @@ describe('policyset diff <old> <new>', { concurrency: 4 }, () => {
     write('i/.policysetrc.json', { versions: { referenceAdded: 'major' } });
     assert.equal((await cli(['old.json', 'new.json'], { cwd: path.join(dir, 'i') })).code, 1);
   });
+
+  test('--reference-removed minor makes a reference removed a minor change (flag or .policysetrc.json); a bad value is a usage error', async () => {
+    const trimmed = set('1.1.0');
+    trimmed.properties.policyDefinitions.pop();
+    trimmed.properties.parameters.tagName.defaultValue = 'env';
+    const old = write('r/old.json', set('1.0.0'));
+    const newFile = write('r/new.json', trimmed);
+    assert.equal((await cli([old, newFile])).code, 1, 'major by default');
+    const minor = await cli([old, newFile, '--reference-removed', 'minor', '-f', 'json']);
+    assert.equal(minor.code, 0, minor.stdout);
+    assert.equal(JSON.parse(minor.stdout).requiredBump, 'minor');
+    write('r/.policysetrc.json', { versions: { referenceRemoved: 'minor' } });
+    assert.equal((await cli(['old.json', 'new.json'], { cwd: path.join(dir, 'r') })).code, 0);
+    const bad = await cli([old, newFile, '--reference-removed', 'sometimes']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--reference-removed takes minor or major, not 'sometimes'/);
+  });
+});
+
+describe('policyset diff --against: renames and moves, marked versions, the Markdown report', () => {
+  let repo: string;
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' }).toString();
+  const put = (name: string, value: unknown) => {
+    fs.mkdirSync(path.dirname(path.join(repo, name)), { recursive: true });
+    fs.writeFileSync(path.join(repo, name), JSON.stringify(value, null, 2));
+  };
+
+  before(() => {
+    repo = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-diff-renames-'));
+    git('init', '-q');
+    put('sets/moved.json', { ...set('1.0.0'), name: 'moved-set' });
+    put('sets/renamed.json', { ...set('1.0.0'), name: 'renamed-set' });
+    const edited = set('1.0.0');
+    edited.name = 'edited-set';
+    edited.properties.description = 'A set with a long enough description to be found by git rename detection when its end changes';
+    put('sets/edited.json', edited);
+    put('sets/deprecated.json', { ...set('1.2.0-deprecated'), name: 'deprecated-set' });
+    for (let i = 0; i < 5; i++) put(`sets/quiet-${i}.json`, { ...set('1.0.0'), name: `quiet-${i}` });
+    git('add', '-A');
+    git('commit', '-q', '-m', 'sets');
+    // A move git tracks (staged), a rename it does not track yet (a plain mv), a rename with an edit.
+    fs.mkdirSync(path.join(repo, 'sets/platform'));
+    git('mv', 'sets/moved.json', 'sets/platform/moved.json');
+    fs.renameSync(path.join(repo, 'sets/renamed.json'), path.join(repo, 'sets/renamed-again.json'));
+    git('mv', 'sets/edited.json', 'sets/edited-and-moved.json');
+    edited.properties.displayName = 'Diff set, edited';
+    edited.properties.version = '1.0.1';
+    put('sets/edited-and-moved.json', edited);
+    git('add', 'sets/edited-and-moved.json');
+  });
+  after(() => fs.rmSync(repo, { recursive: true, force: true }));
+
+  test('a byte-identical rename or move is unchanged, not a removal; a rename with an edit is compared with its old path', async () => {
+    const result = await cli(['--against', 'HEAD', '-f', 'json'], { cwd: repo });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const reports = JSON.parse(result.stdout) as Json[];
+    assert.ok(!reports.some((r) => r.changes.some((c: Json) => c.kind === 'set-removed')), JSON.stringify(reports.map((r) => [r.old?.file, r.new?.file])));
+    const byNew = (file: string) => reports.find((r) => r.new?.file === file)!;
+    assert.equal(byNew('sets/platform/moved.json').old.file, 'HEAD:sets/moved.json');
+    assert.deepEqual(byNew('sets/platform/moved.json').changes, []);
+    assert.equal(byNew('sets/renamed-again.json').old.file, 'HEAD:sets/renamed.json');
+    assert.deepEqual(byNew('sets/edited-and-moved.json').changes.map((c: Json) => c.kind), ['display-name-changed']);
+    assert.equal(byNew('sets/edited-and-moved.json').versionOk, true);
+    assert.equal(reports.length, 9);
+    assert.match(result.stderr, /sets\/platform\/moved\.json: renamed or moved from sets\/moved\.json since HEAD/);
+  });
+
+  test('an unchanged set with a -deprecated version passes, and the report says what the marker is', async () => {
+    const result = await cli(['--against', 'HEAD', 'sets/deprecated.json', '-f', 'json'], { cwd: repo });
+    assert.equal(result.code, 0, result.stdout);
+    const [report] = JSON.parse(result.stdout) as Json[];
+    assert.equal(report.versionOk, true);
+    assert.match(report.versionNote, /deprecation marker/);
+  });
+
+  test('markdown: one summary line, then only the sets that changed', async () => {
+    const result = await cli(['--against', 'HEAD', '-f', 'markdown'], { cwd: repo });
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.equal(lines[2], '9 sets compared, 1 with changes (1 patch), every version bumped enough.');
+    assert.equal(lines.filter((l) => l.startsWith('### ')).length, 1, result.stdout);
+    assert.match(result.stdout, /### HEAD:sets\/edited\.json \(1\.0\.0\) -> sets\/edited-and-moved\.json \(1\.0\.1\)/);
+    assert.doesNotMatch(result.stdout, /quiet-/);
+    const unchanged = await cli(['--against', 'HEAD', 'sets/quiet-0.json', 'sets/quiet-1.json', '-f', 'markdown'], { cwd: repo });
+    assert.equal(unchanged.stdout, '## Policy set changes\n\n2 sets compared, 0 with changes, every version bumped enough.\n');
+  });
 });
 
 describe('policyset diff --against <git revision>', () => {

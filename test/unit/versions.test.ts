@@ -4,7 +4,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { CORPORA, listJsonFiles } from '../support/corpus';
-import { compareTexts, readSplitSide, compareSets, checkVersions, parseVersion, nextVersion, bumpBetween, validateText, type ChangeReport, type CompareOptions } from '#service';
+import { readSettings } from '#server/lsp/settings';
+import { compareTexts, readSplitSide, compareSets, checkVersions, parseVersion, nextVersion, bumpBetween, validateText, DefinitionCatalog, showPair, type ChangeReport, type CompareOptions } from '#service';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
 const DEF_B = '/providers/Microsoft.Authorization/policyDefinitions/0a075868-4c26-42ef-914c-5bc007359560';
@@ -65,16 +66,18 @@ const pairs: Pair[] = [
   { name: 'a reference removed', change: (s) => P(s).policyDefinitions.pop(), bump: 'major', kinds: ['reference-removed'], path: '/properties/policyDefinitions/1' },
   { name: 'a policyDefinitionReferenceId renamed', change: (s) => (P(s).policyDefinitions[0].policyDefinitionReferenceId = 'first'), bump: 'major', kinds: ['reference-id-changed'], path: '/properties/policyDefinitions/0/policyDefinitionReferenceId' },
   { name: 'a policyDefinitionReferenceId removed', change: (s) => delete P(s).policyDefinitions[0].policyDefinitionReferenceId, bump: 'major', kinds: ['reference-id-changed'] },
-  { name: "a reference's policyDefinitionId changed", change: (s) => (P(s).policyDefinitions[0].policyDefinitionId = DEF_C), bump: 'major', kinds: ['definition-id-changed'], path: '/properties/policyDefinitions/0/policyDefinitionId' },
+  { name: 'a group the new references still name removed', change: (s) => P(s).policyDefinitionGroups.pop(), bump: 'major', kinds: ['group-removed-while-named'] },
+  { name: 'an effect default moved from Audit to Deny (an enforcement effect added by default)', change: (s) => (P(s).parameters.effect.defaultValue = 'Deny'), bump: 'major', kinds: ['enforcement-default-added'], path: '/properties/parameters/effect/defaultValue' },
   { name: 'definitionVersion moved to another major', change: (s) => (P(s).policyDefinitions[0].definitionVersion = '2.*.*'), bump: 'major', kinds: ['definition-version-major-changed'] },
-  { name: 'a group removed that references name', change: (s) => { P(s).policyDefinitionGroups.pop(); delete P(s).policyDefinitions[1].groupNames; }, bump: 'major', kinds: ['group-removed', 'reference-groups-changed'] },
   { name: 'a parameter renamed (one change)', change: (s) => { P(s).parameters.tag = P(s).parameters.tagName; delete P(s).parameters.tagName; P(s).policyDefinitions[1].parameters.tagName.value = "[parameters('tag')]"; }, bump: 'major', kinds: ['parameter-renamed'], path: '/properties/parameters/tag' },
   // minor
   { name: 'a parameter added with defaultValue', change: (s) => (P(s).parameters.owner = { type: 'String', defaultValue: 'ops' }), bump: 'minor', kinds: ['parameter-added-with-default'] },
   { name: 'allowedValues widened', change: (s) => P(s).parameters.effect.allowedValues.push('AuditIfNotExists'), bump: 'minor', kinds: ['allowed-values-widened'] },
   { name: 'a reference added', change: (s) => P(s).policyDefinitions.push({ policyDefinitionReferenceId: 'ref3', policyDefinitionId: DEF_C }), bump: 'minor', kinds: ['reference-added'], path: '/properties/policyDefinitions/2' },
   { name: 'a group added', change: (s) => P(s).policyDefinitionGroups.push({ name: 'Identity' }), bump: 'minor', kinds: ['group-added'] },
-  { name: 'a defaultValue changed', change: (s) => (P(s).parameters.effect.defaultValue = 'Deny'), bump: 'minor', kinds: ['default-value-changed'] },
+  { name: 'a defaultValue changed', change: (s) => (P(s).parameters.effect.defaultValue = 'Disabled'), bump: 'minor', kinds: ['default-value-changed'] },
+  { name: "a reference's policyDefinitionId changed (a definition moved within the set)", change: (s) => (P(s).policyDefinitions[0].policyDefinitionId = DEF_C), bump: 'minor', kinds: ['definition-id-changed'], path: '/properties/policyDefinitions/0/policyDefinitionId' },
+  { name: 'a group renamed, its references following (no assignment names a group)', change: (s) => { P(s).policyDefinitionGroups[1].name = 'Tagging'; P(s).policyDefinitions[1].groupNames = ['Tagging']; }, bump: 'minor', kinds: ['group-removed', 'group-added', 'reference-groups-changed'] },
   { name: 'definitionVersion within its major', change: (s) => (P(s).policyDefinitions[0].definitionVersion = '1.2.*'), bump: 'minor', kinds: ['definition-version-changed'] },
   // patch
   { name: 'the display name', change: (s) => (P(s).displayName = 'Versioned set (renamed)'), bump: 'patch', kinds: ['display-name-changed'], path: '/properties/displayName' },
@@ -89,7 +92,7 @@ const pairs: Pair[] = [
   { name: 'a defaultValue added', change: (s) => (P(s).parameters.tagName.defaultValue = 'env'), bump: 'minor', kinds: ['default-value-added'] },
   { name: 'a value passed to a definition', change: (s) => (P(s).policyDefinitions[0].parameters.effect.value = 'Audit'), bump: 'minor', kinds: ['reference-parameters-changed'] },
   { name: "an Object parameter added with a default and a schema", change: (s) => (P(s).parameters.rules = { type: 'Object', defaultValue: {}, schema: { type: 'object' } }), bump: 'minor', kinds: ['parameter-added-with-default'] },
-  { name: 'a group removed that nothing names', change: (s) => { P(s).policyDefinitionGroups.pop(); delete P(s).policyDefinitions[1].groupNames; }, bump: 'major', kinds: ['group-removed', 'reference-groups-changed'] },
+  { name: 'a group removed that nothing names', change: (s) => { P(s).policyDefinitionGroups.pop(); delete P(s).policyDefinitions[1].groupNames; }, bump: 'minor', kinds: ['group-removed', 'reference-groups-changed'] },
   { name: 'the version alone', change: (s) => (P(s).version = '1.2.4'), bump: 'none', kinds: [] },
   { name: 'references reordered', change: (s) => P(s).policyDefinitions.reverse(), bump: 'none', kinds: [] },
 ];
@@ -344,6 +347,183 @@ describe('dialects', () => {
   });
 });
 
+describe('version checks that fit real history', () => {
+  const withVersion = (version: string, change?: (s: Json) => void) => {
+    const set = base();
+    P(set).version = version;
+    change?.(set);
+    return set;
+  };
+
+  test('an unchanged set with a marked version (-deprecated, -preview) passes; the marker is said, not failed', () => {
+    for (const version of ['1.2.0-deprecated', '2.0.0-preview', '1.0.0-PREVIEW']) {
+      const report = compare(withVersion(version), withVersion(version));
+      assert.equal(report.versionOk, true, `${version}: ${report.versionProblem}`);
+      assert.match(report.versionNote ?? '', /marker/);
+    }
+  });
+
+  test('marked versions are compared on their numbers', () => {
+    const minor = (s: Json) => (P(s).parameters.owner = { type: 'String', defaultValue: 'ops' });
+    assert.equal(compare(withVersion('1.2.0-preview'), withVersion('1.3.0-preview', minor)).versionOk, true);
+    const tooLittle = compare(withVersion('1.2.0-preview'), withVersion('1.2.1-preview', minor));
+    assert.equal(tooLittle.versionOk, false);
+    assert.equal(tooLittle.suggestedVersion, '1.3.0-preview');
+    // A deprecation under the same numbers, with its words: the marker is the change.
+    const deprecated = compare(withVersion('1.2.0'), withVersion('1.2.0-deprecated', (s) => (P(s).displayName = '[Deprecated]: Versioned set')));
+    assert.equal(deprecated.versionOk, true, deprecated.versionProblem);
+    assert.match(deprecated.versionNote ?? '', /'1\.2\.0-deprecated' carries a deprecation marker/);
+    // ...but a change that needs more than words still needs the numbers moved.
+    assert.equal(compare(withVersion('1.2.0'), withVersion('1.2.0-deprecated', minor)).versionOk, false);
+    // The service's own versions (deploy) stay #.#.#.
+    assert.equal(checkVersions('1.2.0', '1.2.0-deprecated', 'none').ok, false);
+  });
+
+  test('a scope placeholder swapped in a custom policyDefinitionId is the same definition', () => {
+    const ids = [
+      '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP',
+      '${root_scope_resource_id}/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP',
+      '/providers/Microsoft.Management/managementGroups/{managementGroupName}/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP',
+      "[concat('/providers/Microsoft.Management/managementGroups/', parameters('topLevelManagementGroupPrefix'), '/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP')]",
+      '/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP',
+    ];
+    const withId = (id: string) => withVersion('1.0.0', (s) => (P(s).policyDefinitions[0].policyDefinitionId = id));
+    for (const a of ids) for (const b of ids) assert.deepEqual(compare(withId(a), withId(b)).changes.map((c) => c.kind), [], `${a} -> ${b}`);
+    // Another name is another definition.
+    const other = compare(withId(ids[0]), withId(ids[1].replace('Deny-Public-IP', 'Deny-Public-Endpoints')));
+    assert.deepEqual(other.changes.map((c) => c.kind), ['definition-id-changed']);
+  });
+
+  const catalog = (effects: Record<string, { effect?: string; allowed?: string[] }>) => {
+    const definitions = new DefinitionCatalog();
+    definitions.addIndex(
+      Object.entries(effects).map(([id, e]) => ({ id, name: id.split('/').pop(), parameters: { effect: { type: 'String', ...(e.allowed ? { allowedValues: e.allowed } : {}), ...(e.effect ? { defaultValue: e.effect } : {}) } } })),
+    );
+    return definitions;
+  };
+
+  test('a definition replaced under a kept reference ID: minor, or major when it adds an enforcement effect by default', () => {
+    const replaced = withVersion('1.0.0', (s) => {
+      P(s).policyDefinitions[1].policyDefinitionId = DEF_C;
+    });
+    const without = compare(base(), replaced);
+    assert.equal(without.requiredBump, 'minor');
+    assert.match(without.changes[0].message, /no definitions were given, so its default effect was not compared/);
+    const quiet = compare(base(), replaced, { definitions: catalog({ [DEF_B]: { effect: 'Audit' }, [DEF_C]: { effect: 'AuditIfNotExists' } }) });
+    assert.deepEqual([quiet.requiredBump, quiet.changes[0].kind], ['minor', 'definition-id-changed']);
+    const enforcing = compare(base(), replaced, { definitions: catalog({ [DEF_B]: { effect: 'Audit' }, [DEF_C]: { effect: 'Deny' } }) });
+    assert.deepEqual([enforcing.requiredBump, enforcing.changes[0].kind], ['major', 'enforcement-default-added']);
+    assert.match(enforcing.changes[0].message, /default effect is "Deny" where it was "Audit"/);
+    // The reference passes the set's effect parameter: the set's default decides, not the definition's.
+    const passed = withVersion('1.0.0', (s) => (P(s).policyDefinitions[0].policyDefinitionId = DEF_C));
+    assert.equal(compare(base(), passed, { definitions: catalog({ [DEF_A]: { effect: 'Audit' }, [DEF_C]: { effect: 'Deny' } }) }).requiredBump, 'minor');
+  });
+
+  test('allowedValues narrowed only of values the referenced definitions never accepted: not major (with definitions)', () => {
+    const narrowed = withVersion('1.0.0', (s) => (P(s).parameters.effect.allowedValues = ['Audit', 'Disabled']));
+    assert.equal(compare(base(), narrowed).requiredBump, 'major', 'without definitions nothing says the value was unusable');
+    const neverDeny = catalog({ [DEF_A]: { allowed: ['Audit', 'Disabled'] } });
+    const report = compare(base(), narrowed, { definitions: neverDeny });
+    assert.deepEqual(report.changes.map((c) => c.kind), ['allowed-values-unusable-removed']);
+    assert.equal(report.requiredBump, 'patch');
+    // A value the definition did accept: still a break.
+    assert.equal(compare(base(), narrowed, { definitions: catalog({ [DEF_A]: { allowed: ['audit', 'deny', 'disabled'] } }) }).requiredBump, 'major');
+    // allowedValues added where there were none, covering every value the definition accepts.
+    const restricted = withVersion('1.0.0', (s) => (P(s).parameters.tagName.allowedValues = ['env', 'owner']));
+    const tags = new DefinitionCatalog();
+    tags.addIndex([{ id: DEF_B, name: DEF_B.split('/').pop(), parameters: { tagName: { type: 'String', allowedValues: ['env', 'owner'] } } }]);
+    assert.equal(compare(base(), restricted, { definitions: tags }).requiredBump, 'patch');
+    assert.equal(compare(base(), restricted).requiredBump, 'major');
+  });
+
+  test('an effect default moved from Audit to Deny is major; Deny to Audit, or Audit to Disabled, is not', () => {
+    const withDefault = (value: string) => withVersion('1.0.0', (s) => (P(s).parameters.effect.defaultValue = value));
+    assert.equal(compare(base(), withDefault('deny')).requiredBump, 'major');
+    assert.equal(compare(base(), withDefault('DeployIfNotExists')).requiredBump, 'major');
+    assert.equal(compare(withDefault('Deny'), withDefault('Audit')).requiredBump, 'minor');
+    assert.equal(compare(base(), withDefault('Disabled')).requiredBump, 'minor');
+  });
+
+  test('"group removed while references name it" speaks of the new side: a group only the old references named is a plain removal', () => {
+    const next = withVersion('1.0.0', (s) => {
+      P(s).policyDefinitionGroups.pop();
+      P(s).policyDefinitions[1].groupNames = ['Network'];
+    });
+    const report = compare(base(), next);
+    assert.deepEqual(report.changes.map((c) => c.kind).sort(), ['group-removed', 'reference-groups-changed']);
+    assert.doesNotMatch(report.changes.find((c) => c.kind === 'group-removed')!.message, /while references/);
+  });
+
+  test('reference removal is a setting (default major)', () => {
+    const next = withVersion('1.0.0', (s) => P(s).policyDefinitions.pop());
+    assert.equal(compare(base(), next).requiredBump, 'major');
+    const minor = compare(base(), next, { referenceRemoved: 'minor' });
+    assert.equal(minor.requiredBump, 'minor');
+    assert.match(minor.changes[0].message, /a minor change by this project's setting/);
+  });
+
+  test('messages show the part that differs, not the same beginning twice', () => {
+    const long = 'This initiative ensures Storage is compliant with the baseline of the organisation, across every subscription';
+    const next = withVersion('1.0.0', (s) => (P(s).description = long.replace('subscription', 'management group')));
+    const message = compare(withVersion('1.0.0', (s) => (P(s).description = long)), next).changes[0].message;
+    assert.match(message, /every subscription/);
+    assert.match(message, /every management group/);
+    const [a, b] = showPair('x'.repeat(200) + 'old', 'x'.repeat(200) + 'new');
+    assert.notEqual(a, b);
+    assert.deepEqual([showPair('short', 'other')[0], showPair('short', 'other')[1]], ['"short"', '"other"']);
+  });
+});
+
+describe('every layout read', () => {
+  /** A template as Bicep compiles loadTextContent() of set files: each set a string in variables['$fxv#N']. */
+  const embedding = (...sets: Json[]): Json => ({
+    $schema: 'https://schema.management.azure.com/schemas/2019-08-01/managementGroupDeploymentTemplate.json#',
+    contentVersion: '1.0.0.0',
+    variables: { ...Object.fromEntries(sets.map((set, i) => [`$fxv#${i}`, JSON.stringify({ ...set, type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01' }, null, 2)])), all: "[createArray(json(variables('$fxv#0')))]" },
+    resources: [{ type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: "[variables('all')[copyIndex()].name]", copy: { name: 'sets', count: 1 }, properties: { policyDefinitions: "[variables('all')[copyIndex()].properties.policyDefinitions]" } }],
+  });
+  const named = (name: string, change?: (s: Json) => void) => {
+    const set = base();
+    set.name = name;
+    change?.(set);
+    return set;
+  };
+
+  test('sets embedded as strings in template variables are compared, each as the file it was loaded from', () => {
+    const before = embedding(named('first'), named('second'));
+    const after = embedding(named('first'), named('second', (s) => { delete P(s).parameters.tagName; delete P(s).policyDefinitions[1].parameters; }));
+    const result = compareTexts({ file: 'old.json', text: JSON.stringify(before, null, 2) }, { file: 'new.json', text: JSON.stringify(after, null, 2) });
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+    if (!result.ok) return;
+    assert.equal(result.reports.length, 2, 'two sets, not the one resource that reads them');
+    const second = result.reports.find((r) => r.changes.length)!;
+    assert.equal(second.requiredBump, 'major');
+    assert.deepEqual(second.changes.map((c) => c.kind).sort(), ['parameter-removed', 'reference-parameters-changed']);
+    assert.match(second.changes[0].location.pointer, /^\/variables\/\$fxv#1\/properties\//);
+    assert.equal(result.reports.find((r) => r !== second)!.changes.length, 0);
+  });
+
+  test('a template whose set resources read template values that hold no set is refused with a sentence, never "none"', () => {
+    const template = embedding(named('first'));
+    template.variables['$fxv#0'] = 'not a set';
+    const result = compareTexts({ file: 'old.json', text: JSON.stringify(template) }, { file: 'new.json', text: JSON.stringify(template) });
+    assert.equal(result.ok, false);
+    if (!result.ok) assert.match(result.problem, /built from template expressions .* hold no set this reader can see: not compared/);
+  });
+
+  test('a template with strings over several lines is read as its engine reads it', () => {
+    const template = JSON.stringify({ $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', contentVersion: '1.0.0.0', resources: [{ type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: 'multi', properties: { ...base().properties, description: 'one LINEBREAK two' } }] }, null, 2);
+    const multiline = template.replace('one LINEBREAK two', 'one\ntwo');
+    const result = compareTexts({ file: 'old.json', text: multiline }, { file: 'new.json', text: multiline.replace('"Versioned set"', '"Versioned set, renamed"') });
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+    if (result.ok) assert.deepEqual(result.reports[0].changes.map((c) => c.kind), ['display-name-changed']);
+    const lint = validateText(multiline, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === 'PS1001');
+    assert.deepEqual(lint, []);
+    // Outside a template a line break in a string is still a syntax error.
+    assert.ok(validateText(JSON.stringify(base()).replace('A set to change', 'A set\nto change'), { assumePolicyDocument: true }).diagnostics.some((d) => d.code === 'PS1001'));
+  });
+});
+
 describe('PS3006 version-not-bumped (the rule over the same model)', () => {
   const lint = (text: string, previous?: string, referenceAdded?: 'minor' | 'major') =>
     validateText(text, { assumePolicyDocument: true, ...(previous === undefined ? {} : { previous: { text: previous, label: 'HEAD', referenceAdded } }) }).diagnostics.filter((d) => d.code === 'PS3006');
@@ -379,6 +559,21 @@ describe('PS3006 version-not-bumped (the rule over the same model)', () => {
     P(next).version = '1.3.0';
     assert.deepEqual(lint(JSON.stringify(next), JSON.stringify(base())), []);
     assert.equal(lint(JSON.stringify(next), JSON.stringify(base()), 'major')[0]?.data.suggested, '2.0.0');
+  });
+
+  test("the editor's settings policySet.versions.referenceAdded and referenceRemoved are read (default minor and major)", () => {
+    assert.deepEqual(readSettings({}).versions, { referenceAdded: 'minor', referenceRemoved: 'major' });
+    assert.deepEqual(readSettings({ versions: { referenceAdded: 'major', referenceRemoved: 'minor' } }).versions, { referenceAdded: 'major', referenceRemoved: 'minor' });
+    assert.deepEqual(readSettings({ versions: { referenceRemoved: 'sometimes' } }).versions, { referenceAdded: 'minor', referenceRemoved: 'major' });
+  });
+
+  test('the setting for a reference removed reaches the rule', () => {
+    const next = base();
+    P(next).policyDefinitions.pop();
+    P(next).version = '1.3.0';
+    const previous = (referenceRemoved?: 'minor' | 'major') => validateText(JSON.stringify(next), { assumePolicyDocument: true, previous: { text: JSON.stringify(base()), label: 'HEAD', ...(referenceRemoved ? { referenceRemoved } : {}) } }).diagnostics.filter((d) => d.code === 'PS3006');
+    assert.equal(previous()[0]?.data.suggested, '2.0.0');
+    assert.deepEqual(previous('minor'), []);
   });
 });
 

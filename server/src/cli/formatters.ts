@@ -4,7 +4,7 @@ import type { createHash as CreateHash } from 'node:crypto';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { RULES, SEVERITY_NAMES, severityOf, type SeveritySetting } from '../service';
+import { RULES, SEVERITY_NAMES, severityOf, addUnchecked, describeUnchecked, noUnchecked, uncheckedTotal, type SeveritySetting, type UncheckedReferences } from '../service';
 import type { FileResult } from './lint/lintFile';
 
 /** node:crypto is loaded only for SARIF fingerprints. */
@@ -56,6 +56,12 @@ export function summarize(results: FileResult[]): Summary {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** The references of every file whose definition was not checked, and why. */
+export function uncheckedOf(results: FileResult[]): UncheckedReferences & { total: number } {
+  const all = results.reduce((sum, r) => addUnchecked(sum, r.unchecked), noUnchecked());
+  return { total: uncheckedTotal(all), ...all };
+}
+
 /**
  * Inputs that could not be checked (unreadable, missing, matching no file): every format carries them,
  * and no format reports success while there are any.
@@ -99,6 +105,9 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
     const { fixed, files } = fixCounts(results);
     lines.push(`${plural(fixed, 'problem')} ${fix.dryRun ? 'would be ' : ''}fixed in ${plural(files, 'file')}${fix.dryRun ? ' (--fix-dry-run: nothing written)' : ''}`);
   }
+  // Never a green run that checked less than it seems: what was not checked against its definition, and why.
+  const unchecked = describeUnchecked(uncheckedOf(results));
+  if (unchecked) lines.push(`${paint('33', '⚠')} ${unchecked}`);
   return lines.join('\n') + '\n';
 }
 
@@ -118,6 +127,7 @@ export function formatJson(results: FileResult[], cwd: string, inputErrors: stri
         summary: { ...summarize(results), inputErrors: inputErrors.length, ...fixSummary },
         inputErrors,
         notChecked: results.filter((r) => r.notChecked).map((r) => ({ file: path.relative(cwd, r.file) || r.file, reason: r.notChecked })),
+        uncheckedReferences: uncheckedOf(results),
         skipped: results.filter((r) => r.skipReason).map((r) => ({ file: path.relative(cwd, r.file) || r.file, reason: r.skipReason })),
         files: results
           .filter((r) => !r.skipped)
@@ -241,6 +251,7 @@ export function formatSarif(
               ...inputErrors.map((text) => ({ level: 'error' as const, message: { text } })),
               ...results.filter((r) => r.notChecked).map((r) => ({ level: 'note' as const, message: { text: `${path.relative(cwd, r.file) || r.file}: not checked: ${r.notChecked}` } })),
               ...results.filter((r) => r.skipReason).map((r) => ({ level: 'note' as const, message: { text: `${path.relative(cwd, r.file) || r.file}: skipped: ${r.skipReason}` } })),
+              ...uncheckedNotification(results),
             ],
           },
         ],
@@ -249,4 +260,11 @@ export function formatSarif(
     ],
   };
   return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** SARIF: the references not checked against their definitions, as one notification with the counts. */
+function uncheckedNotification(results: FileResult[]): Sarif.Notification[] {
+  const unchecked = uncheckedOf(results);
+  const text = describeUnchecked(unchecked);
+  return text ? [{ level: 'warning', message: { text }, descriptor: { id: 'unchecked-references' }, properties: { uncheckedReferences: unchecked } }] : [];
 }

@@ -97,9 +97,9 @@ export function previousTextParams(params: unknown): { uri: string; previous: Pr
 }
 
 /** The changes of a document since its earlier text; locations of removed things are where they were taken from. */
-export function changeReport(uri: string, text: string, previous: (PreviousText & { referenceAdded?: 'minor' | 'major' }) | undefined): ChangeReportAnswer {
+export function changeReport(uri: string, text: string, previous: (PreviousText & { referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' }) | undefined): ChangeReportAnswer {
   if (!previous) return { compared: false, reports: [] };
-  const result = compareTexts({ file: previous.label, text: previous.text }, { file: uri, text }, { referenceAdded: previous.referenceAdded });
+  const result = compareTexts({ file: previous.label, text: previous.text }, { file: uri, text }, { referenceAdded: previous.referenceAdded, referenceRemoved: previous.referenceRemoved });
   if (!result.ok) return { compared: true, label: previous.label, problem: result.problem, reports: [] };
   return {
     compared: true,

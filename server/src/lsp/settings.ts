@@ -16,7 +16,7 @@ export interface ServerSettings {
   /** Deployment plans: a capacity-unit file over the built-in table, and saved usage files. */
   quota: { capacityUnitsFile: string; usageFiles: string[] };
   /** The version check (version-not-bumped): what a reference added asks of the version. */
-  versions?: { referenceAdded: 'minor' | 'major' };
+  versions?: { referenceAdded: 'minor' | 'major'; referenceRemoved: 'minor' | 'major' };
   /** Which inlay hints are shown (each on unless set to false). */
   inlayHints: { definitions: boolean; parameterValues: boolean; definitionVersions: boolean };
 }
@@ -39,7 +39,10 @@ export function readSettings(raw: unknown): ServerSettings {
       capacityUnitsFile: isObject(s.quota) && typeof s.quota['capacityUnitsFile'] === 'string' ? s.quota['capacityUnitsFile'] : '',
       usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
     },
-    versions: { referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor' },
+    versions: {
+      referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor',
+      referenceRemoved: isObject(s.versions) && s.versions['referenceRemoved'] === 'minor' ? 'minor' : 'major',
+    },
     // On by default, for every client: a client shows inlay hints only when its user turned them on.
     inlayHints: {
       definitions: !(isObject(s.inlayHints) && s.inlayHints['definitions'] === false),

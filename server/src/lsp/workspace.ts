@@ -121,7 +121,10 @@ export class Workspace {
   previousOf(uri: string) {
     const previous = this.previousTexts.get(uri);
     // The workspace's .policysetrc.json over the setting, as for the rules.
-    return previous ? { ...previous, referenceAdded: this.configOf(uri)?.versions?.referenceAdded ?? this.settings().versions?.referenceAdded } : undefined;
+    const versions = this.configOf(uri)?.versions;
+    return previous
+      ? { ...previous, referenceAdded: versions?.referenceAdded ?? this.settings().versions?.referenceAdded, referenceRemoved: versions?.referenceRemoved ?? this.settings().versions?.referenceRemoved }
+      : undefined;
   }
 
   /** After settings or known definitions change. In onSave mode documents wait for their next save (see diagnostics.ts). */

@@ -71,6 +71,17 @@ export function readJsonFileSync(file: string, kind: FileKind): unknown {
   }
 }
 
+/**
+ * A definition file that is not JSON: when it holds a policy rule, the names it would go by (its first
+ * `"name"`, its file name without the extension) are recorded, so that PS8010 says the file is broken.
+ */
+function recordUnreadable(catalog: DefinitionCatalog, file: string, text: string, problem: string): void {
+  if (!text.includes('"policyRule"')) return;
+  const named = /"name"\s*:\s*"([^"\\]+)"/.exec(text)?.[1];
+  const base = path.basename(file).replace(/\.jsonc?$/i, '');
+  catalog.addUnreadable([named ?? '', base], file, problem.split('\n')[0]);
+}
+
 /** Adds a definition or a set document; returns whether it was either. */
 function addDocument(catalog: DefinitionCatalog, value: unknown, file: string): boolean {
   if (isPolicyDefinition(value)) return catalog.addDefinitionDocument(value, file);
@@ -95,16 +106,25 @@ export async function loadCatalog(sources: DefinitionSources, extraDefinitionTex
     let value: unknown;
     try {
       value = await readJson(file);
-    } catch {
-      continue; // A broken file in a folder of definitions is not a definition; linting reports it if asked.
+    } catch (error) {
+      // A broken file in a folder of definitions is not a definition (linting reports it if asked); when it
+      // looks like one, a reference to it is told the file is broken rather than that it is missing.
+      let text: string | undefined;
+      try {
+        text = decodeText(await readUserFile(file, 'definitions')).text;
+      } catch {
+        // Unreadable: nothing to name.
+      }
+      if (text !== undefined) recordUnreadable(catalog, file, text, (error as Error).message.replace(/^--definitions: '[^']*' is not valid JSON: /, ''));
+      continue;
     }
     addDocument(catalog, value, file);
   }
   for (const { file, text } of extraDefinitionTexts) {
     try {
       addDocument(catalog, parseDocumentText(text), file);
-    } catch {
-      // Not JSON: not a definition.
+    } catch (error) {
+      recordUnreadable(catalog, file, text, (error as Error).message);
     }
   }
   return catalog;

@@ -23,8 +23,8 @@ export interface PolicySetConfig {
   docsBaseUrl?: string;
   capacityUnits?: string;
   usage?: string[];
-  /** What a reference added asks of a set's version (docs/versions.md). */
-  versions?: { referenceAdded?: 'minor' | 'major' };
+  /** What a reference added, or removed, asks of a set's version (docs/versions.md). */
+  versions?: { referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
 }
 
 /** Each key, with what it takes (for messages) and its check. */
@@ -42,8 +42,11 @@ const KEYS: Record<string, { takes: string; check: (value: unknown) => boolean }
   capacityUnits: { takes: 'a path', check: (v) => typeof v === 'string' && v.length > 0 },
   usage: { takes: 'an array of paths', check: isPathArray },
   versions: {
-    takes: '{ "referenceAdded": "minor" or "major" }',
-    check: (v) => isObject(v) && Object.keys(v).every((k) => k === 'referenceAdded') && (v.referenceAdded === undefined || v.referenceAdded === 'minor' || v.referenceAdded === 'major'),
+    takes: '{ "referenceAdded": "minor" or "major", "referenceRemoved": "minor" or "major" }',
+    check: (v) =>
+      isObject(v) &&
+      Object.keys(v).every((k) => k === 'referenceAdded' || k === 'referenceRemoved') &&
+      [v.referenceAdded, v.referenceRemoved].every((b) => b === undefined || b === 'minor' || b === 'major'),
   },
 };
 

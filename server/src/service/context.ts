@@ -36,7 +36,7 @@ export interface ValidationOptions {
    * The set as it was (its committed text, or the file at a git revision): the version check
    * (version-not-bumped) compares the document with it. `label` names it in messages ('HEAD').
    */
-  previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major' };
+  previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */

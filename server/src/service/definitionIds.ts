@@ -13,10 +13,11 @@ export function normalizeDefinitionId(id: string): string {
 }
 
 /**
- * A scope left to a template engine: `${name}` is filled in before the file is deployed (Terraform's
- * templatefile, a Bicep replace()); it stands for a management group's or a subscription's resource ID.
+ * A scope left to a template engine or a script: `${name}` (Terraform's templatefile, a Bicep replace())
+ * or `{name}` (a repository's own script replaces it) is filled in before the file is deployed; it stands
+ * for a management group's or a subscription's resource ID.
  */
-export const SCOPE_PLACEHOLDER = '\\$\\{[A-Za-z_][\\w.-]*\\}';
+export const SCOPE_PLACEHOLDER = '\\$?\\{[A-Za-z_][\\w.-]*\\}';
 const CUSTOM_DEFINITION_ID = new RegExp(
   `^(?:/(?:providers/[A-Za-z0-9.]+\\.Management/managementGroups|subscriptions)/[^/]+|${SCOPE_PLACEHOLDER})/providers/[A-Za-z0-9.]+\\.Authorization/policyDefinitions/([^/]+)$`,
   'i',

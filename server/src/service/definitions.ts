@@ -97,6 +97,12 @@ export class DefinitionCatalog {
   private readonly setList: SetInfo[] = [];
   /** How many custom definitions are loaded: with none, an unknown custom name says nothing. */
   customCount = 0;
+  /**
+   * Files that look like custom definitions (they hold a `policyRule`) but could not be read, by the names
+   * they would go by (their `"name"`, their file name): a reference to one is said to be in a broken file,
+   * not missing.
+   */
+  private readonly unreadableByName = new Map<string, { source: string; problem: string }>();
 
   get size(): number {
     return this.byId.size + this.byName.size;
@@ -229,8 +235,24 @@ export class DefinitionCatalog {
   }
 
   /** Adds every definition and set of another catalogue (an index loaded on its own, say) but those `drop` and `dropSet` match. */
+  /** Records a definition file that could not be read, under the names it would go by. */
+  addUnreadable(names: string[], source: string, problem: string): void {
+    for (const name of names) if (name && !this.unreadableByName.has(name.toLowerCase())) this.unreadableByName.set(name.toLowerCase(), { source, problem });
+  }
+
+  /** The file a custom definition of this name would be in, when that file could not be read. */
+  unreadable(name: string): { source: string; problem: string } | undefined {
+    return this.unreadableByName.get(name.toLowerCase());
+  }
+
+  /** How many definition files could not be read. */
+  get unreadableCount(): number {
+    return new Set([...this.unreadableByName.values()].map((u) => u.source)).size;
+  }
+
   addAll(other: DefinitionCatalog, drop?: (info: DefinitionInfo) => boolean, dropSet?: (info: SetInfo) => boolean): void {
     this.hasBuiltIns ||= other.hasBuiltIns;
+    for (const [name, entry] of other.unreadableByName) if (!this.unreadableByName.has(name)) this.unreadableByName.set(name, entry);
     for (const set of other.setList) if (!dropSet?.(set)) this.addSet(set);
     for (const [map, key] of [[other.byId, 'id'], [other.byName, 'name']] as const) {
       for (const list of map.values()) for (const info of list) if (!drop?.(info)) this.add(info, key);
@@ -248,6 +270,7 @@ export class DefinitionCatalog {
     return hashText(JSON.stringify([
       this.hasBuiltIns,
       this.customCount,
+      [...this.unreadableByName],
       this.setList,
       lists(this.byId),
       lists(this.byName),

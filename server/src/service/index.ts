@@ -18,3 +18,4 @@ export { NOT_A_POLICY_DOCUMENT, mentionsPolicyKeys, placeholderAtSyntaxError } f
 export { ITEM_TYPES } from './model/itemTypes';
 export * from './quota';
 export * from './versions';
+export { uncheckedReferencesOf, uncheckedTotal, addUnchecked, noUnchecked, describeUnchecked, type UncheckedReferences } from './unchecked';

@@ -3,6 +3,8 @@ import { parseJson, keyNodeOf, type Node, type ParsedJson } from './json';
 import { LineIndex } from './text';
 import { classify, classifyValue, type Classification, type DocumentKind } from './model/documentKind';
 import { modelOfResource, type SetModel } from './model/policySet';
+import { embeddedSets } from './model/embedded';
+import { addUnchecked, noUnchecked, uncheckedReferencesOf, type UncheckedReferences } from './unchecked';
 import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
 import type { Report } from './rules/types';
@@ -36,6 +38,8 @@ export interface ValidationResult {
   diagnostics: PolicySetDiagnostic[];
   /** Rules that threw: a bug, reported here instead of taking validation down. */
   internalErrors: Array<{ rule: string; message: string }>;
+  /** References whose definition could not be checked, and why (sets embedded in a template counted too). */
+  unchecked: UncheckedReferences;
   document: PolicyDocument;
 }
 
@@ -167,8 +171,31 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
     }
     yield;
   }
+  const unchecked = runSetRules ? uncheckedReferencesOf(sets, options.definitions) : noUnchecked();
+  if (kind === 'armTemplate' && parsed.root && !parsed.tooDeep) {
+    for (const embedded of embeddedSets(parsed.root, parsed.text)) {
+      const inner = validateText(embedded.text, { ...options, assumePolicyDocument: true });
+      const innerLines = inner.document.lines;
+      for (const found of inner.diagnostics) {
+        // Related places are in the inner text: left out rather than shown in the wrong place.
+        const diagnostic = { ...found };
+        delete diagnostic.relatedInformation;
+        if (embedded.offset !== undefined) {
+          // An object variable: the same text, further on.
+          const shift = (p: PolicySetDiagnostic['range']['start']) => lines.positionAt(embedded.offset! + innerLines.offsetAt(p));
+          diagnostics.push({ ...diagnostic, range: { start: shift(diagnostic.range.start), end: shift(diagnostic.range.end) } });
+        } else {
+          // A string: shown on the string, with the line of the set file it was loaded from.
+          const at = diagnostic.range.start.line + 1;
+          diagnostics.push({ ...diagnostic, range: lines.rangeOf(embedded.node.offset, embedded.node.offset + embedded.node.length), message: `In variables('${embedded.variable}'), line ${at} of the set it holds: ${diagnostic.message}` });
+        }
+      }
+      internalErrors.push(...inner.internalErrors);
+      addUnchecked(unchecked, inner.unchecked);
+    }
+  }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return { kind, diagnostics, internalErrors, document };
+  return { kind, diagnostics, internalErrors, document, unchecked };
 }
 
 export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {

@@ -8,7 +8,7 @@ import { decodeText } from '../../service';
 import { lintBytes } from '../lint/lintFile';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../versions/deployGuard';
-import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
+import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
 import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import type { ExitStatuses } from '../command';
 
@@ -61,6 +61,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       against: { type: 'string' },
       'allow-breaking': { type: 'boolean', default: false },
       'reference-added': { type: 'string' },
+      'reference-removed': { type: 'string' },
     },
   });
   const json = values.format === 'json';
@@ -122,7 +123,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   if (values.against !== undefined) {
     // The version check, before anything is sent.
-    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) });
+    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, versionSettings(values));
     for (const line of guard.lines) process.stderr.write(`policyset: ${line}\n`);
     if (!guard.allowed) {
       if (json) print({ outcome: 'refused', reason: 'version not bumped enough', name: target.name, version: target.version, details: guard.lines });

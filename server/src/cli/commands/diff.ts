@@ -8,7 +8,8 @@ import { escapeControls } from '#api';
 import { compareAgainstRevision, compareRead, diskReader, readSetFile } from '../versions/versionSides';
 import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, safe, toJson } from '../versions/diffReport';
 import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
-import { referenceAddedSetting, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
+import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
+import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { cliVersion } from '../version';
 import type { ExitStatuses } from '../command';
 
@@ -33,6 +34,10 @@ Options:
       --fail-on <major|minor|patch>        Exit 1 when a change asks for this bump or more
   -o, --output <file>                      Write the report to a file (never one of the inputs)
       --against <revision>                 Compare the set files under [paths...] with a git revision
+  -d, --definitions <path>                 Known definitions (an index, definition files or folders): a definition
+                                           replaced under a kept reference ID is classified by its default
+                                           effect, values no definition accepts may leave allowedValues
+      --cloud <name>                       Prefer this cloud's variants in an index (default: AzureCloud)
 ${VERSION_OPTIONS_USAGE}      --no-color                           Plain text output
 
 ${SERVICE_OPTIONS_USAGE}(service options are used by builtin:<name> only)
@@ -59,6 +64,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       output: { type: 'string', short: 'o' },
       against: { type: 'string' },
       'reference-added': { type: 'string' },
+      'reference-removed': { type: 'string' },
+      definitions: { type: 'string', short: 'd', multiple: true, default: [] as string[] },
+      cloud: { type: 'string' },
       'no-color': { type: 'boolean', default: false },
     },
   });
@@ -66,7 +74,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (!(DIFF_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format '${format}': use ${DIFF_FORMATS.join(', ')}`);
   const failOn = values['fail-on'] as string | undefined;
   if (failOn !== undefined && (!isBump(failOn) || failOn === 'none')) throw new UsageError(`--fail-on takes major, minor or patch, not '${failOn}'`);
-  const options: CompareOptions = { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined) };
+  const options: CompareOptions = { ...versionSettings(values), ...(await definitionOptions(values.definitions as string[], values.cloud as string | undefined)) };
   const output = values.output as string | undefined;
 
   let reports: ChangeReport[];
@@ -79,6 +87,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const comparison = await compareAgainstRevision(against, positionals, options);
     reports = comparison.reports;
     notes.push(...comparison.skipped);
+    for (const [name, from] of comparison.renamed) notes.push(`${name}: renamed or moved from ${from} since ${against}, compared with it`);
     if (!reports.length) notes.push(`no policy set definition under ${positionals.length ? positionals.join(', ') : 'the current folder'} (now or at ${against})`);
   } else {
     if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'diff needs <old> and <new> (or --against <revision> [paths...])' : 'diff takes two files: <old> <new>');
@@ -122,6 +131,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   } else process.stdout.write(text);
   for (const note of notes) process.stderr.write(`policyset: ${safe(note)}\n`);
   return statusOf(reports, failOn as Bump | undefined);
+}
+
+/** The definitions given with --definitions, for the comparison; none given: none loaded. */
+async function definitionOptions(paths: string[], cloud: string | undefined): Promise<Pick<CompareOptions, 'definitions' | 'cloud'>> {
+  if (!paths.length) return cloud ? { cloud } : {};
+  const sources = await resolveDefinitionSources(paths);
+  return { definitions: await loadCatalog(sources), ...(cloud ? { cloud } : {}) };
 }
 
 /** The exit status of a comparison: 1 when a version is bumped too little or a change reaches --fail-on. */

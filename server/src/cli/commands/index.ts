@@ -36,5 +36,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
     synopsis: 'policyset model deploy|apply [options]',
     load: () => group('model', { deploy: () => require('./modelDeploy') as CommandModule, apply: () => require('./modelApply') as CommandModule }),
   },
+  definitions: { synopsis: 'policyset definitions index <folder> [-o index.json]', load: () => group('definitions', { index: () => require('./definitionsIndex') as CommandModule }) },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

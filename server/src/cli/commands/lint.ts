@@ -77,8 +77,9 @@ const LINT_FLAGS: LintFlag[] = [
     config: 'strict',
     help: [
       'A file named on the command line that is not checked (not JSON, or JSON',
-      'of no known kind) is an error, not a note (--no-strict: a note, over',
-      'the config file\'s "strict")',
+      'of no known kind), or a reference not checked against its definition,',
+      'is an error, not a note (--no-strict: a note, over the config file\'s',
+      '"strict")',
     ],
   },
   { name: 'no-strict', parse: { type: 'boolean', default: false }, config: 'strict' },
@@ -125,8 +126,9 @@ const LINT_FLAGS: LintFlag[] = [
     value: '<git revision>',
     help: ["Check each set's version against the file at that revision", '(version-not-bumped, PS3006; see policyset diff --help)'],
   },
-  // Its config key is versions.referenceAdded, read by ../options/versionOptions.ts.
+  // Their config keys are versions.referenceAdded and versions.referenceRemoved, read by ../options/versionOptions.ts.
   { name: 'reference-added', parse: { type: 'string' }, value: '<minor|major>', help: ['What a reference added asks of the version (default: minor)'] },
+  { name: 'reference-removed', parse: { type: 'string' }, value: '<minor|major>', help: ['What a reference removed asks of the version (default: major)'] },
   { name: 'jobs', short: 'j', parse: { type: 'string' }, value: '<n>', help: ['Processes to use (default: one, and all cores for inputs over 64 MB)'] },
   { name: 'docs-base-url', parse: { type: 'string' }, value: '<url>', config: 'docsBaseUrl', help: ['Base URL of the rule pages, for SARIF help links'] },
   { name: 'no-color', parse: { type: 'boolean', default: false }, help: ['Plain text output'] },
@@ -156,7 +158,7 @@ const LINT_OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries
 export const exitStatus: ExitStatuses = {
   0: 'no errors',
   1: 'errors found (or more warnings than --max-warnings)',
-  2: 'usage or input problems (a file or folder that cannot be read, inputs that hold no policy document, a named file not checked with --strict, a bad config file)',
+  2: 'usage or input problems (a file or folder that cannot be read, inputs that hold no policy document, a named file or a reference not checked with --strict, a bad config file)',
 };
 
 /** lint's usage after the CLI's list of commands (../help.ts topUsage puts them together: lint is the CLI's own face). */
@@ -176,8 +178,8 @@ Examples:
   policyset lint sets/ --fix --fix-type casing,version
 
 Exit status: 0 no errors, 1 errors found (or more warnings than --max-warnings), 2 usage or input
-problems (a file or folder that cannot be read, inputs that hold no policy document, a named file not
-checked with --strict, a bad config file).
+problems (a file or folder that cannot be read, inputs that hold no policy document, a named file or a
+reference not checked with --strict, a bad config file).
 
 Environment:
   POLICYSET_BASE_URL, POLICYSET_ITEMS_BASE_URL, POLICYSET_PROVIDER_NAMESPACE, POLICYSET_AUTH_URL
@@ -352,7 +354,7 @@ export function parseLintArgs(args: string[]): LintArgs {
     config: loaded,
     printConfig,
     listRules,
-    against: againstOf(string('against'), string('reference-added')),
+    against: againstOf(string('against'), string('reference-added'), string('reference-removed')),
     fix,
   };
 }
@@ -375,15 +377,15 @@ function fixOf(write: boolean, dryRun: boolean, types: string[], stdin: boolean)
 }
 
 /** --against <revision>: checked here, once (a revision that is not there is a usage error). */
-function againstOf(revision: string | undefined, referenceAdded: string | undefined): LintArgs['against'] {
-  if (revision === undefined && referenceAdded === undefined) return undefined;
+function againstOf(revision: string | undefined, referenceAdded: string | undefined, referenceRemoved: string | undefined): LintArgs['against'] {
+  if (revision === undefined && referenceAdded === undefined && referenceRemoved === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
-  const { referenceAddedSetting } = require('../options/versionOptions') as typeof import('../options/versionOptions');
-  const setting = referenceAddedSetting(referenceAdded);
+  const { versionSettings } = require('../options/versionOptions') as typeof import('../options/versionOptions');
+  const settings = versionSettings({ 'reference-added': referenceAdded, 'reference-removed': referenceRemoved });
   if (revision === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
   (require('../versions/git') as typeof import('../versions/git')).verifyRevision(revision);
-  return { revision, referenceAdded: setting };
+  return { revision, ...settings };
 }
 
 /** --print-config: what a file would be linted with, as JSON. */

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { decodeText, encodingOf } from '../../service';
+import { addUnchecked, decodeText, describeUnchecked, encodingOf, noUnchecked } from '../../service';
 import { discover, FileReader, POLICY_FILE } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { expandGlob, isGlobPattern } from '../../node/globs';
@@ -223,7 +223,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       const value = parseDocumentText(text);
       if (isPolicyDefinition(value) || isPolicySet(value)) extraDefinitions.push({ file: t.file, text });
     } catch {
-      // Not a definition.
+      // Not JSON. With a policy rule in it, it is a definition file that is broken: the catalogue records it
+      // (loadCatalog), so that a reference to it is told the file is broken, not that it is missing.
+      if (ruleText !== undefined) extraDefinitions.push({ file: t.file, text });
     }
   });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
@@ -247,6 +249,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   // Everything that went wrong with the inputs is known before the report, so no report claims success.
   for (const result of results) if (result.error) problems.push(result.error);
   if (args.strict) for (const result of results) if (result.notChecked) problems.push(`${result.file}: not checked (--strict): ${result.notChecked}`);
+  // A reference whose definition was not checked is a check not made: with --strict, an input problem (exit 2).
+  const unchecked = describeUnchecked(results.reduce((all, r) => addUnchecked(all, r.unchecked), noUnchecked()));
+  if (args.strict && unchecked) problems.push(`${unchecked} (--strict)`);
   const checked = results.filter((r) => !r.skipped && !r.error).length;
   if (!checked && !problems.length && args.errorOnUnmatched && !stdinIgnored) {
     problems.push(`no policy document in ${args.stdin ? 'standard input' : args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`);

@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../../node/files';
-import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
+import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, uncheckedTotal, type UncheckedReferences, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
+import { parseDocumentText } from '../../service/json/documentValue';
 import { fixAllDocument, type AppliedFix } from '../../service/features/fixAll';
 import type { FixKind, TextEncodingName } from '../../service';
 import { hashText } from '../../service/text';
@@ -15,7 +16,7 @@ export interface LintSettings {
   /** Compute FileResult.identities (only SARIF fingerprints use them; other reports skip the work). */
   identities?: boolean;
   /** `lint --against <revision>`: each set is checked against its file at that revision (version-not-bumped). */
-  against?: { revision: string; referenceAdded: 'minor' | 'major' };
+  against?: { revision: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
   /** `lint --fix` or `--fix-dry-run`: apply the safe fixes (of these kinds; every kind when undefined). Nothing is written here. */
   fix?: { kinds?: FixKind[] };
 }
@@ -36,11 +37,24 @@ export interface FileFix {
 }
 
 /** The file's text at the --against revision, for the sets among the files (undefined when it is new since). */
-function previousOf(file: string, text: string, against: LintSettings['against']): { text: string; label: string; referenceAdded: 'minor' | 'major' } | undefined {
+function previousOf(file: string, text: string, against: LintSettings['against']): { text: string; label: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' } | undefined {
   if (!against || !text.includes('olicyDefinitions')) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- git is run only with --against
   const previous = (require('../versions/git') as typeof import('../versions/git')).showAtRevision(against.revision, file);
-  return previous === undefined ? undefined : { text: previous, label: against.revision, referenceAdded: against.referenceAdded };
+  return previous === undefined ? undefined : { text: previous, label: against.revision, referenceAdded: against.referenceAdded, referenceRemoved: against.referenceRemoved };
+}
+
+/**
+ * JSON with comments and trailing commas, as its readers take it (the policy-as-code framework's assignment
+ * and exemption files are .jsonc): other JSON in a walk, never "not JSON".
+ */
+function isJsonc(text: string): boolean {
+  try {
+    parseDocumentText(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface FileResult {
@@ -65,6 +79,8 @@ export interface FileResult {
   notFixed?: string;
   /** A rule failed on this file: a bug in this tool, reported so it is not hidden. */
   internalErrors: Array<{ rule: string; message: string }>;
+  /** References whose definition was not checked, and why (none for a skipped file). */
+  unchecked?: UncheckedReferences;
   /**
    * Per diagnostic, what identifies it apart from where it is: its code, the flagged text (whitespace
    * folded) and which occurrence of that pair it is. SARIF fingerprints are made of this and the file,
@@ -147,7 +163,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   if (skipped && !explicit) {
     // Not JSON at all (or not UTF-8): said, so that no one takes it for a file that was checked.
     if (encodingProblem) skipReason = 'not UTF-8 text, and no policy key in it';
-    else if (result.document.parsed.syntaxErrors.length) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
+    else if (result.document.parsed.syntaxErrors.length && !isJsonc(text)) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
   }
   // A generator's template of a policy file (placeholders such as ##POLICY_KIND## where JSON needs a value or a
   // property) is not a policy document until a script fills it in: skipped when found in a folder, said why.
@@ -203,6 +219,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     skipReason,
     notChecked,
     internalErrors: result.internalErrors,
+    ...(skipped || !uncheckedTotal(result.unchecked) ? {} : { unchecked: result.unchecked }),
     identities: identities(fix ? fix.output : text),
     ...(fix ? { fix } : {}),
     ...(notFixed ? { notFixed } : {}),

@@ -17,6 +17,8 @@ export interface DiffJson {
   suggestedVersion: string | null;
   versionOk: boolean | null;
   versionProblem?: string;
+  /** What a marker on a version (`-deprecated`, `-preview`) is, when either side has one. */
+  versionNote?: string;
   /** `path`, `line` (1-based) and `file` name one place: in the new file, or in the old one for what was removed. */
   changes: Array<{ kind: ChangeKind; bump: Bump; path: string; message: string; line: number; file: string }>;
 }
@@ -32,6 +34,7 @@ export function toJson(report: ChangeReport): DiffJson {
     suggestedVersion: report.suggestedVersion ?? null,
     versionOk: report.versionOk,
     ...(report.versionProblem ? { versionProblem: report.versionProblem } : {}),
+    ...(report.versionNote ? { versionNote: report.versionNote } : {}),
     changes: report.changes.map((change) => ({
       kind: change.kind,
       bump: change.bump,
@@ -67,6 +70,7 @@ export function formatDiffText(reports: ChangeReport[], cwd: string, color: bool
     // Many sets (--against): the unchanged ones are counted in the last line, not listed.
     if (reports.length > 1 && !report.changes.length && report.versionOk !== false && report.old && report.new) continue;
     lines.push(paint('4', safe(title(report, cwd))) + `: ${safe(verdict(report))}`);
+    if (report.versionNote && (report.changes.length || report.versionOk === false)) lines.push(`  ${paint('2', safe(report.versionNote))}`);
     for (const change of report.changes) {
       const where = `${relativeTo(cwd, change.location.file)}:${change.location.range.start.line + 1}:${change.location.range.start.character + 1}`;
       lines.push(`  ${paint(bumpColor[change.bump], change.bump.padEnd(5))}  ${safe(change.message)}  ${paint('2', `${change.kind} ${safe(where)}`)}`);
@@ -79,12 +83,26 @@ export function formatDiffText(reports: ChangeReport[], cwd: string, color: bool
 
 const escapeCell = (text: string) => safe(text).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-/** For a pull-request comment: a summary per set, then a table per bump (most breaking first). */
+/** A set worth a section: something changed, the version fails, or the set is new or gone. */
+const listed = (report: ChangeReport) => report.changes.length > 0 || report.versionOk === false || !report.old || !report.new;
+
+/** One line over every set compared: how many changed, the bump they need, how many versions fail. */
+export function diffSummary(reports: ChangeReport[]): string {
+  const changed = reports.filter((r) => r.changes.length);
+  const failing = reports.filter((r) => r.versionOk === false).length;
+  const byBump = (['major', 'minor', 'patch'] as const).map((bump) => [bump, changed.filter((r) => r.requiredBump === bump).length] as const).filter(([, n]) => n > 0);
+  const sets = (n: number) => `${n} set${n === 1 ? '' : 's'}`;
+  return `${sets(reports.length)} compared, ${changed.length} with changes${byBump.length ? ` (${byBump.map(([bump, n]) => `${n} ${bump}`).join(', ')})` : ''}, ${failing ? `${failing} with a version bumped too little` : 'every version bumped enough'}.`;
+}
+
+/** For a pull-request comment: one summary line, then each changed set: its verdict and a table per bump (most breaking first). */
 export function formatDiffMarkdown(reports: ChangeReport[], cwd: string): string {
-  const out: string[] = ['## Policy set changes', ''];
+  const out: string[] = ['## Policy set changes', '', escapeCell(diffSummary(reports)), ''];
   for (const report of reports) {
+    if (!listed(report)) continue;
     const status = report.versionOk === false ? '❌' : report.versionOk === true ? '✅' : '➖';
     out.push(`### ${escapeCell(title(report, cwd))}`, '', `${status} **${report.requiredBump}** change: ${escapeCell(verdict(report))}`, '');
+    if (report.versionNote) out.push(`_${escapeCell(report.versionNote)}_`, '');
     for (const bump of ['major', 'minor', 'patch'] as const) {
       const changes = report.changes.filter((c) => c.bump === bump);
       if (!changes.length) continue;

@@ -92,3 +92,24 @@ export function filesAtRevision(revision: string, paths: string[], cwd = process
     .split('\0')
     .filter((name) => /\.jsonc?$/i.test(name));
 }
+
+/**
+ * The files renamed or moved since a revision, as git's rename detection sees them (`git diff -M`, the work
+ * tree against the revision): new path -> old path, relative to the current folder. Files git does not
+ * track yet are not among them (the caller pairs those by content).
+ */
+export function renamesSince(revision: string, paths: string[], cwd = process.cwd()): Map<string, string> {
+  const result = git(['diff', '-M', '--name-status', '-z', '--relative', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')], cwd, `the renames since ${revision}`);
+  if (result.status !== 0) throw new InputError(`git diff ${revision} failed: ${gitSaid(result.stderr)}`);
+  const fields = result.stdout.toString('utf8').split('\0');
+  const renames = new Map<string, string>();
+  for (let i = 0; i < fields.length; ) {
+    const status = fields[i];
+    if (!status) break;
+    if (status[0] === 'R' || status[0] === 'C') {
+      if (status[0] === 'R') renames.set(fields[i + 2], fields[i + 1]);
+      i += 3;
+    } else i += 2;
+  }
+  return renames;
+}

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { compareSets, decodeText, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { discover, FileReader, InputError, readBytes } from '../../node/files';
-import { filesAtRevision, showAtRevision, verifyRevision } from './git';
+import { filesAtRevision, renamesSince, showAtRevision, verifyRevision } from './git';
 
 /** Where the text of a file comes from: undefined when the file is not there. */
 export type TextOf = (file: string) => string | undefined;
@@ -55,6 +55,8 @@ export interface RevisionComparison {
   /** Files passed over, and why (JSON that is not a set, on both sides). */
   skipped: string[];
   unchanged: number;
+  /** Files renamed or moved since the revision: compared with their old path (new path -> old path). */
+  renamed: Map<string, string>;
 }
 
 /**
@@ -91,20 +93,36 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
     if (!newTexts.has(file)) newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? decodeText(reader.read(path.resolve(cwd, file))).text : undefined);
     return newTexts.get(file);
   };
-  const result: RevisionComparison = { reports: [], skipped: [], unchanged: 0 };
+  const result: RevisionComparison = { reports: [], skipped: [], unchanged: 0, renamed: new Map() };
+  // Renames and moves: git's rename detection, then a file that is byte for byte one that is gone (git
+  // does not see a rename it does not track yet). The new path is compared with the old one; the old path
+  // is not a removal.
+  const gitRenames = renamesSince(revision, inputs, cwd);
+  const gone = [...names].filter((name) => newOf(name) === undefined && oldOf(name) !== undefined);
+  const movedAway = new Set<string>();
   for (const name of [...names].sort()) {
+    if (oldOf(name) !== undefined || newOf(name) === undefined) continue;
+    const byGit = gitRenames.get(name);
+    const from = byGit !== undefined && !movedAway.has(byGit) && newOf(byGit) === undefined && oldOf(byGit) !== undefined ? byGit : gone.find((old) => !movedAway.has(old) && oldOf(old) === newOf(name));
+    if (from === undefined) continue;
+    result.renamed.set(name, from);
+    movedAway.add(from);
+  }
+  for (const name of [...names].sort()) {
+    if (movedAway.has(name)) continue;
+    const from = result.renamed.get(name);
     const part = splitPartOf(name);
     // A split set is compared from its definitions part; the other parts are part of it.
     if (part && part.part !== 'definitions' && (splitSetOf(name, newOf) || splitSetOf(name, oldOf))) continue;
-    const oldRead = readSetFile(name, oldOf, (file) => `${revision}:${file}`);
+    const oldRead = readSetFile(from ?? name, oldOf, (file) => `${revision}:${file}`);
     const newRead = readSetFile(name, newOf);
     const notASet = (read: ReadSides) => (read.ok ? read.sides.length === 0 : /not a policy set definition/.test(read.problem));
     if (notASet(oldRead) && notASet(newRead)) {
-      if (oldOf(name) !== undefined || newOf(name) !== undefined) result.skipped.push(`${name}: not a policy set definition, skipped`);
+      if (oldOf(from ?? name) !== undefined || newOf(name) !== undefined) result.skipped.push(`${name}: not a policy set definition, skipped`);
       continue;
     }
     const reports = compareRead(notASet(oldRead) ? { ok: true, sides: [] } : oldRead, notASet(newRead) ? { ok: true, sides: [] } : newRead, options);
-    if (oldOf(name) === newOf(name)) result.unchanged++;
+    if (oldOf(from ?? name) === newOf(name)) result.unchanged++;
     result.reports.push(...reports);
   }
   return result;

@@ -132,20 +132,67 @@ function parseLarge(text: string): ParsedJson {
   return { text, root: undefined, syntaxErrors, duplicateKeys: [], tooLarge: { length: text.length }, value: () => value, strict: syntaxErrors.length === 0 };
 }
 
+/** A deployment template's `$schema`, seen in text that may not parse. */
+const TEMPLATE_SCHEMA_TEXT = /"\$schema"\s*:\s*"[^"]*deploymentTemplate\.json/i;
+
+/**
+ * The text with every line break inside a string made a space (the same length, so every offset holds),
+ * or undefined when no string spans lines. The template engine reads strings that span lines (an
+ * expression or a description written over several); JSON does not.
+ */
+export function joinLinesInStrings(text: string): string | undefined {
+  let out: string[] | undefined;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+        else if (d === 10 || d === 13) {
+          (out ??= []).push(text.slice(start, i), ' ');
+          start = i + 1;
+        }
+      }
+    } else if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
+      while (i < text.length && text.charCodeAt(i) !== 10) i++;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 42 /* * */) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    }
+  }
+  if (!out) return undefined;
+  out.push(text.slice(start));
+  return out.join('');
+}
+
 export function parseJson(input: string): ParsedJson {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  if (text.length > LARGE_DOCUMENT) return parseLarge(text);
+  const original = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  if (original.length > LARGE_DOCUMENT) return parseLarge(original);
   const errors: ParseError[] = [];
   let root: Node | undefined;
   let tooDeep: ParsedJson['tooDeep'];
   let duplicateKeys: Node[] = [];
   let value: { value: unknown } | undefined;
+  let text = original;
   try {
     value = { value: JSON.parse(text) };
   } catch {
     // Not strict JSON (comments, errors) or nested beyond what JSON.parse takes: parse tolerantly below.
+    // A template's strings may span lines (its engine takes them): read them as one line each.
+    const joined = TEMPLATE_SCHEMA_TEXT.test(text) ? joinLinesInStrings(text) : undefined;
+    if (joined !== undefined) {
+      text = joined;
+      try {
+        value = { value: JSON.parse(text) };
+      } catch {
+        // Other problems too: the tolerant parse below reports them (not the line breaks).
+      }
+    }
   }
-  const fast = value ? buildTreeOfValidJson(text, MAX_DEPTH) : undefined;
+  // The fast tree is for strict JSON only; a template's joined strings take the tolerant parser's tree.
+  const fast = value && text === original ? buildTreeOfValidJson(text, MAX_DEPTH) : undefined;
   if (fast && 'root' in fast) {
     root = fast.root;
     duplicateKeys = fast.duplicateKeys;
@@ -167,9 +214,10 @@ export function parseJson(input: string): ParsedJson {
   if (tooDeep) root = undefined;
   let cached = value;
   return {
-    text,
+    // The text as given: a joined string differs from it in its line breaks only, never in an offset.
+    text: original,
     root,
-    strict: value !== undefined,
+    strict: value !== undefined && text === original,
     tooDeep,
     duplicateKeys: tooDeep ? [] : duplicateKeys,
     syntaxErrors: reportTrailingCommas(text, errors.map((e) => ({ offset: e.offset, length: e.length, message: describe(e) }))),

@@ -91,6 +91,13 @@ export interface SetModel {
   /** A resource outside its template (a template fragment): read as in a template, but the template is not in sight. */
   fragment: boolean;
   /**
+   * A set in the service's shape (no `apiVersion`) whose `"[[...]"` strings name its own parameters and
+   * that has no unescaped expression: read as the template that loads it reads it (Bicep's
+   * loadJsonContent() hands such a file to a template). PS7006 still says what the escapes would be if it
+   * were sent as it is.
+   */
+  loadedByTemplate?: boolean;
+  /**
    * A file of the policy-as-code framework (its `$schema` names policy-set-definition-schema.json): references
    * may name definitions by `policyDefinitionName`, and groups may be imported (`importPolicyDefinitionGroups`).
    */
@@ -188,6 +195,15 @@ function objectOrUndefined(node: Node | undefined): Node | undefined {
  */
 export function modelOfResource(text: string, resource: PolicyResource, inTemplate: boolean): SetModel {
   const model = buildSetModel(text, resource, inTemplate);
+  if (!inTemplate && !resource.fragment && !resource.node.parent && text.includes('"[[')) {
+    // A set file loaded by a template (Bicep's loadJsonContent) keeps its escapes and needs no apiVersion.
+    const loaded = buildSetModel(text, resource, true);
+    const ownOnly = loaded.parameterUses.length > 0 && loaded.parameterUses.every((use) => loaded.parametersByLower.has(use.lower)) && loaded.templateParameterUses.length === 0;
+    if (ownOnly && !model.parameterUses.length) {
+      loaded.loadedByTemplate = true;
+      return loaded;
+    }
+  }
   if (!resource.fragment || text.includes('"[[')) return model;
   const usesOwnParameters = model.templateParameterUses.some((use) => model.parametersByLower.has(use.name.toLowerCase()));
   return usesOwnParameters ? buildSetModel(text, resource, false) : model;

@@ -16,7 +16,7 @@ export const escapedExpressionOutsideTemplate: SetRule = {
   },
   check(ctx) {
     const { set } = ctx;
-    if (set.inTemplate || !set.properties) return;
+    if ((set.inTemplate && !set.loadedByTemplate) || !set.properties) return;
     const first = stringValuesStartingWith(set.properties, '[').find((node) => (node.value as string)[1] === '[');
     if (first) ctx.report({ node: first, messageId: 'escaped' });
   },

@@ -9,11 +9,14 @@ export const unknownCustomDefinition: SetRule = {
     description:
       'A reference names a custom policy definition (at management group or subscription scope, by an expression that ends with its name, or by a `policyDefinitionName` that is not a GUID) that none of the loaded custom definitions has: the set fails to deploy until the definition exists. Definitions are matched by name; the scope, usually a placeholder, takes no part. Only reported when at least one custom definition is loaded (definition files linted alongside, `--definitions`, the workspace).',
     defaultSeverity: 'warning',
-    messages: { unknown: "No custom policy definition '{{name}}' is among the {{count}} loaded: deploy it with the set, or check the name." },
+    messages: {
+      unknown: "No custom policy definition '{{name}}' is among the {{count}} loaded: deploy it with the set, or check the name.",
+      unreadable: "Custom policy definition '{{name}}' looks to be in '{{file}}', which could not be read ({{problem}}): fix that file, and this reference is checked against it.",
+    },
   },
   check(ctx) {
     const catalog = ctx.options.definitions;
-    if (!catalog?.customCount) return;
+    if (!catalog?.customCount && !catalog?.unreadableCount) return;
     for (const reference of ctx.set.references) {
       // By ID, or (policy-as-code framework) by a policyDefinitionName that is not a built-in's GUID name.
       const node = reference.idNode ?? reference.nameNode;
@@ -21,7 +24,9 @@ export const unknownCustomDefinition: SetRule = {
       const value = node.value as string;
       const name = reference.idNode ? customDefinitionName(value) : isGuid(value) ? undefined : value;
       if (name === undefined || ctx.definitionsOf(reference).length) continue;
-      ctx.report({ node, messageId: 'unknown', data: { name, count: catalog.customCount } });
+      const broken = catalog.unreadable(name);
+      if (broken) ctx.report({ node, messageId: 'unreadable', data: { name, file: broken.source, problem: broken.problem } });
+      else ctx.report({ node, messageId: 'unknown', data: { name, count: catalog.customCount } });
     }
   },
 };

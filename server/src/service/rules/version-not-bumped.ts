@@ -43,7 +43,7 @@ export const versionNotBumped: SetRule = {
     const pair = pairSides(read.sides, [side]).find(([, next]) => next === side);
     const old = pair?.[0];
     if (!old?.version || !side.version || ctx.set.isDynamic(side.version.node)) return;
-    const report = compareSets(old, side, { referenceAdded: previous.referenceAdded });
+    const report = compareSets(old, side, { referenceAdded: previous.referenceAdded, referenceRemoved: previous.referenceRemoved });
     const check = checkVersions(old.version.text, side.version.text, report.requiredBump);
     // An odd version string is invalid-version's to report; a missing one has nothing to check.
     if (check.ok !== false || !check.suggested || !/^\d+\.\d+\.\d+$/.test(side.version.text)) return;

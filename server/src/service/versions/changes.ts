@@ -1,5 +1,7 @@
 import { entries, propertyIgnoreCase, stringValue, valueOf, type Node } from '../json';
 import type { ParameterDecl, ReferenceModel, SetModel } from '../model/policySet';
+import { definitionsNamedBy, variantFor, type DefinitionCatalog, type DefinitionInfo } from '../definitions';
+import { customDefinitionName } from '../definitionIds';
 import { maxBump, bumpRank, checkVersions, type Bump } from './version';
 import type { Location, SetSide } from './side';
 
@@ -19,9 +21,9 @@ export type ChangeKind =
   | 'set-removed'
   | 'reference-removed'
   | 'reference-id-changed'
-  | 'definition-id-changed'
   | 'definition-version-major-changed'
-  | 'group-removed'
+  | 'group-removed-while-named'
+  | 'enforcement-default-added'
   // minor: existing assignments keep working; what they enforce may grow
   | 'parameter-added-with-default'
   | 'allowed-values-widened'
@@ -31,6 +33,8 @@ export type ChangeKind =
   | 'reference-parameters-changed'
   | 'definition-version-changed'
   | 'group-added'
+  | 'group-removed'
+  | 'definition-id-changed'
   // patch: words and metadata
   | 'display-name-changed'
   | 'description-changed'
@@ -38,7 +42,8 @@ export type ChangeKind =
   | 'policy-type-changed'
   | 'parameter-metadata-changed'
   | 'group-metadata-changed'
-  | 'reference-groups-changed';
+  | 'reference-groups-changed'
+  | 'allowed-values-unusable-removed';
 
 export const BUMP_OF: Record<ChangeKind, Bump> = {
   'parameter-removed': 'major',
@@ -51,9 +56,9 @@ export const BUMP_OF: Record<ChangeKind, Bump> = {
   'set-removed': 'major',
   'reference-removed': 'major',
   'reference-id-changed': 'major',
-  'definition-id-changed': 'major',
   'definition-version-major-changed': 'major',
-  'group-removed': 'major',
+  'group-removed-while-named': 'major',
+  'enforcement-default-added': 'major',
   'parameter-added-with-default': 'minor',
   'allowed-values-widened': 'minor',
   'default-value-added': 'minor',
@@ -62,6 +67,8 @@ export const BUMP_OF: Record<ChangeKind, Bump> = {
   'reference-parameters-changed': 'minor',
   'definition-version-changed': 'minor',
   'group-added': 'minor',
+  'group-removed': 'minor',
+  'definition-id-changed': 'minor',
   'display-name-changed': 'patch',
   'description-changed': 'patch',
   'metadata-changed': 'patch',
@@ -69,6 +76,7 @@ export const BUMP_OF: Record<ChangeKind, Bump> = {
   'parameter-metadata-changed': 'patch',
   'group-metadata-changed': 'patch',
   'reference-groups-changed': 'patch',
+  'allowed-values-unusable-removed': 'patch',
 };
 
 export interface Change {
@@ -94,6 +102,20 @@ export interface CompareOptions {
    * ones (docs/versions.md cites both): minor by default.
    */
   referenceAdded?: 'minor' | 'major';
+  /**
+   * The bump a reference removed asks for: major by default (assignments' overrides, exemptions and
+   * non-compliance messages name references by their ID); the documentation lists "moving definitions
+   * within or out of an initiative" among minor changes, so a team may say minor.
+   */
+  referenceRemoved?: 'minor' | 'major';
+  /**
+   * Known definitions (an index of built-ins, the repository's custom definitions): with them a definition
+   * replaced under a kept reference ID is classified by its default effect, and values removed from a
+   * parameter's allowedValues that no referenced definition accepted are not a break.
+   */
+  definitions?: DefinitionCatalog;
+  /** The cloud to prefer among an index's variants. */
+  cloud?: string;
 }
 
 export interface ChangeReport {
@@ -107,6 +129,8 @@ export interface ChangeReport {
   changes: Change[];
   /** Where the new side's version is written (for a diagnostic and its quick fix). */
   versionLocation: Location | undefined;
+  /** What a marker on a version (`-deprecated`, `-preview`) is, when either side has one. */
+  versionNote?: string;
 }
 
 /** Values compared as JSON: key order and formatting play no part; in a template '[[' is the set's own '['. */
@@ -125,10 +149,36 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+const SHOWN = 80;
+
 const show = (value: unknown): string => {
   const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > 80 ? text.slice(0, 77) + '...' : text;
+  return text.length > SHOWN ? text.slice(0, SHOWN - 3) + '...' : text;
 };
+
+/**
+ * Two values that differ, each cut to a window around the first character where they differ (a long
+ * description changed near its end shows its end on both sides, never the same beginning twice).
+ */
+export function showPair(a: unknown, b: unknown): [string, string] {
+  const left = JSON.stringify(a) ?? 'undefined';
+  const right = JSON.stringify(b) ?? 'undefined';
+  if (left.length <= SHOWN && right.length <= SHOWN) return [left, right];
+  let first = 0;
+  while (first < left.length && first < right.length && left[first] === right[first]) first++;
+  const start = Math.max(0, first - 30);
+  const cut = (text: string) => {
+    const window = text.slice(start, start + SHOWN - 6);
+    return `${start > 0 ? '...' : ''}${window}${start + SHOWN - 6 < text.length ? '...' : ''}`;
+  };
+  return [cut(left), cut(right)];
+}
+
+/** The effects that enforce (deny, deploy, change or append), against those that only report or do nothing. */
+const ENFORCING = new Set(['deny', 'denyaction', 'deployifnotexists', 'modify', 'append']);
+const REPORTING = new Set(['audit', 'auditifnotexists', 'disabled', 'manual']);
+const effectOf = (value: unknown): 'enforcing' | 'reporting' | undefined =>
+  typeof value === 'string' ? (ENFORCING.has(value.toLowerCase()) ? 'enforcing' : REPORTING.has(value.toLowerCase()) ? 'reporting' : undefined) : undefined;
 
 /** Property lookups that read the service's case-insensitive keys, canonicalised for the side. */
 function field(side: SetSide, node: Node | undefined, key: string): { node: Node | undefined; value: unknown } {
@@ -136,8 +186,15 @@ function field(side: SetSide, node: Node | undefined, key: string): { node: Node
   return { node: found, value: found === undefined ? undefined : canonical(valueOf(found), side.set.inTemplate) };
 }
 
-/** A reference's identity for matching: its reference ID, else what it names (definition ID or policy-as-code name). */
+/**
+ * What a reference names, for matching and comparing: a custom definition by its name alone (its scope is
+ * a management group, a subscription, a `${placeholder}`, `{placeholder}` or an expression filled in at
+ * deployment: a scope swapped is the same definition), a built-in by its ID, a policy-as-code name by name.
+ */
 function definitionKey(reference: ReferenceModel): string | undefined {
+  const id = stringValue(reference.idNode);
+  const custom = id === undefined ? undefined : customDefinitionName(id.startsWith('[[') ? id.slice(1) : id);
+  if (custom !== undefined) return `custom:${custom.toLowerCase()}`;
   if (reference.idKey) return reference.idKey;
   const name = stringValue(reference.nameNode);
   return name === undefined ? undefined : `name:${name.toLowerCase()}`;
@@ -182,7 +239,7 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
     changes.push({ kind, bump: bump ?? BUMP_OF[kind], message, side, location, ...(previous ? { previous } : {}), ...(side === 'new' ? { inNew: location } : anchorOf(kind) ? { inNew: anchorOf(kind) } : {}) });
   const referenceAddedBump: Bump = options.referenceAdded ?? 'minor';
 
-  if (oldSide && newSide) diffSets(oldSide, newSide, add, referenceAddedBump);
+  if (oldSide && newSide) diffSets(oldSide, newSide, add, referenceAddedBump, options);
   else if (oldSide && !newSide) {
     // A set that is new (no old side) has nothing to break: no change. One that is gone breaks every assignment.
     add('set-removed', 'old', oldSide.locate(oldSide.set.resource), 'The set is removed: every assignment of it breaks');
@@ -190,7 +247,7 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
 
   changes.sort((a, b) => bumpRank(b.bump) - bumpRank(a.bump) || (a.side === b.side ? a.location.range.start.line - b.location.range.start.line : a.side === 'new' ? -1 : 1));
   const requiredBump = changes.reduce<Bump>((bump, change) => maxBump(bump, change.bump), 'none');
-  const check = oldSide && newSide ? checkVersions(oldSide.version?.text, newSide.version?.text, requiredBump) : { ok: null, suggested: undefined, problem: undefined };
+  const check = oldSide && newSide ? checkVersions(oldSide.version?.text, newSide.version?.text, requiredBump, { markers: true }) : { ok: null, suggested: undefined, problem: undefined, note: undefined };
   return {
     old: oldSide ? { file: oldSide.file, version: oldSide.version?.text } : undefined,
     new: newSide ? { file: newSide.file, version: newSide.version?.text } : undefined,
@@ -200,12 +257,13 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
     versionProblem: check.problem,
     changes,
     versionLocation: newSide?.version ? newSide.locate(newSide.version.node) : undefined,
+    ...(check.note ? { versionNote: check.note } : {}),
   };
 }
 
 type Add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump) => void;
 
-function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBump: Bump): void {
+function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBump: Bump, options: CompareOptions): void {
   const o = oldSide.set;
   const n = newSide.set;
   const at = (side: SetSide, node: Node | undefined) => side.locate(node ?? side.set.properties ?? side.set.resource);
@@ -218,7 +276,10 @@ function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBu
   ] as const) {
     const a = field(oldSide, o.properties, key);
     const b = field(newSide, n.properties, key);
-    if (!same(a.value, b.value)) add(kind, 'new', at(newSide, b.node), `The set's ${key} changed from ${show(a.value)} to ${show(b.value)}`);
+    if (!same(a.value, b.value)) {
+      const [before, after] = showPair(a.value, b.value);
+      add(kind, 'new', at(newSide, b.node), `The set's ${key} changed from ${before} to ${after}`);
+    }
   }
   const metadataOf = (side: SetSide) => {
     const { node, value } = field(side, side.set.properties, 'metadata');
@@ -235,13 +296,13 @@ function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBu
     add('metadata-changed', 'new', at(newSide, newMetadata.node), `The set's metadata changed (${changed.map((k) => `'${k}'`).join(', ')})`);
   }
 
-  const renames = diffParameters(oldSide, newSide, add);
+  const renames = diffParameters(oldSide, newSide, add, options);
   diffGroups(oldSide, newSide, add);
-  diffReferences(oldSide, newSide, add, referenceAddedBump, renames);
+  diffReferences(oldSide, newSide, add, referenceAddedBump, renames, options);
 }
 
 /** Returns the renames found (old lowercased name -> new name). */
-function diffParameters(oldSide: SetSide, newSide: SetSide, add: Add): Map<string, string> {
+function diffParameters(oldSide: SetSide, newSide: SetSide, add: Add, options: CompareOptions): Map<string, string> {
   const o = oldSide.set;
   const n = newSide.set;
   const removed: ParameterDecl[] = [];
@@ -266,7 +327,7 @@ function diffParameters(oldSide: SetSide, newSide: SetSide, add: Add): Map<strin
       `Parameter '${old.name}' is renamed to '${match.name}': assignments that pass '${old.name}' fail until they pass '${match.name}' instead`,
       oldSide.locate(old.node ?? old.keyNode),
     );
-    compareParameter(oldSide, newSide, old, match, add);
+    compareParameter(oldSide, newSide, old, match, add, options);
   }
   for (const parameter of removed) {
     add('parameter-removed', 'old', oldSide.locate(parameter.node ?? parameter.keyNode), `Parameter '${parameter.name}' is removed: assignments that pass it fail`);
@@ -278,12 +339,42 @@ function diffParameters(oldSide: SetSide, newSide: SetSide, add: Add): Map<strin
   }
   for (const parameter of n.parameters) {
     const old = o.parametersByLower.get(parameter.name.toLowerCase());
-    if (old && n.parametersByLower.get(parameter.name.toLowerCase()) === parameter) compareParameter(oldSide, newSide, old, parameter, add);
+    if (old && n.parametersByLower.get(parameter.name.toLowerCase()) === parameter) compareParameter(oldSide, newSide, old, parameter, add, options);
   }
   return renames;
 }
 
-function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl, next: ParameterDecl, add: Add): void {
+/**
+ * The allowed values of the definition parameters a set parameter feeds (`[parameters('x')]` as a
+ * reference parameter's whole value), on one side: undefined when any use is not known that way (no
+ * definitions, a definition not found, a parameter without allowedValues, an expression around the call).
+ */
+function acceptedByDefinitions(side: SetSide, parameter: ParameterDecl, options: CompareOptions): unknown[][] | undefined {
+  if (!options.definitions) return undefined;
+  const lower = parameter.name.toLowerCase();
+  const lists: unknown[][] = [];
+  for (const use of side.set.parameterUses) {
+    if (use.lower !== lower) continue;
+    const value = String(use.node.value).replace(/^\[\[/, '[');
+    if (!/^\[\s*parameters\(\s*'[^']*'\s*\)\s*\]$/i.test(value)) return undefined;
+    const holder = use.node.parent?.parent?.parent?.type === 'property' ? String(use.node.parent.parent.parent.children?.[0]?.value) : undefined;
+    const definition = definitionOf(use.reference, options);
+    const accepted = holder === undefined ? undefined : definition?.parameters.get(holder.toLowerCase())?.allowedValues;
+    if (!accepted) return undefined;
+    lists.push(accepted);
+  }
+  return lists.length ? lists : undefined;
+}
+
+function definitionOf(reference: ReferenceModel, options: CompareOptions): DefinitionInfo | undefined {
+  if (!options.definitions) return undefined;
+  const id = stringValue(reference.idNode);
+  return variantFor(definitionsNamedBy(options.definitions, id?.startsWith('[[') ? id.slice(1) : id, stringValue(reference.nameNode), reference.idKey), options.cloud);
+}
+
+const sameValue = (a: unknown, b: unknown) => (typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : same(a, b));
+
+function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl, next: ParameterDecl, add: Add, options: CompareOptions): void {
   const a = (key: string) => field(oldSide, old.node, key);
   const b = (key: string) => field(newSide, next.node, key);
   const here = (node: Node | undefined) => newSide.locate(node ?? next.node ?? next.keyNode);
@@ -301,8 +392,16 @@ function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl
   if (oldAllowed || newAllowed) {
     const removedValues = oldAllowed ? oldAllowed.filter((v) => !(newAllowed ?? oldAllowed).some((w) => same(v, w))) : [];
     const addedValues = newAllowed ? newAllowed.filter((v) => !(oldAllowed ?? []).some((w) => same(v, w))) : [];
-    if (!oldAllowed && newAllowed) {
+    // Values no definition the parameter feeds ever accepted: no assignment could pass them and work.
+    const accepted = (oldAllowed && removedValues.length) || (!oldAllowed && newAllowed) ? acceptedByDefinitions(oldSide, old, options) : undefined;
+    const neverAccepted = (values: unknown[]) => !!accepted && values.every((v) => accepted.every((list) => !list.some((w) => sameValue(v, w))));
+    const narrowedTo = !oldAllowed && newAllowed && accepted ? accepted.every((list) => list.every((w) => newAllowed.some((v) => sameValue(v, w)))) : false;
+    if (!oldAllowed && newAllowed && narrowedTo) {
+      add('allowed-values-unusable-removed', 'new', here(newAllowedField.node), `Parameter '${name}' now restricts its values to ${show(newAllowed)}, every value the definitions it feeds accept: no assignment could pass another and work`);
+    } else if (!oldAllowed && newAllowed) {
       add('allowed-values-narrowed', 'new', here(newAllowedField.node), `Parameter '${name}' now restricts its values to ${show(newAllowed)}: assignments that pass other values fail`);
+    } else if (removedValues.length && neverAccepted(removedValues)) {
+      add('allowed-values-unusable-removed', 'new', here(newAllowedField.node), `Parameter '${name}' no longer allows ${removedValues.map(show).join(', ')}, which no definition it feeds accepts: no assignment could pass ${removedValues.length === 1 ? 'it' : 'them'} and work`);
     } else if (removedValues.length) {
       add('allowed-values-narrowed', 'new', here(newAllowedField.node), `Parameter '${name}' no longer allows ${removedValues.map(show).join(', ')}: assignments that pass ${removedValues.length === 1 ? 'it' : 'them'} fail`);
     } else if (oldAllowed && !newAllowed) {
@@ -318,6 +417,15 @@ function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl
     add('default-value-removed', 'new', here(undefined), `Parameter '${name}' loses its defaultValue ${show(oldDefault.value)}: assignments that relied on it do not pass a value and fail`, oldSide.locate(oldDefault.node));
   } else if (!oldDefault.node && newDefault.node) {
     add('default-value-added', 'new', here(newDefault.node), `Parameter '${name}' gains the defaultValue ${show(newDefault.value)}`);
+  } else if (oldDefault.node && newDefault.node && effectOf(oldDefault.value) === 'reporting' && effectOf(newDefault.value) === 'enforcing') {
+    // The versioning documentation lists "adding an enforcement effect by default" as major.
+    add(
+      'enforcement-default-added',
+      'new',
+      here(newDefault.node),
+      `Parameter '${name}' changes its defaultValue from ${show(oldDefault.value)} to ${show(newDefault.value)}: assignments that do not pass '${name}' start to enforce ${show(newDefault.value)} (an enforcement effect added by default)`,
+      oldSide.locate(oldDefault.node),
+    );
   } else if (oldDefault.node && newDefault.node && !same(oldDefault.value, newDefault.value)) {
     add(
       'default-value-changed',
@@ -350,16 +458,15 @@ function diffGroups(oldSide: SetSide, newSide: SetSide, add: Add): void {
     if (o.groupsByLower.get(lower) !== group) continue;
     const next = n.groupsByLower.get(lower);
     if (!next) {
-      const stillNamed = named(n, lower) || named(o, lower);
       if (n.groupsDynamic) continue;
-      add(
-        'group-removed',
-        'old',
-        oldSide.locate(group.node),
-        stillNamed
-          ? `Group '${group.name}' is removed while references name it: compliance views and assignments that read it lose it`
-          : `Group '${group.name}' is removed: compliance views and assignments that name it lose it`,
-      );
+      // Assignments, exemptions and overrides name references, never groups: a group removed (or renamed)
+      // changes how compliance is grouped. A group the new set's references still name is another matter:
+      // the set no longer holds together.
+      if (named(n, lower)) {
+        add('group-removed-while-named', 'old', oldSide.locate(group.node), `Group '${group.name}' is removed while references of the new set still name it: the set refers to a group it does not declare`);
+      } else {
+        add('group-removed', 'old', oldSide.locate(group.node), `Group '${group.name}' is removed: compliance grouped by it is grouped otherwise (no assignment names a group)`);
+      }
       continue;
     }
     const fields = ['displayName', 'description', 'category', 'additionalMetadataId'].filter((key) => !same(field(oldSide, group.node, key).value, field(newSide, next.node, key).value));
@@ -371,7 +478,7 @@ function diffGroups(oldSide: SetSide, newSide: SetSide, add: Add): void {
   }
 }
 
-function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBump: Bump, renames: Map<string, string>): void {
+function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBump: Bump, renames: Map<string, string>, options: CompareOptions): void {
   const o = oldSide.set;
   const n = newSide.set;
   if (o.referencesNode && o.isDynamic(o.referencesNode)) return;
@@ -389,6 +496,7 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
   };
   // First by policyDefinitionReferenceId (what assignments name), then by what the reference names.
   const byRefId = byKey((r) => r.refIdLower);
+  const referenceRemovedBump: Bump = options.referenceRemoved ?? 'major';
   for (const next of n.references) {
     if (!next.refIdLower) continue;
     const old = byRefId(next.refIdLower);
@@ -411,7 +519,7 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
     if (oldRefId !== newRefId) {
       const message =
         oldRefId === undefined
-          ? `The reference to '${key.split('/').pop()}' gains the reference ID '${newRefId}': the ID the service generated, which assignments' overrides, exemptions and non-compliance messages name, is replaced`
+          ? `The reference to '${key.replace(/^(custom|name):/, '').split('/').pop()}' gains the reference ID '${newRefId}': the ID the service generated, which assignments' overrides, exemptions and non-compliance messages name, is replaced`
           : newRefId === undefined
             ? `Reference ID '${oldRefId}' is removed: the service generates another one, and assignments' overrides, exemptions and non-compliance messages that name '${oldRefId}' lose it`
             : `Reference ID '${oldRefId}' is renamed to '${newRefId}': assignments' overrides, exemptions and non-compliance messages that name '${oldRefId}' lose it`;
@@ -420,7 +528,14 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
     pairs.push([old, next]);
   }
   for (const old of unmatchedOld) {
-    add('reference-removed', 'old', oldSide.locate(old.node), `Reference ${describeReference(old)} is removed: assignments' overrides, exemptions and non-compliance messages that name it lose it`);
+    add(
+      'reference-removed',
+      'old',
+      oldSide.locate(old.node),
+      `Reference ${describeReference(old)} is removed: assignments' overrides, exemptions and non-compliance messages that name it lose it${referenceRemovedBump === 'minor' ? " (a minor change by this project's setting)" : ''}`,
+      undefined,
+      referenceRemovedBump,
+    );
   }
   for (const next of unmatchedNew) {
     add(
@@ -435,8 +550,10 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
 
   for (const [old, next] of pairs) {
     const name = describeReference(next);
-    if (old.idKey && next.idKey && old.idKey !== next.idKey) {
-      add('definition-id-changed', 'new', newSide.locate(next.idNode ?? next.node), `Reference ${name} now points at '${stringValue(next.idNode)}' instead of '${stringValue(old.idNode)}': its compliance results are about another definition`, oldSide.locate(old.idNode ?? old.node));
+    const oldKey = definitionKey(old);
+    const newKey = definitionKey(next);
+    if (oldKey && newKey && oldKey !== newKey && !oldKey.startsWith('name:') && !newKey.startsWith('name:')) {
+      replacedDefinition(oldSide, newSide, old, next, name, add, options);
     }
     const oldVersion = stringValue(old.definitionVersionNode);
     const newVersion = stringValue(next.definitionVersionNode);
@@ -471,4 +588,43 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
       add('reference-groups-changed', 'new', newSide.locate(next.groupNamesNode ?? next.node), `Reference ${name} changes its groupNames`);
     }
   }
+}
+
+/**
+ * A reference that keeps its reference ID but names another definition. The versioning documentation
+ * lists "adding or moving definitions within or out of an initiative" as minor and "adding an enforcement
+ * effect by default" as major: with the definitions known, the default effect each side evaluates is
+ * compared (the value the reference passes to `effect`, else the definition's own default); without them,
+ * minor, and the message says what was not compared.
+ */
+function replacedDefinition(oldSide: SetSide, newSide: SetSide, old: ReferenceModel, next: ReferenceModel, name: string, add: Add, options: CompareOptions): void {
+  const where = newSide.locate(next.idNode ?? next.node);
+  const previous = oldSide.locate(old.idNode ?? old.node);
+  const [before, after] = showPair(stringValue(old.idNode) ?? '', stringValue(next.idNode) ?? '');
+  const base = `Reference ${name} now points at ${after} instead of ${before}: its compliance results are about another definition`;
+  const oldDefinition = definitionOf(old, options);
+  const newDefinition = definitionOf(next, options);
+  if (!oldDefinition || !newDefinition) {
+    const missing = !options.definitions ? 'no definitions were given' : `${!oldDefinition ? 'the old' : 'the new'} definition is not among those given`;
+    add('definition-id-changed', 'new', where, `${base} (a definition moved within the set; ${missing}, so its default effect was not compared)`, previous);
+    return;
+  }
+  const effectively = (side: SetSide, reference: ReferenceModel, definition: DefinitionInfo): unknown => {
+    const passed = entries(reference.parametersNode).find((e) => e.key.toLowerCase() === 'effect');
+    if (passed) {
+      const value = canonical(valueOf(propertyIgnoreCase(passed.valueNode, 'value')), side.set.inTemplate);
+      const call = typeof value === 'string' ? /^\[\s*parameters\(\s*'([^']*)'\s*\)\s*\]$/i.exec(value) : null;
+      if (!call) return value;
+      const parameter = side.set.parametersByLower.get(call[1].toLowerCase());
+      return parameter ? canonical(valueOf(propertyIgnoreCase(parameter.node, 'defaultValue')), side.set.inTemplate) : undefined;
+    }
+    return definition.parameters.get('effect')?.defaultValue;
+  };
+  const oldEffect = effectively(oldSide, old, oldDefinition);
+  const newEffect = effectively(newSide, next, newDefinition);
+  if (effectOf(newEffect) === 'enforcing' && effectOf(oldEffect) !== 'enforcing') {
+    add('enforcement-default-added', 'new', where, `${base}, whose default effect is ${show(newEffect)} where it was ${show(oldEffect ?? null)}: assignments start to enforce it (an enforcement effect added by default)`, previous);
+    return;
+  }
+  add('definition-id-changed', 'new', where, `${base} (a definition moved within the set; its default effect ${show(newEffect ?? null)} adds no enforcement)`, previous);
 }

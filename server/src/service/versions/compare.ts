@@ -9,14 +9,18 @@ export function pairSides(oldSides: SetSide[], newSides: SetSide[]): Array<[SetS
   if (oldSides.length === 1 && newSides.length === 1) return [[oldSides[0], newSides[0]]];
   const setName = (side: SetSide) => side.name?.split('/')[0].toLowerCase();
   const left = [...oldSides];
-  const pairs: Array<[SetSide | undefined, SetSide | undefined]> = [];
-  for (const next of newSides) {
-    const name = setName(next);
-    let index = name === undefined ? -1 : left.findIndex((old) => setName(old) === name);
-    if (index < 0 && name === undefined) index = left.findIndex((old) => setName(old) === undefined);
-    const [old] = index >= 0 ? left.splice(index, 1) : [undefined];
-    pairs.push([old, next]);
+  const matched = new Map<SetSide, SetSide>();
+  // A template may hold one set several times (a variant per cloud, a deprecated copy beside its
+  // successor): the same name and the same version first, then the same name in order.
+  for (const sameVersion of [true, false]) {
+    for (const next of newSides) {
+      if (matched.has(next)) continue;
+      const name = setName(next);
+      const index = left.findIndex((old) => setName(old) === name && (!sameVersion || (name !== undefined && old.version?.text === next.version?.text)));
+      if (index >= 0) matched.set(next, left.splice(index, 1)[0]);
+    }
   }
+  const pairs: Array<[SetSide | undefined, SetSide | undefined]> = newSides.map((next) => [matched.get(next), next]);
   for (const old of left) pairs.push([old, undefined]);
   return pairs;
 }

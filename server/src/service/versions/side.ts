@@ -1,8 +1,9 @@
 import { parseTree, type ParseError } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-types';
-import { keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, type Node } from '../json';
+import { joinLinesInStrings, keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, type Node } from '../json';
 import { LineIndex } from '../text';
 import { classify } from '../model/documentKind';
+import { embeddedSets, readsEmbedded } from '../model/embedded';
 import { modelOfResource, type SetModel } from '../model/policySet';
 import { assembleSplitSet, SPLIT_PARTS, SPLIT_PART_KEYS, type PartText, type SplitPart } from '../model/splitSet';
 
@@ -115,13 +116,27 @@ export function readSides(file: string, input: string): ReadSides {
     const position = new LineIndex(text).positionAt(deep);
     return { ok: false, problem: `${file}:${position.line + 1}:${position.character + 1}: nested deeper than ${MAX_DEPTH} levels: not compared` };
   }
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, PARSE_OPTIONS);
+  let errors: ParseError[] = [];
+  let root = parseTree(text, errors, PARSE_OPTIONS);
+  const joined = errors.length && /"\$schema"\s*:\s*"[^"]*deploymentTemplate\.json/i.test(text) ? joinLinesInStrings(text) : undefined;
+  if (joined !== undefined) {
+    // A template's strings may span lines, as its engine reads them: the same offsets, one line each.
+    const retried: ParseError[] = [];
+    const again = parseTree(joined, retried, PARSE_OPTIONS);
+    if (!retried.length) [errors, root] = [retried, again];
+  }
   if (errors.length || !root) return { ok: false, problem: describeErrors(file, text, errors.length ? errors : [{ error: 4, offset: 0, length: 0 }]) };
   const classification = classify(root);
   if (!classification.resources.length) return { ok: false, problem: `${file}: not a policy set definition (nor a version of one, nor a template holding them)` };
   const lines = new LineIndex(text);
-  const sides = classification.resources.map((resource) => {
+  const embedded = embeddedSets(root, text);
+  const readers = classification.resources.filter((resource) => readsEmbedded(resource.node));
+  if (readers.length && !embedded.length && readers.length === classification.resources.length) {
+    return { ok: false, problem: `${file}: its set resources are built from template expressions (variables or parameters) that hold no set this reader can see: not compared` };
+  }
+  const sides: SetSide[] = classification.resources
+    .filter((resource) => !embedded.length || !readsEmbedded(resource.node))
+    .map((resource) => {
     const set = modelOfResource(text, resource, classification.kind === 'armTemplate' || !!resource.fragment);
     return {
       file,
@@ -131,6 +146,24 @@ export function readSides(file: string, input: string): ReadSides {
       locate: (node: Node) => ({ file, pointer: pointerOf(node), range: rangeOf(lines, node) }),
     };
   });
+  // Sets embedded in template variables (Bicep's loadTextContent/loadJsonContent): each is read as the
+  // file it was loaded from. A location inside a string is shown on the string (its pointer goes on into
+  // the JSON the string holds); one inside an object variable is where it is.
+  for (const set of embedded) {
+    const inner = readSides(file, set.text);
+    if (!inner.ok) return { ok: false, problem: `${file}: variables('${set.variable}') holds a set that cannot be read (${inner.problem.replace(`${file}`, 'the string')})` };
+    const outer = pointerOf(set.node);
+    for (const side of inner.sides) {
+      sides.push({
+        ...side,
+        locate: (node: Node) => {
+          const at = side.locate(node);
+          if (set.offset === undefined) return { file, pointer: `${outer}${at.pointer}`, range: rangeOf(lines, set.node) };
+          return { file, pointer: `${outer}${at.pointer}`, range: lines.rangeOf(set.offset + node.offset, set.offset + node.offset + node.length) };
+        },
+      });
+    }
+  }
   return { ok: true, sides };
 }
 

@@ -12,13 +12,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
-import { DefinitionCatalog, decodeText, siblingsOf, splitPartOf, type DefinitionInfo, type SetInfo, type SeveritySetting } from '../../service';
+import { DefinitionCatalog, siblingsOf, splitPartOf, type SeveritySetting } from '../../service';
 import { hashText } from '../../service/text';
-import { customDefinitionName } from '../../service/definitions';
 import { discover, readUserFileSync } from '../../node/files';
-import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
-import { scanForDefinitions } from '../../cli/lint/engine';
+import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { indexCatalog } from './indexCatalogs';
+import { contributionJson, contributionOf, keysOfContribution, recordingCatalog, shapeOf, type Contribution } from './workspaceDependencies';
 import { lintTask, type FileResult, type LintSettings } from '../../cli/lint/lintFile';
 import { lintSplitSets } from '../../cli/lint/splitSets';
 import type { FileChange, FolderConfigView, WorkspaceLinter, WorkspaceFileReport, WorkspaceLintStats } from '../serverHost';
@@ -27,14 +26,6 @@ import type { PolicySetConfig } from '../../service/config';
 const DELETED = 3;
 /** The workspace check covers at most this many files (a home folder opened by mistake costs a bounded time); said in the log. */
 const MAX_WORKSPACE_FILES = 20000;
-
-/** What one file adds to its folder's known definitions (DefinitionCatalog.definitionOf / setOf). */
-interface Contribution {
-  definition?: { info: DefinitionInfo; key: 'id' | 'name' };
-  set?: SetInfo;
-  /** It holds a policy rule: known whatever else is in the folder (else a set, known when a file imports groups). */
-  fromRule: boolean;
-}
 
 /** Per file, what the next check needs (not the text, not the tree). */
 interface FileState {
@@ -62,73 +53,6 @@ interface FolderState {
   hasConfigDefinitions: boolean;
   catalog: DefinitionCatalog | undefined;
   shape: string;
-}
-
-const lastSegment = (id: string) => id.slice(id.lastIndexOf('/') + 1).toLowerCase();
-
-/** The keys a lookup depends on: the last segment of what it names (an ID's name), and a custom ID's name. */
-function keysOfLookup(nameOrId: string): string[] {
-  const keys = [lastSegment(nameOrId)];
-  const custom = customDefinitionName(nameOrId);
-  if (custom !== undefined) keys.push(custom.toLowerCase());
-  return keys;
-}
-
-/** The keys a contribution answers lookups for: a change to it affects the checks that read them. */
-function keysOfContribution(c: Contribution | undefined): string[] {
-  const keys: string[] = [];
-  for (const info of [c?.definition?.info, c?.set]) {
-    if (!info) continue;
-    keys.push(info.name.toLowerCase());
-    if (info.id) keys.push(lastSegment(info.id));
-  }
-  return keys;
-}
-
-const contributionJson = (c: Contribution | undefined) => JSON.stringify([c?.definition, c?.set, c?.fromRule], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
-
-/**
- * The catalogue as the rules see it, recording what they look up (the dependency map): lookups by ID or
- * name record the names asked for; reading how many custom definitions there are, or whether built-ins are
- * known, records a dependency on the catalogue's shape.
- */
-function recordingCatalog(catalog: DefinitionCatalog, reads: Set<string>, shape: () => void): DefinitionCatalog {
-  return new Proxy(catalog, {
-    get(target, property) {
-      switch (property) {
-        case 'lookup':
-          return (id: string, normalized?: string) => {
-            for (const key of keysOfLookup(id)) reads.add(key);
-            return normalized === undefined ? target.lookup(id) : target.lookup(id, normalized);
-          };
-        case 'lookupName':
-          return (name: string) => {
-            reads.add(name.toLowerCase());
-            return target.lookupName(name);
-          };
-        case 'lookupSet':
-          return (nameOrId: string) => {
-            for (const key of keysOfLookup(nameOrId)) reads.add(key);
-            return target.lookupSet(nameOrId);
-          };
-        case 'customCount':
-        case 'hasBuiltIns':
-        case 'size':
-        case 'setCount':
-        case 'named':
-        case 'fingerprint':
-          shape();
-      }
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
-/** What answers catalogue-wide questions: checks that read it depend on every change to it. */
-function shapeOf(catalog: DefinitionCatalog | undefined): string {
-  if (!catalog) return 'none';
-  return hashText(JSON.stringify([catalog.hasBuiltIns, catalog.customCount, catalog.size, catalog.setCount, [...catalog.named()].map((d) => d.name.toLowerCase()).sort()]));
 }
 
 /** Lint settings of a folder as `policyset lint` run in it takes them from its config, under the editor's severities. */
@@ -264,19 +188,8 @@ export class WorkspaceLint implements WorkspaceLinter {
       previous.mtimeMs = stat.mtimeMs;
       return undefined;
     }
-    const scan = scanForDefinitions(bytes);
-    let contribution: Contribution | undefined;
-    const text = scan.ruleText ?? (scan.policyDefinitions ? decodeText(bytes).text : undefined);
-    if (text !== undefined) {
-      try {
-        const value = parseDocumentText(text);
-        if (isPolicyDefinition(value)) contribution = { definition: DefinitionCatalog.definitionOf(value, file), fromRule: scan.ruleText !== undefined };
-        else if (isPolicySet(value)) contribution = { set: DefinitionCatalog.setOf(value, file), fromRule: scan.ruleText !== undefined };
-      } catch {
-        // Not JSON: no definition (the check reports it).
-      }
-    }
-    const state: FileState = { ...(previous ?? { readsShape: false }), folder, size: stat.size, mtimeMs: stat.mtimeMs, hash, contribution, importsGroups: scan.importsGroups };
+    const { contribution, importsGroups } = contributionOf(bytes, file);
+    const state: FileState = { ...(previous ?? { readsShape: false }), folder, size: stat.size, mtimeMs: stat.mtimeMs, hash, contribution, importsGroups };
     this.files.set(file, state);
     return state;
   }

@@ -296,6 +296,9 @@ describe('policyset diff --against <git revision>', () => {
     fs.writeFileSync(path.join(repo, 'sets/deleted.json'), JSON.stringify({ ...set('1.0.0'), name: 'deleted-set' }, null, 2));
     fs.writeFileSync(path.join(repo, 'sets/unchanged.json'), JSON.stringify({ ...set('3.0.0'), name: 'unchanged-set' }, null, 2));
     fs.writeFileSync(path.join(repo, 'sets/settings.json'), JSON.stringify({ editor: true }));
+    // A site generator's template with a .json name (as in the landing-zone library's docs theme): not JSON.
+    fs.mkdirSync(path.join(repo, 'docs'));
+    fs.writeFileSync(path.join(repo, 'docs/config.json'), '{{- $data := resources.Get "search/data.json" -}}\n{ "dataFile": {{ $data.RelPermalink | jsonify }} }\n');
     git('add', '-A');
     git('commit', '-q', '-m', 'sets');
     // The working tree: one set modified (a breaking change under a minor version), one deleted, one new.
@@ -325,7 +328,15 @@ describe('policyset diff --against <git revision>', () => {
     assert.equal(added.requiredBump, 'none');
     assert.equal(byFile('sets/unchanged.json').requiredBump, 'none');
     assert.equal(reports.length, 4, 'settings.json is no set');
-    assert.match(result.stderr, /settings\.json: not a policy set definition, skipped/);
+    assert.match(result.stderr, /^policyset: 1 other JSON file skipped: no policy set definition in it, now or at HEAD$/m);
+  });
+
+  test('an unchanged tree exits 0, a file that is not JSON and names no policy key passed over as lint passes it', async () => {
+    const result = await cli(['--against', 'HEAD', 'docs', 'sets/unchanged.json', 'sets/settings.json'], { cwd: repo });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /1 set compared, 0 with changes/);
+    assert.match(result.stderr, /docs\/config\.json: not JSON, and no policy key in it, skipped/);
+    assert.match(result.stderr, /1 other JSON file skipped/);
   });
 
   test('text output, and all paths by default', async () => {

@@ -87,6 +87,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const comparison = await compareAgainstRevision(against, positionals, options);
     reports = comparison.reports;
     notes.push(...comparison.skipped);
+    if (comparison.otherJson) notes.push(`${comparison.otherJson} other JSON file${comparison.otherJson === 1 ? '' : 's'} skipped: no policy set definition in ${comparison.otherJson === 1 ? 'it' : 'them'}, now or at ${against}`);
     for (const [name, from] of comparison.renamed) notes.push(`${name}: renamed or moved from ${from} since ${against}, compared with it`);
     if (!reports.length) notes.push(`no policy set definition under ${positionals.length ? positionals.join(', ') : 'the current folder'} (now or at ${against})`);
   } else {

@@ -3,7 +3,7 @@
 // service's (server/src/service/versions).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareSets, decodeText, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../../service';
+import { compareSets, decodeText, NOT_A_SET, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { discover, FileReader, InputError, readBytes } from '../../node/files';
 import { filesAtRevision, renamesSince, showAtRevision, verifyRevision } from './git';
@@ -52,8 +52,10 @@ export function compareRead(oldRead: ReadSides, newRead: ReadSides, options: Com
 
 export interface RevisionComparison {
   reports: ChangeReport[];
-  /** Files passed over, and why (JSON that is not a set, on both sides). */
+  /** Files passed over that are not JSON (and name no policy key), and why: each said, as lint says them. */
   skipped: string[];
+  /** JSON files that hold no set, on both sides: counted, as lint counts other JSON files. */
+  otherJson: number;
   unchanged: number;
   /** Files renamed or moved since the revision: compared with their old path (new path -> old path). */
   renamed: Map<string, string>;
@@ -93,7 +95,7 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
     if (!newTexts.has(file)) newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? decodeText(reader.read(path.resolve(cwd, file))).text : undefined);
     return newTexts.get(file);
   };
-  const result: RevisionComparison = { reports: [], skipped: [], unchanged: 0, renamed: new Map() };
+  const result: RevisionComparison = { reports: [], skipped: [], otherJson: 0, unchanged: 0, renamed: new Map() };
   // Renames and moves: git's rename detection, then a file that is byte for byte one that is gone (git
   // does not see a rename it does not track yet). The new path is compared with the old one; the old path
   // is not a removal.
@@ -116,9 +118,12 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
     if (part && part.part !== 'definitions' && (splitSetOf(name, newOf) || splitSetOf(name, oldOf))) continue;
     const oldRead = readSetFile(from ?? name, oldOf, (file) => `${revision}:${file}`);
     const newRead = readSetFile(name, newOf);
-    const notASet = (read: ReadSides) => (read.ok ? read.sides.length === 0 : /not a policy set definition/.test(read.problem));
+    const notASet = (read: ReadSides) => (read.ok ? read.sides.length === 0 : !!read.notASet);
     if (notASet(oldRead) && notASet(newRead)) {
-      if (oldOf(from ?? name) !== undefined || newOf(name) !== undefined) result.skipped.push(`${name}: not a policy set definition, skipped`);
+      const notJson = [newRead, oldRead].find((read) => !read.ok && read.notASet && read.notASet !== NOT_A_SET);
+      if (oldOf(from ?? name) === undefined && newOf(name) === undefined) continue;
+      if (notJson && !notJson.ok) result.skipped.push(`${name}: ${notJson.notASet}, skipped`);
+      else result.otherJson++;
       continue;
     }
     const reports = compareRead(notASet(oldRead) ? { ok: true, sides: [] } : oldRead, notASet(newRead) ? { ok: true, sides: [] } : newRead, options);

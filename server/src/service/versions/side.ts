@@ -2,7 +2,7 @@ import { parseTree, type ParseError } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-types';
 import { joinLinesInStrings, keyNodeOf, propertyIgnoreCase, stringValue, LARGE_DOCUMENT, MAX_DEPTH, type Node } from '../json';
 import { LineIndex } from '../text';
-import { classify } from '../model/documentKind';
+import { classify, mentionsPolicyKeys } from '../model/documentKind';
 import { embeddedSets, readsEmbedded } from '../model/embedded';
 import { modelOfResource, type SetModel } from '../model/policySet';
 import { assembleSplitSet, SPLIT_PARTS, SPLIT_PART_KEYS, type PartText, type SplitPart } from '../model/splitSet';
@@ -26,7 +26,15 @@ export interface SetSide {
   locate(node: Node): Location;
 }
 
-export type ReadSides = { ok: true; sides: SetSide[] } | { ok: false; problem: string };
+/**
+ * A file read as sides, or why not. `notASet`, when the file holds no set (JSON that is not one, or text
+ * that is not JSON and names no policy key), says why: a walk passes over it, as lint does; a named file is
+ * a problem.
+ */
+/** The reason a JSON file that holds no set is passed over. */
+export const NOT_A_SET = 'not a policy set definition';
+
+export type ReadSides = { ok: true; sides: SetSide[] } | { ok: false; problem: string; notASet?: string };
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false };
 
@@ -125,9 +133,12 @@ export function readSides(file: string, input: string): ReadSides {
     const again = parseTree(joined, retried, PARSE_OPTIONS);
     if (!retried.length) [errors, root] = [retried, again];
   }
-  if (errors.length || !root) return { ok: false, problem: describeErrors(file, text, errors.length ? errors : [{ error: 4, offset: 0, length: 0 }]) };
+  if (errors.length || !root) {
+    const problem = describeErrors(file, text, errors.length ? errors : [{ error: 4, offset: 0, length: 0 }]);
+    return mentionsPolicyKeys(text) ? { ok: false, problem } : { ok: false, problem, notASet: 'not JSON, and no policy key in it' };
+  }
   const classification = classify(root);
-  if (!classification.resources.length) return { ok: false, problem: `${file}: not a policy set definition (nor a version of one, nor a template holding them)` };
+  if (!classification.resources.length) return { ok: false, problem: `${file}: not a policy set definition (nor a version of one, nor a template holding them)`, notASet: NOT_A_SET };
   const lines = new LineIndex(text);
   const embedded = embeddedSets(root, text);
   const readers = classification.resources.filter((resource) => readsEmbedded(resource.node));

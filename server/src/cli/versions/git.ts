@@ -22,14 +22,15 @@ interface GitResult {
  * each way it can fail (git missing, stopped at the time limit, an output over the bound). A call that ran
  * and exited non-zero is returned: the caller reads git's message.
  */
-function git(args: string[], cwd: string, what: string): GitResult {
+function git(args: string[], cwd: string, what: string, input?: string): GitResult {
   const result = spawnSync('git', args, {
     cwd,
     maxBuffer: MAX_BUFFER,
     timeout: GIT_TIMEOUT_MS,
     killSignal: 'SIGKILL',
     windowsHide: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
   });
   const error = result.error as NodeJS.ErrnoException | undefined;
@@ -81,6 +82,40 @@ export function showAtRevision(revision: string, file: string, cwd = process.cwd
   }
   if (result.stdout.length > LARGE_DOCUMENT) throw new InputError(`${file} at ${revision} is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB: not compared`);
   return decodeText(result.stdout).text;
+}
+
+/**
+ * The texts of the .json and .jsonc files under the paths at a revision (relative to the current folder), read
+ * in one `git cat-file --batch` per MAX_BUFFER / 2 of blobs instead of one `git show` a file (500 files: 25 s
+ * of process starts). A file over LARGE_DOCUMENT is left out: showAtRevision says it is too large.
+ */
+export function textsAtRevision(revision: string, paths: string[], cwd = process.cwd()): Map<string, string> {
+  const listed = git(['ls-tree', '-r', '-z', '-l', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')], cwd, `the files at ${revision}`);
+  if (listed.status !== 0) throw new InputError(`git ls-tree ${revision} failed: ${gitSaid(listed.stderr)}`);
+  const blobs: { oid: string; size: number; name: string }[] = [];
+  for (const entry of listed.stdout.toString('utf8').split('\0')) {
+    const match = /^\d+ blob ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(entry);
+    if (match && /\.jsonc?$/i.test(match[3]) && Number(match[2]) <= LARGE_DOCUMENT) blobs.push({ oid: match[1], size: Number(match[2]), name: match[3] });
+  }
+  const texts = new Map<string, string>();
+  for (let start = 0; start < blobs.length; ) {
+    let end = start;
+    for (let bytes = 0; end < blobs.length && (end === start || bytes + blobs[end].size < MAX_BUFFER / 2); end++) bytes += blobs[end].size + 64;
+    const batch = blobs.slice(start, end);
+    const result = git(['cat-file', '--batch'], cwd, `the files at ${revision}`, batch.map((b) => b.oid).join('\n') + '\n');
+    if (result.status !== 0) throw new InputError(`git cat-file at ${revision} failed: ${gitSaid(result.stderr)}`);
+    let offset = 0;
+    for (const blob of batch) {
+      // Each answer: '<oid> blob <size>\n', the content, '\n'.
+      const header = result.stdout.indexOf(10, offset);
+      const size = Number(/ (\d+)$/.exec(result.stdout.subarray(offset, header).toString('latin1'))?.[1]);
+      if (header < 0 || !Number.isFinite(size)) throw new InputError(`git cat-file at ${revision}: an answer that is not a blob (${blob.name})`);
+      texts.set(blob.name, decodeText(result.stdout.subarray(header + 1, header + 1 + size)).text);
+      offset = header + 1 + size + 1;
+    }
+    start = end;
+  }
+  return texts;
 }
 
 /** The .json and .jsonc files under the paths at a revision (relative to the current folder). */

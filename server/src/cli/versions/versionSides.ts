@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { compareSets, decodeText, NOT_A_SET, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { discover, FileReader, InputError, readBytes } from '../../node/files';
-import { filesAtRevision, renamesSince, showAtRevision, verifyRevision } from './git';
+import { filesAtRevision, renamesSince, showAtRevision, textsAtRevision, verifyRevision } from './git';
 
 /** Where the text of a file comes from: undefined when the file is not there. */
 export type TextOf = (file: string) => string | undefined;
@@ -82,7 +82,7 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
   const names = new Set<string>();
   for (const file of discovered.files) names.add(path.relative(cwd, path.resolve(cwd, file.path)).split(path.sep).join('/'));
   for (const file of filesAtRevision(revision, inputs, cwd)) names.add(file);
-  const oldTexts = new Map<string, string | undefined>();
+  const oldTexts = new Map<string, string | undefined>(textsAtRevision(revision, inputs, cwd));
   const oldOf: TextOf = (file) => {
     if (!oldTexts.has(file)) oldTexts.set(file, showAtRevision(revision, file, cwd));
     return oldTexts.get(file);

@@ -11,7 +11,9 @@
 //     once), once quiet: the workspace checked, quiet, is printed as a ratio of it.
 // Folders: (a) the corpus's sets with a .policysetrc.json naming its definitions index; (b) a repository-sized
 // workspace: the corpus's sets copied under new names (and every fifth copy with a parameter left unused)
-// until BENCH_WORKSPACE_FILES files (default 3000), with the same config. Medians of BENCH_WORKSPACE_ROUNDS
+// until BENCH_WORKSPACE_FILES files (default 3000), with the same config; (c) with BENCH_WORKSPACE_DIR, a copy
+// of that folder (a real repository; .git left out, the folder itself never written), held against the corpus
+// folder's sets open for memory (scenario `folder`, added to the default list). Medians of BENCH_WORKSPACE_ROUNDS
 // (default 3) interleaved rounds (CLI first, then the server, each afresh). No assertions: figures and ratios.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,7 +26,9 @@ import { startInitialized, type LspProcess } from '../support/lspProcess';
 const ROUNDS = Number(process.env.BENCH_WORKSPACE_ROUNDS ?? 3);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 10000);
 const FILES = Number(process.env.BENCH_WORKSPACE_FILES ?? 3000);
-const SCENARIOS = (process.env.BENCH_WORKSPACE_SCENARIOS ?? 'corpus,repository').split(',');
+const FOLDER = process.env.BENCH_WORKSPACE_DIR;
+const SCENARIOS = (process.env.BENCH_WORKSPACE_SCENARIOS ?? `corpus,repository${FOLDER ? ',folder' : ''}`).split(',') as Kind[];
+type Kind = 'corpus' | 'repository' | 'folder';
 const TIMEOUT_MS = 600000;
 const CLI = path.join(REPO_ROOT, 'bin', 'policyset.js');
 const PROBE = path.join(__dirname, 'memoryProbe.js');
@@ -63,8 +67,13 @@ async function heldRss(client: LspProcess): Promise<number> {
 }
 
 /** A folder holding the corpus's sets (and, for the repository, copies of them) with a config naming the definitions index. */
-function makeWorkspace(kind: 'corpus' | 'repository'): { dir: string; files: number } {
+function makeWorkspace(kind: Kind): { dir: string; files: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `policyset-bench-workspace-${kind}-`));
+  if (kind === 'folder') {
+    if (!FOLDER) throw new Error('the folder scenario needs BENCH_WORKSPACE_DIR');
+    fs.cpSync(FOLDER, dir, { recursive: true, filter: (source) => path.basename(source) !== '.git' && !fs.lstatSync(source).isSymbolicLink() });
+    return { dir, files: listJsonFiles(dir).length };
+  }
   const sets = listJsonFiles(LARGEST_CORPUS.sets);
   fs.writeFileSync(path.join(dir, '.policysetrc.json'), JSON.stringify({ definitions: [LARGEST_CORPUS.index] }));
   let files = 1;
@@ -114,6 +123,14 @@ interface ServerRun {
   liveChecked: number;
 }
 
+/** A set of the folder with a display name to change (the corpus's first, or the first such file of a real folder). */
+function aSet(dir: string): string {
+  const sets = fs.existsSync(path.join(dir, 'sets')) ? listJsonFiles(path.join(dir, 'sets')) : listJsonFiles(dir);
+  const set = sets.find((file) => /"policyDefinitions"/.test(fs.readFileSync(file, 'utf8')) && /"displayName": "/.test(fs.readFileSync(file, 'utf8')));
+  if (!set) throw new Error(`no set with a display name in ${dir}`);
+  return set;
+}
+
 async function runServer(dir: string): Promise<ServerRun> {
   const { client } = await startInitialized(CAPABILITIES, { nodeArgs: ['-r', PROBE], workspaceFolders: [pathToFileURL(dir).href], name: 'ours' });
   try {
@@ -127,7 +144,7 @@ async function runServer(dir: string): Promise<ServerRun> {
     if (answer.error) throw new Error(`workspace/diagnostic failed: ${answer.error.message}`);
     const stats = async () => (await client.request<{ checked: number; pending: number }>('policySet/workspaceStats', null, TIMEOUT_MS)).result!;
     // Live: one set rewritten (a new display name), until nothing is pending.
-    const set = listJsonFiles(path.join(dir, 'sets'))[0];
+    const set = aSet(dir);
     const before = await stats();
     fs.writeFileSync(set, fs.readFileSync(set, 'utf8').replace('"displayName": "', '"displayName": "Renamed '));
     const liveStart = performance.now();
@@ -169,8 +186,10 @@ async function runOpenBaseline(dir: string): Promise<number> {
 
 async function main() {
   console.log(`workspace diagnostics beside the CLI (corpus: ${LARGEST_CORPUS.label}; ${ROUNDS} rounds; medians)`);
-  for (const kind of SCENARIOS as Array<'corpus' | 'repository'>) {
+  for (const kind of SCENARIOS) {
     const { dir, files } = makeWorkspace(kind);
+    // The memory reference: the corpus folder's sets open (for a real folder, in a corpus folder of its own).
+    const reference = kind === 'folder' ? makeWorkspace('corpus').dir : dir;
     try {
       const cli: number[] = [];
       const server: ServerRun[] = [];
@@ -178,18 +197,19 @@ async function main() {
       for (let round = 0; round < ROUNDS; round++) {
         cli.push(await runCli(dir));
         server.push(await runServer(dir));
-        open.push(await runOpenBaseline(dir));
+        open.push(await runOpenBaseline(reference));
       }
       const m = (pick: (r: ServerRun) => number) => median(server.map(pick));
       const cliMs = median(cli);
-      console.log(`\n${kind}: ${files} files (${server[0].reports} reports)`);
+      console.log(`\n${kind === 'folder' ? `${kind} ${FOLDER}` : kind}: ${files} files (${server[0].reports} reports)`);
       console.log(`  CLI lint, whole process         ${ms(cliMs)}`);
       console.log(`  server, request to last report  ${ms(m((r) => r.time))}  (${(m((r) => r.time) / cliMs).toFixed(2)}x the CLI)`);
       console.log(`  server memory: initialized ${mib(m((r) => r.rssInitialized))}, at the last report ${mib(m((r) => r.rssAtLast))} (peak ${mib(m((r) => r.peakAtLast))})${SETTLE_MS > 0 ? `, quiet ${mib(m((r) => r.rssQuiet))} (${(m((r) => r.rssQuiet) / m((r) => r.rssInitialized)).toFixed(2)}x initialized)` : ''}`);
-      console.log(`  reference: the corpus's ${listJsonFiles(path.join(dir, 'sets')).length} sets open, quiet ${mib(median(open))}${SETTLE_MS > 0 ? `; the workspace checked, quiet: ${(m((r) => r.rssQuiet) / median(open)).toFixed(2)}x that` : ''}`);
+      console.log(`  reference: the corpus's ${listJsonFiles(path.join(reference, 'sets')).length} sets open, quiet ${mib(median(open))}${SETTLE_MS > 0 ? `; the workspace checked, quiet: ${(m((r) => r.rssQuiet) / median(open)).toFixed(2)}x that` : ''}`);
       console.log(`  live: one set changed on disk, re-checked in ${ms(m((r) => r.liveMs))} (debounce included), ${m((r) => r.liveChecked)} file(s) checked again`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+      if (reference !== dir) fs.rmSync(reference, { recursive: true, force: true });
     }
   }
 }

@@ -154,7 +154,7 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
     assert.deepEqual(leaks, []);
   });
 
-  test(`UI: the squiggle and the Problems entry for an undefined group appear (Done-when: within ${SHOWN_WITHIN_MS} ms of opening the file)`, async () => {
+  test(`UI: the workspace check lists closed files in the Problems panel; the squiggle for an undefined group appears (Done-when: within ${SHOWN_WITHIN_MS} ms of opening the file)`, async () => {
     await suiteResults().catch(() => undefined); // the suite's code-server is stopped before this one starts
     const wb = await openWorkbench();
     try {
@@ -162,25 +162,32 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
       const ui = await startUiServer();
       await poll('the language server to start with the workbench', () => (ui.languageServerPids().length > 0 ? true : undefined), 30_000, 100);
       await wb.showProblems();
+      await wb.closeAllEditors();
+      // The workspace check (on by default in VS Code): the Problems panel lists the problems of files no editor has open.
+      const closed = await poll(
+        'the Problems panel to list a closed file (the workspace check)',
+        async () => ((await wb.problemFileRows(freshName(OPENS)).count()) > 0 ? (await wb.problemRows('PS5001').count()) : undefined),
+        60_000,
+      );
+      console.log(`# the workspace check: ${closed} PS5001 entries listed with no editor open`);
       // Fresh files each time (new documents, content-detected as policy sets); the first open also warms the editor.
+      // Their Problems entries are there before they open (the workspace check): what is timed is the squiggle.
       const times: number[] = [];
       for (let i = 1; i <= OPENS; i++) {
         const name = freshName(i);
         await wb.closeAllEditors();
-        await poll('the Problems entries of the closed file to go', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
         const opened = await wb.openFile(name);
         await wb.squiggles().first().waitFor({ state: 'visible', timeout: 15_000 });
         const squiggleMs = Date.now() - opened;
         const row = wb.problemRows('Monitoring').first();
         await row.waitFor({ state: 'visible', timeout: 15_000 });
-        const problemMs = Date.now() - opened;
         assert.match((await row.textContent()) ?? '', /not declared.*PS5001/);
-        times.push(Math.max(squiggleMs, problemMs));
-        console.log(`# open ${i}: squiggle after ${squiggleMs} ms, Problems entry after ${problemMs} ms`);
+        times.push(squiggleMs);
+        console.log(`# open ${i}: squiggle after ${squiggleMs} ms`);
       }
       const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
       // Measured, printed, not asserted: timings on a shared machine are not a pass/fail signal (the project's rule).
-      console.log(`# squiggle and Problems entry: median ${median} ms over ${OPENS} opens (first ${times[0]} ms); Done-when (<= ${SHOWN_WITHIN_MS} ms): ${median <= SHOWN_WITHIN_MS ? 'met' : 'NOT met'} here`);
+      console.log(`# squiggle: median ${median} ms over ${OPENS} opens (first ${times[0]} ms); Done-when (<= ${SHOWN_WITHIN_MS} ms): ${median <= SHOWN_WITHIN_MS ? 'met' : 'NOT met'} here`);
     } catch (error) {
       console.log(`# screenshot: ${await wb.screenshot('squiggle')}`);
       throw error;
@@ -214,11 +221,9 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
   test('UI: the quick fix from Ctrl+. declares the undefined group', async () => {
     const wb = await openWorkbench();
     try {
-      // Only this file open: the Problems panel then lists its entries alone.
       await wb.closeAllEditors();
-      await poll('the Problems entries of the closed files to go', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
       await wb.openFile(UNDEFINED_GROUP_FIXTURE);
-      await wb.problemRows('PS5001').first().waitFor({ state: 'visible', timeout: 15_000 });
+      await wb.squiggles().first().waitFor({ state: 'visible', timeout: 15_000 });
       const { line, column } = wb.positionAfter(UNDEFINED_GROUP_FIXTURE, '"Monitoring');
       await wb.goTo(line, column - 3);
       await wb.page.keyboard.press('Control+.');
@@ -235,7 +240,8 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
         10_000,
       );
       assert.match(text, /"name"\s*:\s*"Monitoring"/, 'a group named Monitoring is declared');
-      await poll('the PS5001 entry to leave the Problems panel', async () => ((await wb.problemRows('PS5001').count()) === 0 ? true : undefined), 10_000);
+      // The file's only error was PS5001 (the copies of it keep theirs in the Problems panel: the workspace check).
+      await poll('the squiggle to leave the editor', async () => ((await wb.squiggles().count()) === 0 ? true : undefined), 10_000);
     } catch (error) {
       console.log(`# screenshot: ${await wb.screenshot('quickFix')}`);
       throw error;

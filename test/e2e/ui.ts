@@ -87,6 +87,11 @@ export class Workbench {
     return this.page.locator('.monaco-editor .view-overlays .squiggly-error, .monaco-editor .squiggly-error');
   }
 
+  /** The Problems panel's row of a file (its name, with its entries beneath). */
+  problemFileRows(name: string) {
+    return this.page.locator('.markers-panel .monaco-list-row', { hasText: name }).filter({ hasNotText: /PS\d{4}/ });
+  }
+
   problemRows(text: string) {
     return this.page.locator('.markers-panel .monaco-list-row', { hasText: text });
   }

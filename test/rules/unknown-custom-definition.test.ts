@@ -31,4 +31,16 @@ function unreadable(): DefinitionCatalog {
   return catalog;
 }
 
-run('unknown-custom-definition', { valid: [], invalid });
+run('unknown-custom-definition', {
+  valid: [
+    {
+      name: "only a file that could not be read is known (a generator's template): another name is not said to be missing among 0 loaded",
+      text: a3(`{
+    "policyDefinitions": [{ "policyDefinitionId": "/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/Deploy_Heartbeat_Alert" }]
+  }`),
+      notCodes: ['PS8010'],
+      options: { definitions: unreadable() },
+    },
+  ],
+  invalid,
+});

@@ -7,7 +7,7 @@ export const unknownCustomDefinition: SetRule = {
     code: 'PS8010',
     name: 'unknown-custom-definition',
     description:
-      'A reference names a custom policy definition (at management group or subscription scope, by an expression that ends with its name, or by a `policyDefinitionName` that is not a GUID) that none of the loaded custom definitions has: the set fails to deploy until the definition exists. Definitions are matched by name; the scope, usually a placeholder, takes no part. Only reported when at least one custom definition is loaded (definition files linted alongside, `--definitions`, the workspace).',
+      'A reference names a custom policy definition (at management group or subscription scope, by an expression that ends with its name, or by a `policyDefinitionName` that is not a GUID) that none of the loaded custom definitions has: the set fails to deploy until the definition exists. Definitions are matched by name; the scope, usually a placeholder, takes no part. Only reported when at least one custom definition is loaded (definition files linted alongside, `--definitions`, the workspace), or when the reference names one in a definition file that could not be read.',
     defaultSeverity: 'warning',
     messages: {
       unknown: "No custom policy definition '{{name}}' is among the {{count}} loaded: deploy it with the set, or check the name.",
@@ -26,7 +26,8 @@ export const unknownCustomDefinition: SetRule = {
       if (name === undefined || ctx.definitionsOf(reference).length) continue;
       const broken = catalog.unreadable(name);
       if (broken) ctx.report({ node, messageId: 'unreadable', data: { name, file: broken.source, problem: broken.problem } });
-      else ctx.report({ node, messageId: 'unknown', data: { name, count: catalog.customCount } });
+      // Only files that could not be read (a generator's template, say): nothing known to say it is missing.
+      else if (catalog.customCount) ctx.report({ node, messageId: 'unknown', data: { name, count: catalog.customCount } });
     }
   },
 };

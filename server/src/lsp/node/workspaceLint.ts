@@ -10,18 +10,16 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
 import { DefinitionCatalog, siblingsOf, splitPartOf, type SeveritySetting } from '../../service';
 import { hashText } from '../../service/text';
 import { discover, readUserFileSync } from '../../node/files';
-import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
-import { indexCatalog } from './indexCatalogs';
+import { configDefinitions, lintSettings, toPath, type FolderState } from './workspaceFolders';
 import { contributionJson, contributionOf, keysOfContribution, recordingCatalog, shapeOf, type Contribution } from './workspaceDependencies';
-import { lintTask, type FileResult, type LintSettings } from '../../cli/lint/lintFile';
+import { lintTask, type FileResult } from '../../cli/lint/lintFile';
 import { lintSplitSets } from '../../cli/lint/splitSets';
 import type { FileChange, FolderConfigView, WorkspaceLinter, WorkspaceFileReport, WorkspaceLintStats } from '../serverHost';
-import type { PolicySetConfig } from '../../service/config';
 
 const DELETED = 3;
 /** The workspace check covers at most this many files (a home folder opened by mistake costs a bounded time); said in the log. */
@@ -45,27 +43,6 @@ interface FileState {
   readsShape: boolean;
 }
 
-interface FolderState {
-  dir: string;
-  settings: LintSettings;
-  /** The config's definitions (index files, folders), read once per config. */
-  base: DefinitionCatalog | undefined;
-  hasConfigDefinitions: boolean;
-  catalog: DefinitionCatalog | undefined;
-  shape: string;
-}
-
-/** Lint settings of a folder as `policyset lint` run in it takes them from its config, under the editor's severities. */
-function lintSettings(config: PolicySetConfig | undefined, editor: { severities: Record<string, SeveritySetting>; cloud: string }, docsBaseUrl: string): LintSettings {
-  return {
-    // The config's rules over the settings' (as for open documents); the CLI reads only the config's.
-    severities: { ...editor.severities, ...config?.rules },
-    minSeverity: config?.minSeverity ?? 'info',
-    cloud: config?.cloud || editor.cloud || undefined,
-    docsBaseUrl,
-    identities: false,
-  };
-}
 
 export interface WorkspaceLintOptions {
   /** The `.policysetrc.json` that applies to a file (the workspace's, see workspaceConfig.ts). */
@@ -74,14 +51,6 @@ export interface WorkspaceLintOptions {
   docsBaseUrl: string;
   log(message: string): void;
 }
-
-const toPath = (uri: string): string | undefined => {
-  try {
-    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 export class WorkspaceLint implements WorkspaceLinter {
   private folders: FolderState[] = [];
@@ -140,23 +109,9 @@ export class WorkspaceLint implements WorkspaceLinter {
   }
 
   private async loadFolder(dir: string): Promise<FolderState> {
-    const view = this.options.configOf(pathToFileURL(dir).href);
-    const config = view?.config;
+    const config = this.options.configOf(pathToFileURL(dir).href)?.config;
     const definitions = config?.definitions ?? [];
-    let base: DefinitionCatalog | undefined;
-    if (definitions.length) {
-      try {
-        const sources = await resolveDefinitionSources(definitions);
-        if (sources.definitionFiles.length) base = await loadCatalog(sources);
-        else {
-          // Index files only (the usual case): their definitions shared with the open documents' (indexCatalogs.ts).
-          base = new DefinitionCatalog();
-          for (const file of sources.indexFiles) base.addAll(await indexCatalog(file));
-        }
-      } catch (error) {
-        this.options.log(`workspace diagnostics: the definitions of ${dir}'s config: ${(error as Error).message}`);
-      }
-    }
+    const base = await configDefinitions(definitions, (problem) => this.options.log(`workspace diagnostics: the definitions of ${dir}'s config: ${problem}`));
     return { dir, settings: lintSettings(config, this.options.editorSettings(), this.options.docsBaseUrl), base, hasConfigDefinitions: definitions.length > 0, catalog: undefined, shape: 'none' };
   }
 

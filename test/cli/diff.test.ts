@@ -299,6 +299,9 @@ describe('policyset diff --against <git revision>', () => {
     // A site generator's template with a .json name (as in the landing-zone library's docs theme): not JSON.
     fs.mkdirSync(path.join(repo, 'docs'));
     fs.writeFileSync(path.join(repo, 'docs/config.json'), '{{- $data := resources.Get "search/data.json" -}}\n{ "dataFile": {{ $data.RelPermalink | jsonify }} }\n');
+    // A template whose sets come from a variable this reader cannot see into (as in the landing-zone repository's docs).
+    const copied = { type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2019-09-01', name: "[variables('sets')[copyIndex()].name]", copy: { name: 'sets', count: 2 }, properties: { displayName: 'x', policyDefinitions: "[variables('sets')[copyIndex()].policyDefinitions]" } };
+    fs.writeFileSync(path.join(repo, 'docs/copied.json'), JSON.stringify({ $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', contentVersion: '1.0.0.0', variables: { sets: "[json(parameters('text'))]" }, resources: [copied] }, null, 2));
     git('add', '-A');
     git('commit', '-q', '-m', 'sets');
     // The working tree: one set modified (a breaking change under a minor version), one deleted, one new.
@@ -336,6 +339,7 @@ describe('policyset diff --against <git revision>', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /1 set compared, 0 with changes/);
     assert.match(result.stderr, /docs\/config\.json: not JSON, and no policy key in it, skipped/);
+    assert.match(result.stderr, /docs\/copied\.json: its set resources are built from template expressions .*: not compared \(unchanged since HEAD\)/);
     assert.match(result.stderr, /1 other JSON file skipped/);
   });
 

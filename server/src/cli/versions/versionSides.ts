@@ -126,8 +126,16 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
       else result.otherJson++;
       continue;
     }
+    const unchanged = oldOf(from ?? name) === newOf(name);
+    const unreadable = [newRead, oldRead].find((read): read is { ok: false; problem: string } => !read.ok && !notASet(read));
+    if (unreadable && unchanged) {
+      // Not read (sets built from expressions it cannot see, say), and not changed: nothing to compare, said; a
+      // changed one still stops the run (exit 2), never a "none" it could not tell.
+      result.skipped.push(`${unreadable.problem} (unchanged since ${revision})`);
+      continue;
+    }
     const reports = compareRead(notASet(oldRead) ? { ok: true, sides: [] } : oldRead, notASet(newRead) ? { ok: true, sides: [] } : newRead, options);
-    if (oldOf(from ?? name) === newOf(name)) result.unchanged++;
+    if (unchanged) result.unchanged++;
     result.reports.push(...reports);
   }
   return result;

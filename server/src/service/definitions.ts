@@ -44,6 +44,8 @@ export interface SetInfo {
   parameters?: DefinitionParameter[];
   /** The policyDefinitionReferenceIds of its members, as written. */
   referenceIds?: string[];
+  /** How many members it has (a set of none is a skeleton to fill in, and its consumers are not checked against it). */
+  members?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -207,7 +209,7 @@ export class DefinitionCatalog {
       : [];
     const references = properties['policyDefinitions'] as unknown[];
     const referenceIds = references.map((r) => (isObject(r) ? asString(r['policyDefinitionReferenceId']) : undefined)).filter((r): r is string => r !== undefined);
-    return { id, name, displayName: asString(properties['displayName']), groups, source, parameters: [...readParameters(properties['parameters']).values()], referenceIds };
+    return { id, name, displayName: asString(properties['displayName']), groups, source, parameters: [...readParameters(properties['parameters']).values()], referenceIds, members: references.length };
   }
 
   addSet(info: SetInfo) {

@@ -44,6 +44,8 @@ export interface ValidationResult {
   /** References whose definition could not be checked, and why (sets embedded in a template counted too). */
   unchecked: UncheckedReferences;
   document: PolicyDocument;
+  /** Assignments whose set (or definition) is not known, so not checked against it (none for most documents). */
+  unresolvedAssignments: number;
 }
 
 /**
@@ -212,7 +214,8 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
     }
   }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return { kind, diagnostics, internalErrors, document, unchecked };
+  const unresolvedAssignments = consumers.length ? documentContext.resolvedConsumers().filter((r) => (r.consumer.shape === 'assignment' || r.consumer.shape === 'epacAssignment') && !r.resolved).length : 0;
+  return { kind, diagnostics, internalErrors, document, unchecked, unresolvedAssignments };
 }
 
 export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {

@@ -44,6 +44,7 @@ interface FileState {
   /** Of the bytes last read: a change event for the same bytes (a save without edits, a touch) re-checks nothing. */
   hash: string;
   contribution?: Contribution;
+  /** It imports the groups of other sets, or assigns a set (scanForDefinitions): the folder's sets are then known. */
   importsGroups: boolean;
   /** Its diagnostics as JSON text (a fraction of the objects' memory); undefined until checked. */
   diagnostics?: string;
@@ -276,7 +277,7 @@ export class WorkspaceLint implements WorkspaceLinter {
         // Not JSON: no definition (the check reports it).
       }
     }
-    const state: FileState = { ...(previous ?? { readsShape: false }), folder, size: stat.size, mtimeMs: stat.mtimeMs, hash, contribution, importsGroups: scan.importsGroups };
+    const state: FileState = { ...(previous ?? { readsShape: false }), folder, size: stat.size, mtimeMs: stat.mtimeMs, hash, contribution, importsGroups: scan.importsGroups || scan.consumer };
     this.files.set(file, state);
     return state;
   }

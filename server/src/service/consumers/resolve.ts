@@ -32,7 +32,8 @@ export interface ResolvedConsumer {
 const declarationCache = new WeakMap<SetInfo | DefinitionInfo, TargetDeclaration>();
 
 function ofSet(info: SetInfo): TargetDeclaration | undefined {
-  if (!info.parameters || !info.referenceIds) return undefined;
+  // A set of no members is a skeleton that its users fill in (a landing zone's "custom" set): not what it will be.
+  if (!info.parameters || !info.referenceIds || !info.members) return undefined;
   let found = declarationCache.get(info);
   if (!found) {
     found = {

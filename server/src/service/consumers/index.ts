@@ -2,3 +2,4 @@
 export { consumersOf } from './recognise';
 export { resolveConsumer, resolveTarget, type ResolvedConsumer, type ResolvedTarget, type TargetDeclaration } from './resolve';
 export { isPlaceholderValue, holdsPlaceholder, type ConsumerModel, type ConsumerShape, type ConsumerTarget, type PassedParameter, type ReferenceIdUse } from './model';
+export { assignsSet, usesOfSet, usesOfName, type ConsumerUse, type SetIdentity } from './uses';

@@ -73,8 +73,12 @@ export function isPlaceholderValue(value: unknown): boolean {
   return trimmed.startsWith('[') || /\$\{[^}]*\}|^\{[A-Za-z_][\w.-]*\}$|##[A-Za-z0-9_]+##|<[A-Za-z_][\w -]*>/.test(trimmed);
 }
 
-/** Whether a value or anything inside it is such a placeholder. */
+/**
+ * Whether a value or anything inside it is such a placeholder. A `null` value is one too: libraries (the
+ * Terraform landing zone's) write it for a value their module fills in before it deploys the assignment.
+ */
 export function holdsPlaceholder(value: unknown): boolean {
+  if (value === null) return true;
   if (typeof value === 'string') return isPlaceholderValue(value);
   if (Array.isArray(value)) return value.some(holdsPlaceholder);
   if (typeof value === 'object' && value !== null) return Object.values(value).some(holdsPlaceholder);

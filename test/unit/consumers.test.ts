@@ -100,3 +100,16 @@ test('an expiry planted in the real exemption list, against a clock the caller s
   assert.equal(at('2026-01-30T00:00:00Z'), 0);
   assert.equal(at('2026-02-01T00:00:00Z'), 1);
 });
+
+test('the real latent break: the China copy of Deploy-MDFC-Config requires eight parameters its library assignment does not pass (PS9209, information)', () => {
+  const set = 'alz-bicep-china/policy_set_definition_es_mc_Deploy-MDFC-Config.json';
+  const catalog = catalogOf([{ file: set, text: read(set) }]);
+  const { ps92 } = consumerCodes(read('alz-bicep-china/policy_assignment_es_deploy_mdfc_config.tmpl.json'), catalog);
+  assert.deepEqual(ps92.map((d) => [d.code, d.severity]), [['PS9209', 3]]);
+  // Oracle: the set's parameters without a default, less the three the assignment passes (read from the files here).
+  const setValue = parseDocumentText(read(set)) as { properties: { parameters: Record<string, { defaultValue?: unknown }> } };
+  const passed = Object.keys((parseDocumentText(read('alz-bicep-china/policy_assignment_es_deploy_mdfc_config.tmpl.json')) as { properties: { parameters: Record<string, unknown> } }).properties.parameters);
+  const expected = Object.entries(setValue.properties.parameters).filter(([name, p]) => !('defaultValue' in p) && !passed.includes(name)).map(([name]) => name);
+  assert.equal(expected.length, 8);
+  assert.deepEqual(ps92[0].data.missing, expected);
+});

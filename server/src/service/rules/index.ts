@@ -71,6 +71,7 @@ import { unknownMemberReferenceId } from './unknown-member-reference-id';
 import { referenceIdOnDefinitionAssignment } from './reference-id-on-definition-assignment';
 import { duplicateDefaultMessage } from './duplicate-default-message';
 import { expiredExemption } from './expired-exemption';
+import { libraryAssignmentParameterNotPassed } from './library-assignment-parameter-not-passed';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -144,6 +145,7 @@ export const RULES: readonly Rule[] = [
   referenceIdOnDefinitionAssignment,
   duplicateDefaultMessage,
   expiredExemption,
+  libraryAssignmentParameterNotPassed,
 ];
 
 export type { Rule, RuleMeta, SetRule, DocumentRule, ConsumerRule, FixKind } from './types';

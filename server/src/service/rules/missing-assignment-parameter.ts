@@ -1,5 +1,5 @@
 import type { ConsumerRule } from './types';
-import { declarationsOf, describeTargets, relatedDeclarations } from './support/consumers';
+import { declarationsOf, describeTargets, relatedDeclarations, requiredNotPassed } from './support/consumers';
 
 export const missingAssignmentParameter: ConsumerRule = {
   scope: 'consumer',
@@ -17,19 +17,9 @@ export const missingAssignmentParameter: ConsumerRule = {
     for (const resolved of ctx.resolvedConsumers()) {
       const consumer = resolved.consumer;
       if (!resolved.resolved || !consumer.complete || consumer.shape !== 'assignment') continue;
-      const passed = new Set(consumer.parameters.map((p) => p.name.toLowerCase()));
       const declarations = declarationsOf(resolved);
-      // Required only when every declaration the target may mean requires it (copies of a set may differ).
-      const required = new Map<string, string>();
-      declarations.forEach((declaration, i) => {
-        for (const [lower, parameter] of declaration.parameters) {
-          if (parameter.hasDefault) continue;
-          if (i === 0) required.set(lower, parameter.name);
-        }
-        if (i > 0) for (const lower of [...required.keys()]) if (declaration.parameters.get(lower)?.hasDefault !== false) required.delete(lower);
-      });
-      for (const [lower, name] of required) {
-        if (passed.has(lower)) continue;
+      const required = requiredNotPassed(resolved);
+      for (const name of required.values()) {
         ctx.report({
           node: consumer.parametersNode ?? resolved.targets[0].target.node,
           on: 'key',

@@ -38,3 +38,19 @@ export function relatedDeclarations(declarations: TargetDeclaration[], what: str
   }
   return related;
 }
+
+/**
+ * The parameters every declaration a consumer's targets may mean requires (no default: copies of a set may
+ * differ) that the consumer does not pass, by lowercased name.
+ */
+export function requiredNotPassed(resolved: ResolvedConsumer): Map<string, string> {
+  const passed = new Set(resolved.consumer.parameters.map((p) => p.name.toLowerCase()));
+  const declarations = declarationsOf(resolved);
+  const required = new Map<string, string>();
+  declarations.forEach((declaration, i) => {
+    if (i === 0) for (const [lower, parameter] of declaration.parameters) if (!parameter.hasDefault) required.set(lower, parameter.name);
+    if (i > 0) for (const lower of [...required.keys()]) if (declaration.parameters.get(lower)?.hasDefault !== false) required.delete(lower);
+  });
+  for (const lower of passed) required.delete(lower);
+  return required;
+}

@@ -11,11 +11,14 @@ const REPO_ROOT = path.resolve(__dirname, '../../..');
 const RULES_DIR = path.join(REPO_ROOT, 'docs', 'rules');
 const DEFINITIONS_DIR = path.join(RULES_DIR, 'definitions');
 
+const isPolicySet = (value: unknown) => Array.isArray((value as { properties?: { policyDefinitions?: unknown } } | null)?.properties?.policyDefinitions);
+
 // ---- Known definitions -----------------------------------------------------------------------
 
 /**
- * Every file in docs/rules/definitions/: a policy definition document, or (a JSON array) an index of
- * built-in definitions in the shape of builtin-policy-definitions-index.json.
+ * Every file in docs/rules/definitions/: a policy definition document, a policy set document (the set the
+ * consumer rules' examples assign), or (a JSON array) an index of built-in definitions in the shape of
+ * builtin-policy-definitions-index.json.
  */
 function loadDefinitions(): DefinitionCatalog {
   const catalog = new DefinitionCatalog();
@@ -25,6 +28,8 @@ function loadDefinitions(): DefinitionCatalog {
     const value: unknown = JSON.parse(fs.readFileSync(full, 'utf8'));
     if (Array.isArray(value)) {
       assert.ok(catalog.addIndex(value, full) > 0, `${file}: no definitions read from the index`);
+    } else if (isPolicySet(value)) {
+      assert.ok(catalog.addSetDocument(value, full), `${file}: not a policy set document`);
     } else {
       assert.ok(catalog.addDefinitionDocument(value, full), `${file}: not a policy definition document`);
     }

@@ -94,8 +94,18 @@ describe('navigation', () => {
 
   test('nothing to navigate on other values', () => {
     assert.deepEqual(findDefinition(document, URI, at('"Demo"')), []);
-    assert.deepEqual(findReferences(document, URI, at('"first"')), []);
-    assert.deepEqual(prepareRename(document, at('"first"')), { error: 'Only a group or a set parameter can be renamed here.' });
+    assert.deepEqual(findReferences(document, URI, at('"Demo"')), []);
+    assert.deepEqual(prepareRename(document, at('"Demo"')), { error: 'Only a group, a set parameter or a reference ID can be renamed here.' });
+  });
+
+  test('a reference ID: its own place, and renamed where it is written (its consumers too, when the workspace has any)', () => {
+    assert.deepEqual(
+      findReferences(document, URI, at('"first"')).map((l) => textOf(l.range)),
+      ['first'],
+    );
+    const prepared = prepareRename(document, at('"first"'));
+    assert.ok(!('error' in prepared));
+    assert.equal(prepared.placeholder, 'first');
   });
 
   test('rename of a group edits its declaration and every use', () => {

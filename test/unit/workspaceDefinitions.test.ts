@@ -8,12 +8,12 @@ import { WorkspaceDefinitions } from '#server/lsp/node/workspaceDefinitions';
 
 const definition = (parameters: Record<string, object>, displayName = 'Definition A') =>
   JSON.stringify({ name: 'def-a', properties: { displayName, policyRule: { if: {}, then: { effect: 'audit' } }, parameters } });
-const set = (groups: string[], references = 0) =>
+const set = (groups: string[], references = 0, definitionPrefix = 'd') =>
   JSON.stringify({
     name: 'set-a',
     properties: {
       displayName: 'Set A',
-      policyDefinitions: Array.from({ length: references }, (_, i) => ({ policyDefinitionId: `/providers/Microsoft.Authorization/policyDefinitions/d${i}` })),
+      policyDefinitions: Array.from({ length: references }, (_, i) => ({ policyDefinitionId: `/providers/Microsoft.Authorization/policyDefinitions/${definitionPrefix}${i}` })),
       policyDefinitionGroups: groups.map((name) => ({ name })),
     },
   });
@@ -27,7 +27,7 @@ describe('WorkspaceDefinitions: the workspace read once, then file by file', () 
 
   test('changes are read file by file; a change to what is not kept of a file changes nothing; a rescan reads only files whose size or time changed', async () => {
     fs.writeFileSync(file('def.json'), definition({ effect: { type: 'String' } }));
-    fs.writeFileSync(file('set.json'), set(['g1']));
+    fs.writeFileSync(file('set.json'), set(['g1'], 3));
     fs.writeFileSync(file('other.json'), '{ "not": "a policy" }');
     const defs = new WorkspaceDefinitions(() => undefined);
     assert.equal(await defs.reload({ paths: [] }, [pathToFileURL(folder).href], []), true);
@@ -38,8 +38,9 @@ describe('WorkspaceDefinitions: the workspace read once, then file by file', () 
     assert.equal(await defs.applyChanges(change('def.json', 2), []), true);
     assert.deepEqual(parametersOf(defs), ['effect', 'extra']);
 
-    // A set saved with a reference more: what other sets read of it (name, ID, display name, groups) is the same.
-    fs.writeFileSync(file('set.json'), set(['g1'], 3));
+    // A set saved with other definitions in its references: what other sets and its consumers read of it (name,
+    // ID, display name, groups, parameters, members' reference IDs and their number) is the same.
+    fs.writeFileSync(file('set.json'), set(['g1'], 3, 'e'));
     assert.equal(await defs.applyChanges(change('set.json', 2), []), false);
     fs.writeFileSync(file('set.json'), set(['g1', 'g2'], 3));
     assert.equal(await defs.applyChanges(change('set.json', 2), []), true);

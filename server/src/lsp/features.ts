@@ -25,6 +25,7 @@ import {
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
   SOURCE_FIX_ALL,
+  type ConsumerDocument,
   type FeatureOptions,
   type SymbolSources,
 } from '../service/features';
@@ -50,6 +51,8 @@ export interface FeatureContext {
   settings(): ServerSettings;
   /** What workspace symbols are found in: the open documents and the known definitions and sets. */
   symbolSources(): SymbolSources;
+  /** The workspace's documents that hold consumers of sets (open ones with their unsaved text), but `except`. */
+  consumerDocuments(except: string): ConsumerDocument[];
   logError(message: string): void;
 }
 
@@ -101,13 +104,13 @@ export const FEATURES: LspFeature[] = [
   {
     readme: 'references',
     capabilities: { referencesProvider: true },
-    register: ({ connection, handle }) =>
-      connection.onReferences(handle('references', (d, p, params) => findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration), [])),
+    register: ({ connection, handle, consumerDocuments }) =>
+      connection.onReferences(handle('references', (d, p, params) => findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration, consumerDocuments(d.uri)), [])),
   },
   {
     readme: 'prepareRename/rename',
     capabilities: { renameProvider: { prepareProvider: true } },
-    register: ({ connection, handle }) => {
+    register: ({ connection, handle, consumerDocuments }) => {
       connection.onPrepareRename(
         handle(
           'prepareRename',
@@ -123,7 +126,7 @@ export const FEATURES: LspFeature[] = [
         handle(
           'rename',
           (d, p, params) => {
-            const answer = rename(p, d.uri, offsetOf(d, params.position), params.newName);
+            const answer = rename(p, d.uri, offsetOf(d, params.position), params.newName, consumerDocuments(d.uri));
             refuse(answer);
             return answer as Exclude<typeof answer, { error: string }>;
           },

@@ -25,6 +25,11 @@ export interface KnownDefinitions {
   applyChanges(changes: FileChange[], openDefinitions: Array<{ uri: string; text: string }>): Promise<boolean>;
   /** Overlays the open documents that are policy definitions or sets. */
   refreshOpen(openDefinitions: Array<{ uri: string; text: string }>): void;
+  /**
+   * The workspace's files that hold consumers of sets (assignments, exemptions): paths, as read at the last
+   * scan. Absent where the workspace's files are not read (the browser).
+   */
+  consumerFiles?(): string[];
 }
 
 /** The files a deployment plan's quota checks read (see quotaFiles.ts). */

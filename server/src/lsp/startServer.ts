@@ -10,7 +10,8 @@ import { Workspace } from './workspace';
 import { featureCapabilities, registerFeatures } from './features';
 import { registerCustomRequests } from './customRequests';
 import { registerWorkspaceDiagnostics, type WorkspaceDiagnostics } from './workspaceDiagnostics';
-import { splitPartOf, splitSetOf } from '../service';
+import { splitPartOf, splitSetOf, parsePolicyDocument, type PolicyDocument } from '../service';
+import type { ConsumerDocument } from '../service/features';
 
 export type { ServerSettings } from './settings';
 
@@ -26,6 +27,28 @@ const IDLE_COLLECTION_LOW_RATE_MS = 6000;
  * configs and known definitions (settings.ts, workspace.ts). Every handler is wrapped (runner.ts): a
  * failure answers with an error and the server stays up.
  */
+/**
+ * The workspace's consumer documents for a rename or find-references: the files the scan found (read now, or
+ * the open document's text), and the open documents that are consumers.
+ */
+function consumerDocumentsOf(files: string[], except: string, documents: TextDocuments<TextDocument>, host: ServerHost, parse: (document: TextDocument) => PolicyDocument): ConsumerDocument[] {
+  const found = new Map<string, ConsumerDocument>();
+  for (const document of documents.all()) {
+    if (document.uri === except) continue;
+    const parsed = parse(document);
+    if (parsed.consumers.length) found.set(document.uri, { uri: document.uri, document: parsed });
+  }
+  for (const file of files) {
+    const uri = host.sourceUri(file);
+    if (!uri || uri === except || found.has(uri) || documents.get(uri)) continue;
+    const text = host.readFile(uri);
+    if (text === undefined) continue;
+    const document = parsePolicyDocument(text, { model: false });
+    if (document.consumers.length) found.set(uri, { uri, document });
+  }
+  return [...found.values()];
+}
+
 export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
   let settings: ServerSettings = DEFAULT_SETTINGS;
@@ -129,6 +152,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     settings: () => settings,
     // A parse made for the symbols alone is not kept: it would push out the parses of the documents in use.
     symbolSources: () => workspace.symbolSources((document) => parses.parsed(document, true, false)),
+    consumerDocuments: (except) => consumerDocumentsOf(workspace.definitions.consumerFiles?.() ?? [], except, documents, host, (document) => parses.parsed(document, false, false)),
     logError,
   });
   registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents });

@@ -6,6 +6,7 @@ import { definitionsNamedBy, type DefinitionCatalog, type DefinitionInfo } from 
 import { validateAgainst } from './schema/schemas';
 import type { CapacityTable, SavedUsage } from './quota';
 import type { TextEncodingName } from './json/encoding';
+import { resolveConsumer, type ConsumerModel, type ResolvedConsumer } from './consumers';
 
 export interface SchemaError {
   /** ajv's error (verbose: `data` is the value it is about). */
@@ -37,6 +38,8 @@ export interface ValidationOptions {
    * (version-not-bumped) compares the document with it. `label` names it in messages ('HEAD').
    */
   previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
+  /** The time an exemption's `expiresOn` is compared with (milliseconds since 1970); the current time when absent. */
+  now?: number;
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */
@@ -50,6 +53,10 @@ export interface ValidationContext {
   schemaErrors(set: SetModel): SchemaError[];
   /** Variants of the referenced definition, when it is known. */
   definitionsOf(reference: ReferenceModel): DefinitionInfo[];
+  /** The consumers of sets the document holds (assignments, exemptions). */
+  consumers: ConsumerModel[];
+  /** The consumers, each with the sets or definitions it assigns resolved through the catalogue (computed once). */
+  resolvedConsumers(): ResolvedConsumer[];
 }
 
 /** The context for the document rules, and `forSet` for the set rules: plain objects, built once per validation. */
@@ -59,6 +66,7 @@ export function createValidationContext<R>(
   sets: SetModel[],
   options: ValidationOptions,
   report: R,
+  consumers: ConsumerModel[] = [],
 ): ValidationContext & { report: R; forSet(set: SetModel): ValidationContext & { report: R; set: SetModel } } {
   const schemaCache = new Map<SetModel, SchemaError[]>();
   const definitionCache = new Map<ReferenceModel, DefinitionInfo[]>();
@@ -92,6 +100,8 @@ export function createValidationContext<R>(
     }
     return found;
   };
+  let resolved: ResolvedConsumer[] | undefined;
+  const resolvedConsumers = () => (resolved ??= consumers.map((c) => resolveConsumer(c, options.definitions)));
   const text = parsed.text;
   return {
     text,
@@ -101,8 +111,10 @@ export function createValidationContext<R>(
     options,
     schemaErrors,
     definitionsOf,
+    consumers,
+    resolvedConsumers,
     report,
-    forSet: (set) => ({ text, parsed, kind, sets, options, schemaErrors, definitionsOf, report, set }),
+    forSet: (set) => ({ text, parsed, kind, sets, options, schemaErrors, definitionsOf, consumers, resolvedConsumers, report, set }),
   };
 }
 

@@ -30,13 +30,22 @@ export interface DefinitionInfo {
   indexed?: boolean;
 }
 
-/** A known policy set: what other sets read of it (the groups that `importPolicyDefinitionGroups` imports). */
+/**
+ * A known policy set: what other sets read of it (the groups that `importPolicyDefinitionGroups` imports), and
+ * what its consumers are checked against (its parameters and the reference IDs of its members).
+ */
 export interface SetInfo {
   id?: string;
   name: string;
   displayName?: string;
   groups: string[];
   source?: string;
+  /** Its parameters (undefined when the set was not read whole). */
+  parameters?: DefinitionParameter[];
+  /** The policyDefinitionReferenceIds of its members, as written. */
+  referenceIds?: string[];
+  /** How many members it has (a set of none is a skeleton to fill in, and its consumers are not checked against it). */
+  members?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -95,6 +104,8 @@ export class DefinitionCatalog {
   /** Known policy sets by lowercased name and by normalised ID. */
   private readonly setsByKey = new Map<string, SetInfo>();
   private readonly setList: SetInfo[] = [];
+  /** Known policy sets by lowercased name, every one of each name. */
+  private readonly setsByName = new Map<string, SetInfo[]>();
   /** How many custom definitions are loaded: with none, an unknown custom name says nothing. */
   customCount = 0;
   /**
@@ -196,11 +207,14 @@ export class DefinitionCatalog {
     const groups = Array.isArray(properties['policyDefinitionGroups'])
       ? properties['policyDefinitionGroups'].map((g) => (isObject(g) ? asString(g['name']) : undefined)).filter((g): g is string => g !== undefined)
       : [];
-    return { id, name, displayName: asString(properties['displayName']), groups, source };
+    const references = properties['policyDefinitions'] as unknown[];
+    const referenceIds = references.map((r) => (isObject(r) ? asString(r['policyDefinitionReferenceId']) : undefined)).filter((r): r is string => r !== undefined);
+    return { id, name, displayName: asString(properties['displayName']), groups, source, parameters: [...readParameters(properties['parameters']).values()], referenceIds, members: references.length };
   }
 
   addSet(info: SetInfo) {
     this.setList.push(info);
+    push(this.setsByName, info.name.toLowerCase(), info);
     if (info.id) this.setsByKey.set(normalizeDefinitionId(info.id), info);
     if (!this.setsByKey.has(info.name.toLowerCase())) this.setsByKey.set(info.name.toLowerCase(), info);
   }
@@ -208,6 +222,18 @@ export class DefinitionCatalog {
   /** A known set, by ID or by name (the last segment of an ID). */
   lookupSet(nameOrId: string): SetInfo | undefined {
     return this.setsByKey.get(normalizeDefinitionId(nameOrId)) ?? this.setsByKey.get(lastSegment(nameOrId));
+  }
+
+  /**
+   * Every known set an ID or a name may mean: the set of that ID, else every set of that name (the last segment
+   * of the ID; custom sets are found by name at any scope, as a scope is often a placeholder). Several sets of
+   * one name (copies of a set kept for several landing zones) are all returned: their consumers are checked
+   * against what they have in common.
+   */
+  lookupSets(nameOrId: string): SetInfo[] {
+    const exact = this.setsByKey.get(normalizeDefinitionId(nameOrId));
+    if (exact?.id && normalizeDefinitionId(exact.id) === normalizeDefinitionId(nameOrId)) return [exact];
+    return this.setsByName.get(lastSegment(nameOrId)) ?? [];
   }
 
   /** Every known set, in the order they were added. */
@@ -297,7 +323,7 @@ export class DefinitionCatalog {
   }
 }
 
-function push(map: Map<string, DefinitionInfo[]>, key: string, info: DefinitionInfo) {
+function push<T>(map: Map<string, T[]>, key: string, info: T) {
   const list = map.get(key);
   if (list) list.push(info);
   else map.set(key, [info]);

@@ -9,6 +9,7 @@ import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
 import type { Report } from './rules/types';
 import { DIAGNOSTIC_SOURCE, SEVERITY_VALUES, isSeveritySetting, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from './diagnostics';
+import { consumersOf, type ConsumerModel } from './consumers';
 import { assembleSplitSet, usablePart, SPLIT_PARTS, type PartText, type SplitPart } from './model/splitSet';
 
 export interface ValidateOptions extends ValidationOptions {
@@ -31,6 +32,8 @@ export interface PolicyDocument {
   kind: DocumentKind;
   sets: SetModel[];
   lines: LineIndex;
+  /** The consumers of sets it holds (assignments, exemptions); empty for most documents. */
+  consumers: ConsumerModel[];
 }
 
 export interface ValidationResult {
@@ -41,6 +44,8 @@ export interface ValidationResult {
   /** References whose definition could not be checked, and why (sets embedded in a template counted too). */
   unchecked: UncheckedReferences;
   document: PolicyDocument;
+  /** Assignments whose set (or definition) is not known, so not checked against it (none for most documents). */
+  unresolvedAssignments: number;
 }
 
 /**
@@ -52,11 +57,19 @@ export function parsePolicyDocument(text: string, options: { model?: boolean } =
   const parsed = parseJson(text);
   if (parsed.tooLarge) {
     // Recognised from the plain value: a document too large for a tree is still told apart from other JSON.
-    return { parsed, kind: parsed.syntaxErrors.length ? 'unknown' : classifyValue(parsed.value()), sets: [], lines: new LineIndex(parsed.text) };
+    return { parsed, kind: parsed.syntaxErrors.length ? 'unknown' : classifyValue(parsed.value()), sets: [], lines: new LineIndex(parsed.text), consumers: [] };
   }
   const classification = classify(parsed.root);
   const sets = options.model === false ? [] : modelsOf(parsed, classification.resources, classification.kind);
-  return { parsed, kind: classification.kind, sets, lines: new LineIndex(parsed.text) };
+  const { kind, consumers } = withConsumers(parsed, classification.kind);
+  return { parsed, kind, sets, lines: new LineIndex(parsed.text), consumers };
+}
+
+/** Consumers are looked for in documents that hold no set, and in templates (which may hold both). */
+function withConsumers(parsed: ParsedJson, kind: DocumentKind): { kind: DocumentKind; consumers: ConsumerModel[] } {
+  if (parsed.tooDeep || (kind !== 'unknown' && kind !== 'armTemplate')) return { kind, consumers: [] };
+  const consumers = consumersOf(parsed.root);
+  return { kind: kind === 'unknown' && consumers.length ? 'policyConsumer' : kind, consumers };
 }
 
 /** The document of a `model: false` parse with its set models built (the same tree). */
@@ -116,7 +129,7 @@ function settingsOf(severities: ValidateOptions['severities']): SeveritySetting[
  * can yield between steps and stop when the document has changed. Returns the result when done.
  */
 export function* validationSteps(document: PolicyDocument, options: ValidateOptions = {}): Generator<void, ValidationResult, void> {
-  const { parsed, kind, sets, lines } = document;
+  const { parsed, kind, sets, lines, consumers } = document;
   const uri = options.uri ?? 'untitled:policyset.json';
   const diagnostics: PolicySetDiagnostic[] = [];
   const internalErrors: ValidationResult['internalErrors'] = [];
@@ -148,12 +161,16 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
     if (r.related?.length) {
       diagnostic.relatedInformation = r.related.map((rel) => {
         const [s, e] = rel.node ? nodeRange(rel.node, 'value') : [rel.start ?? 0, rel.end ?? rel.start ?? 0];
+        if (rel.location) {
+          const at = { line: rel.location.line, character: rel.location.character };
+          return { location: { uri: rel.location.uri, range: { start: at, end: at } }, message: rel.message };
+        }
         return { location: { uri, range: lines.rangeOf(s, e) }, message: rel.message };
       });
     }
     diagnostics.push(diagnostic);
   };
-  const documentContext = createValidationContext(parsed, kind, sets, options, report);
+  const documentContext = createValidationContext(parsed, kind, sets, options, report, consumers);
   const setContexts = sets.map((set) => documentContext.forSet(set));
   const settings = settingsOf(options.severities);
   for (let r = 0; r < RULES.length; r++) {
@@ -161,10 +178,12 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
     const setting = settings[r];
     if (setting === 'off' || SEVERITY_VALUES[setting] > threshold) continue;
     if (rule.scope === 'set' && !runSetRules) continue;
-    if (rule.scope === 'document' && kind === 'unknown' && !options.assumePolicyDocument) continue;
+    // A consumer's file gets the consumer rules; the rules of policy documents only when it is named as one.
+    if (rule.scope === 'document' && (kind === 'unknown' || kind === 'policyConsumer') && !options.assumePolicyDocument) continue;
+    if (rule.scope === 'consumer' && !consumers.length) continue;
     severity = setting;
     try {
-      if (rule.scope === 'document') rule.check(documentContext);
+      if (rule.scope === 'document' || rule.scope === 'consumer') rule.check(documentContext);
       else for (const setContext of setContexts) rule.check(setContext);
     } catch (error) {
       internalErrors.push({ rule: rule.meta.name, message: error instanceof Error ? error.message : String(error) });
@@ -195,7 +214,8 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
     }
   }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return { kind, diagnostics, internalErrors, document, unchecked };
+  const unresolvedAssignments = consumers.length ? documentContext.resolvedConsumers().filter((r) => (r.consumer.shape === 'assignment' || r.consumer.shape === 'epacAssignment') && !r.resolved).length : 0;
+  return { kind, diagnostics, internalErrors, document, unchecked, unresolvedAssignments };
 }
 
 export function validateDocument(document: PolicyDocument, options: ValidateOptions = {}): ValidationResult {

@@ -6,6 +6,7 @@ import { InputError, UsageError } from '../../node/files';
 import { writeOutputFile } from '../../node/output';
 import { escapeControls } from '#api';
 import { compareAgainstRevision, compareRead, diskReader, readSetFile } from '../versions/versionSides';
+import { addConsumerBreaks } from '../versions/consumerBreaks';
 import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, safe, toJson } from '../versions/diffReport';
 import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
@@ -38,6 +39,8 @@ Options:
                                            replaced under a kept reference ID is classified by its default
                                            effect, values no definition accepts may leave allowedValues
       --cloud <name>                       Prefer this cloud's variants in an index (default: AzureCloud)
+      --consumers <path>                   Assignments and exemptions (files or folders; repeatable): each
+                                           breaking change lists the consumer files and lines it breaks
 ${VERSION_OPTIONS_USAGE}      --no-color                           Plain text output
 
 ${SERVICE_OPTIONS_USAGE}(service options are used by builtin:<name> only)
@@ -67,6 +70,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       'reference-removed': { type: 'string' },
       definitions: { type: 'string', short: 'd', multiple: true, default: [] as string[] },
       cloud: { type: 'string' },
+      consumers: { type: 'string', multiple: true, default: [] as string[] },
       'no-color': { type: 'boolean', default: false },
     },
   });
@@ -112,6 +116,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       oldRead = readSetFile(oldName, textOf);
     }
     reports = compareRead(oldRead, readSetFile(newName, textOf), options);
+  }
+
+  const consumerPaths = values.consumers as string[];
+  if (consumerPaths.length) {
+    const scan = await addConsumerBreaks(reports, consumerPaths);
+    for (const problem of scan.problems) notes.push(`--consumers: ${problem}`);
+    notes.push(`${scan.consumerFiles} file${scan.consumerFiles === 1 ? '' : 's'} of assignments or exemptions read under ${consumerPaths.join(', ')}`);
   }
 
   const cwd = process.cwd();

@@ -81,6 +81,8 @@ export interface FileResult {
   internalErrors: Array<{ rule: string; message: string }>;
   /** References whose definition was not checked, and why (none for a skipped file). */
   unchecked?: UncheckedReferences;
+  /** Assignments in the file whose set is not among the known ones, so not checked against it. */
+  unresolvedAssignments?: number;
   /**
    * Per diagnostic, what identifies it apart from where it is: its code, the flagged text (whitespace
    * folded) and which occurrence of that pair it is. SARIF fingerprints are made of this and the file,
@@ -220,6 +222,7 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     notChecked,
     internalErrors: result.internalErrors,
     ...(skipped || !uncheckedTotal(result.unchecked) ? {} : { unchecked: result.unchecked }),
+    ...(skipped || !result.unresolvedAssignments ? {} : { unresolvedAssignments: result.unresolvedAssignments }),
     identities: identities(fix ? fix.output : text),
     ...(fix ? { fix } : {}),
     ...(notFixed ? { notFixed } : {}),

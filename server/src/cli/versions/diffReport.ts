@@ -20,7 +20,7 @@ export interface DiffJson {
   /** What a marker on a version (`-deprecated`, `-preview`) is, when either side has one. */
   versionNote?: string;
   /** `path`, `line` (1-based) and `file` name one place: in the new file, or in the old one for what was removed. */
-  changes: Array<{ kind: ChangeKind; bump: Bump; path: string; message: string; line: number; file: string }>;
+  changes: Array<{ kind: ChangeKind; bump: Bump; path: string; message: string; line: number; file: string; breaks?: Array<{ file: string; line: number }> }>;
 }
 
 /** Terminal text: control characters from the files (names, values) are shown escaped, never sent (the one sanitiser). */
@@ -42,6 +42,7 @@ export function toJson(report: ChangeReport): DiffJson {
       message: change.message,
       line: change.location.range.start.line + 1,
       file: change.location.file,
+      ...(change.breaks ? { breaks: change.breaks } : {}),
     })),
   };
 }
@@ -74,6 +75,7 @@ export function formatDiffText(reports: ChangeReport[], cwd: string, color: bool
     for (const change of report.changes) {
       const where = `${relativeTo(cwd, change.location.file)}:${change.location.range.start.line + 1}:${change.location.range.start.character + 1}`;
       lines.push(`  ${paint(bumpColor[change.bump], change.bump.padEnd(5))}  ${safe(change.message)}  ${paint('2', `${change.kind} ${safe(where)}`)}`);
+      if (change.breaks?.length) lines.push(`         breaks ${change.breaks.map((b) => safe(`${relativeTo(cwd, b.file)}:${b.line}`)).join(', ')}`);
     }
   }
   const changed = reports.filter((r) => r.changes.length).length;

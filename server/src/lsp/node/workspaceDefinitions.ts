@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from '../../service';
+import { DefinitionCatalog, decodeText, parsePolicyDocument, type DefinitionInfo, type SetInfo } from '../../service';
 import { indexCatalog } from './indexCatalogs';
 import { resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { POLICY_FILE, readUserFile } from '../../node/files';
@@ -27,6 +27,8 @@ interface FileEntry {
   size: number;
   definition?: { info: DefinitionInfo; key: 'id' | 'name' };
   set?: SetInfo;
+  /** It holds assignments or exemptions of sets: a rename of a set's parameter edits it too. */
+  consumer?: boolean;
 }
 
 /** A file read before at the size and time it has now: nothing to read again. */
@@ -45,6 +47,9 @@ const sameContribution = (a: FileEntry | undefined, b: FileEntry | undefined) =>
  * watched-file change reads only the files that changed. Each file keeps what the rules read of it.
  * A path that cannot be read is reported, not fatal.
  */
+/** Keys only consumers of sets have: a file without any is not parsed for them. */
+const CONSUMER_KEYS = ['policyAssignments', '"nodeName"', '"policyAssignmentId"', '"nonComplianceMessages"', '"policyDefinitionReferenceIds"'];
+
 export class WorkspaceDefinitions implements KnownDefinitions {
   private base = new DefinitionCatalog();
   private generation = 0;
@@ -58,6 +63,10 @@ export class WorkspaceDefinitions implements KnownDefinitions {
   catalog = new DefinitionCatalog();
 
   constructor(private readonly log: (message: string) => void) {}
+
+  consumerFiles(): string[] {
+    return [...this.files].filter(([, entry]) => entry.consumer).map(([file]) => file);
+  }
 
   /** Scans again. Resolves to false when a newer scan was asked for meanwhile (its result wins). */
   reload(settings: DefinitionSettings, workspaceFolders: string[], openDefinitions: Array<{ uri: string; text: string }>): Promise<boolean> {
@@ -208,8 +217,10 @@ export class WorkspaceDefinitions implements KnownDefinitions {
 
   private async readFile(file: string, stat: { mtimeMs: number; size: number }): Promise<FileEntry | undefined> {
     let value: unknown;
+    let text: string;
     try {
-      value = parseDocumentText(decodeText(await readUserFile(file, 'definitions')).text);
+      text = decodeText(await readUserFile(file, 'definitions')).text;
+      value = parseDocumentText(text);
     } catch {
       // Unreadable, or not JSON: not a definition (linting reports it if asked).
       this.files.set(file, { mtimeMs: stat.mtimeMs, size: stat.size });
@@ -218,6 +229,7 @@ export class WorkspaceDefinitions implements KnownDefinitions {
     const entry: FileEntry = { mtimeMs: stat.mtimeMs, size: stat.size };
     if (isPolicyDefinition(value)) entry.definition = DefinitionCatalog.definitionOf(value, file);
     else if (isPolicySet(value)) entry.set = DefinitionCatalog.setOf(value, file);
+    else if (CONSUMER_KEYS.some((key) => text.includes(key)) && parsePolicyDocument(text, { model: false }).consumers.length) entry.consumer = true;
     this.files.set(file, entry);
     return entry;
   }

@@ -82,18 +82,22 @@ export function shapeOf(catalog: DefinitionCatalog | undefined): string {
   return hashText(JSON.stringify([catalog.hasBuiltIns, catalog.customCount, catalog.size, catalog.setCount, [...catalog.named()].map((d) => d.name.toLowerCase()).sort()]));
 }
 
-/** What a file's bytes add to its folder's known definitions (as the lint engine's scan sorts them out), and whether it imports groups. */
+/**
+ * What a file's bytes add to its folder's known definitions (as the lint engine's scan sorts them out), and
+ * whether it imports the groups of other sets or assigns a set (a consumer): the folder's sets are then known.
+ */
 export function contributionOf(bytes: Uint8Array, file: string): { contribution?: Contribution; importsGroups: boolean } {
   const scan = scanForDefinitions(bytes);
+  const importsGroups = scan.importsGroups || scan.consumer;
   const text = scan.ruleText ?? (scan.policyDefinitions ? decodeText(bytes).text : undefined);
-  if (text === undefined) return { importsGroups: scan.importsGroups };
+  if (text === undefined) return { importsGroups };
   const fromRule = scan.ruleText !== undefined;
   try {
     const value = parseDocumentText(text);
-    if (isPolicyDefinition(value)) return { contribution: { definition: DefinitionCatalog.definitionOf(value, file), fromRule }, importsGroups: scan.importsGroups };
-    if (isPolicySet(value)) return { contribution: { set: DefinitionCatalog.setOf(value, file), fromRule }, importsGroups: scan.importsGroups };
+    if (isPolicyDefinition(value)) return { contribution: { definition: DefinitionCatalog.definitionOf(value, file), fromRule }, importsGroups };
+    if (isPolicySet(value)) return { contribution: { set: DefinitionCatalog.setOf(value, file), fromRule }, importsGroups };
   } catch {
     // Not JSON: no definition (the check reports it).
   }
-  return { importsGroups: scan.importsGroups };
+  return { importsGroups };
 }

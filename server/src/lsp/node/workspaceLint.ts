@@ -33,6 +33,7 @@ interface FileState {
   /** Of the bytes last read: a change event for the same bytes (a save without edits, a touch) re-checks nothing. */
   hash: string;
   contribution?: Contribution;
+  /** It imports the groups of other sets, or assigns a set (scanForDefinitions): the folder's sets are then known. */
   importsGroups: boolean;
   /** Its diagnostics as JSON text (a fraction of the objects' memory); undefined until checked. */
   diagnostics?: string;

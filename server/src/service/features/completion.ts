@@ -9,6 +9,7 @@ import { definitionsNamedBy, newestVersionFirst, variantFor, type DefinitionCata
 import type { PolicyDocument } from '../validate';
 import { schemaCompletions } from './schemaCompletion';
 import { planCompletions } from './deploymentPlan';
+import { asDefinition, consumerParametersAt } from './consumerParameters';
 import type { CapacityTable } from '../quota/capacity';
 
 export interface CompletionOptions {
@@ -620,6 +621,15 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
   if (atKey && path.length === 1 && root?.type === 'object') {
     const others = entries(root).filter((e) => !where.inString || e.keyNode.offset !== where.inString.start);
     if (others.length === 0) documentSnippets(b, where, false);
+  }
+
+  // The parameters of the set an assignment resource assigns, as keys of its `parameters`.
+  if (keySlot && document.consumers.length) {
+    const found = consumerParametersAt(document, where.offset, options);
+    if (found && found.consumer.shape === 'assignment' && found.consumer.parametersNode) {
+      definitionParameterKeys(b, where, document, asDefinition(found.declarations[0]), found.consumer.parametersNode);
+      return true;
+    }
   }
 
   // A workspace item's type.

@@ -6,6 +6,7 @@ import type { PolicyDocument } from '../validate';
 import { jsonViewOf } from './jsonService';
 import { targetAt } from './locate';
 import { planHover } from './deploymentPlan';
+import { passedParameterAt } from './consumerParameters';
 import type { CapacityTable } from '../quota/capacity';
 
 export interface FeatureOptions {
@@ -88,6 +89,15 @@ const spanOf = (node: Node): [number, number] => [node.offset, node.offset + nod
  */
 export async function doHover(document: PolicyDocument, offset: number, options: FeatureOptions = {}): Promise<Hover | null> {
   if (document.kind === 'deploymentPlan') return planHover(document, offset, options.quota?.table);
+  if (document.consumers.length) {
+    // A parameter an assignment passes: the set's (or definition's) declaration of it.
+    const found = passedParameterAt(document, offset, options);
+    if (found) {
+      const span = spanOf(found.passed.keyNode);
+      if (!found.declared.length) return hoverAt(document, ...span, markdown([`\`${found.passed.name}\` is not a parameter of what this assigns.`]));
+      return hoverAt(document, ...span, markdown(found.declared.map((d) => `**${d.declaration.kind} parameter** ${describeDefinitionParameter(d.parameter)}\n\nof ${d.declaration.kind} ${d.declaration.name}`)));
+    }
+  }
   const target = targetAt(document, offset);
   switch (target?.type) {
     case 'parameter':

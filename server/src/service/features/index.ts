@@ -1,6 +1,8 @@
 // Editor features over a parsed document: pure, verb-first, one file per feature.
 export { findDefinition, findReferences, prepareRename, rename, referencedDefinitionAt } from './navigation';
 export type { RenameTarget } from './navigation';
+export { consumerSubjectAt, consumerLocations, consumerRenameEdits } from './consumerEdits';
+export type { ConsumerDocument, ConsumerSubject } from './consumerEdits';
 export { doHover, definitionOf } from './hover';
 export type { FeatureOptions } from './hover';
 export { documentSymbols, foldingRanges, selectionRanges, format } from './structure';

@@ -9,6 +9,7 @@ export type DocumentKind =
   | 'policyDefinition' // a policy definition: a source of parameters, not validated here
   | 'workspaceItem' // C: a workspace item such as an eventstream ({ id, workspaceId, displayName, type: ItemType, ... })
   | 'policySetPart' // a part of a set in the cloud CLI's split layout (<base>.definitions.json, .parameters.json, .groups.json)
+  | 'policyConsumer' // an assignment or exemption of a set (resource, template of them, the policy-as-code framework's files): see consumers/
   | 'deploymentPlan' // D: a plan of model deployments ({ deployments: [{ subscription, region, account, name, model, sku }] }), or a lone E6 request body ({ sku, properties: { model } })
   | 'unknown';
 

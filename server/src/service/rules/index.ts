@@ -63,6 +63,15 @@ import { unknownModelClass } from './unknown-model-class';
 import { modelQuotaExceeded } from './model-quota-exceeded';
 import { tooManyResourcesInRegion } from './too-many-resources-in-region';
 import { quotaNotChecked } from './quota-not-checked';
+import { unknownAssignmentParameter } from './unknown-assignment-parameter';
+import { missingAssignmentParameter } from './missing-assignment-parameter';
+import { assignmentValueTypeMismatch } from './assignment-value-type-mismatch';
+import { assignmentValueNotAllowed } from './assignment-value-not-allowed';
+import { unknownMemberReferenceId } from './unknown-member-reference-id';
+import { referenceIdOnDefinitionAssignment } from './reference-id-on-definition-assignment';
+import { duplicateDefaultMessage } from './duplicate-default-message';
+import { expiredExemption } from './expired-exemption';
+import { libraryAssignmentParameterNotPassed } from './library-assignment-parameter-not-passed';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -128,7 +137,16 @@ export const RULES: readonly Rule[] = [
   modelQuotaExceeded,
   tooManyResourcesInRegion,
   quotaNotChecked,
+  unknownAssignmentParameter,
+  missingAssignmentParameter,
+  assignmentValueTypeMismatch,
+  assignmentValueNotAllowed,
+  unknownMemberReferenceId,
+  referenceIdOnDefinitionAssignment,
+  duplicateDefaultMessage,
+  expiredExemption,
+  libraryAssignmentParameterNotPassed,
 ];
 
-export type { Rule, RuleMeta, SetRule, DocumentRule, FixKind } from './types';
+export type { Rule, RuleMeta, SetRule, DocumentRule, ConsumerRule, FixKind } from './types';
 export { FIX_KINDS } from './types';

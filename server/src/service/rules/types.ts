@@ -6,7 +6,8 @@ import type { DefinitionCatalog } from '../definitions';
 
 export interface RuleMeta {
   /** Stable code, never reused: PS1xxx syntax, PS2xxx schema, PS3xxx versions, PS4xxx references,
-   * PS5xxx groups, PS6xxx parameters, PS7xxx parameter references, PS8xxx referenced definitions, PS9xxx limits. */
+   * PS5xxx groups, PS6xxx parameters, PS7xxx parameter references, PS8xxx referenced definitions, PS9xxx limits
+   * (PS91xx model deployments and quota, PS92xx consumers: assignments and exemptions checked against their set). */
   code: string;
   /** kebab-case, also the name of its page in docs/rules/. */
   name: string;
@@ -33,6 +34,8 @@ export type FixKind = (typeof FIX_KINDS)[number];
 
 export interface RelatedReport {
   node?: Node;
+  /** A place in another document (the set a consumer assigns): a path or URI, and a range in it. */
+  location?: { uri: string; line: number; character: number };
   start?: number;
   end?: number;
   message: string;
@@ -145,4 +148,11 @@ export interface SetRule extends RuleFixes {
   check(ctx: SetRuleContext): void;
 }
 
-export type Rule = DocumentRule | SetRule;
+/** A rule about the consumers of sets a document holds (assignments, exemptions): run once per document that has any. */
+export interface ConsumerRule extends RuleFixes {
+  meta: RuleMeta;
+  scope: 'consumer';
+  check(ctx: DocumentRuleContext): void;
+}
+
+export type Rule = DocumentRule | SetRule | ConsumerRule;

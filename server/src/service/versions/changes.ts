@@ -93,6 +93,10 @@ export interface Change {
    * place it was taken from (the parameters, references or groups that held it).
    */
   inNew?: Location;
+  /** What the old set's consumers name that the change takes away: a parameter (removed, renamed) or a reference ID. */
+  subject?: { what: 'parameter' | 'referenceId'; name: string };
+  /** The consumers it breaks, when they were looked for (`policyset diff --consumers`): file and 1-based line. */
+  breaks?: Array<{ file: string; line: number }>;
 }
 
 export interface CompareOptions {
@@ -119,7 +123,8 @@ export interface CompareOptions {
 }
 
 export interface ChangeReport {
-  old: { file: string; version: string | undefined } | undefined;
+  /** The old side; `name`: the set's name (the set part of a template's '<set>/<version>'), which its consumers name. */
+  old: { file: string; version: string | undefined; name?: string } | undefined;
   new: { file: string; version: string | undefined } | undefined;
   requiredBump: Bump;
   suggestedVersion: string | undefined;
@@ -235,8 +240,17 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
     const node = kind === 'parameter-removed' ? n.parametersNode : kind === 'reference-removed' ? n.referencesNode : kind === 'group-removed' ? n.groupsNode : undefined;
     return newSide.locate(node ?? n.properties ?? n.resource);
   };
-  const add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump) =>
-    changes.push({ kind, bump: bump ?? BUMP_OF[kind], message, side, location, ...(previous ? { previous } : {}), ...(side === 'new' ? { inNew: location } : anchorOf(kind) ? { inNew: anchorOf(kind) } : {}) });
+  const add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump, subject?: Change['subject']) =>
+    changes.push({
+      kind,
+      bump: bump ?? BUMP_OF[kind],
+      message,
+      side,
+      location,
+      ...(previous ? { previous } : {}),
+      ...(side === 'new' ? { inNew: location } : anchorOf(kind) ? { inNew: anchorOf(kind) } : {}),
+      ...(subject ? { subject } : {}),
+    });
   const referenceAddedBump: Bump = options.referenceAdded ?? 'minor';
 
   if (oldSide && newSide) diffSets(oldSide, newSide, add, referenceAddedBump, options);
@@ -249,7 +263,7 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
   const requiredBump = changes.reduce<Bump>((bump, change) => maxBump(bump, change.bump), 'none');
   const check = oldSide && newSide ? checkVersions(oldSide.version?.text, newSide.version?.text, requiredBump, { markers: true }) : { ok: null, suggested: undefined, problem: undefined, note: undefined };
   return {
-    old: oldSide ? { file: oldSide.file, version: oldSide.version?.text } : undefined,
+    old: oldSide ? { file: oldSide.file, version: oldSide.version?.text, name: oldSide.name?.split('/')[0] } : undefined,
     new: newSide ? { file: newSide.file, version: newSide.version?.text } : undefined,
     requiredBump,
     suggestedVersion: check.suggested,
@@ -261,7 +275,7 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
   };
 }
 
-type Add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump) => void;
+type Add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump, subject?: Change['subject']) => void;
 
 function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBump: Bump, options: CompareOptions): void {
   const o = oldSide.set;
@@ -326,11 +340,13 @@ function diffParameters(oldSide: SetSide, newSide: SetSide, add: Add, options: C
       newSide.locate(match.node ?? match.keyNode),
       `Parameter '${old.name}' is renamed to '${match.name}': assignments that pass '${old.name}' fail until they pass '${match.name}' instead`,
       oldSide.locate(old.node ?? old.keyNode),
+      undefined,
+      { what: 'parameter', name: old.name },
     );
     compareParameter(oldSide, newSide, old, match, add, options);
   }
   for (const parameter of removed) {
-    add('parameter-removed', 'old', oldSide.locate(parameter.node ?? parameter.keyNode), `Parameter '${parameter.name}' is removed: assignments that pass it fail`);
+    add('parameter-removed', 'old', oldSide.locate(parameter.node ?? parameter.keyNode), `Parameter '${parameter.name}' is removed: assignments that pass it fail`, undefined, undefined, { what: 'parameter', name: parameter.name });
   }
   for (const parameter of added) {
     const hasDefault = propertyIgnoreCase(parameter.node, 'defaultValue') !== undefined;
@@ -523,7 +539,7 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
           : newRefId === undefined
             ? `Reference ID '${oldRefId}' is removed: the service generates another one, and assignments' overrides, exemptions and non-compliance messages that name '${oldRefId}' lose it`
             : `Reference ID '${oldRefId}' is renamed to '${newRefId}': assignments' overrides, exemptions and non-compliance messages that name '${oldRefId}' lose it`;
-      add('reference-id-changed', 'new', newSide.locate(next.refIdNode ?? next.node), message, oldSide.locate(old.refIdNode ?? old.node));
+      add('reference-id-changed', 'new', newSide.locate(next.refIdNode ?? next.node), message, oldSide.locate(old.refIdNode ?? old.node), undefined, oldRefId === undefined ? undefined : { what: 'referenceId', name: oldRefId });
     }
     pairs.push([old, next]);
   }
@@ -535,6 +551,7 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
       `Reference ${describeReference(old)} is removed: assignments' overrides, exemptions and non-compliance messages that name it lose it${referenceRemovedBump === 'minor' ? " (a minor change by this project's setting)" : ''}`,
       undefined,
       referenceRemovedBump,
+      stringValue(old.refIdNode) === undefined ? undefined : { what: 'referenceId', name: stringValue(old.refIdNode)! },
     );
   }
   for (const next of unmatchedNew) {

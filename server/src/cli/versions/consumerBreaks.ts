@@ -1,0 +1,48 @@
+// `policyset diff --consumers <paths>`: for each change that takes away what consumers name (a parameter
+// removed or renamed, a reference ID removed or changed), the consumer files and lines it breaks.
+import { decodeText, parsePolicyDocument, type ChangeReport } from '../../service';
+import { usesOfName } from '../../service/consumers';
+import { discover, FileReader } from '../../node/files';
+
+/** Keys only consumers have: a file without any is not parsed. */
+const CONSUMER_KEYS = ['policyAssignments', '"nodeName"', '"policyAssignmentId"', '"nonComplianceMessages"', '"policyDefinitionReferenceIds"'];
+
+export interface ConsumerScan {
+  /** Files read that hold consumers. */
+  consumerFiles: number;
+  /** What could not be read (said, never passed over). */
+  problems: string[];
+}
+
+/** Fills in `breaks` on the changes of the reports (an empty list when nothing names what a change takes away). */
+export async function addConsumerBreaks(reports: ChangeReport[], paths: string[]): Promise<ConsumerScan> {
+  const wanted = reports.filter((r) => r.old?.name && r.changes.some((c) => c.subject));
+  for (const report of wanted) for (const change of report.changes) if (change.subject) change.breaks = [];
+  const { files, problems } = await discover(paths);
+  if (!wanted.length) return { consumerFiles: 0, problems };
+  const reader = new FileReader();
+  let consumerFiles = 0;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = decodeText(reader.read(file.path)).text;
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    if (!CONSUMER_KEYS.some((key) => text.includes(key))) continue;
+    const document = parsePolicyDocument(text, { model: false });
+    if (!document.consumers.length) continue;
+    consumerFiles++;
+    for (const report of wanted) {
+      const set = { name: report.old!.name! };
+      for (const change of report.changes) {
+        if (!change.subject) continue;
+        for (const use of usesOfName(document.consumers, set, change.subject.what, change.subject.name)) {
+          change.breaks!.push({ file: file.path, line: document.lines.positionAt(use.node.offset).line + 1 });
+        }
+      }
+    }
+  }
+  return { consumerFiles, problems };
+}

@@ -1,0 +1,34 @@
+// The resources of an input file: one resource, an array, an ARM template's `resources` (nested ones too),
+// or a deployment what-if/snapshot's `predictedResources` (or its `changes[].after`).
+import { getIgnoreCase, isObject, type Json, type Resource } from './types';
+
+function templateResources(list: Json[], parent: Resource | undefined, out: Resource[]): void {
+  for (const item of list) {
+    if (!isObject(item)) continue;
+    let resource: Resource = item;
+    // A nested resource's type and name are relative to its parent's.
+    if (parent && typeof item.type === 'string' && !item.type.includes('/') && typeof parent.type === 'string') {
+      resource = { ...item, type: `${parent.type}/${item.type}`, name: `${String(parent.name)}/${String(item.name)}` };
+    }
+    const { resources: children, ...own } = resource;
+    out.push(own);
+    if (Array.isArray(children)) templateResources(children, own, out);
+  }
+}
+
+export function resourcesOf(document: Json): Resource[] {
+  if (Array.isArray(document)) return document.filter(isObject);
+  if (!isObject(document)) return [];
+  const predicted = getIgnoreCase(document, 'predictedResources') ?? (isObject(document.properties) ? getIgnoreCase(document.properties, 'predictedResources') : undefined);
+  if (Array.isArray(predicted)) return predicted.filter(isObject);
+  const changes = getIgnoreCase(document, 'changes') ?? (isObject(document.properties) ? getIgnoreCase(document.properties, 'changes') : undefined);
+  if (Array.isArray(changes)) return changes.flatMap((c) => (isObject(c) && isObject(c.after) ? [c.after] : []));
+  const resources = getIgnoreCase(document, 'resources');
+  if (Array.isArray(resources) && (getIgnoreCase(document, '$schema') !== undefined || getIgnoreCase(document, 'contentVersion') !== undefined)) {
+    const out: Resource[] = [];
+    templateResources(resources, undefined, out);
+    return out;
+  }
+  if (isObject(resources)) return Object.values(resources).filter(isObject); // a symbolic-name template
+  return [document];
+}

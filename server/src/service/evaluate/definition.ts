@@ -73,12 +73,12 @@ export function evaluateDefinition(input: DefinitionInput, resource: Resource, c
     const scope: Scope = { resource, context, parameters: parameterValues(getIgnoreCase(properties, 'parameters'), input.values), policy: input.policy, frames: [] };
     const then = getIgnoreCase(rule, 'then');
     if (!isObject(then)) throw new Unknown('the policy rule has no then');
+    const mode = String(getIgnoreCase(properties, 'mode') ?? 'Indexed').toLowerCase();
+    const skipped = modeSkips(mode, resource);
     const written = input.effectOverride ?? valueIn(scope, getIgnoreCase(then, 'effect') ?? null);
     effect = canonicalEffect(written);
     if (!effect) throw new Unknown(`'${String(written)}' is not an effect`);
     if (effect === 'disabled') return { ...base, effect, outcome: 'disabled', reason: 'the effect is disabled: the service does not evaluate it', trace };
-    const mode = String(getIgnoreCase(properties, 'mode') ?? 'Indexed').toLowerCase();
-    const skipped = modeSkips(mode, resource);
     if (skipped) return { ...base, effect, outcome: 'notApplicable', reason: skipped, trace };
     const condition = getIgnoreCase(rule, 'if') ?? null;
     const details = getIgnoreCase(then, 'details');

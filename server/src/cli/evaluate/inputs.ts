@@ -1,0 +1,106 @@
+// The files `policyset evaluate` and `policyset test` read: the set or definition, the definitions it
+// references, resources, an assignment, exemptions, an alias catalogue, a context. Every read goes through
+// the one bounded reader (node/files.ts); a file that is not what it should be is an InputError (exit 2).
+import { decodeText, namedBy, resourcesOf, type EvaluationContext, type Resource } from '../../service';
+import { aliasCatalogue } from '../../service';
+import { InputError, readUserFile, type FileKind } from '../../node/files';
+import { parseDocumentText } from '../../node/definitions';
+import { resolveDefinitionSources } from '../../node/definitions';
+import type { JsonObject } from '../../service';
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A JSON (or JSONC) file's value, its name in the error when it is not JSON. */
+export async function readJson(file: string, what: string, kind: FileKind = 'document'): Promise<unknown> {
+  const bytes = await readUserFile(file, kind);
+  try {
+    return parseDocumentText(decodeText(bytes).text);
+  } catch (error) {
+    throw new InputError(`${what} '${file}' is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const hasRule = (value: unknown): value is JsonObject => isObject(value) && (isObject(value.properties) ? isObject(value.properties.policyRule) : isObject(value.policyRule));
+const isSetDocument = (value: unknown): value is JsonObject => isObject(value) && isObject(value.properties) && Array.isArray(value.properties.policyDefinitions);
+
+/** The set or definition to evaluate. */
+export async function readTarget(file: string): Promise<JsonObject> {
+  const value = await readJson(file, 'the set or definition');
+  if (!hasRule(value) && !isSetDocument(value)) throw new InputError(`'${file}' is neither a policy definition (with a policyRule) nor a policy set`);
+  return value;
+}
+
+/** The full definitions (with their rules) in the --definitions paths: files, folders, arrays of definitions. */
+export async function readDefinitions(paths: string[]): Promise<JsonObject[]> {
+  if (!paths.length) return [];
+  const sources = await resolveDefinitionSources(paths);
+  const out: JsonObject[] = [];
+  for (const file of sources.indexFiles) {
+    const value = await readJson(file, '--definitions', 'definitions');
+    const list = Array.isArray(value) ? value : [value];
+    const found = list.filter(hasRule);
+    if (!found.length && !isSetDocument(value)) throw new InputError(`--definitions: '${file}' holds no policy definition with a policyRule (an index of parameters only cannot be evaluated)`);
+    out.push(...found);
+  }
+  for (const file of sources.definitionFiles) {
+    try {
+      const value = await readJson(file, '--definitions', 'definitions');
+      if (hasRule(value)) out.push(value);
+    } catch {
+      // A broken file in a folder of definitions is not a definition; a member that needs it is reported unknown.
+    }
+  }
+  return out;
+}
+
+export function definitionFinder(definitions: JsonObject[]): (id: string) => JsonObject | undefined {
+  return (id) => definitions.find((d) => namedBy(d, id));
+}
+
+export async function readResources(file: string, what: string): Promise<Resource[]> {
+  const resources = resourcesOf((await readJson(file, what)) as never);
+  if (!resources.length) throw new InputError(`${what} '${file}' holds no resource`);
+  return resources;
+}
+
+export async function readObject(file: string, what: string): Promise<JsonObject> {
+  const value = await readJson(file, what);
+  if (!isObject(value)) throw new InputError(`${what} '${file}' is not a JSON object`);
+  return value;
+}
+
+/** Exemptions: one exemption, or an array of them. */
+export async function readExemptions(files: string[]): Promise<JsonObject[]> {
+  const out: JsonObject[] = [];
+  for (const file of files) {
+    const value = await readJson(file, '--exemptions');
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (!isObject(item)) throw new InputError(`--exemptions '${file}' holds something that is not an exemption`);
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+export async function readAliases(file: string | undefined): Promise<Map<string, string> | undefined> {
+  if (!file) return undefined;
+  const map = aliasCatalogue(await readJson(file, '--aliases', 'definitions'));
+  if (!map.size) throw new InputError(`--aliases '${file}' holds no alias (give the output of 'az provider list --expand resourceTypes/aliases', or { "alias": "path" })`);
+  return map;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** The evaluation's context: a context file's subscription, resourceGroup, apiVersion and now; --now wins. */
+export function contextOf(file: JsonObject | undefined, now: string | undefined): EvaluationContext {
+  const context: EvaluationContext = {};
+  if (file) {
+    if (isObject(file.subscription)) context.subscription = file.subscription;
+    if (isObject(file.resourceGroup)) context.resourceGroup = file.resourceGroup;
+    if (typeof file.apiVersion === 'string') context.apiVersion = file.apiVersion;
+    if (typeof file.now === 'string') context.now = file.now;
+  }
+  if (now !== undefined) context.now = now;
+  if (context.now !== undefined && !DATE.test(context.now)) throw new InputError(`the clock '${context.now}' is not an ISO 8601 date-time (2026-01-31T12:00:00Z)`);
+  return context;
+}

@@ -6,8 +6,8 @@ function templateResources(list: Json[], parent: Resource | undefined, out: Reso
   for (const item of list) {
     if (!isObject(item)) continue;
     let resource: Resource = item;
-    // A nested resource's type and name are relative to its parent's.
-    if (parent && typeof item.type === 'string' && !item.type.includes('/') && typeof parent.type === 'string') {
+    // A nested resource's type and name are relative to its parent's: its type does not start with a namespace.
+    if (parent && typeof item.type === 'string' && !item.type.split('/')[0].includes('.') && typeof parent.type === 'string') {
       resource = { ...item, type: `${parent.type}/${item.type}`, name: `${String(parent.name)}/${String(item.name)}` };
     }
     const { resources: children, ...own } = resource;

@@ -65,7 +65,8 @@ function inScope(related: Resource, primary: Resource, type: string, existenceSc
   const primaryType = lower(primary.type) ?? '';
   // A child (Microsoft.Sql/servers/auditingSettings) or an extension (Microsoft.Insights/diagnosticSettings) of the resource.
   if (rid.startsWith(pid + '/')) return true;
-  if (type.toLowerCase().startsWith(primaryType + '/')) return false;
+  // A child type, or an extension of another resource (a second '/providers/'), is looked for under the resource only.
+  if (type.toLowerCase().startsWith(primaryType + '/') || rid.split('/providers/').length > 2) return false;
   const level = existenceScope.toLowerCase() === 'subscription' ? 'subscription' : 'resourcegroup';
   const [a, b] = [scopePart(rid, level), scopePart(pid, level)];
   return a !== undefined && a === b;

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { evaluate, type JsonObject } from '../../service';
+import { evaluate, evaluationJson, type JsonObject } from '../../service';
 import { UsageError } from '../../node/files';
 import { contextOf, definitionFinder, readAliases, readDefinitions, readExemptions, readObject, readResources, readTarget } from '../evaluate/inputs';
-import { formatText, toJson, type ResourceResults } from '../evaluate/report';
+import { formatText, type ResourceResults } from '../evaluate/report';
 import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset evaluate <set or definition> --resource <file> [options]
@@ -68,7 +68,7 @@ export async function run(args: string[]): Promise<number> {
   context.relatedResources = related;
   const findDefinition = definitionFinder([...definitions, ...(isDefinition(target) ? [target] : [])]);
   const all: ResourceResults[] = resources.map((resource) => ({ resource, results: evaluate({ target, findDefinition, assignment, exemptions, context }, resource) }));
-  process.stdout.write(values.format === 'json' ? JSON.stringify(toJson(all), null, 2) + '\n' : formatText(all));
+  process.stdout.write(values.format === 'json' ? JSON.stringify(evaluationJson(all), null, 2) + '\n' : formatText(all));
   return all.some((r) => r.results.some((m) => m.outcome === 'nonCompliant')) ? 1 : 0;
 }
 

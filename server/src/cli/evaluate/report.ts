@@ -1,34 +1,10 @@
-// The report of an evaluation: JSON as it is, text with every value from a file made safe for a terminal.
-import type { MemberResult, Resource, TraceEntry } from '../../service';
+// The text report of an evaluation, every value from a file made safe for a terminal (JSON: the service's evaluationJson).
+import type { Resource, ResourceResults, TraceEntry } from '../../service';
 import { untrusted } from '../formatters';
 
-export interface ResourceResults {
-  resource: Resource;
-  results: MemberResult[];
-}
+export type { ResourceResults };
 
 export const describeResource = (resource: Resource): string => `${String(resource.type ?? '(no type)')} '${String(resource.name ?? resource.id ?? '(no name)')}'`;
-
-/** JSON: one entry per member and resource, the resource named in each. */
-export function toJson(all: ResourceResults[]): unknown {
-  return {
-    results: all.flatMap(({ resource, results }) =>
-      results.map((r) => ({
-        resource: { ...(resource.id !== undefined ? { id: resource.id } : {}), type: resource.type ?? null, name: resource.name ?? null },
-        referenceId: r.referenceId ?? null,
-        definitionId: r.definitionId,
-        effect: r.effect ?? null,
-        outcome: r.outcome,
-        ...(r.reason !== undefined ? { reason: r.reason } : {}),
-        ...(r.enforced === false ? { enforced: false } : {}),
-        ...(r.patch ? { patch: r.patch } : {}),
-        ...(r.relatedResourcesFound !== undefined ? { relatedResourcesFound: r.relatedResourcesFound } : {}),
-        ...(r.note ? { note: r.note } : {}),
-        trace: r.trace,
-      })),
-    ),
-  };
-}
 
 const show = (value: unknown): string => (value === undefined ? '(absent)' : JSON.stringify(value));
 

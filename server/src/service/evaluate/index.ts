@@ -10,6 +10,7 @@ export type { PatchOperation } from './effects';
 export type { EvaluationContext, Json, JsonObject, Outcome, Resource, TraceEntry } from './types';
 export { aliasCatalogue } from './aliases';
 export { resourcesOf } from './resources';
+export { evaluationJson, type ResourceResults } from './report';
 
 export interface EvaluateInput {
   /** A policy set or a policy definition document. */

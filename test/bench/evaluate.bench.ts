@@ -6,10 +6,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { evaluate, type JsonObject } from '#server/service/evaluate/index';
-import { listJsonFiles, REPO_ROOT } from '../support/corpus';
+import { FULL_CORPUS, listJsonFiles, REPO_ROOT } from '../support/corpus';
 import { minimalResourceFor, benchParameters } from './evaluateResource';
 
 const folder = process.env.POLICYSET_BUILTIN_DEFINITIONS ?? path.join(REPO_ROOT, 'examples', 'definitions');
+if (!process.env.POLICYSET_BUILTIN_DEFINITIONS) {
+  process.stdout.write(`evaluate: POLICYSET_BUILTIN_DEFINITIONS is not set (the shared corpus${FULL_CORPUS ? ' beside the checkout' : ''} has the definitions' index only, no rules): measuring examples/definitions\n`);
+}
 const files = listJsonFiles(folder);
 let decided = 0;
 let manual = 0;

@@ -46,11 +46,20 @@ describe('applicability (policy applicability)', () => {
 
 // https://learn.microsoft.com/en-us/azure/governance/policy/concepts/definition-structure-basics#mode
 describe('modes (definition structure basics, "Mode")', () => {
-  test('Indexed skips a resource without location; All evaluates it', () => {
+  test('Indexed skips a child resource without location or tags, resource groups and subscriptions; All evaluates them', () => {
     const rule = { if: { field: 'type', equals: 'Microsoft.Network/virtualNetworks/subnets' }, then: { effect: 'audit' } };
     const subnet = { type: 'Microsoft.Network/virtualNetworks/subnets', name: 'vnet/s1', properties: {} };
     assert.equal(one(definition(rule, { mode: 'Indexed' }), subnet).outcome, 'notApplicable');
     assert.equal(one(definition(rule, { mode: 'All' }), subnet).outcome, 'nonCompliant');
+    const rgRule = { if: { field: 'type', equals: 'Microsoft.Resources/subscriptions/resourceGroups' }, then: { effect: 'audit' } };
+    const rg = { type: 'Microsoft.Resources/subscriptions/resourceGroups', name: 'app-rg', location: 'westeurope', tags: {} };
+    assert.equal(one(definition(rgRule, { mode: 'Indexed' }), rg).outcome, 'notApplicable');
+    assert.equal(one(definition(rgRule, { mode: 'All' }), rg).outcome, 'nonCompliant');
+  });
+  test('Indexed evaluates a top-level resource written without location, and says how it took it', () => {
+    const result = one(definition(tlsRule('audit'), { mode: 'Indexed' }), { type: 'Microsoft.Storage/storageAccounts', name: 'a', properties: {} });
+    assert.equal(result.outcome, 'nonCompliant');
+    assert.match(result.note ?? '', /no location nor tags/);
   });
   test('a resource provider mode is out of scope, and says so', () => {
     const result = one(definition({ if: { field: 'type', equals: 'Microsoft.ContainerService/managedClusters' }, then: { effect: 'audit' } }, { mode: 'Microsoft.Kubernetes.Data' }), storage());

@@ -53,13 +53,22 @@ export function parameterValues(declared: Json | undefined, given: Map<string, J
   return values;
 }
 
-/** Indexed mode evaluates only resources that support tags and location: offline, those that have a location. */
-function modeSkips(mode: string, resource: Resource): string | undefined {
-  if (mode === 'all') return undefined;
-  if (mode === 'indexed') {
-    return getIgnoreCase(resource, 'location') === undefined ? 'mode Indexed evaluates only resources that support tags and location, and this one has no location' : undefined;
+/**
+ * Indexed mode evaluates only the types that support tags and location, never resource groups nor
+ * subscriptions. Offline, without the types' list: a resource with a location or tags supports them; a
+ * child type with neither (a subnet, a security rule) does not; a top-level type with neither is evaluated
+ * as one that does, and the result says so.
+ */
+function indexedSkips(mode: string, resource: Resource): { skip?: string; note?: string } {
+  if (mode === 'all') return {};
+  if (mode !== 'indexed') throw new Unknown(`the mode '${mode}' is a resource provider mode, out of scope offline`);
+  const type = typeof resource.type === 'string' ? resource.type.toLowerCase() : '';
+  if (type === 'microsoft.resources/subscriptions' || type === 'microsoft.resources/subscriptions/resourcegroups' || type === 'microsoft.resources/resourcegroups') {
+    return { skip: 'mode Indexed does not evaluate resource groups and subscriptions' };
   }
-  throw new Unknown(`the mode '${mode}' is a resource provider mode, out of scope offline`);
+  if (getIgnoreCase(resource, 'location') !== undefined || getIgnoreCase(resource, 'tags') !== undefined) return {};
+  if (type.split('/').length > 2) return { skip: 'mode Indexed evaluates only types that support tags and location, and this child resource has neither' };
+  return { note: 'the resource has no location nor tags: evaluated as a type that supports them (mode Indexed)' };
 }
 
 export function evaluateDefinition(input: DefinitionInput, resource: Resource, context: EvaluationContext): MemberResult {
@@ -74,12 +83,13 @@ export function evaluateDefinition(input: DefinitionInput, resource: Resource, c
     const then = getIgnoreCase(rule, 'then');
     if (!isObject(then)) throw new Unknown('the policy rule has no then');
     const mode = String(getIgnoreCase(properties, 'mode') ?? 'Indexed').toLowerCase();
-    const skipped = modeSkips(mode, resource);
+    const indexed = indexedSkips(mode, resource);
     const written = input.effectOverride ?? valueIn(scope, getIgnoreCase(then, 'effect') ?? null);
     effect = canonicalEffect(written);
     if (!effect) throw new Unknown(`'${String(written)}' is not an effect`);
     if (effect === 'disabled') return { ...base, effect, outcome: 'disabled', reason: 'the effect is disabled: the service does not evaluate it', trace };
-    if (skipped) return { ...base, effect, outcome: 'notApplicable', reason: skipped, trace };
+    if (indexed.skip) return { ...base, effect, outcome: 'notApplicable', reason: indexed.skip, trace };
+    if (indexed.note) Object.assign(base, { note: indexed.note });
     const condition = getIgnoreCase(rule, 'if') ?? null;
     const details = getIgnoreCase(then, 'details');
     const enforcement = input.enforced ? {} : { enforced: false };

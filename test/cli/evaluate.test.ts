@@ -152,6 +152,20 @@ describe('policyset test', { concurrency: 4 }, () => {
     assert.match(junit.stdout, /<failure message="storageMinimumTls: expected compliant, got nonCompliant">/);
   });
 
+  test('an inline target and definitions; an expectation of outcome and effect', async () => {
+    const definition = { name: 'tls', properties: { mode: 'All', parameters: { effect: { type: 'String', defaultValue: 'Audit' } }, policyRule: { if: { field: 'Microsoft.Storage/storageAccounts/minimumTlsVersion', notEquals: 'TLS1_2' }, then: { effect: "[parameters('effect')]" } } } };
+    const fixture = (effect: string) =>
+      write(`inline-${effect}.policytest.json`, {
+        target: definition,
+        assignment: { properties: { parameters: { effect: { value: 'Deny' } } } },
+        cases: [{ name: 'tls 1.0', resource: { type: 'Microsoft.Storage/storageAccounts', name: 'a', location: 'x', properties: { minimumTlsVersion: 'TLS1_0' } }, expect: { tls: { outcome: 'nonCompliant', effect } } }],
+      });
+    assert.equal((await runCli(['test', fixture('deny')])).code, 0);
+    const wrongEffect = await runCli(['test', fixture('audit')]);
+    assert.equal(wrongEffect.code, 1);
+    assert.match(wrongEffect.stdout, /tls: expected nonCompliant \(audit\), got nonCompliant \(deny\)/);
+  });
+
   test('no fixture, or a fixture that is not one, exits 2', async () => {
     const empty = fs.mkdtempSync(path.join(dir, 'empty-'));
     assert.equal((await runCli(['test', empty])).code, 2);

@@ -110,13 +110,13 @@ export async function runFixture(file: string): Promise<FixtureResult> {
   } catch (error) {
     throw new InputError(`the fixture '${file}' is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isObject(fixture) || typeof fixture.target !== 'string' || !Array.isArray(fixture.cases)) {
-    throw new InputError(`the fixture '${file}' needs "target" (a path) and "cases" (an array)`);
+  if (!isObject(fixture) || (typeof fixture.target !== 'string' && !isObject(fixture.target)) || !Array.isArray(fixture.cases)) {
+    throw new InputError(`the fixture '${file}' needs "target" (a path, or the document) and "cases" (an array)`);
   }
   const dir = path.dirname(file);
-  const target = await readTarget(path.resolve(dir, fixture.target));
-  const definitionPaths = (Array.isArray(fixture.definitions) ? fixture.definitions : fixture.definitions === undefined ? [] : [fixture.definitions]).map((p) => path.resolve(dir, String(p)));
-  const definitions = await readDefinitions(definitionPaths);
+  const target = typeof fixture.target === 'string' ? await readTarget(path.resolve(dir, fixture.target)) : fixture.target;
+  const listed = Array.isArray(fixture.definitions) ? fixture.definitions : fixture.definitions === undefined ? [] : [fixture.definitions];
+  const definitions = [...(await readDefinitions(listed.filter((p) => typeof p === 'string').map((p) => path.resolve(dir, p)))), ...listed.filter(isObject)];
   const isDefinitionTarget = isObject(target.properties) && isObject(target.properties.policyRule);
   const findDefinition = definitionFinder([...definitions, ...(isDefinitionTarget ? [target] : [])]);
   const aliases = typeof fixture.aliases === 'string' ? await readAliases(path.resolve(dir, fixture.aliases)) : undefined;
@@ -125,8 +125,13 @@ export async function runFixture(file: string): Promise<FixtureResult> {
   for (const [index, testCase] of fixture.cases.entries()) {
     if (!isObject(testCase) || testCase.resource === undefined || !isObject(testCase.expect)) throw new InputError(`'${file}': case ${index + 1} needs "resource" and "expect"`);
     const name = typeof testCase.name === 'string' ? testCase.name : `case ${index + 1}`;
-    for (const [ref, outcome] of Object.entries(testCase.expect)) {
+    const wanted = new Map<string, { outcome: string; effect?: string }>();
+    for (const [ref, value] of Object.entries(testCase.expect)) {
+      // "ref": "outcome", or "ref": { "outcome": ..., "effect": ... }
+      const outcome = isObject(value) ? value.outcome : value;
+      const effect = isObject(value) && typeof value.effect === 'string' ? value.effect : undefined;
       if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome)) throw new InputError(`'${file}': case '${name}' expects '${String(outcome)}' of '${ref}', which is no outcome (${OUTCOMES.join(', ')})`);
+      wanted.set(ref, { outcome, effect });
     }
     const pick = (key: string) => (testCase[key] !== undefined ? testCase[key] : fixture[key as keyof typeof fixture]);
     const contextValue = pick('context');
@@ -141,13 +146,15 @@ export async function runFixture(file: string): Promise<FixtureResult> {
     const expectations: Expectation[] = [];
     for (const resource of resources) {
       const results = evaluate({ target, findDefinition, assignment, exemptions, context }, resource);
-      for (const [referenceId, expected] of Object.entries(testCase.expect)) {
+      for (const [referenceId, want] of wanted) {
         const member = results.find((r) => (r.referenceId ?? definitionName(r.definitionId)).toLowerCase() === referenceId.toLowerCase());
-        const passed = member?.outcome === expected;
+        const effectHolds = want.effect === undefined || member?.effect?.toLowerCase() === want.effect.toLowerCase();
+        const passed = member?.outcome === want.outcome && effectHolds;
+        const describeEffect = (effect: string | undefined) => (want.effect === undefined ? '' : ` (${effect ?? 'no effect'})`);
         expectations.push({
           referenceId,
-          expected: expected as string,
-          ...(member ? { actual: member.outcome } : {}),
+          expected: want.outcome + describeEffect(want.effect),
+          ...(member ? { actual: member.outcome + describeEffect(member.effect) } : {}),
           ...(resources.length > 1 ? { resource: String(resource.name ?? resource.id ?? '') } : {}),
           ...(member?.reason ? { reason: member.reason } : member ? {} : { reason: 'no member has this reference ID' }),
           ...(!passed && member ? { trace: member.trace } : {}),

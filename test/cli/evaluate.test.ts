@@ -103,6 +103,17 @@ describe('policyset evaluate', { concurrency: 4 }, () => {
     assert.match(result.stdout, /minimumTlsVersion is "TLS1_2"; less "TLS1_2" -> false/);
   });
 
+  test("a built-in set with the repository's index of definitions: every member unknown, saying the index has no rules", async () => {
+    const result = await runCli(['evaluate', 'test/fixtures/corpus/builtin-policy-sets/General/AllowUsageCosts.json', '-r', STORAGE, '-d', 'test/fixtures/corpus/builtin-policy-definitions-index.json', '-f', 'json']);
+    assert.equal(result.code, 0, 'nothing nonCompliant');
+    const json = JSON.parse(result.stdout) as Json;
+    assert.ok(json.results.length > 0);
+    for (const r of json.results as Json[]) {
+      assert.equal(r.outcome, 'unknown');
+      assert.match(r.reason, /known from an index only/);
+    }
+  });
+
   test('usage and input problems exit 2 with one clean line', async () => {
     for (const args of [['evaluate', SET], ['evaluate', '-r', STORAGE], ['evaluate', SET, '-r', STORAGE, '-f', 'xml'], ['evaluate', SET, '-r', path.join(dir, 'missing.json')], ['evaluate', STORAGE, '-r', STORAGE], ['evaluate', SET, '-r', STORAGE, '--now', 'yesterday']]) {
       const result = await runCli(args);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { evaluate, evaluationJson, type JsonObject } from '../../service';
 import { UsageError } from '../../node/files';
-import { contextOf, definitionFinder, readAliases, readDefinitions, readExemptions, readObject, readResources, readTarget } from '../evaluate/inputs';
+import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readExemptions, readObject, readResources, readTarget } from '../evaluate/inputs';
 import { formatText, type ResourceResults } from '../evaluate/report';
 import type { ExitStatuses } from '../command';
 
@@ -66,8 +66,9 @@ export async function run(args: string[]): Promise<number> {
   const context = contextOf(values.context ? await readObject(values.context, '--context') : undefined, values.now);
   context.aliases = await readAliases(values.aliases);
   context.relatedResources = related;
-  const findDefinition = definitionFinder([...definitions, ...(isDefinition(target) ? [target] : [])]);
-  const all: ResourceResults[] = resources.map((resource) => ({ resource, results: evaluate({ target, findDefinition, assignment, exemptions, context }, resource) }));
+  const findDefinition = definitionFinder([...definitions.documents, ...(isDefinition(target) ? [target] : [])]);
+  const why = missingReason(definitions);
+  const all: ResourceResults[] = resources.map((resource) => ({ resource, results: evaluate({ target, findDefinition, assignment, exemptions, context, missingReason: why }, resource) }));
   process.stdout.write(values.format === 'json' ? JSON.stringify(evaluationJson(all), null, 2) + '\n' : formatText(all));
   return all.some((r) => r.results.some((m) => m.outcome === 'nonCompliant')) ? 1 : 0;
 }

@@ -7,7 +7,7 @@ import { parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { decodeText, evaluate, resourcesOf, type EvaluationContext, type JsonObject, type MemberResult, type Resource } from '../../service';
 import { describeFsError, InputError, readUserFile } from '../../node/files';
 import { parseDocumentText } from '../../node/definitions';
-import { contextOf, definitionFinder, readAliases, readDefinitions, readObject, readResources, readTarget } from './inputs';
+import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readObject, readResources, readTarget } from './inputs';
 
 export const FIXTURE_SUFFIX = '.policytest.json';
 const OUTCOMES = ['nonCompliant', 'compliant', 'notApplicable', 'exempt', 'disabled', 'unknown'];
@@ -116,7 +116,9 @@ export async function runFixture(file: string): Promise<FixtureResult> {
   const dir = path.dirname(file);
   const target = typeof fixture.target === 'string' ? await readTarget(path.resolve(dir, fixture.target)) : fixture.target;
   const listed = Array.isArray(fixture.definitions) ? fixture.definitions : fixture.definitions === undefined ? [] : [fixture.definitions];
-  const definitions = [...(await readDefinitions(listed.filter((p) => typeof p === 'string').map((p) => path.resolve(dir, p)))), ...listed.filter(isObject)];
+  const read = await readDefinitions(listed.filter((p) => typeof p === 'string').map((p) => path.resolve(dir, p)));
+  const definitions = [...read.documents, ...listed.filter(isObject)];
+  const why = missingReason(read);
   const isDefinitionTarget = isObject(target.properties) && isObject(target.properties.policyRule);
   const findDefinition = definitionFinder([...definitions, ...(isDefinitionTarget ? [target] : [])]);
   const aliases = typeof fixture.aliases === 'string' ? await readAliases(path.resolve(dir, fixture.aliases)) : undefined;
@@ -145,7 +147,7 @@ export async function runFixture(file: string): Promise<FixtureResult> {
     const resources = await resourcesIn(testCase.resource, dir, `case '${name}' resource`);
     const expectations: Expectation[] = [];
     for (const resource of resources) {
-      const results = evaluate({ target, findDefinition, assignment, exemptions, context }, resource);
+      const results = evaluate({ target, findDefinition, assignment, exemptions, context, missingReason: why }, resource);
       for (const [referenceId, want] of wanted) {
         const member = results.find((r) => (r.referenceId ?? definitionName(r.definitionId)).toLowerCase() === referenceId.toLowerCase());
         const effectHolds = want.effect === undefined || member?.effect?.toLowerCase() === want.effect.toLowerCase();

@@ -30,27 +30,46 @@ export async function readTarget(file: string): Promise<JsonObject> {
   return value;
 }
 
+/** The definitions read from --definitions: the full ones (with their rules), and the IDs and names an index only describes. */
+export interface Definitions {
+  documents: JsonObject[];
+  /** Lowercased IDs and names of index entries: parameters only, no policy rule to evaluate. */
+  indexOnly: Set<string>;
+}
+
 /** The full definitions (with their rules) in the --definitions paths: files, folders, arrays of definitions. */
-export async function readDefinitions(paths: string[]): Promise<JsonObject[]> {
-  if (!paths.length) return [];
+export async function readDefinitions(paths: string[]): Promise<Definitions> {
+  const found: Definitions = { documents: [], indexOnly: new Set() };
+  if (!paths.length) return found;
   const sources = await resolveDefinitionSources(paths);
-  const out: JsonObject[] = [];
   for (const file of sources.indexFiles) {
     const value = await readJson(file, '--definitions', 'definitions');
-    const list = Array.isArray(value) ? value : [value];
-    const found = list.filter(hasRule);
-    if (!found.length && !isSetDocument(value)) throw new InputError(`--definitions: '${file}' holds no policy definition with a policyRule (an index of parameters only cannot be evaluated)`);
-    out.push(...found);
+    const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.definitions) ? value.definitions : [value];
+    for (const item of list) {
+      if (hasRule(item)) found.documents.push(item);
+      else if (isObject(item)) for (const key of [item.id, item.name]) if (typeof key === 'string') found.indexOnly.add(key.toLowerCase());
+    }
+    if (!list.some(isObject)) throw new InputError(`--definitions: '${file}' holds no policy definition`);
   }
   for (const file of sources.definitionFiles) {
     try {
       const value = await readJson(file, '--definitions', 'definitions');
-      if (hasRule(value)) out.push(value);
+      if (hasRule(value)) found.documents.push(value);
     } catch {
       // A broken file in a folder of definitions is not a definition; a member that needs it is reported unknown.
     }
   }
-  return out;
+  return found;
+}
+
+/** Why a member's definition is missing: not given, or given by an index that has no rules. */
+export function missingReason(definitions: Definitions): (id: string) => string {
+  return (id) => {
+    const lower = id.toLowerCase();
+    const name = lower.replace(/\/+$/, '').split('/').pop() ?? lower;
+    if (definitions.indexOnly.has(lower) || definitions.indexOnly.has(name)) return `the definition '${id}' is known from an index only (its parameters, no policy rule): give its definition file with --definitions`;
+    return `the definition '${id}' was not found (give it with --definitions)`;
+  };
 }
 
 export function definitionFinder(definitions: JsonObject[]): (id: string) => JsonObject | undefined {

@@ -20,6 +20,8 @@ export interface EvaluateInput {
   assignment?: JsonObject;
   exemptions?: JsonObject[];
   context: EvaluationContext;
+  /** Why findDefinition has no definition for an ID (default: not found). */
+  missingReason?: (id: string) => string;
 }
 
 const lastSegment = (id: string) => id.replace(/\/+$/, '').split('/').pop() ?? id;
@@ -52,7 +54,7 @@ export function evaluate(input: EvaluateInput, resource: Resource): MemberResult
         referenceId: typeof referenceId === 'string' ? referenceId : undefined,
         definitionId,
         definition,
-        missing: definition ? undefined : `the definition '${definitionId}' was not found (give it with --definitions)`,
+        missing: definition ? undefined : (input.missingReason?.(definitionId) ?? `the definition '${definitionId}' was not found`),
         // A reference's values are expressions over the set's parameters.
         values: () => {
           const values = new Map<string, Json>();

@@ -93,6 +93,12 @@ describe('numeric, logical and comparison functions', () => {
     assert.equal(ev('[mod(7, 3)]'), 1);
     unknown('[div(1, 0)]', /by zero/);
   });
+  test('true(), false(), null(), range()', () => {
+    assert.equal(ev('[true()]'), true);
+    assert.equal(ev('[false()]'), false);
+    assert.equal(ev('[null()]'), null);
+    assert.deepEqual(ev('[range(5, 3)]'), [5, 6, 7]);
+  });
   test('int, string, bool', () => {
     assert.equal(ev("[int('4')]"), 4);
     assert.equal(ev('[string(5)]'), '5');

@@ -230,6 +230,15 @@ export const FUNCTIONS: Record<string, Fn> = {
   skip: (a) => (arity(a, 'skip', 2), Array.isArray(a[0]) ? a[0].slice(Math.max(0, int(a[1], 'skip'))) : str(a[0], 'skip').slice(Math.max(0, int(a[1], 'skip')))),
   take: (a) => (arity(a, 'take', 2), Array.isArray(a[0]) ? a[0].slice(0, Math.max(0, int(a[1], 'take'))) : str(a[0], 'take').slice(0, Math.max(0, int(a[1], 'take')))),
   adddays: addDays,
+  true: (a) => (arity(a, 'true', 0), true),
+  false: (a) => (arity(a, 'false', 0), false),
+  null: (a) => (arity(a, 'null', 0), null),
+  range: (a) => {
+    arity(a, 'range', 2);
+    const [start, count] = [int(a[0], 'range'), int(a[1], 'range')];
+    if (count < 0 || count > 10000) throw new Unknown('range() count must be 0 to 10000');
+    return Array.from({ length: count }, (_, i) => start + i);
+  },
   iprangecontains: (a) => (arity(a, 'ipRangeContains', 2), ipRangeContains(str(a[0], 'ipRangeContains'), str(a[1], 'ipRangeContains'))),
 };
 

@@ -18,7 +18,7 @@ Examples:
   policyset evaluate my-set.json --resource template.json --assignment assignment.json --format json
 
 Options:
-  -r, --resource <file>        The resources to evaluate (required)
+  -r, --resource <file>        The resources to evaluate (required, repeatable)
   -a, --assignment <file>      The assignment: parameter values, overrides, resourceSelectors, notScopes,
                                enforcementMode (default: the set's default values)
   -d, --definitions <path>     The member definitions: files, folders, or arrays of definitions (repeatable)
@@ -43,7 +43,7 @@ export async function run(args: string[]): Promise<number> {
     args,
     allowPositionals: true,
     options: {
-      resource: { type: 'string', short: 'r' },
+      resource: { type: 'string', short: 'r', multiple: true },
       assignment: { type: 'string', short: 'a' },
       definitions: { type: 'string', short: 'd', multiple: true },
       exemptions: { type: 'string', short: 'e', multiple: true },
@@ -55,11 +55,11 @@ export async function run(args: string[]): Promise<number> {
     },
   });
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `evaluate takes one set or definition, not ${positionals.length}` : 'evaluate needs a set or definition file');
-  if (!values.resource) throw new UsageError('evaluate needs --resource <file>');
+  if (!values.resource?.length) throw new UsageError('evaluate needs --resource <file>');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const target = await readTarget(positionals[0]);
   const definitions = await readDefinitions(values.definitions ?? []);
-  const resources = await readResources(values.resource, '--resource');
+  const resources = (await Promise.all(values.resource.map((f) => readResources(f, '--resource')))).flat();
   const assignment = values.assignment ? await readObject(values.assignment, '--assignment') : undefined;
   const exemptions = await readExemptions(values.exemptions ?? []);
   const related = values.related ? (await Promise.all(values.related.map((f) => readResources(f, '--related')))).flat() : undefined;

@@ -196,6 +196,8 @@ describe('sets and assignments (initiative definition structure, assignment stru
     assert.equal(run(storage(), assignment, [exemption({ policyDefinitionReferenceIds: ['costTag'] })], now).ownerTag.outcome, 'nonCompliant');
     assert.equal(run(storage(), assignment, [exemption({})], now).ownerTag.outcome, 'exempt', 'no reference IDs: every member');
     assert.equal(run(storage(), assignment, [exemption({ expiresOn: '2026-01-01T00:00:00Z' })], now).costTag.outcome, 'nonCompliant', 'expired');
+    assert.equal(run(storage(), assignment, [exemption({ expiresOn: '2027-01-01T00:00:00Z' })], now).costTag.outcome, 'exempt', 'not yet expired');
+    assert.match(run(storage(), assignment, [exemption({ expiresOn: '2027-01-01T00:00:00Z' })]).costTag.reason ?? '', /give the clock/, 'no clock: unknown, never guessed');
     assert.equal(run(storage(), assignment, [exemption({}, `${SUB}/resourceGroups/other`)], now).costTag.outcome, 'nonCompliant', 'another scope');
     assert.equal(run(storage(), assignment, [exemption({ policyAssignmentId: `${SUB}/providers/Microsoft.Authorization/policyAssignments/other` })], now).costTag.outcome, 'nonCompliant', 'another assignment');
   });

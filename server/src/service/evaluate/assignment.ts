@@ -95,6 +95,7 @@ export function exemptionFor(exemptions: JsonObject[], assignmentId: string | un
     const scope = exemptionId?.split('/providers/microsoft.authorization/policyexemptions/')[0];
     if (scope && scope !== exemptionId && id && !under(id, scope)) return false;
     const expires = getIgnoreCase(props, 'expiresOn');
+    // Without the clock an exemption that expires cannot be decided: the caller reports it (expiresOnWithoutClock).
     if (typeof expires === 'string' && now && Date.parse(expires) <= Date.parse(now)) return false;
     const selectors = getIgnoreCase(props, 'resourceSelectors');
     if (Array.isArray(selectors) && selectors.length) {
@@ -105,4 +106,12 @@ export function exemptionFor(exemptions: JsonObject[], assignmentId: string | un
     }
     return true;
   });
+}
+
+/** An exemption's expiry when there is no clock to compare it with (the member is then unknown). */
+export function expiresOnWithoutClock(exemption: JsonObject, now: string | undefined): string | undefined {
+  if (now) return undefined;
+  const props = isObject(getIgnoreCase(exemption, 'properties')) ? (getIgnoreCase(exemption, 'properties') as JsonObject) : exemption;
+  const expires = getIgnoreCase(props, 'expiresOn');
+  return typeof expires === 'string' ? expires : undefined;
 }

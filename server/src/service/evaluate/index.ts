@@ -1,6 +1,6 @@
 // The offline evaluator (docs/evaluate.md): what a policy set or definition, under an assignment, would do
 // to one resource. Pure: the caller reads files and passes documents in; it runs in the web worker too.
-import { assignmentSkips, exemptionFor, overriddenEffect, readAssignment } from './assignment';
+import { assignmentSkips, exemptionFor, expiresOnWithoutClock, overriddenEffect, readAssignment } from './assignment';
 import { evaluateDefinition, parameterValues, propertiesOf, type MemberResult } from './definition';
 import { valueIn, type Scope } from './scope';
 import { Unknown, getIgnoreCase, isObject, type EvaluationContext, type Json, type JsonObject, type Resource } from './types';
@@ -76,6 +76,8 @@ export function evaluate(input: EvaluateInput, resource: Resource): MemberResult
     const base = { referenceId: member.referenceId, definitionId: member.definitionId, trace: [] };
     if (skipped) return { ...base, outcome: 'notApplicable', reason: skipped };
     const exemption = exemptionFor(exemptions, view.id, member.referenceId, resource, input.context.now);
+    const expires = exemption ? expiresOnWithoutClock(exemption, input.context.now) : undefined;
+    if (expires) return { ...base, outcome: 'unknown', reason: `an exemption applies until ${expires}: give the clock (--now, a fixture's context.now) to know whether it still does` };
     if (exemption) return { ...base, outcome: 'exempt', reason: `exempted by '${String(exemption.name ?? exemption.id ?? 'an exemption')}' (${String(getIgnoreCase(propertiesOf(exemption), 'exemptionCategory') ?? 'no category')})` };
     if (!member.definition) return { ...base, outcome: 'unknown', reason: member.missing };
     let values: Map<string, Json>;

@@ -243,4 +243,8 @@ export const FUNCTIONS: Record<string, Fn> = {
 };
 
 /** Functions the service documents as not usable in policy rules, or that need the live service. */
-export const NOT_OFFLINE = new Set(['reference', 'resourceid', 'subscriptionresourceid', 'tenantresourceid', 'extensionresourceid', 'deployment', 'environment', 'variables', 'listkeys', 'listsecrets', 'listaccountsas', 'newguid', 'pickzones', 'providers', 'managementgroup', 'tenant', 'copyindex', 'lambda', 'uniquestring', 'guid', 'format', 'datetimeadd']);
+export const NOT_OFFLINE = new Set([
+  'reference', 'resourceid', 'subscriptionresourceid', 'tenantresourceid', 'extensionresourceid', 'deployment', 'environment', 'variables',
+  'listkeys', 'listsecrets', 'listaccountsas', 'newguid', 'pickzones', 'providers', 'managementgroup', 'tenant', 'copyindex', 'lambda',
+  'datetimeadd', 'datetimefromepoch', 'datetimetoepoch',
+]);

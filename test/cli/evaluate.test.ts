@@ -57,15 +57,28 @@ describe('policyset evaluate', { concurrency: 4 }, () => {
     assert.equal(byRef.storageMinimumTls.effect, 'deny');
   });
 
-  test('auditIfNotExists is unknown without --related, decided with it', async () => {
-    const without = JSON.parse((await runCli(['evaluate', SET, '-r', 'examples/evaluate/key-vault.json', '-d', DEFINITIONS, '-f', 'json'])).stdout) as Json;
-    const a = (without.results as Json[]).find((r) => r.referenceId === 'auditDiagnosticSettings')!;
-    assert.equal(a.outcome, 'unknown');
-    assert.match(a.reason, /related resources/);
-    const withRelated = JSON.parse((await runCli(['evaluate', SET, '-r', 'examples/evaluate/key-vault.json', '-d', DEFINITIONS, '--related', 'examples/evaluate/diagnostic-settings.json', '-f', 'json'])).stdout) as Json;
-    const b = (withRelated.results as Json[]).find((r) => r.referenceId === 'auditDiagnosticSettings')!;
-    assert.equal(b.outcome, 'nonCompliant', 'the setting leaves metrics off, and the set asks metricsEnabled: true');
-    assert.equal(b.relatedResourcesFound, 1);
+  test('auditIfNotExists looks among every resource given: the file\'s own, a wrapper\'s relatedResources, --related', async () => {
+    const find = (json: Json) => (json.results as Json[]).find((r) => r.referenceId === 'auditDiagnosticSettings')!;
+    const alone = find(JSON.parse((await runCli(['evaluate', SET, '-r', 'examples/evaluate/key-vault.json', '-d', DEFINITIONS, '-f', 'json'])).stdout) as Json);
+    assert.equal(alone.outcome, 'nonCompliant', 'no diagnostic setting among the resources given');
+    assert.equal(alone.relatedResourcesFound, 0);
+    assert.match(alone.trace.at(-1).reason, /among the 1 resources given/);
+    const withRelated = find(JSON.parse((await runCli(['evaluate', SET, '-r', 'examples/evaluate/key-vault.json', '-d', DEFINITIONS, '--related', 'examples/evaluate/diagnostic-settings.json', '-f', 'json'])).stdout) as Json);
+    assert.equal(withRelated.outcome, 'nonCompliant', 'the setting leaves metrics off, and the set asks metricsEnabled: true');
+    assert.equal(withRelated.relatedResourcesFound, 1);
+    const vault = JSON.parse(fs.readFileSync('examples/evaluate/key-vault.json', 'utf8')) as Json[];
+    const setting = (JSON.parse(fs.readFileSync('examples/evaluate/diagnostic-settings.json', 'utf8')) as Json[])[0];
+    const enabled = { ...setting, properties: { logs: { enabled: true }, metrics: { enabled: true } } };
+    const together = write('vault-and-setting.json', [...vault, enabled]);
+    const inFile = find(JSON.parse((await runCli(['evaluate', SET, '-r', together, '-d', DEFINITIONS, '-f', 'json'])).stdout) as Json);
+    assert.equal(inFile.outcome, 'compliant', 'a setting deployed with the vault');
+    const all = JSON.parse((await runCli(['evaluate', SET, '-r', together, '-d', DEFINITIONS, '-f', 'json'])).stdout) as Json;
+    const onSetting = (all.results as Json[]).filter((r) => r.resource.type === 'Microsoft.Insights/diagnosticSettings' && r.definitionId.endsWith('allowed-locations'));
+    assert.equal(onSetting[0].outcome, 'notApplicable', 'an extension resource without location is not indexed');
+    const wrapper = write('wrapper.json', { resources: vault, relatedResources: [enabled] });
+    const wrapped = JSON.parse((await runCli(['evaluate', SET, '-r', wrapper, '-d', DEFINITIONS, '-f', 'json'])).stdout) as Json;
+    assert.equal(find(wrapped).outcome, 'compliant');
+    assert.equal(new Set((wrapped.results as Json[]).map((r) => r.resource.name)).size, 1, 'related resources are not evaluated themselves');
   });
 
   test('an ARM template (nested child resources) and a what-if result are read as their resources', async () => {

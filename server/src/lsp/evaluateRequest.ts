@@ -1,6 +1,6 @@
 // policySet/evaluate: the offline evaluator over documents the client sends (docs/evaluate.md). Pure work on
 // the params: the Node and the Web Worker servers answer alike. Wrong params answer InvalidParams.
-import { aliasCatalogue, evaluate, evaluationJson, namedBy, resourcesOf, type EvaluationContext, type JsonObject } from '../service';
+import { aliasCatalogue, evaluate, evaluationJson, namedBy, relatedIn, resourcesOf, type EvaluationContext, type JsonObject } from '../service';
 import type { EvaluateParams } from './protocol';
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -19,7 +19,8 @@ export function evaluateRequest(params: EvaluateParams): ReturnType<typeof evalu
     if (typeof c.apiVersion === 'string') context.apiVersion = c.apiVersion;
     if (typeof c.now === 'string') context.now = c.now;
   }
-  if (params.related !== undefined) context.relatedResources = resourcesOf((params.related ?? null) as never);
+  // auditIfNotExists and deployIfNotExists look among every resource given, as the CLI's.
+  context.relatedResources = [...resources, ...relatedIn((params.resources ?? null) as never), ...(params.related !== undefined ? resourcesOf((params.related ?? null) as never) : [])];
   if (params.aliases !== undefined) context.aliases = aliasCatalogue(params.aliases);
   const findDefinition = (id: string) => [...definitions, target].find((d) => namedBy(d, id));
   const assignment = isObject(params.assignment) ? params.assignment : undefined;

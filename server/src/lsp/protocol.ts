@@ -172,7 +172,7 @@ export interface EvaluateParams {
   definitions?: unknown[];
   assignment?: unknown;
   exemptions?: unknown[];
-  /** The resources auditIfNotExists/deployIfNotExists look for; absent: those members are unknown. */
+  /** More resources auditIfNotExists/deployIfNotExists look among, beside `resources` themselves. */
   related?: unknown;
   /** `{ subscription, resourceGroup, apiVersion, now }` */
   context?: unknown;

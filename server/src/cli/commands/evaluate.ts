@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { evaluate, evaluationJson, type JsonObject } from '../../service';
 import { UsageError } from '../../node/files';
-import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readExemptions, readObject, readResources, readTarget } from '../evaluate/inputs';
+import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readExemptions, readObject, readResourceFile, readResources, readTarget } from '../evaluate/inputs';
 import { formatText, type ResourceResults } from '../evaluate/report';
 import type { ExitStatuses } from '../command';
 
@@ -10,7 +10,9 @@ export const usage = `Usage: policyset evaluate <set or definition> --resource <
 Says what a policy set (or one policy definition) would do to resources, offline: for each member its
 reference ID, definition, effective effect, outcome (nonCompliant, compliant, notApplicable, exempt,
 disabled, or unknown with the reason) and the trace of the conditions that decided it. A resource file
-holds one resource, an array, an ARM template (its resources) or a deployment what-if (predictedResources).
+holds one resource, an array, an ARM template (its resources), a deployment what-if (predictedResources),
+or { "resources": [...], "relatedResources": [...] }. auditIfNotExists and deployIfNotExists look among
+every resource given: what is not given counts as missing.
 The limits (resource provider modes, aliases, related resources) are in docs/evaluate.md.
 
 Examples:
@@ -23,8 +25,8 @@ Options:
                                enforcementMode (default: the set's default values)
   -d, --definitions <path>     The member definitions: files, folders, or arrays of definitions (repeatable)
   -e, --exemptions <file>      Exemptions: one, or an array (repeatable)
-      --related <file>         The resources auditIfNotExists and deployIfNotExists look for (repeatable;
-                               without it, those members are unknown)
+      --related <file>         More resources auditIfNotExists and deployIfNotExists look for, beside the
+                               --resource files' own (repeatable)
       --aliases <file>         An alias catalogue: 'az provider list --expand resourceTypes/aliases' output,
                                or { "alias": "path" }
       --context <file>         { "subscription": {...}, "resourceGroup": {...}, "apiVersion", "now" }
@@ -59,10 +61,13 @@ export async function run(args: string[]): Promise<number> {
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const target = await readTarget(positionals[0]);
   const definitions = await readDefinitions(values.definitions ?? []);
-  const resources = (await Promise.all(values.resource.map((f) => readResources(f, '--resource')))).flat();
+  const files = await Promise.all(values.resource.map((f) => readResourceFile(f, '--resource')));
+  const resources = files.flatMap((f) => f.resources);
   const assignment = values.assignment ? await readObject(values.assignment, '--assignment') : undefined;
   const exemptions = await readExemptions(values.exemptions ?? []);
-  const related = values.related ? (await Promise.all(values.related.map((f) => readResources(f, '--related')))).flat() : undefined;
+  // What auditIfNotExists and deployIfNotExists look among: every resource given (a deployment's own), the
+  // related ones a resource file names, and --related.
+  const related = [...resources, ...files.flatMap((f) => f.related), ...(await Promise.all((values.related ?? []).map((f) => readResources(f, '--related')))).flat()];
   const context = contextOf(values.context ? await readObject(values.context, '--context') : undefined, values.now);
   context.aliases = await readAliases(values.aliases);
   context.relatedResources = related;

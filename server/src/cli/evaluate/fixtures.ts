@@ -4,10 +4,10 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { parseTree, type Node as JsonNode } from 'jsonc-parser';
-import { decodeText, evaluate, resourcesOf, type EvaluationContext, type JsonObject, type MemberResult, type Resource } from '../../service';
+import { decodeText, evaluate, relatedIn, resourcesOf, type EvaluationContext, type JsonObject, type MemberResult, type Resource } from '../../service';
 import { describeFsError, InputError, readUserFile } from '../../node/files';
 import { parseDocumentText } from '../../node/definitions';
-import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readObject, readResources, readTarget } from './inputs';
+import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readObject, readResourceFile, readTarget } from './inputs';
 
 export const FIXTURE_SUFFIX = '.policytest.json';
 const OUTCOMES = ['nonCompliant', 'compliant', 'notApplicable', 'exempt', 'disabled', 'unknown'];
@@ -75,10 +75,14 @@ function caseLines(text: string): number[] {
   return (cases?.children ?? []).map((c) => lineOf(text, c.offset));
 }
 
-async function resourcesIn(value: unknown, dir: string, what: string): Promise<Resource[]> {
-  if (typeof value === 'string') return readResources(path.resolve(dir, value), what);
-  if (Array.isArray(value)) return (await Promise.all(value.map((v) => resourcesIn(v, dir, what)))).flat();
-  if (isObject(value)) return resourcesOf(value);
+/** Resources given in a fixture: a path (a resource file), an object, or a list of them; with the related ones a wrapper names. */
+async function resourcesIn(value: unknown, dir: string, what: string): Promise<{ resources: Resource[]; related: Resource[] }> {
+  if (typeof value === 'string') return readResourceFile(path.resolve(dir, value), what);
+  if (Array.isArray(value)) {
+    const parts = await Promise.all(value.map((v) => resourcesIn(v, dir, what)));
+    return { resources: parts.flatMap((p) => p.resources), related: parts.flatMap((p) => p.related) };
+  }
+  if (isObject(value)) return { resources: resourcesOf(value), related: relatedIn(value) };
   throw new InputError(`${what} is neither a resource, a list of them nor a path`);
 }
 
@@ -140,11 +144,14 @@ export async function runFixture(file: string): Promise<FixtureResult> {
     if (contextValue !== undefined && !isObject(contextValue)) throw new InputError(`'${file}': "context" is not an object`);
     const context: EvaluationContext = contextOf(contextValue, undefined);
     context.aliases = aliases;
+    const given = await resourcesIn(testCase.resource, dir, `case '${name}' resource`);
+    const resources = given.resources;
     const related = pick('related');
-    context.relatedResources = related === undefined ? undefined : await resourcesIn(related, dir, 'related');
+    const more = related === undefined ? undefined : await resourcesIn(related, dir, 'related');
+    // auditIfNotExists and deployIfNotExists look among every resource given: the case's and the related ones.
+    context.relatedResources = [...resources, ...given.related, ...(more ? [...more.resources, ...more.related] : [])];
     const assignment = await objectIn(pick('assignment'), dir, 'the assignment');
     const exemptions = await exemptionsIn(pick('exemptions'), dir);
-    const resources = await resourcesIn(testCase.resource, dir, `case '${name}' resource`);
     const expectations: Expectation[] = [];
     for (const resource of resources) {
       const results = evaluate({ target, findDefinition, assignment, exemptions, context, missingReason: why }, resource);

@@ -1,7 +1,7 @@
 // The files `policyset evaluate` and `policyset test` read: the set or definition, the definitions it
 // references, resources, an assignment, exemptions, an alias catalogue, a context. Every read goes through
 // the one bounded reader (node/files.ts); a file that is not what it should be is an InputError (exit 2).
-import { decodeText, namedBy, resourcesOf, type EvaluationContext, type Resource } from '../../service';
+import { decodeText, namedBy, relatedIn, resourcesOf, type EvaluationContext, type Resource } from '../../service';
 import { aliasCatalogue } from '../../service';
 import { InputError, readUserFile, type FileKind } from '../../node/files';
 import { parseDocumentText } from '../../node/definitions';
@@ -76,10 +76,17 @@ export function definitionFinder(definitions: JsonObject[]): (id: string) => Jso
   return (id) => definitions.find((d) => namedBy(d, id));
 }
 
-export async function readResources(file: string, what: string): Promise<Resource[]> {
-  const resources = resourcesOf((await readJson(file, what)) as never);
+/** A resource file's resources, and the related ones a wrapper names beside them. */
+export async function readResourceFile(file: string, what: string): Promise<{ resources: Resource[]; related: Resource[] }> {
+  const document = (await readJson(file, what)) as never;
+  const resources = resourcesOf(document);
   if (!resources.length) throw new InputError(`${what} '${file}' holds no resource`);
-  return resources;
+  return { resources, related: relatedIn(document) };
+}
+
+export async function readResources(file: string, what: string): Promise<Resource[]> {
+  const { resources, related } = await readResourceFile(file, what);
+  return [...resources, ...related];
 }
 
 export async function readObject(file: string, what: string): Promise<JsonObject> {

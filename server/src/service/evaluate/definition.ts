@@ -56,8 +56,8 @@ export function parameterValues(declared: Json | undefined, given: Map<string, J
 /**
  * Indexed mode evaluates only the types that support tags and location, never resource groups nor
  * subscriptions. Offline, without the types' list: a resource with a location or tags supports them; a
- * child type with neither (a subnet, a security rule) does not; a top-level type with neither is evaluated
- * as one that does, and the result says so.
+ * child or extension resource with neither (a subnet, a diagnostic setting) does not; a top-level type with
+ * neither is evaluated as one that does, and the result says so.
  */
 function indexedSkips(mode: string, resource: Resource): { skip?: string; note?: string } {
   if (mode === 'all') return {};
@@ -67,7 +67,11 @@ function indexedSkips(mode: string, resource: Resource): { skip?: string; note?:
     return { skip: 'mode Indexed does not evaluate resource groups and subscriptions' };
   }
   if (getIgnoreCase(resource, 'location') !== undefined || getIgnoreCase(resource, 'tags') !== undefined) return {};
-  if (type.split('/').length > 2) return { skip: 'mode Indexed evaluates only types that support tags and location, and this child resource has neither' };
+  const id = typeof resource.id === 'string' ? resource.id : '';
+  // A child type, or an extension resource (its ID has a second '/providers/'), such as a diagnostic setting.
+  if (type.split('/').length > 2 || id.split('/providers/').length > 2) {
+    return { skip: 'mode Indexed evaluates only types that support tags and location, and this child or extension resource has neither' };
+  }
   return { note: 'the resource has no location nor tags: evaluated as a type that supports them (mode Indexed)' };
 }
 

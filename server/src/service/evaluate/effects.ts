@@ -92,7 +92,7 @@ export function existence(details: Json | undefined, scope: Scope, related: Reso
   const existenceScope = String(valueIn(scope, getIgnoreCase(details, 'existenceScope') ?? 'resourceGroup'));
   const condition = getIgnoreCase(details, 'existenceCondition');
   const candidates = related.filter((r) => {
-    if (lower(r.type) !== type.toLowerCase()) return false;
+    if (r === scope.resource || lower(r.type) !== type.toLowerCase()) return false;
     if (name !== undefined) {
       const n = lower(r.name) ?? '';
       const wanted = String(name).toLowerCase();
@@ -100,7 +100,7 @@ export function existence(details: Json | undefined, scope: Scope, related: Reso
     }
     return inScope(r, scope.resource, type, existenceScope);
   });
-  trace.push({ path: `related ${type}${name !== undefined ? ` named '${String(name)}'` : ''}`, value: candidates.length, operator: 'exists', expected: true, result: candidates.length > 0 });
+  trace.push({ path: `related ${type}${name !== undefined ? ` named '${String(name)}'` : ''}`, value: candidates.length, operator: 'exists', expected: true, result: candidates.length > 0, reason: `looked for among the ${related.length} resources given` });
   if (!candidates.length) return { decision: { result: false }, candidates: 0 };
   if (condition === undefined) return { decision: { result: true }, candidates: candidates.length };
   let unknown: Decision | undefined;

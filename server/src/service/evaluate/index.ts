@@ -9,7 +9,7 @@ export type { MemberResult } from './definition';
 export type { PatchOperation } from './effects';
 export type { EvaluationContext, Json, JsonObject, Outcome, Resource, TraceEntry } from './types';
 export { aliasCatalogue } from './aliases';
-export { resourcesOf } from './resources';
+export { resourcesOf, relatedIn } from './resources';
 export { evaluationJson, type ResourceResults } from './report';
 
 export interface EvaluateInput {

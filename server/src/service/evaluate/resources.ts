@@ -1,5 +1,6 @@
 // The resources of an input file: one resource, an array, an ARM template's `resources` (nested ones too),
-// or a deployment what-if/snapshot's `predictedResources` (or its `changes[].after`).
+// a deployment what-if/snapshot's `predictedResources` (or its `changes[].after`), or `{ "resource" | "resources",
+// "relatedResources" }` (the related ones read by relatedIn).
 import { getIgnoreCase, isObject, type Json, type Resource } from './types';
 
 function templateResources(list: Json[], parent: Resource | undefined, out: Resource[]): void {
@@ -24,11 +25,20 @@ export function resourcesOf(document: Json): Resource[] {
   const changes = getIgnoreCase(document, 'changes') ?? (isObject(document.properties) ? getIgnoreCase(document.properties, 'changes') : undefined);
   if (Array.isArray(changes)) return changes.flatMap((c) => (isObject(c) && isObject(c.after) ? [c.after] : []));
   const resources = getIgnoreCase(document, 'resources');
-  if (Array.isArray(resources) && (getIgnoreCase(document, '$schema') !== undefined || getIgnoreCase(document, 'contentVersion') !== undefined)) {
+  const single = getIgnoreCase(document, 'resource');
+  if (isObject(single) && typeof document.type !== 'string') return [single];
+  if (Array.isArray(resources) && (typeof document.type !== 'string' || getIgnoreCase(document, '$schema') !== undefined || getIgnoreCase(document, 'contentVersion') !== undefined)) {
     const out: Resource[] = [];
     templateResources(resources, undefined, out);
     return out;
   }
   if (isObject(resources)) return Object.values(resources).filter(isObject); // a symbolic-name template
   return [document];
+}
+
+/** The related resources a wrapper names beside its resources (`relatedResources` or `related`). */
+export function relatedIn(document: Json): Resource[] {
+  if (!isObject(document) || typeof document.type === 'string') return [];
+  const related = getIgnoreCase(document, 'relatedResources') ?? getIgnoreCase(document, 'related');
+  return Array.isArray(related) ? related.flatMap((r) => resourcesOf(r)) : [];
 }

@@ -193,6 +193,7 @@ describe('sets and assignments (initiative definition structure, assignment stru
     const exemption = (props: object, at = RG): object => ({ id: `${at}/providers/Microsoft.Authorization/policyExemptions/e1`, name: 'e1', properties: { policyAssignmentId: assignment.id, exemptionCategory: 'Waiver', ...props } });
     const now = { now: '2026-06-01T00:00:00Z' };
     assert.equal(run(storage(), assignment, [exemption({ policyDefinitionReferenceIds: ['costTag'] })], now).costTag.outcome, 'exempt');
+    assert.equal(run(storage(), assignment, [exemption({ policyDefinitionReferenceIds: ['costTag'] })], now).costTag.effect, 'audit', 'the effect is still said');
     assert.equal(run(storage(), assignment, [exemption({ policyDefinitionReferenceIds: ['costTag'] })], now).ownerTag.outcome, 'nonCompliant');
     assert.equal(run(storage(), assignment, [exemption({})], now).ownerTag.outcome, 'exempt', 'no reference IDs: every member');
     assert.equal(run(storage(), assignment, [exemption({ expiresOn: '2026-01-01T00:00:00Z' })], now).costTag.outcome, 'nonCompliant', 'expired');

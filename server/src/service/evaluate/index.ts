@@ -74,18 +74,23 @@ export function evaluate(input: EvaluateInput, resource: Resource): MemberResult
   }
   return members.map((member): MemberResult => {
     const base = { referenceId: member.referenceId, definitionId: member.definitionId, trace: [] };
-    if (skipped) return { ...base, outcome: 'notApplicable', reason: skipped };
-    const exemption = exemptionFor(exemptions, view.id, member.referenceId, resource, input.context.now);
+    const exemption = skipped ? undefined : exemptionFor(exemptions, view.id, member.referenceId, resource, input.context.now);
     const expires = exemption ? expiresOnWithoutClock(exemption, input.context.now) : undefined;
-    if (expires) return { ...base, outcome: 'unknown', reason: `an exemption applies until ${expires}: give the clock (--now, a fixture's context.now) to know whether it still does` };
-    if (exemption) return { ...base, outcome: 'exempt', reason: `exempted by '${String(exemption.name ?? exemption.id ?? 'an exemption')}' (${String(getIgnoreCase(propertiesOf(exemption), 'exemptionCategory') ?? 'no category')})` };
-    if (!member.definition) return { ...base, outcome: 'unknown', reason: member.missing };
+    // What decides before the rule runs; the effect is still said (read from the definition when there is one).
+    const before: Pick<MemberResult, 'outcome' | 'reason'> | undefined = skipped
+      ? { outcome: 'notApplicable', reason: skipped }
+      : expires
+        ? { outcome: 'unknown', reason: `an exemption applies until ${expires}: give the clock (--now, a fixture's context.now) to know whether it still does` }
+        : exemption
+          ? { outcome: 'exempt', reason: `exempted by '${String(exemption.name ?? exemption.id ?? 'an exemption')}' (${String(getIgnoreCase(propertiesOf(exemption), 'exemptionCategory') ?? 'no category')})` }
+          : undefined;
+    if (!member.definition) return { ...base, ...(before ?? { outcome: 'unknown', reason: member.missing }) };
     let values: Map<string, Json>;
     try {
       values = member.values();
     } catch (error) {
       if (!(error instanceof Unknown)) throw error;
-      return { ...base, outcome: 'unknown', reason: `a parameter value of the reference: ${error.message}` };
+      return { ...base, ...(before ?? { outcome: 'unknown', reason: `a parameter value of the reference: ${error.message}` }) };
     }
     const policy: JsonObject = {
       assignmentId: view.id ?? '',
@@ -93,11 +98,12 @@ export function evaluate(input: EvaluateInput, resource: Resource): MemberResult
       setDefinitionId: member.referenceId !== undefined ? targetId : '',
       definitionReferenceId: member.referenceId ?? '',
     };
-    return evaluateDefinition(
+    const result = evaluateDefinition(
       { definition: member.definition, definitionId: member.definitionId, referenceId: member.referenceId, values, effectOverride: overriddenEffect(view, member.referenceId, resource), policy, enforced: view.enforced },
       resource,
       input.context,
     );
+    return before ? { ...base, ...(result.effect ? { effect: result.effect } : {}), ...before } : result;
   });
 }
 

@@ -2,7 +2,7 @@
 // auditIfNotExists and deployIfNotExists look for, manual's default state. Pure.
 import { evaluateRule, type Decision } from './conditions';
 import { deepValueIn, valueIn, type Scope } from './scope';
-import { Unknown, getIgnoreCase, isObject, type Json, type JsonObject, type Resource, type TraceEntry } from './types';
+import { Unknown, getIgnoreCase, isObject, type Json, type Resource, type TraceEntry } from './types';
 
 export const EFFECTS = ['deny', 'audit', 'append', 'modify', 'auditIfNotExists', 'deployIfNotExists', 'disabled', 'manual', 'denyAction'];
 const BY_LOWER = new Map(EFFECTS.map((e) => [e.toLowerCase(), e]));
@@ -114,4 +114,3 @@ export function existence(details: Json | undefined, scope: Scope, related: Reso
   return { decision: unknown ?? { result: false }, candidates: candidates.length };
 }
 
-export type { JsonObject };

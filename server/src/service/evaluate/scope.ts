@@ -3,7 +3,7 @@
 import { evaluateValue, type Expr, type Functions } from './expression';
 import { FUNCTIONS, NOT_OFFLINE } from './functions';
 import { readField, readPath, resolveField, type Path } from './aliases';
-import { Unknown, getIgnoreCase, isObject, type EvaluationContext, type Json, type JsonObject, type Resource } from './types';
+import { Unknown, isObject, type EvaluationContext, type Json, type JsonObject, type Resource } from './types';
 
 /** An array member being counted: `current()` reads it, and fields under the count's array are read from it. */
 export interface CountFrame {
@@ -121,4 +121,3 @@ export function deepValueIn(scope: Scope, value: Json): Json {
   return value;
 }
 
-export { getIgnoreCase };

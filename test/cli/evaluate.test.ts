@@ -127,6 +127,15 @@ describe('policyset evaluate', { concurrency: 4 }, () => {
     }
   });
 
+  test('a definition file without name or ID in a --definitions folder goes by its file name', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'defs-'));
+    const properties = (JSON.parse(fs.readFileSync('examples/definitions/require-tag.json', 'utf8')) as Json).properties;
+    fs.writeFileSync(path.join(folder, 'require-tag.json'), JSON.stringify({ properties }));
+    const json = JSON.parse((await runCli(['evaluate', SET, '-r', STORAGE, '-d', folder, '-f', 'json'])).stdout) as Json;
+    assert.equal(outcomes(json).requireOwnerTag, 'compliant');
+    assert.equal(outcomes(json).requireCostCenterTag, 'nonCompliant');
+  });
+
   test('usage and input problems exit 2 with one clean line', async () => {
     for (const args of [['evaluate', SET], ['evaluate', '-r', STORAGE], ['evaluate', SET, '-r', STORAGE, '-f', 'xml'], ['evaluate', SET, '-r', path.join(dir, 'missing.json')], ['evaluate', STORAGE, '-r', STORAGE], ['evaluate', SET, '-r', STORAGE, '--now', 'yesterday']]) {
       const result = await runCli(args);

@@ -1,6 +1,7 @@
 // The files `policyset evaluate` and `policyset test` read: the set or definition, the definitions it
 // references, resources, an assignment, exemptions, an alias catalogue, a context. Every read goes through
 // the one bounded reader (node/files.ts); a file that is not what it should be is an InputError (exit 2).
+import * as path from 'node:path';
 import { decodeText, namedBy, relatedIn, resourcesOf, type EvaluationContext, type Resource } from '../../service';
 import { aliasCatalogue } from '../../service';
 import { InputError, readUserFile, type FileKind } from '../../node/files';
@@ -54,7 +55,8 @@ export async function readDefinitions(paths: string[]): Promise<Definitions> {
   for (const file of sources.definitionFiles) {
     try {
       const value = await readJson(file, '--definitions', 'definitions');
-      if (hasRule(value)) found.documents.push(value);
+      // A definition file without its name or ID goes by its file name (as the policy-as-code layouts keep them).
+      if (hasRule(value)) found.documents.push(typeof value.name === 'string' || typeof value.id === 'string' ? value : { ...value, name: path.basename(file).replace(/\.jsonc?$/i, '') });
     } catch {
       // A broken file in a folder of definitions is not a definition; a member that needs it is reported unknown.
     }

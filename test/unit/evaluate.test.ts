@@ -124,6 +124,11 @@ describe('aliases (definition structure: alias)', () => {
     const aliases = new Map([['microsoft.compute/imagepublisher', 'properties.storageProfile.imageReference.publisher']]);
     assert.equal(run({ field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' }, vm, { context: { aliases } }).outcome, 'nonCompliant');
   });
+  test("a template's name that is an expression is not read as a name", () => {
+    const result = run({ field: 'name', like: 'prod-*' }, storage({}, { name: "[parameters('accountName')]" }));
+    assert.equal(result.outcome, 'unknown');
+    assert.match(result.reason ?? '', /template expression/);
+  });
   test('a resource value that is a template expression is not read as a string', () => {
     const result = run({ field: 'Microsoft.Storage/storageAccounts/minimumTlsVersion', equals: 'TLS1_2' }, storage({ minimumTlsVersion: "[parameters('tls')]" }));
     assert.equal(result.outcome, 'unknown');

@@ -104,7 +104,10 @@ export function readPath(root: Json | undefined, path: Path, lenientFrom = Infin
 
 /** The value of a resolved field on a resource. */
 export function readField(resolved: ResolvedField, resource: JsonObject): Read {
-  if (!resolved.path) return { multi: false, values: [resolved.computed] };
+  if (!resolved.path) {
+    if (isExpression(resolved.computed)) throw new Unknown(`the resource's name '${resolved.computed}' is a template expression, not evaluated offline`);
+    return { multi: false, values: [resolved.computed] };
+  }
   return readPath(resource, resolved.path, resolved.how === 'top-level' ? Infinity : 1);
 }
 

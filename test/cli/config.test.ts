@@ -279,7 +279,7 @@ describe('help that helps', () => {
   });
 
   test('every command has its own help with options and examples, and its usage errors point at it', async () => {
-    for (const words of [['lint'], ['fetch'], ['deploy'], ['advisor'], ['eventstream'], ['quota', 'usage'], ['quota', 'calc'], ['quota', 'simulate'], ['quota', 'plan'], ['quota', 'where'], ['model', 'deploy'], ['model', 'apply'], ['rules'], ['completion'], ['diff'], ['mcp']]) {
+    for (const words of [['lint'], ['fetch'], ['deploy'], ['advisor'], ['eventstream'], ['quota', 'usage'], ['quota', 'calc'], ['quota', 'simulate'], ['quota', 'plan'], ['quota', 'where'], ['model', 'deploy'], ['model', 'apply'], ['rules'], ['completion'], ['diff'], ['mcp'], ['evaluate'], ['test']]) {
       const help = await runCli([...words, '--help']);
       assert.equal(help.code, 0, words.join(' '));
       assert.match(help.stdout, new RegExp(`^Usage: policyset ${words.join(' ')}`), words.join(' '));

@@ -13,6 +13,7 @@ import {
   CHANGE_REPORT_REQUEST,
   DOCUMENT_DIAGNOSTICS_REQUEST,
   DOCUMENT_INFO_REQUEST,
+  EVALUATE_REQUEST,
   PREVIOUS_TEXT_REQUEST,
   QUOTA_FIGURES_REQUEST,
   REGIONS_WITH_ROOM_REQUEST,
@@ -21,11 +22,13 @@ import {
   type DocumentDiagnosticsAnswer,
   type DocumentInfo,
   type DocumentInfoParams,
+  type EvaluateParams,
   type PreviousTextAnswer,
   type RegionsWithRoomParams,
   type RuleSummary,
 } from './protocol';
 import { paramsRunner, type Runner } from './runner';
+import { evaluateRequest } from './evaluateRequest';
 import type { DocumentChecks } from './checks';
 import type { DiagnosticsSupport } from './diagnostics';
 import type { PreviousText, Workspace } from './workspace';
@@ -79,6 +82,8 @@ export function registerCustomRequests({ connection, handle, checks, diagnostics
     APPLY_PLAN_REQUEST,
     paramsRunner('apply plan', (params: ApplyPlanParams) => applyPlanAnswer(params ?? { text: '' }, workspace.quotaTable())),
   );
+  // The offline evaluator (docs/evaluate.md): every document comes in the params.
+  connection.onRequest(EVALUATE_REQUEST, paramsRunner('evaluate', (params: EvaluateParams) => evaluateRequest(params)));
   connection.onRequest(REGIONS_WITH_ROOM_REQUEST, (params: RegionsWithRoomParams) => {
     if (typeof params?.model !== 'string' || typeof params.tpm !== 'number' || !Array.isArray(params.reads)) throw new ResponseError(ErrorCodes.InvalidParams, 'regions with room: give model, tpm and reads');
     return regionsWithRoom(params.model, params.sku ?? 'Standard', params.tpm, params.reads);

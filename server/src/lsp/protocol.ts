@@ -157,3 +157,25 @@ export interface WorkspaceProgress {
   /** Files of the workspace check. */
   files: number;
 }
+
+/**
+ * Request: what a policy set or definition would do to resources, offline (server/src/service/evaluate,
+ * docs/evaluate.md). The client sends every document; the answer is `policyset evaluate --format json`'s.
+ */
+export const EVALUATE_REQUEST = 'policySet/evaluate';
+export interface EvaluateParams {
+  /** The set or definition document. */
+  target: unknown;
+  /** One resource, an array, an ARM template or a what-if result. */
+  resources: unknown;
+  /** Member definitions (documents with their policyRule). */
+  definitions?: unknown[];
+  assignment?: unknown;
+  exemptions?: unknown[];
+  /** More resources auditIfNotExists/deployIfNotExists look among, beside `resources` themselves. */
+  related?: unknown;
+  /** `{ subscription, resourceGroup, apiVersion, now }` */
+  context?: unknown;
+  /** An alias catalogue: `az provider list --expand resourceTypes/aliases` output, or `{ alias: path }`. */
+  aliases?: unknown;
+}

@@ -8,6 +8,7 @@ import { decodeText } from '../../service';
 import { lintBytes } from '../lint/lintFile';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../versions/deployGuard';
+import { deployableDocument, NotDeployable } from '../deploy/body';
 import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
 import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import type { ExitStatuses } from '../command';
@@ -20,9 +21,14 @@ Lints the file (with the rules of .policysetrc.json, as policyset lint), then cr
 policy set definition (E2) with one PUT of its properties. Refuses when the lint finds errors; says how
 many warnings it deploys with (--verbose lists them). Response-only fields of a fetched set
 (properties.versions, each reference's effectiveDefinitionVersion and latestDefinitionVersion, id,
-type, systemData) are left out of the PUT, and named. Asks for confirmation on a terminal; without one,
---yes is required. The set name comes from --name, the document's id or name; the version from
---version, the version resource's name or properties.version.
+type, systemData) and a built-in's policyType (BuiltIn, Static) are left out of the PUT, and named. A set
+read as its template reads it (a template fragment, a file Bicep loads) is sent as the template sends it
+("[[parameters('x')]" as "[parameters('x')]"); a reference naming its definition by policyDefinitionName
+only gets its policyDefinitionId (a built-in that -d knows, else a custom definition at the deploy scope;
+a GUID no loaded definition knows is refused). Asks for confirmation on a terminal; without one, --yes is
+required. The set name comes from --name, the document's id or name; the version from --version, the
+version resource's name, properties.version or properties.metadata.version (a --version that disagrees
+with the document is refused).
 --format json prints the outcome as one JSON object (docs/cli.md "JSON outputs").
 
 Examples:
@@ -105,10 +111,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
 
   let target;
+  let deployable;
   try {
-    const document: unknown = parseJsonc(decodeText(bytes).text);
-    target = versionToDeploy(document, { name: values.name, version: values.version }, { name: '--name', version: '--version' });
+    const text = decodeText(bytes).text;
+    deployable = deployableDocument(text, parseJsonc(text), { scope, namespace: context.settings.providerNamespace, catalog });
+    target = versionToDeploy(deployable.document, { name: values.name, version: values.version }, { name: '--name', version: '--version' });
   } catch (error) {
+    if (error instanceof NotDeployable) throw new InputError(`${file}: not deployed: ${error.message}`);
     throw new UsageError(`${file}: ${(error as Error).message}`);
   }
   if (!target.name) throw new UsageError(`${file} does not name its policy set definition: give --name <set name>`);
@@ -131,6 +140,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     }
   }
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);
+  for (const note of deployable.notes) process.stderr.write(`policyset: ${note}\n`);
   if (target.omitted.length) process.stderr.write(`policyset: left out of the PUT, because the service returns them and does not take them: ${target.omitted.join(', ')}\n`);
   if (!(await confirm('Deploy?', values.yes as boolean, 'not deployed'))) {
     if (json) print({ outcome: 'not confirmed', name: target.name, version: target.version });

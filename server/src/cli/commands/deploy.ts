@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { describeScope, safeText, versionToDeploy, type DeploymentScope } from '#api';
@@ -9,6 +10,7 @@ import { lintBytes } from '../lint/lintFile';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../versions/deployGuard';
 import { deployableDocument, NotDeployable } from '../deploy/body';
+import { deployFolder } from '../deploy/folder';
 import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
 import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import type { ExitStatuses } from '../command';
@@ -16,6 +18,8 @@ import type { ExitStatuses } from '../command';
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
                         [--version <#.#.#>] [--yes] [-d <definitions>] [--format text|json] [--verbose]
                         [--against <file|git revision> [--allow-breaking]] [service options]
+       policyset deploy <folder> --against <git revision> (--subscription <id> | --management-group <id>)
+                        [--yes] [-d <definitions>] [--allow-breaking] [service options]
 
 Lints the file (with the rules of .policysetrc.json, as policyset lint), then creates a version of a
 policy set definition (E2) with one PUT of its properties. Refuses when the lint finds errors; says how
@@ -38,6 +42,11 @@ Examples:
 With --against, the set is first compared with an earlier version of it (a file, or the file at a git
 revision): when the changes ask for a bigger version than the one to deploy (a breaking change under
 1.3.0 after 1.2.3), nothing is sent, and the version to use is said.
+With a folder and --against <revision>, the sets under it that changed since the revision (new ones too)
+are each checked as above and shown as one plan (set, version, the bump its changes need, file); nothing
+is sent when one of them cannot be deployed. After one confirmation, one PUT each, in order; a PUT that
+fails stops the rest, and one whose outcome is unknown (it may have been applied) is not sent again.
+A set removed since the revision is named, never deleted.
       --against <file|revision>            The earlier version to check the version against
       --allow-breaking                     Deploy even so (and say so)
 ${VERSION_OPTIONS_USAGE}
@@ -83,8 +92,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const client = policySetClient(context);
   const file = positionals[0];
 
-  // Lint first, with the same engine as `policyset lint`: errors stop the deployment.
-  const bytes = await readBytes(file);
+  const isFolder = fs.existsSync(file) && fs.statSync(file).isDirectory();
+  if (isFolder && values.against === undefined) throw new UsageError(`${file} is a folder: deploy <folder> goes with --against <git revision> (only the sets that changed are deployed)`);
+  if (isFolder && (values.name !== undefined || values.version !== undefined || json)) throw new UsageError('deploy <folder> takes each set\'s name and version from its file: no --name, --version or --format json');
   // The team's lint settings apply here too: a rule turned off for CI does not stop a deployment.
   let config;
   try {
@@ -96,6 +106,23 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   const definitionPaths = [...(config?.definitions ?? []), ...(values.definitions as string[])];
   const catalog = definitionPaths.length ? await loadCatalog(await resolveDefinitionSources(definitionPaths)) : undefined;
+  if (isFolder) {
+    return deployFolder({
+      folder: file,
+      against: values.against as string,
+      scope,
+      client,
+      namespace: context.settings.providerNamespace,
+      secrets: context.secrets,
+      catalog,
+      lint: { severities: config?.rules ?? {}, cloud: config?.cloud },
+      compare: versionSettings(values),
+      yes: values.yes as boolean,
+      allowBreaking: values['allow-breaking'] as boolean,
+    });
+  }
+  // Lint first, with the same engine as `policyset lint`: errors stop the deployment.
+  const bytes = await readBytes(file);
   const result = lintBytes(file, bytes, true, catalog, { severities: config?.rules ?? {}, cloud: config?.cloud });
   const errors = result.diagnostics.filter((d) => d.severity === 1);
   const warnings = result.diagnostics.filter((d) => d.severity === 2);

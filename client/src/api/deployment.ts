@@ -69,6 +69,17 @@ export function versionToDeploy(
   if (!isObject(document) || !isObject(document.properties)) throw new Error('The document is not a policy set definition or version: it has no "properties" object');
   const properties = document.properties as PolicySetDefinitionProperties;
   if (!Array.isArray(properties.policyDefinitions)) throw new Error('The document has no properties.policyDefinitions array');
+  // A2: every reference carries its policyDefinitionId (the CLI resolves a policyDefinitionName before this).
+  properties.policyDefinitions.forEach((reference, index) => {
+    if (!isObject(reference)) return;
+    const key = (lower: string) => Object.keys(reference).find((k) => k.toLowerCase() === lower);
+    const id = reference[key('policydefinitionid') ?? ''];
+    if (typeof id === 'string' && id) return;
+    const name = reference[key('policydefinitionname') ?? ''];
+    throw new Error(
+      `Reference ${index + 1} has no policyDefinitionId: the service requires one in every reference${typeof name === 'string' ? ` (it names its definition by policyDefinitionName '${name}' only: policyset deploy resolves that to an ID at the deploy scope)` : ''}`,
+    );
+  });
   const docName = typeof document.name === 'string' ? document.name : undefined;
   const idMatch = typeof document.id === 'string' ? VERSION_ID.exec(document.id) : null;
   // Where the repository keeps the version: properties.version, else properties.metadata.version (the landing-zone

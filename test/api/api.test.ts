@@ -411,6 +411,13 @@ describe('what a document deploys', () => {
     for (const properties of [{}, { policyDefinitions: {} }, { policyDefinitions: null }])
       assert.throws(() => versionToDeploy({ name: 'my-set', properties }), /^Error: The document has no properties\.policyDefinitions array$/, JSON.stringify(properties));
   });
+  test('a reference without policyDefinitionId (A2 requires it) is refused with a sentence, a policyDefinitionName named', () => {
+    assert.throws(
+      () => versionToDeploy({ name: 's', properties: { policyDefinitions: [{ policyDefinitionId: '/providers/P.Authorization/policyDefinitions/a' }, { policyDefinitionName: 'deny-rdp' }] } }),
+      /^Error: Reference 2 has no policyDefinitionId: the service requires one in every reference \(it names its definition by policyDefinitionName 'deny-rdp' only: policyset deploy resolves that/,
+    );
+    assert.throws(() => versionToDeploy({ name: 's', properties: { policyDefinitions: [{ policyDefinitionId: '' }] } }), /Reference 1 has no policyDefinitionId/);
+  });
   test('no version anywhere: nothing to check, the caller asks for one', () => {
     const v = versionToDeploy({ name: 'my-set', properties: { policyDefinitions: [] } });
     assert.deepEqual([v.name, v.version, v.nameSource, v.versionSource], ['my-set', undefined, 'the document name', undefined]);

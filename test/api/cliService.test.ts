@@ -83,6 +83,15 @@ describe('policyset fetch', CONCURRENT, () => {
     assert.ok(isCleanMessage(result.stderr));
   });
 
+  test('a display name: the 404, then a sentence that says fetch takes the name (a GUID for built-ins)', async () => {
+    const service = await fresh();
+    const result = await cli(service, ['fetch', 'Microsoft cloud security benchmark']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /\(404\)/);
+    assert.match(result.stderr, /policyset: 'Microsoft cloud security benchmark' looks like a display name: fetch takes the set's name, for built-ins a GUID \(the last segment of its id/);
+    assert.ok(isCleanMessage(result.stderr));
+  });
+
   test('usage mistakes and a bad name send nothing, exit 2', async () => {
     const service = await fresh();
     for (const args of [['fetch'], ['fetch', 'a.b'], ['fetch', 'x', '--expand', 'Everything'], ['fetch', 'x', '--timeout', 'soon']]) {

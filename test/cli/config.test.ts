@@ -160,8 +160,13 @@ describe("ESLint's flags", () => {
     const result = await runCli(['lint', 'sets', '--max-warnings', '0'], { cwd: cwd() });
     assert.equal(result.code, 1);
     assert.match(result.stdout, /1 warning/);
+    // Never a ✔ above a failing exit: the summary says why it fails.
+    assert.doesNotMatch(result.stdout, /✔/);
+    assert.match(result.stdout, /^✖ 0 errors, 1 warning in .*; more warnings than --max-warnings 0 allows$/m);
     assert.equal((await runCli(['lint', 'sets', '--max-warnings', '1'], { cwd: cwd() })).code, 0);
     assert.equal((await runCli(['lint', 'sets', '--max-warnings=-1'], { cwd: cwd() })).code, 0);
+    // As the help writes it (default: -1), with a space.
+    assert.equal((await runCli(['lint', 'sets', '--max-warnings', '-1'], { cwd: cwd() })).code, 0);
     assert.equal((await runCli(['lint', 'sets'], { cwd: cwd() })).code, 0);
     assert.equal((await runCli(['lint', 'sets', '--max-warnings', 'many'], { cwd: cwd() })).code, 2);
   });

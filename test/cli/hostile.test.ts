@@ -187,11 +187,17 @@ describe('11: messages in one clear line; the token command honours --timeout', 
   const env = { ...process.env, POLICYSET_BASE_URL: 'http://127.0.0.1:9', POLICYSET_ACCESS_TOKEN: 'TOKEN-messages-0123456789' };
   const firstLine = (stderr: string) => stderr.split('\n')[0];
 
-  test("--capacity -1: one line that says how to pass a value starting with '-'", async () => {
+  test('--capacity -1: the negative number is the value (as --capacity=-1), refused in one line by the command', async () => {
     const result = await runCli(['quota', 'calc', '--model', 'gpt-4o', '--capacity', '-1']);
     assert.equal(result.code, 2);
-    assert.equal(firstLine(result.stderr), "policyset: option '--capacity' takes a value that starts with '-': write it as --capacity=<value> (like --capacity=-1)");
+    assert.equal(firstLine(result.stderr), 'policyset: capacity must be a positive whole number of units (1 unit = 1,000 TPM), not -1');
     assert.equal(result.stderr.trim().split('\n').length, 2, result.stderr);
+  });
+
+  test("a value that starts with '-' but is no number: one line that says how to pass it", async () => {
+    const result = await runCli(['quota', 'calc', '--model', '-x', '--capacity', '1']);
+    assert.equal(result.code, 2);
+    assert.equal(firstLine(result.stderr), "policyset: option '--model' takes a value that starts with '-': write it as --model=<value> (like --model=-1)");
   });
 
   test('a line break inside the token: one message, nothing sent', async () => {

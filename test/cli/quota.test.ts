@@ -168,6 +168,7 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
     const result = await runCli(['quota', 'plan', file, '--usage', full, '--strict']);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /capacity 60 \(60 now\)/);
-    assert.match(result.stdout, /^✔ 0 errors, 0 warnings/m);
+    // A plan is called a plan, not a "policy document".
+    assert.match(result.stdout, /^✔ 0 errors, 0 warnings in 1 deployment plan$/m);
   });
 });

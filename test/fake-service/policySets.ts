@@ -96,6 +96,41 @@ function expandReference(store: BuiltInStore, reference: Record<string, unknown>
   if (expand.has('effectivedefinitionversion')) reference.effectiveDefinitionVersion = effective;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const valueOf = (object: Record<string, unknown>, lower: string) => object[Object.keys(object).find((k) => k.toLowerCase() === lower) ?? ''];
+
+/**
+ * The spec's required fields of the deployable resource (A1, A2), as strictly as the real service: every
+ * reference an object with a policyDefinitionId, every group a name; policyType one of A1's values, and never
+ * one of the service's own (BuiltIn, Static) on a version a user deploys.
+ */
+function a2Problem(properties: Record<string, unknown>): { code: string; message: string; target: string } | undefined {
+  const references = properties.policyDefinitions as unknown[];
+  for (const [i, reference] of references.entries()) {
+    if (!isObject(reference)) return { code: 'InvalidRequestContent', message: `The policy definition reference at index ${i} is not an object.`, target: `properties.policyDefinitions[${i}]` };
+    const id = valueOf(reference, 'policydefinitionid');
+    if (typeof id !== 'string' || !id)
+      return { code: 'InvalidRequestContent', message: `The policy definition reference at index ${i} has no 'policyDefinitionId'; it is required.`, target: `properties.policyDefinitions[${i}].policyDefinitionId` };
+  }
+  const groups = valueOf(properties, 'policydefinitiongroups');
+  if (groups !== undefined) {
+    if (!Array.isArray(groups)) return { code: 'InvalidRequestContent', message: "'policyDefinitionGroups' is not an array.", target: 'properties.policyDefinitionGroups' };
+    for (const [i, group] of groups.entries()) {
+      const name = isObject(group) ? valueOf(group, 'name') : undefined;
+      if (typeof name !== 'string' || !name) return { code: 'InvalidRequestContent', message: `The policy definition group at index ${i} has no 'name'; it is required.`, target: `properties.policyDefinitionGroups[${i}].name` };
+    }
+  }
+  const policyType = valueOf(properties, 'policytype');
+  if (policyType !== undefined) {
+    const known = ['notspecified', 'builtin', 'custom', 'static'];
+    if (typeof policyType !== 'string' || !known.includes(policyType.toLowerCase()))
+      return { code: 'InvalidRequestContent', message: `'${String(policyType)}' is not a policyType: use NotSpecified, BuiltIn, Custom or Static.`, target: 'properties.policyType' };
+    if (policyType.toLowerCase() === 'builtin' || policyType.toLowerCase() === 'static')
+      return { code: 'InvalidPolicyType', message: `A policy set definition version deployed at a scope cannot have policyType '${policyType}'.`, target: 'properties.policyType' };
+  }
+  return undefined;
+}
+
 export interface PolicySetRouteOptions {
   namespace: string;
   store: BuiltInStore;
@@ -165,6 +200,11 @@ export function policySetRoute({ namespace, store, versions }: PolicySetRouteOpt
       if (!properties || typeof properties !== 'object' || !Array.isArray(properties.policyDefinitions)) {
         done('400 body');
         return send(400, errorBody('InvalidRequestContent', "The request content has no 'properties.policyDefinitions' array.", 'properties.policyDefinitions'));
+      }
+      const invalid = a2Problem(properties as Record<string, unknown>);
+      if (invalid) {
+        done(`400 ${invalid.target}`);
+        return send(400, errorBody(invalid.code, invalid.message, invalid.target));
       }
       if (properties.version !== undefined && properties.version !== versionName) {
         done('400 version');

@@ -13,6 +13,45 @@ const invalid: InvalidCase[] = [
     data: { canonical: 'String', property: 'type' },
   },
   {
+    name: 'every parameter type lowercase (a house style, as in template fragments): one hint for the set, on the first',
+    text: a3(`{
+    "parameters": { "effect": { "type": |"string"| }, "tagName": { "type": "string" }, "locations": { "type": "array" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": { "effect": { "value": "[parameters('effect')]" }, "tagName": { "value": "[parameters('tagName')]" }, "locations": { "value": "[parameters('locations')]" } } }]
+  }`),
+    code: 'PS2006',
+    count: 1,
+    data: { canonical: 'String', count: 3 },
+    message: /All 3 parameter types of this set are written in lowercase \('string' for 'String'\).*Said once for the set/,
+    fixes: [
+      {
+        title: "Write the set's 3 parameter types in their canonical casing",
+        output: a3(`{
+    "parameters": { "effect": { "type": "String" }, "tagName": { "type": "String" }, "locations": { "type": "Array" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": { "effect": { "value": "[parameters('effect')]" }, "tagName": { "value": "[parameters('tagName')]" }, "locations": { "value": "[parameters('locations')]" } } }]
+  }`),
+        preferred: true,
+      },
+      {
+        title: 'Write every parameter type in its canonical casing (3 in this document)',
+        output: a3(`{
+    "parameters": { "effect": { "type": "String" }, "tagName": { "type": "String" }, "locations": { "type": "Array" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": { "effect": { "value": "[parameters('effect')]" }, "tagName": { "value": "[parameters('tagName')]" }, "locations": { "value": "[parameters('locations')]" } } }]
+  }`),
+        preferred: false,
+      },
+    ],
+  },
+  {
+    name: 'mixed casings are no house style: each lowercase type has its hint',
+    text: a3(`{
+    "parameters": { "effect": { "type": "String" }, "tagName": { "type": |"string"| }, "locations": { "type": "Array" } },
+    "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "parameters": { "effect": { "value": "[parameters('effect')]" }, "tagName": { "value": "[parameters('tagName')]" }, "locations": { "value": "[parameters('locations')]" } } }]
+  }`),
+    code: 'PS2006',
+    count: 1,
+    data: { canonical: 'String', property: 'type' },
+  },
+  {
     name: "policyType 'builtin' is a casing hint",
     text: a3(`{
     "policyType": |"builtin"|,

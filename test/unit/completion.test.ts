@@ -261,6 +261,23 @@ test("parameters() in an ARM template: '[[' names the set's parameters, '[' the 
   assert.deepEqual(literal.labels, []);
 });
 
+test("parameters() in a template fragment (a set resource with apiVersion, its template not in sight): '[[' names the set's parameters", async () => {
+  const fragment = (value: string) => `{
+  "type": "Microsoft.Authorization/policySetDefinitions",
+  "apiVersion": "2021-06-01",
+  "name": "s",
+  "properties": {
+    ${SET_PARAMETERS},
+    "policyDefinitions": [{ "policyDefinitionId": "${DEF}", "parameters": { "effect": { "value": ${value} } } }]
+  }
+}`;
+  const escaped = await complete(fragment(`"[[parameters('|')]"`));
+  assert.deepEqual([...escaped.labels].sort(), ['effect', 'effectForStorage', 'locations']);
+  const typed = await complete(fragment(`"[[parameters('eff|')]"`));
+  assert.ok(typed.labels.includes('effectForStorage'));
+  assert.equal(typed.replaced('effectForStorage'), 'eff');
+});
+
 test('no parameter names in a plain string value', async () => {
   const c = await complete(withValue(`"parameters(|"`));
   assert.ok(!c.labels.includes('effect'));

@@ -173,6 +173,8 @@ describe('sizes and the capacity-unit file', () => {
     assert.equal(describeRequestWindow({ rpm: 6, perSecond: 0, perTenSeconds: 1 }), '0 per 1 s window, 1 per 10 s');
     assert.equal(describeRequestWindow({ rpm: 0, perSecond: 0, perTenSeconds: 0 }), 'no requests');
     assert.equal(describeRequestWindow({ rpm: 3, perSecond: 0, perTenSeconds: 0 }), '3 RPM: one request every 20 s');
+    // Thousands are separated as every other figure is (6,000 per 10 s, never 6000).
+    assert.equal(describeRequestWindow({ rpm: 36_000, perSecond: 600, perTenSeconds: 6_000 }), '600 per 1 s window, 6,000 per 10 s');
   });
 
   test("a user file keeps the built-in models it does not name, and a class's description when it is text", () => {

@@ -19,6 +19,8 @@ export interface VersionToDeploy {
 const RESPONSE_ONLY_PROPERTIES = ['versions'];
 const RESPONSE_ONLY_REFERENCE_FIELDS = ['effectiveDefinitionVersion', 'latestDefinitionVersion'];
 const RESPONSE_ONLY_RESOURCE_FIELDS = ['id', 'type', 'systemData'];
+/** policyType values only the service's own sets carry (A3): never claimed by a PUT. */
+const SERVICE_ONLY_POLICY_TYPES = ['builtin', 'static'];
 
 /** The properties without response-only fields (a copy when any is there), and which were left out. */
 export function withoutResponseOnly(document: Record<string, unknown>, properties: PolicySetDefinitionProperties): { properties: PolicySetDefinitionProperties; omitted: string[] } {
@@ -29,6 +31,12 @@ export function withoutResponseOnly(document: Record<string, unknown>, propertie
       delete copy[key];
       omitted.push(`properties.${key}`);
     }
+  }
+  // A built-in's type belongs to the service: a PUT of a version at a scope is the team's own (Custom).
+  const typeKey = Object.keys(copy).find((k) => k.toLowerCase() === 'policytype');
+  if (typeKey && typeof copy[typeKey] === 'string' && SERVICE_ONLY_POLICY_TYPES.includes((copy[typeKey] as string).toLowerCase())) {
+    omitted.push(`properties.${typeKey} (${String(copy[typeKey])}: the service's own sets only)`);
+    delete copy[typeKey];
   }
   for (const field of RESPONSE_ONLY_REFERENCE_FIELDS) {
     let count = 0;
@@ -61,9 +69,26 @@ export function versionToDeploy(
   if (!isObject(document) || !isObject(document.properties)) throw new Error('The document is not a policy set definition or version: it has no "properties" object');
   const properties = document.properties as PolicySetDefinitionProperties;
   if (!Array.isArray(properties.policyDefinitions)) throw new Error('The document has no properties.policyDefinitions array');
+  // A2: every reference carries its policyDefinitionId (the CLI resolves a policyDefinitionName before this).
+  properties.policyDefinitions.forEach((reference, index) => {
+    if (!isObject(reference)) return;
+    const key = (lower: string) => Object.keys(reference).find((k) => k.toLowerCase() === lower);
+    const id = reference[key('policydefinitionid') ?? ''];
+    if (typeof id === 'string' && id) return;
+    const name = reference[key('policydefinitionname') ?? ''];
+    throw new Error(
+      `Reference ${index + 1} has no policyDefinitionId: the service requires one in every reference${typeof name === 'string' ? ` (it names its definition by policyDefinitionName '${name}' only: policyset deploy resolves that to an ID at the deploy scope)` : ''}`,
+    );
+  });
   const docName = typeof document.name === 'string' ? document.name : undefined;
   const idMatch = typeof document.id === 'string' ? VERSION_ID.exec(document.id) : null;
+  // Where the repository keeps the version: properties.version, else properties.metadata.version (the landing-zone
+  // libraries and the policy-as-code framework keep it there).
+  const metadata = isObject(properties.metadata) ? properties.metadata : undefined;
   const propertyVersion = typeof properties.version === 'string' ? properties.version : typeof properties.Version === 'string' ? (properties.Version as string) : undefined;
+  const metadataVersion = typeof metadata?.version === 'string' ? metadata.version : undefined;
+  const documentVersion = propertyVersion ?? metadataVersion;
+  const documentVersionSource = propertyVersion !== undefined ? 'properties.version' : 'properties.metadata.version';
   const isVersionResource = !!docName && !checkVersion(docName);
 
   let name = explicit.name;
@@ -74,7 +99,7 @@ export function versionToDeploy(
   let version = explicit.version;
   let versionSource = version ? labels.version : undefined;
   if (!version && isVersionResource) [version, versionSource] = [docName, 'the document name'];
-  if (!version && propertyVersion) [version, versionSource] = [propertyVersion, 'properties.version'];
+  if (!version && documentVersion) [version, versionSource] = [documentVersion, documentVersionSource];
 
   if (name) {
     const problem = checkSetName(name);
@@ -84,8 +109,8 @@ export function versionToDeploy(
     const problem = checkVersion(version);
     if (problem) throw new Error(`${problem} (from ${versionSource})`);
   }
-  if (version && propertyVersion && propertyVersion !== version)
-    throw new Error(`The version to deploy is '${version}' (from ${versionSource}) but properties.version says '${propertyVersion}'; make them agree`);
+  if (version && documentVersion && documentVersion !== version)
+    throw new Error(`The version to deploy is '${version}' (from ${versionSource}) but ${documentVersionSource} says '${documentVersion}'; make them agree`);
   const sent = withoutResponseOnly(document, properties);
   return { name, version, properties: sent.properties, nameSource, versionSource, omitted: sent.omitted };
 }

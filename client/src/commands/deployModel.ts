@@ -146,7 +146,7 @@ async function deployWith(
   }
 
   const rates = answer.limits
-    ? `${fmt(answer.limits.tpm)} TPM, ${fmt(answer.limits.rpm, 2)} RPM (${answer.limits.window ?? `${answer.limits.perSecond} per 1 s window, ${answer.limits.perTenSeconds} per 10 s`})`
+    ? `${fmt(answer.limits.tpm)} TPM, ${fmt(answer.limits.rpm, 2)} RPM (${answer.limits.window ?? `${fmt(answer.limits.perSecond)} per 1 s window, ${fmt(answer.limits.perTenSeconds)} per 10 s`})`
     : `${fmt(capacity * 1000)} TPM; RPM not known ('${modelName}' has no capacity-unit class)`;
   const quota = !where.location
     ? 'Quota not checked (no region given).'

@@ -73,7 +73,11 @@ export function uncheckedOf(results: FileResult[]): UncheckedReferences & { tota
  */
 export const untrusted = (text: string): string => safeText(text, { max: Number.POSITIVE_INFINITY });
 
-export function formatText(results: FileResult[], cwd: string, color: boolean, inputErrors: string[] = [], fix?: FixReport): string {
+/**
+ * `failure`: why the run fails though nothing above is an error (more warnings than --max-warnings allows):
+ * the summary then says so under ✖, never ✔ above a failing exit.
+ */
+export function formatText(results: FileResult[], cwd: string, color: boolean, inputErrors: string[] = [], fix?: FixReport, failure?: string): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const severityLabel: Record<number, string> = { 1: paint('31', 'error'), 2: paint('33', 'warning'), 3: paint('36', 'info'), 4: paint('2', 'hint') };
   const lines: string[] = [];
@@ -99,8 +103,8 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
   if (s.hints) counts.push(plural(s.hints, 'hint'));
   const failed = inputErrors.length ? `; ${plural(inputErrors.length, 'input')} could not be checked` : '';
   // No ✔ over a file that was not checked.
-  const mark = s.errors || inputErrors.length ? paint('31', '✖') : s.notChecked ? paint('33', '⚠') : paint('32', '✔');
-  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, 'policy document')}${skippedNote(results)}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}`);
+  const mark = s.errors || inputErrors.length || failure ? paint('31', '✖') : s.notChecked ? paint('33', '⚠') : paint('32', '✔');
+  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, s.checked && results.every((r) => r.kind === 'deploymentPlan' || r.skipped || r.notChecked || r.error) ? 'deployment plan' : 'policy document')}${skippedNote(results)}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}${failure ? `; ${failure}` : ''}`);
   if (fix) {
     const { fixed, files } = fixCounts(results);
     lines.push(`${plural(fixed, 'problem')} ${fix.dryRun ? 'would be ' : ''}fixed in ${plural(files, 'file')}${fix.dryRun ? ' (--fix-dry-run: nothing written)' : ''}`);

@@ -45,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(usageOf(argv) ?? module.usage);
       return 0;
     }
-    return await module.run(rest, process.env, CONTEXT);
+    return await module.run(negativeValuesJoined(rest), process.env, CONTEXT);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`policyset: ${shortMessage(error.message)}\n${commandHelpHint(argv)}\n`);
@@ -64,6 +64,23 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`policyset: unexpected failure: ${shortMessage(error instanceof Error ? error.message : String(error))}\n`);
     return 2;
   }
+}
+
+/**
+ * `--max-warnings -1` as the help writes it: a long option followed by a negative whole number takes it as its
+ * value (`--max-warnings=-1`); parseArgs would read `-1` as an option of its own. No command takes a negative
+ * number as an argument, so nothing else is read differently.
+ */
+export function negativeValuesJoined(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') return [...out, ...args.slice(i)];
+    if (/^--[A-Za-z][\w-]*$/.test(args[i]) && /^-\d+$/.test(args[i + 1] ?? '')) {
+      out.push(`${args[i]}=${args[i + 1]}`);
+      i++;
+    } else out.push(args[i]);
+  }
+  return out;
 }
 
 /** Node's parseArgs messages, in one clean line ("unknown option '--bogus'"). */

@@ -68,6 +68,43 @@ export function isTemplateExpressionValue(value: string, inTemplate: boolean): b
   return inTemplate && expressionLevelOf(value, true) === 'template';
 }
 
+/**
+ * What an ARM template makes of a string value when it deploys it: `"[[...]"` loses its first '[' (it
+ * escapes the policy expression `"[...]"`); any other literal string is itself; `undefined` for a
+ * `"[...]"` expression, which the template evaluates at deployment (its value is not known here).
+ * The one reading of the escape that the version check and `deploy` of a fragment share.
+ */
+export function templateOutputOf(value: string): string | undefined {
+  const level = expressionLevelOf(value, true);
+  if (level === 'template') return undefined;
+  return level === 'policy' ? value.slice(1) : value;
+}
+
+/**
+ * A value (a resource's properties) as its template sends it to the service: every escaped string
+ * unescaped (templateOutputOf). The strings the template would evaluate are left as they are and listed.
+ */
+export function asTemplateSendsIt(value: unknown): { value: unknown; unescaped: number; templateExpressions: string[] } {
+  let unescaped = 0;
+  const templateExpressions: string[] = [];
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const out = templateOutputOf(v);
+      if (out === undefined) templateExpressions.push(v);
+      else if (out !== v) unescaped++;
+      return out ?? v;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const result: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(v)) result[key] = walk(item);
+      return result;
+    }
+    return v;
+  };
+  return { value: walk(value), unescaped, templateExpressions };
+}
+
 const MAX_NESTING = 64;
 
 class ExpressionParser {

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { describeScope, safeText, versionToDeploy, type DeploymentScope } from '#api';
@@ -8,6 +9,8 @@ import { decodeText } from '../../service';
 import { lintBytes } from '../lint/lintFile';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../versions/deployGuard';
+import { deployableDocument, NotDeployable } from '../deploy/body';
+import { deployFolder } from '../deploy/folder';
 import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
 import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import type { ExitStatuses } from '../command';
@@ -15,14 +18,21 @@ import type { ExitStatuses } from '../command';
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
                         [--version <#.#.#>] [--yes] [-d <definitions>] [--format text|json] [--verbose]
                         [--against <file|git revision> [--allow-breaking]] [service options]
+       policyset deploy <folder> --against <git revision> (--subscription <id> | --management-group <id>)
+                        [--yes] [-d <definitions>] [--allow-breaking] [service options]
 
 Lints the file (with the rules of .policysetrc.json, as policyset lint), then creates a version of a
 policy set definition (E2) with one PUT of its properties. Refuses when the lint finds errors; says how
 many warnings it deploys with (--verbose lists them). Response-only fields of a fetched set
 (properties.versions, each reference's effectiveDefinitionVersion and latestDefinitionVersion, id,
-type, systemData) are left out of the PUT, and named. Asks for confirmation on a terminal; without one,
---yes is required. The set name comes from --name, the document's id or name; the version from
---version, the version resource's name or properties.version.
+type, systemData) and a built-in's policyType (BuiltIn, Static) are left out of the PUT, and named. A set
+read as its template reads it (a template fragment, a file Bicep loads) is sent as the template sends it
+("[[parameters('x')]" as "[parameters('x')]"); a reference naming its definition by policyDefinitionName
+only gets its policyDefinitionId (a built-in that -d knows, else a custom definition at the deploy scope;
+a GUID no loaded definition knows is refused). Asks for confirmation on a terminal; without one, --yes is
+required. The set name comes from --name, the document's id or name; the version from --version, the
+version resource's name, properties.version or properties.metadata.version (a --version that disagrees
+with the document is refused).
 --format json prints the outcome as one JSON object (docs/cli.md "JSON outputs").
 
 Examples:
@@ -32,6 +42,11 @@ Examples:
 With --against, the set is first compared with an earlier version of it (a file, or the file at a git
 revision): when the changes ask for a bigger version than the one to deploy (a breaking change under
 1.3.0 after 1.2.3), nothing is sent, and the version to use is said.
+With a folder and --against <revision>, the sets under it that changed since the revision (new ones too)
+are each checked as above and shown as one plan (set, version, the bump its changes need, file); nothing
+is sent when one of them cannot be deployed. After one confirmation, one PUT each, in order; a PUT that
+fails stops the rest, and one whose outcome is unknown (it may have been applied) is not sent again.
+A set removed since the revision is named, never deleted.
       --against <file|revision>            The earlier version to check the version against
       --allow-breaking                     Deploy even so (and say so)
 ${VERSION_OPTIONS_USAGE}
@@ -77,8 +92,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const client = policySetClient(context);
   const file = positionals[0];
 
-  // Lint first, with the same engine as `policyset lint`: errors stop the deployment.
-  const bytes = await readBytes(file);
+  const isFolder = fs.existsSync(file) && fs.statSync(file).isDirectory();
+  if (isFolder && values.against === undefined) throw new UsageError(`${file} is a folder: deploy <folder> goes with --against <git revision> (only the sets that changed are deployed)`);
+  if (isFolder && (values.name !== undefined || values.version !== undefined || json)) throw new UsageError('deploy <folder> takes each set\'s name and version from its file: no --name, --version or --format json');
   // The team's lint settings apply here too: a rule turned off for CI does not stop a deployment.
   let config;
   try {
@@ -90,6 +106,23 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   const definitionPaths = [...(config?.definitions ?? []), ...(values.definitions as string[])];
   const catalog = definitionPaths.length ? await loadCatalog(await resolveDefinitionSources(definitionPaths)) : undefined;
+  if (isFolder) {
+    return deployFolder({
+      folder: file,
+      against: values.against as string,
+      scope,
+      client,
+      namespace: context.settings.providerNamespace,
+      secrets: context.secrets,
+      catalog,
+      lint: { severities: config?.rules ?? {}, cloud: config?.cloud },
+      compare: versionSettings(values),
+      yes: values.yes as boolean,
+      allowBreaking: values['allow-breaking'] as boolean,
+    });
+  }
+  // Lint first, with the same engine as `policyset lint`: errors stop the deployment.
+  const bytes = await readBytes(file);
   const result = lintBytes(file, bytes, true, catalog, { severities: config?.rules ?? {}, cloud: config?.cloud });
   const errors = result.diagnostics.filter((d) => d.severity === 1);
   const warnings = result.diagnostics.filter((d) => d.severity === 2);
@@ -105,10 +138,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
 
   let target;
+  let deployable;
   try {
-    const document: unknown = parseJsonc(decodeText(bytes).text);
-    target = versionToDeploy(document, { name: values.name, version: values.version }, { name: '--name', version: '--version' });
+    const text = decodeText(bytes).text;
+    deployable = deployableDocument(text, parseJsonc(text), { scope, namespace: context.settings.providerNamespace, catalog });
+    target = versionToDeploy(deployable.document, { name: values.name, version: values.version }, { name: '--name', version: '--version' });
   } catch (error) {
+    if (error instanceof NotDeployable) throw new InputError(`${file}: not deployed: ${error.message}`);
     throw new UsageError(`${file}: ${(error as Error).message}`);
   }
   if (!target.name) throw new UsageError(`${file} does not name its policy set definition: give --name <set name>`);
@@ -131,6 +167,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     }
   }
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);
+  for (const note of deployable.notes) process.stderr.write(`policyset: ${note}\n`);
   if (target.omitted.length) process.stderr.write(`policyset: left out of the PUT, because the service returns them and does not take them: ${target.omitted.join(', ')}\n`);
   if (!(await confirm('Deploy?', values.yes as boolean, 'not deployed'))) {
     if (json) print({ outcome: 'not confirmed', name: target.name, version: target.version });

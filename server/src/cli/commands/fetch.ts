@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseExpand } from '#api';
+import { parseExpand, safeText, ServiceError } from '#api';
 import { UsageError } from '../../node/files';
 import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../options/serviceOptions';
 import { writeOutputFile } from '../../node/output';
@@ -58,6 +58,18 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     }
     return 0;
   } catch (error) {
-    return reportApiError(error, context.secrets);
+    const status = reportApiError(error, context.secrets);
+    if (error instanceof ServiceError && error.status === 404) process.stderr.write(`policyset: ${notFoundHint(positionals[0])}\n`);
+    return status;
   }
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What to do after a 404: built-in sets are fetched by name (a GUID), and a display name is not one. */
+export function notFoundHint(name: string): string {
+  const shown = safeText(name, { max: 200 });
+  if (GUID.test(name)) return `no built-in policy set definition is named '${shown}' at this service (check the cloud and --base-url)`;
+  const what = /\s/.test(name) ? `'${shown}' looks like a display name` : `'${shown}' is not the name of a built-in policy set definition`;
+  return `${what}: fetch takes the set's name, for built-ins a GUID (the last segment of its id, like 1f3afdf9-d0c9-4c3d-847f-89da613e70a8); find it beside the display name in the portal's Definitions list, or in the vendor's repository of built-in sets`;
 }

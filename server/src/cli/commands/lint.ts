@@ -470,13 +470,14 @@ async function lint(args: LintArgs): Promise<number> {
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).
   const warnings = results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 2).length, 0);
   const reported = args.quiet ? results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 1), identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1) })) : results;
+  const tooManyWarnings = args.maxWarnings !== undefined && warnings > args.maxWarnings;
   // JSON escapes C0 controls but not C1 (a CSI for some terminals): escapeControls writes them as \uXXXX too.
   const report =
     args.format === 'json'
       ? escapeControls(formatJson(reported, cwd, problems, fixReport))
       : args.format === 'sarif'
         ? escapeControls(formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems))
-        : formatText(reported, cwd, args.color, problems, fixReport);
+        : formatText(reported, cwd, args.color, problems, fixReport, tooManyWarnings ? `more warnings than --max-warnings ${args.maxWarnings} allows` : undefined);
   if (args.output) {
     // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
     writeOutputFile(args.output, report, run.inputFiles);

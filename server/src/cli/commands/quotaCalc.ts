@@ -50,8 +50,8 @@ export async function run(args: string[]): Promise<number> {
       `capacity       ${limits.capacity}`,
       `TPM            ${fmt(limits.tpm)}`,
       `RPM            ${fmt(limits.rpm, 2)}`,
-      `per 1 s        ${limits.perSecond} request${limits.perSecond === 1 ? '' : 's'}`,
-      `per 10 s       ${limits.perTenSeconds} request${limits.perTenSeconds === 1 ? '' : 's'}`,
+      `per 1 s        ${fmt(limits.perSecond)} request${limits.perSecond === 1 ? '' : 's'}`,
+      `per 10 s       ${fmt(limits.perTenSeconds)} request${limits.perTenSeconds === 1 ? '' : 's'}`,
       `spread evenly  one request every ${limits.rpm > 0 ? fmt(60 / limits.rpm, 3) : '-'} s`,
     ].join('\n') + '\n',
   );

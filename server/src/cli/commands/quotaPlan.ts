@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { decodeText, validateText } from '../../service';
 import { parseJson } from '../../service/json';
-import { asSavedUsage, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
+import { asSavedUsage, existingCapacity, usageFor, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { diagnosticIdentities, type FileResult } from '../lint/lintFile';
 import { formatText, untrusted } from '../formatters';
@@ -27,8 +27,10 @@ Examples:
 An entry whose subscription and region the usage does not cover (or whose model and type it does not
 list) gets a warning (PS9105): its quota was NOT checked, and the summary says so instead of a check
 mark. An entry that restates an existing deployment says so with "existing": <its capacity now>; the
-saved usage counts that capacity already, so only the difference is counted. policyset model apply
-reads the service itself and checks the plan as desired state.
+saved usage counts that capacity already, so only the difference is counted. Usage saved with
+quota usage --plan <this plan> lists the plan's deployments that exist, and each entry that restates one
+(same account, name, model and type) is counted the same way without "existing": after policyset model
+apply, the two agree. model apply reads the service itself and checks the plan as desired state.
 
       --strict                  Exit 2 when the quota of any entry was not checked
 
@@ -73,11 +75,14 @@ export async function run(args: string[]): Promise<number> {
   }
   if (result.kind !== 'deploymentPlan') throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }) or an E6 request body ({ "sku", "properties": { "model" } })`);
   // Every entry whose quota was not checked, the lone E6 body's too (it names no region): never passed silently.
-  const unchecked = new Map(uncheckedDeployments(plan, [...plan.usages, ...usages]).map((u) => [u.deployment, u.reason]));
+  const allUsages = [...plan.usages, ...usages];
+  const unchecked = new Map(uncheckedDeployments(plan, allUsages).map((u) => [u.deployment, u.reason]));
   const rows = plan.deployments.map((d) => {
     const unit = d.model ? capacityClassOf(d.model, table) : undefined;
     const limits = unit && d.capacity ? rateLimits(d.capacity, unit) : undefined;
     const notChecked = unchecked.get(d);
+    // What the usage already counts of the entry, as the quota rule reads it (its "existing", or a saved deployment).
+    const held = existingCapacity(d, usageFor(allUsages, d));
     return {
       region: d.region,
       account: d.account,
@@ -85,7 +90,7 @@ export async function run(args: string[]): Promise<number> {
       model: d.model,
       sku: d.sku,
       capacity: d.capacity,
-      ...(d.existing !== undefined ? { existing: d.existing } : {}),
+      ...(held.from ? { existing: held.capacity, ...(held.from === 'usage' ? { existingFrom: 'usage' } : {}) } : {}),
       tpm: d.capacity ? d.capacity * 1000 : undefined,
       rpm: limits?.rpm,
       perSecond: limits?.perSecond,

@@ -3,6 +3,7 @@
 // file of its own under ./commands.
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { AdvisorMetadataClient, ApiError, escapeControls, formatSeconds, safeText, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
 import { UsageError } from '../../node/files';
 
@@ -79,6 +80,9 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
 
 /** The secrets of every service context of this process: everything printed is cleaned of them. */
 const guarded: Array<ReadonlyArray<string | undefined>> = [];
+type RawWrite = (chunk: unknown, ...rest: unknown[]) => boolean;
+/** Each stream's own write, from before guardOutput: the prompt's terminal output only (see promptOutput). */
+const rawWrites = new Map<NodeJS.WriteStream, RawWrite>();
 const allSecrets = () => guarded.flat();
 
 /**
@@ -93,7 +97,8 @@ function guardOutput(secrets: ReadonlyArray<string | undefined>): void {
   // Service text reaches these streams (answers, messages): no escape sequence gets through to the terminal.
   const clean = (text: string) => escapeControls(redact(text, allSecrets()));
   for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    const write = stream.write.bind(stream) as RawWrite;
+    rawWrites.set(stream, write);
     stream.write = ((chunk: unknown, ...rest: unknown[]) =>
       write(typeof chunk === 'string' ? clean(chunk) : chunk instanceof Uint8Array ? clean(Buffer.from(chunk).toString('utf8')) : chunk, ...rest)) as typeof stream.write;
   }
@@ -157,12 +162,37 @@ export async function confirm(question: string, yes: boolean, what: string): Pro
     process.stderr.write(`policyset: ${what}: no terminal to confirm on; pass --yes to go ahead without asking\n`);
     return false;
   }
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  const answer = await rl.question(`${question} [y/N] `);
+  // The question is text (its service-derived parts made safe by the caller, cleaned again here); what
+  // readline writes after it (cursor codes, the echoed answer) is the terminal's own and goes out as it is.
+  const rl = readline.createInterface({ input: process.stdin, output: promptOutput(process.stderr), terminal: true });
+  const answer = await rl.question(`${escapeControls(redact(question, allSecrets()))} [y/N] `);
   rl.close();
   if (/^y(es)?$/i.test(answer.trim())) return true;
   process.stderr.write(`policyset: ${what}\n`);
   return false;
+}
+
+/**
+ * The terminal as readline needs it for a prompt: its writes bypass the output guard (readline's cursor codes
+ * and the echo of what the person types are not text to escape), its width is the terminal's.
+ */
+function promptOutput(stream: NodeJS.WriteStream): NodeJS.WritableStream {
+  const found = rawWrites.get(stream);
+  if (!found) return stream;
+  const raw: RawWrite = found;
+  class TerminalOutput extends Writable {
+    readonly isTTY = true;
+    get columns(): number {
+      return stream.columns;
+    }
+    get rows(): number {
+      return stream.rows;
+    }
+    override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+      raw(chunk, callback);
+    }
+  }
+  return new TerminalOutput({ decodeStrings: false });
 }
 
 /** What is said when the service accepted a write but its answer could not be read. */

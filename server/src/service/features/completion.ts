@@ -678,13 +678,12 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
     if (rest.length >= 2 && lower(rest[0]) === 'parameters') {
       const call = parameterCallAt(where);
       if (call) {
-        const inTemplate = isInTemplate(document, resourcePath);
+        // Read as validation reads the set: a fragment (or a file a template loads) is in its template.
+        const set = setAt(document, resourcePath);
+        const inTemplate = isInTemplate(document, resourcePath) || !!set?.inTemplate;
         if (inTemplate && !call.escaped) parameterNames(b, call, templateParameterEntries(document));
         else if (!inTemplate && call.escaped) return true; // '[[' outside a template is a literal string
-        else {
-          const set = setAt(document, resourcePath);
-          if (set) parameterNames(b, call, setParameterEntries(set));
-        }
+        else if (set) parameterNames(b, call, setParameterEntries(set));
         return true;
       }
     }

@@ -39,7 +39,7 @@ export function planHover(document: PolicyDocument, offset: number, table: Capac
       const limits = rateLimits(deployment.capacity, unit);
       lines.push(
         `**capacity ${deployment.capacity}** of \`${deployment.model}\` (${deployment.sku})`,
-        `| TPM | RPM | per 1 s window | per 10 s window |\n|---:|---:|---:|---:|\n| ${fmt(limits.tpm)} | ${fmt(limits.rpm, 2)} | ${limits.perSecond} | ${limits.perTenSeconds} |`,
+        `| TPM | RPM | per 1 s window | per 10 s window |\n|---:|---:|---:|---:|\n| ${fmt(limits.tpm)} | ${fmt(limits.rpm, 2)} | ${fmt(limits.perSecond)} | ${fmt(limits.perTenSeconds)} |`,
         ...(limits.perTenSeconds < 1 ? [`Fewer than one request fits in 10 s; the window that applies: **${describeRequestWindow(limits)}**.`] : []),
         `Class \`${unit.name}\`: 1 unit = ${fmt(unit.rpm)} RPM per ${fmt(unit.tpm)} TPM. The RPM is spread evenly over short windows (one request every ${limits.rpm > 0 ? fmt(60 / limits.rpm, 3) : '-'} s): more requests in a window than its share are refused with 429.`,
       );

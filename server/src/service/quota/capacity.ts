@@ -115,7 +115,7 @@ export function checkSize(size: { capacity?: number; tpm?: number }): SizeCheck 
  * 10 s; below that the spacing the RPM allows ("5 RPM: one request every 12 s"), never "0 per 1 s, 0 per 10 s".
  */
 export function describeRequestWindow(limits: Pick<RateLimits, 'rpm' | 'perSecond' | 'perTenSeconds'>): string {
-  if (limits.perTenSeconds >= 1) return `${limits.perSecond} per 1 s window, ${limits.perTenSeconds} per 10 s`;
+  if (limits.perTenSeconds >= 1) return `${formatNumber(limits.perSecond)} per 1 s window, ${formatNumber(limits.perTenSeconds)} per 10 s`;
   if (!(limits.rpm > 0)) return 'no requests';
   return `${formatNumber(limits.rpm, 2)} RPM: one request every ${formatNumber(60 / limits.rpm, 1)} s`;
 }

@@ -43,6 +43,51 @@ export interface SavedUsage {
   subscription?: string;
   location: string;
   value: Usage[];
+  /**
+   * The deployments that exist in this subscription and region, of the plan `quota usage --plan` was given
+   * (read from the service beside the usage): the usage counts them already, so an entry that restates one
+   * draws only the difference, as `model apply` counts it. `existing` in an entry wins.
+   */
+  deployments?: SavedDeployment[];
+}
+
+/** A deployment as it exists, saved beside the usage that counts it. */
+export interface SavedDeployment {
+  resourceGroup?: string;
+  account: string;
+  name: string;
+  model: string;
+  sku: string;
+  capacity: number;
+}
+
+const sameText = (a: string | undefined, b: string | undefined) => a === undefined || b === undefined || a.toLowerCase() === b.toLowerCase();
+
+/**
+ * What the usage already counts of an entry: its `existing`, else the capacity of the saved deployment it
+ * restates (same account and name, same model and deployment type: another model's or type's deployment
+ * draws on another quota), else 0.
+ */
+export function existingCapacity(d: PlannedDeployment, saved: SavedUsage | undefined): { capacity: number; from?: 'entry' | 'usage' } {
+  if (d.existing !== undefined) return { capacity: d.existing, from: 'entry' };
+  if (!d.account || !d.name || !d.model) return { capacity: 0 };
+  const found = saved?.deployments?.find(
+    (s) => s.account.toLowerCase() === d.account!.toLowerCase() && s.name.toLowerCase() === d.name!.toLowerCase() && sameText(s.resourceGroup, d.resourceGroup) && s.model.toLowerCase() === d.model!.toLowerCase() && s.sku.toLowerCase() === d.sku.toLowerCase(),
+  );
+  return found ? { capacity: found.capacity, from: 'usage' } : { capacity: 0 };
+}
+
+function asSavedDeployments(value: unknown): SavedDeployment[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const found: SavedDeployment[] = [];
+  for (const entry of value as unknown[]) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
+    const e = entry as Record<string, unknown>;
+    const capacity = e.capacity;
+    if (typeof e.account !== 'string' || typeof e.name !== 'string' || typeof e.model !== 'string' || typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 0 || capacity > MAX_CAPACITY) continue;
+    found.push({ account: e.account, name: e.name, model: e.model, sku: typeof e.sku === 'string' ? e.sku : 'Standard', capacity, ...(typeof e.resourceGroup === 'string' ? { resourceGroup: e.resourceGroup } : {}) });
+  }
+  return found;
 }
 
 export interface DeploymentPlan {
@@ -94,7 +139,8 @@ export function asSavedUsage(value: unknown): SavedUsage | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.location !== 'string' || !Array.isArray(v.value)) return undefined;
-  return { subscription: typeof v.subscription === 'string' ? v.subscription : undefined, location: v.location.toLowerCase(), value: v.value as Usage[] };
+  const deployments = asSavedDeployments(v.deployments);
+  return { subscription: typeof v.subscription === 'string' ? v.subscription : undefined, location: v.location.toLowerCase(), value: v.value as Usage[], ...(deployments ? { deployments } : {}) };
 }
 
 /** Plans read per tree: the plan rules, hover and the host's usage lookup all read the same document. */
@@ -177,7 +223,7 @@ export function quotaOverruns(plan: DeploymentPlan, usages: SavedUsage[]): Quota
     let planned = 0;
     for (const d of group) {
       // An entry that restates an existing deployment draws only the difference: the usage counts it already.
-      planned += (d.capacity! - (d.existing ?? 0)) * TPM_PER_CAPACITY;
+      planned += (d.capacity! - existingCapacity(d, saved).capacity) * TPM_PER_CAPACITY;
       if (planned > freeTpm) {
         found.push({ deployment: d, others: group.filter((o) => o !== d), model: head.model!, sku: head.sku, region: head.region!, plannedTpm: planned, freeTpm, usedTpm: usage.usedTpm, limitTpm: usage.limitTpm });
         break;

@@ -2,6 +2,7 @@ import { entries, propertyIgnoreCase, stringValue, valueOf, type Node } from '..
 import type { ParameterDecl, ReferenceModel, SetModel } from '../model/policySet';
 import { definitionsNamedBy, variantFor, type DefinitionCatalog, type DefinitionInfo } from '../definitions';
 import { customDefinitionName } from '../definitionIds';
+import { templateOutputOf } from '../expressions';
 import { maxBump, bumpRank, checkVersions, type Bump } from './version';
 import type { Location, SetSide } from './side';
 
@@ -140,7 +141,7 @@ export interface ChangeReport {
 
 /** Values compared as JSON: key order and formatting play no part; in a template '[[' is the set's own '['. */
 function canonical(value: unknown, inTemplate: boolean): unknown {
-  if (typeof value === 'string') return inTemplate && value.startsWith('[[') ? value.slice(1) : value;
+  if (typeof value === 'string') return inTemplate ? (templateOutputOf(value) ?? value) : value;
   if (Array.isArray(value)) return value.map((v) => canonical(v, inTemplate));
   if (value && typeof value === 'object') {
     const result: Record<string, unknown> = {};

@@ -46,7 +46,11 @@ const serviceStaysInside = {
           return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
         };
         if (!inside(SERVICE) && !(inside(SERVICE_DATA) && target.endsWith('.json'))) {
-          context.report({ node, messageId: 'outside', data: { specifier, target: path.relative(ROOT, target).split(path.sep).join('/') } });
+          context.report({
+            node,
+            messageId: 'outside',
+            data: { specifier, target: path.relative(ROOT, target).split(path.sep).join('/') },
+          });
         }
       }
     };
@@ -90,7 +94,12 @@ export default tseslint.config(
         'error',
         {
           paths: ['vscode', 'vscode-languageserver', 'vscode-languageserver/node'],
-          patterns: [{ group: ['vscode-languageserver/*', 'vscode-languageclient', 'vscode-languageclient/*'], message: 'The service is pure: no transport, CLI or I/O.' }],
+          patterns: [
+            {
+              group: ['vscode-languageserver/*', 'vscode-languageclient', 'vscode-languageclient/*'],
+              message: 'The service is pure: no transport, CLI or I/O.',
+            },
+          ],
         },
       ],
     },
@@ -109,7 +118,12 @@ export default tseslint.config(
         'error',
         {
           paths: ['vscode', 'vscode-languageserver', 'vscode-languageserver/node'],
-          patterns: [{ group: ['../cli/*', '../cli', '**/lsp', '**/lsp/**', '../server'], message: 'server/src/node is shared by both faces: it imports neither.' }],
+          patterns: [
+            {
+              group: ['../cli/*', '../cli', '**/lsp', '**/lsp/**', '../server'],
+              message: 'server/src/node is shared by both faces: it imports neither.',
+            },
+          ],
         },
       ],
     },
@@ -118,7 +132,19 @@ export default tseslint.config(
     // The client never imports the server's code: it talks to it over LSP. The one exception is '#protocol'
     // (server/src/lsp/protocol.ts: the custom requests' names and shapes, constants, and types only from the service).
     files: ['client/src/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'],
+              message: "Talk to the server over LSP (its requests' names and shapes: '#protocol').",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The api layer is shared by the extension, the CLI and the tests: no editor API, no server code.
@@ -127,8 +153,17 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'client/src/api has no editor API: inject auth, settings and cancellation.' }, 'vscode-languageclient', 'vscode-languageclient/node'],
-          patterns: [{ group: ['**/server/**', '\\#server/**', '\\#service', '\\#features', '../commands', '../commands/*', '../extension'], message: 'client/src/api depends on nothing of the extension or the server.' }],
+          paths: [
+            { name: 'vscode', message: 'client/src/api has no editor API: inject auth, settings and cancellation.' },
+            'vscode-languageclient',
+            'vscode-languageclient/node',
+          ],
+          patterns: [
+            {
+              group: ['**/server/**', '\\#server/**', '\\#service', '\\#features', '../commands', '../commands/*', '../extension'],
+              message: 'client/src/api depends on nothing of the extension or the server.',
+            },
+          ],
         },
       ],
     },
@@ -142,10 +177,19 @@ export default tseslint.config(
         {
           paths: ['vscode-languageclient/node', 'vscode-languageserver/node'],
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'os', 'url'], message: 'The web build runs in a browser: no Node module.' },
+            {
+              group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'os', 'url'],
+              message: 'The web build runs in a browser: no Node module.',
+            },
             // lsp/node/ (the Node host: nodeHost, workspaceDefinitions, workspaceConfig, quotaFiles, idleCollection, serverArgs) and server/src/node/.
-            { group: ['**/node', '**/node/*', '../../server', '../../cli', '../../cli/*'], message: 'Node-only server code: the browser host is lsp/browser/browserHost.ts.' },
-            { group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'], message: "Talk to the server over LSP (its requests' names and shapes: '#protocol')." },
+            {
+              group: ['**/node', '**/node/*', '../../server', '../../cli', '../../cli/*'],
+              message: 'Node-only server code: the browser host is lsp/browser/browserHost.ts.',
+            },
+            {
+              group: ['**/server/**', '\\#server/**', '\\#service', '\\#features'],
+              message: "Talk to the server over LSP (its requests' names and shapes: '#protocol').",
+            },
           ],
         },
       ],
@@ -157,7 +201,10 @@ export default tseslint.config(
     files: ['server/src/lsp/protocol.ts'],
     rules: {
       'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['*'], allowTypeImports: true, message: 'protocol.ts is imported by the client: types only.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['*'], allowTypeImports: true, message: 'protocol.ts is imported by the client: types only.' }] },
+      ],
     },
   },
   {

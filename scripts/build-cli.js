@@ -15,7 +15,12 @@ const root = path.resolve(__dirname, '..');
 const bundles = [
   { entry: path.join(root, 'server/out/cli/main.js'), outfile: path.join(root, 'server/out/cli/bundle.js') },
   // A long-lived process holds its source: whitespace and syntax minified (half the size), names kept for stack traces.
-  { entry: path.join(root, 'server/out/server.js'), outfile: path.join(root, 'server/out/server.bundle.js'), minifyWhitespace: true, minifySyntax: true },
+  {
+    entry: path.join(root, 'server/out/server.js'),
+    outfile: path.join(root, 'server/out/server.bundle.js'),
+    minifyWhitespace: true,
+    minifySyntax: true,
+  },
 ];
 
 Promise.all(

@@ -85,7 +85,12 @@ async function main() {
     if (!fs.existsSync(serverEntry)) throw new Error('server/out/server.js is missing: run `npm run build` first');
     results.push(
       ...(await Promise.all([
-        build({ ...common, entryPoints: [path.join(root, 'client/src/extension.ts')], outfile: path.join(root, 'dist/extension.js'), external: ['vscode'] }),
+        build({
+          ...common,
+          entryPoints: [path.join(root, 'client/src/extension.ts')],
+          outfile: path.join(root, 'dist/extension.js'),
+          external: ['vscode'],
+        }),
         build({ ...common, entryPoints: [serverEntry], outfile: path.join(root, 'dist/server/server.js') }),
         // `policyset mcp` alone (not the whole CLI: 0.3 MB instead of 0.8), for the MCP server the extension offers
         // VS Code (client/src/languageModelTools.ts): in dist/server/cli/ so that the rule pages it reads from its

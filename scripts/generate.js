@@ -10,7 +10,10 @@ const root = path.join(__dirname, '..');
 const check = process.argv.includes('--check');
 const dir = path.join(__dirname, 'generators');
 let stale = 0;
-for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.js')).sort()) {
+for (const name of fs
+  .readdirSync(dir)
+  .filter((n) => n.endsWith('.js'))
+  .sort()) {
   for (const file of require(path.join(dir, name)).files(root)) {
     const target = path.join(root, file.path);
     const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined;

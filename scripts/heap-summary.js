@@ -103,7 +103,7 @@ for (let n = 0; n < count; n++) {
 }
 const idom = new Int32Array(count).fill(-1);
 idom[0] = 0;
-for (let changed = true; changed; ) {
+for (let changed = true; changed;) {
   changed = false;
   for (let i = visited - 2; i >= 0; i--) {
     const n = post[i];
@@ -143,10 +143,12 @@ for (let i = 0; i < visited; i++) {
   children.set(idom[n], list);
 }
 const via = (parent, child) => {
-  for (let e = firstEdge[parent]; e < firstEdge[parent + 1]; e += edgeFields) if (edges[e + E_TO] / nodeFields === child) return edgeName(e);
+  for (let e = firstEdge[parent]; e < firstEdge[parent + 1]; e += edgeFields)
+    if (edges[e + E_TO] / nodeFields === child) return edgeName(e);
   for (let p = predStart[child]; p < predStart[child + 1]; p++) {
     const from = preds[p];
-    for (let e = firstEdge[from]; e < firstEdge[from + 1]; e += edgeFields) if (edges[e + E_TO] / nodeFields === child) return `${label(from)}.${edgeName(e)}`;
+    for (let e = firstEdge[from]; e < firstEdge[from + 1]; e += edgeFields)
+      if (edges[e + E_TO] / nodeFields === child) return `${label(from)}.${edgeName(e)}`;
   }
   return '?';
 };

@@ -42,37 +42,103 @@ const TARGETS = {
   http: {
     what: 'the HTTP client and its retry policy',
     mutate: ['client/src/api/http.ts'],
-    tests: ['test/out/api/http.test.js', 'test/out/api/guards.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/hostile.test.js', 'test/out/api/fetchTransport.test.js', 'test/out/api/deploymentChecks.test.js', 'test/out/api/hostile32.test.js'],
+    tests: [
+      'test/out/api/http.test.js',
+      'test/out/api/guards.test.js',
+      'test/out/api/api.test.js',
+      'test/out/api/items.test.js',
+      'test/out/api/hostile.test.js',
+      'test/out/api/fetchTransport.test.js',
+      'test/out/api/deploymentChecks.test.js',
+      'test/out/api/hostile32.test.js',
+    ],
   },
   deployments: {
     what: 'E6 and E7 (model deployments, quota usage and its paging)',
     mutate: ['client/src/api/modelDeployments.ts'],
-    tests: ['test/out/api/deploymentChecks.test.js', 'test/out/api/guards.test.js', 'test/out/api/modelDeployments.test.js', 'test/out/api/modelApply.test.js', 'test/out/api/hostile32.test.js'],
+    tests: [
+      'test/out/api/deploymentChecks.test.js',
+      'test/out/api/guards.test.js',
+      'test/out/api/modelDeployments.test.js',
+      'test/out/api/modelApply.test.js',
+      'test/out/api/hostile32.test.js',
+    ],
   },
   api: {
     what: 'the other api clients (E1-E5, errors, settings, sign-in)',
     mutate: ['client/src/api/**/*.ts', '!client/src/api/http.ts', '!client/src/api/modelDeployments.ts', '!client/src/api/index.ts'],
-    tests: ['test/out/api/errorsEdges.test.js', 'test/out/api/settingsEdges.test.js', 'test/out/api/pathChecks.test.js', 'test/out/api/guards.test.js', 'test/out/api/http.test.js', 'test/out/api/api.test.js', 'test/out/api/items.test.js', 'test/out/api/implicitFlow.test.js', 'test/out/api/cliJson.test.js', 'test/out/api/deployAgainst.test.js', 'test/out/api/fetchTransport.test.js', 'test/out/api/hostile.test.js'],
+    tests: [
+      'test/out/api/errorsEdges.test.js',
+      'test/out/api/settingsEdges.test.js',
+      'test/out/api/pathChecks.test.js',
+      'test/out/api/guards.test.js',
+      'test/out/api/http.test.js',
+      'test/out/api/api.test.js',
+      'test/out/api/items.test.js',
+      'test/out/api/implicitFlow.test.js',
+      'test/out/api/cliJson.test.js',
+      'test/out/api/deployAgainst.test.js',
+      'test/out/api/fetchTransport.test.js',
+      'test/out/api/hostile.test.js',
+    ],
   },
   quota: {
     what: 'the quota model',
     mutate: ['server/src/service/quota/**/*.ts'],
-    tests: ['test/out/unit/quota.test.js', 'test/out/unit/quotaEdges.test.js', 'test/out/unit/quotaPlan.test.js', 'test/out/unit/reconcile.test.js', 'test/out/rules/invalid-deployment-capacity.test.js', 'test/out/rules/unknown-model-class.test.js', 'test/out/rules/model-quota-exceeded.test.js', 'test/out/rules/too-many-resources-in-region.test.js', 'test/out/rules/quota-not-checked.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/cli/quota.test.js', 'test/out/api/modelApply.test.js', 'test/out/unit/hostile32.test.js'],
+    tests: [
+      'test/out/unit/quota.test.js',
+      'test/out/unit/quotaEdges.test.js',
+      'test/out/unit/quotaPlan.test.js',
+      'test/out/unit/reconcile.test.js',
+      'test/out/rules/invalid-deployment-capacity.test.js',
+      'test/out/rules/unknown-model-class.test.js',
+      'test/out/rules/model-quota-exceeded.test.js',
+      'test/out/rules/too-many-resources-in-region.test.js',
+      'test/out/rules/quota-not-checked.test.js',
+      'test/out/unit/rulesShared.test.js',
+      'test/out/cli/quota.test.js',
+      'test/out/api/modelApply.test.js',
+      'test/out/unit/hostile32.test.js',
+    ],
   },
   versions: {
     what: 'the version model (the change model of two versions of a set, the version check)',
     mutate: ['server/src/service/versions/**/*.ts'],
-    tests: ['test/out/unit/versions.test.js', 'test/out/rules/version-not-bumped.test.js', 'test/out/cli/diff.test.js', 'test/out/api/deployAgainst.test.js'],
+    tests: [
+      'test/out/unit/versions.test.js',
+      'test/out/rules/version-not-bumped.test.js',
+      'test/out/cli/diff.test.js',
+      'test/out/api/deployAgainst.test.js',
+    ],
   },
   cli: {
     what: 'the CLI (commands, formatters, git, the lint engine)',
     mutate: ['server/src/cli/**/*.ts'],
-    tests: ['test/out/cli/cli.test.js', 'test/out/cli/config.test.js', 'test/out/cli/diff.test.js', 'test/out/cli/quota.test.js', 'test/out/cli/wording.test.js', 'test/out/cli/hostile.test.js', 'test/out/cli/hostile32.test.js', 'test/out/api/cliJson.test.js', 'test/out/api/modelApply.test.js', 'test/out/api/hostile32.test.js'],
+    tests: [
+      'test/out/cli/cli.test.js',
+      'test/out/cli/config.test.js',
+      'test/out/cli/diff.test.js',
+      'test/out/cli/quota.test.js',
+      'test/out/cli/wording.test.js',
+      'test/out/cli/hostile.test.js',
+      'test/out/cli/hostile32.test.js',
+      'test/out/api/cliJson.test.js',
+      'test/out/api/modelApply.test.js',
+      'test/out/api/hostile32.test.js',
+    ],
   },
   node: {
     what: 'the Node helpers both faces share (bounded reader, config, globs, output guard, compile cache) and the pattern engine',
     mutate: ['server/src/node/**/*.ts', 'server/src/service/patterns.ts'],
-    tests: ['test/out/unit/patterns.test.js', 'test/out/unit/config.test.js', 'test/out/unit/compileCache.test.js', 'test/out/cli/hostile.test.js', 'test/out/cli/hostile32.test.js', 'test/out/cli/config.test.js', 'test/out/cli/pipes.test.js'],
+    tests: [
+      'test/out/unit/patterns.test.js',
+      'test/out/unit/config.test.js',
+      'test/out/unit/compileCache.test.js',
+      'test/out/cli/hostile.test.js',
+      'test/out/cli/hostile32.test.js',
+      'test/out/cli/config.test.js',
+      'test/out/cli/pipes.test.js',
+    ],
   },
   web: {
     what: 'the web build (the browser server: the files the extension sends, the browser host)',
@@ -82,7 +148,13 @@ const TARGETS = {
   rules: {
     what: 'the rules',
     mutate: ['server/src/service/rules/**/*.ts'],
-    tests: ['test/out/rules/*.test.js', 'test/out/unit/rulesShared.test.js', 'test/out/unit/rulesEdges.test.js', 'test/out/unit/defects.test.js', 'test/out/unit/examples.test.js'],
+    tests: [
+      'test/out/rules/*.test.js',
+      'test/out/unit/rulesShared.test.js',
+      'test/out/unit/rulesEdges.test.js',
+      'test/out/unit/defects.test.js',
+      'test/out/unit/examples.test.js',
+    ],
   },
 };
 
@@ -97,7 +169,10 @@ function parseArgs(argv) {
     else if (arg === '--strings') args.strings = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (TARGETS[arg]) args.targets.push(arg);
-    else throw new Error(`unknown argument '${arg}': targets are ${Object.keys(TARGETS).join(', ')}; options --concurrency N, --mutate globs, --tests files, --strings, --list`);
+    else
+      throw new Error(
+        `unknown argument '${arg}': targets are ${Object.keys(TARGETS).join(', ')}; options --concurrency N, --mutate globs, --tests files, --strings, --list`,
+      );
   }
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new Error('--concurrency takes a whole number of 1 or more');
   if (!args.targets.length) args.targets = Object.keys(TARGETS);
@@ -126,8 +201,17 @@ function testFiles(tests) {
   return tests.flatMap((pattern) => {
     if (!pattern.includes('*')) return [pattern];
     const dir = path.dirname(pattern);
-    const re = new RegExp(`^${path.basename(pattern).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-    return fs.readdirSync(path.join(ROOT, dir)).filter((name) => re.test(name)).sort().map((name) => `${dir}/${name}`);
+    const re = new RegExp(
+      `^${path
+        .basename(pattern)
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')}$`,
+    );
+    return fs
+      .readdirSync(path.join(ROOT, dir))
+      .filter((name) => re.test(name))
+      .sort()
+      .map((name) => `${dir}/${name}`);
   });
 }
 
@@ -142,7 +226,14 @@ function run(name, target, args, bin) {
     tap: {
       testFiles: testFiles(args.tests ?? target.tests),
       forceBail: true,
-      nodeArgs: ['--test-reporter=tap', '--require', path.join(__dirname, 'mutate', 'coverage-parent.js'), '--require', '{{hookFile}}', '{{testFile}}'],
+      nodeArgs: [
+        '--test-reporter=tap',
+        '--require',
+        path.join(__dirname, 'mutate', 'coverage-parent.js'),
+        '--require',
+        '{{hookFile}}',
+        '{{testFile}}',
+      ],
     },
     // One build of the instrumented sources in the sandbox; the CLI runs from the compiled modules (no bundle),
     // so its tests see the mutants too.
@@ -171,14 +262,19 @@ function run(name, target, args, bin) {
   const started = Date.now();
   const result = spawnSync(process.execPath, [bin, 'run', configFile], { cwd: ROOT, stdio: 'inherit', env });
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
-  console.log(`== ${name}: ${result.status === 0 ? 'done' : `failed (exit ${result.status})`} in ${minutes} min; report ${reportDir}/${name}.html`);
+  console.log(
+    `== ${name}: ${result.status === 0 ? 'done' : `failed (exit ${result.status})`} in ${minutes} min; report ${reportDir}/${name}.html`,
+  );
   return result.status === 0;
 }
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.help || args.list) {
-    for (const [name, target] of Object.entries(TARGETS)) console.log(`${name.padEnd(6)} ${target.what}\n       mutate: ${target.mutate.join(' ')}\n       tests:  ${testFiles(target.tests).join(' ')}`);
+    for (const [name, target] of Object.entries(TARGETS))
+      console.log(
+        `${name.padEnd(6)} ${target.what}\n       mutate: ${target.mutate.join(' ')}\n       tests:  ${testFiles(target.tests).join(' ')}`,
+      );
     return;
   }
   // The tests run from the compiled output: build first.

@@ -26,14 +26,31 @@ function parseMatch(text) {
   const [file, place, mutator, ...replacement] = text.split(':');
   const [lines, column] = (place ?? '').split('@');
   const [from, to] = lines.split('-').map(Number);
-  return { file, from: from || 1, to: to || from || Infinity, column: column ? Number(column) : undefined, mutator: mutator || undefined, replacement: replacement.length ? replacement.join(':') : undefined };
+  return {
+    file,
+    from: from || 1,
+    to: to || from || Infinity,
+    column: column ? Number(column) : undefined,
+    mutator: mutator || undefined,
+    replacement: replacement.length ? replacement.join(':') : undefined,
+  };
 }
 
 function reasonFor(notes, file, mutant) {
   const line = mutant.location.start.line;
-  return notes.find((note) => note.match.map(parseMatch).some((m) =>
-    m.file === file && line >= m.from && line <= m.to && (m.column === undefined || m.column === mutant.location.start.column) && (!m.mutator || m.mutator === mutant.mutatorName) &&
-    (m.replacement === undefined || oneLine(mutant.replacement ?? '') === m.replacement)));
+  return notes.find((note) =>
+    note.match
+      .map(parseMatch)
+      .some(
+        (m) =>
+          m.file === file &&
+          line >= m.from &&
+          line <= m.to &&
+          (m.column === undefined || m.column === mutant.location.start.column) &&
+          (!m.mutator || m.mutator === mutant.mutatorName) &&
+          (m.replacement === undefined || oneLine(mutant.replacement ?? '') === m.replacement),
+      ),
+  );
 }
 
 function oneLine(text) {
@@ -85,20 +102,27 @@ function main() {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
     const c = summarize(report);
     const lines = [`## \`${target}\``, ''];
-    lines.push(`${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test; score ${c.score.toFixed(1)} %${c.errors ? ` (${c.errors} more mutants did not compile or broke loading the code, and are not counted)` : ''}.`, '');
+    lines.push(
+      `${c.total} mutants: ${c.Killed} killed, ${c.Timeout} timed out, ${c.Survived} survived, ${c.NoCoverage} reached by no test; score ${c.score.toFixed(1)} %${c.errors ? ` (${c.errors} more mutants did not compile or broke loading the code, and are not counted)` : ''}.`,
+      '',
+    );
     const files = Object.keys(report.files).sort();
     if (files.length > 1) {
       lines.push('| File | Mutants | Killed | Timed out | Survived | No coverage | Score |', '| --- | --- | --- | --- | --- | --- | --- |');
       for (const name of files) {
         const f = summarize(report, name);
-        lines.push(`| \`${path.basename(name)}\` | ${f.total} | ${f.Killed} | ${f.Timeout} | ${f.Survived} | ${f.NoCoverage} | ${f.score.toFixed(1)} % |`);
+        lines.push(
+          `| \`${path.basename(name)}\` | ${f.total} | ${f.Killed} | ${f.Timeout} | ${f.Survived} | ${f.NoCoverage} | ${f.score.toFixed(1)} % |`,
+        );
       }
       lines.push('');
     }
     const byReason = new Map();
     for (const [name, entry] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
       const rel = path.relative(ROOT, path.resolve(ROOT, name)).split(path.sep).join('/');
-      for (const mutant of [...entry.mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)) {
+      for (const mutant of [...entry.mutants].sort(
+        (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+      )) {
         if (!UNDETECTED.has(mutant.status)) continue;
         const reason = reasonFor(notes, rel, mutant);
         const key = reason ? reason.id : '';
@@ -114,7 +138,15 @@ function main() {
       if (!items) continue;
       lines.push(`### ${note.title} (${items.length})`, '', note.text, '', ...items, '');
     }
-    if (byReason.has('')) lines.push(`### Not explained yet (${byReason.get('').length})`, '', 'No test kills these yet and no reason has been written for them.', '', ...byReason.get(''), '');
+    if (byReason.has(''))
+      lines.push(
+        `### Not explained yet (${byReason.get('').length})`,
+        '',
+        'No test kills these yet and no reason has been written for them.',
+        '',
+        ...byReason.get(''),
+        '',
+      );
     sections.push(`${lines.join('\n')}\n`);
   }
   const head = [

@@ -26,7 +26,8 @@ function strip() {
   for (const name of removed) delete json.scripts[name];
   fs.writeFileSync(kept, text);
   fs.writeFileSync(manifest, JSON.stringify(json, null, 2) + '\n');
-  if (removed.length) console.error(`pack-manifest: the packed package.json leaves out ${removed.join(', ')} (the tarball holds the build)`);
+  if (removed.length)
+    console.error(`pack-manifest: the packed package.json leaves out ${removed.join(', ')} (the tarball holds the build)`);
 }
 
 function restore() {

@@ -15,7 +15,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 function parseArguments(argv) {
-  const options = { limit: 300, paths: '(policySetDefinitions|policy_set_definitions)/.*\\.json$|initiatives\\.json$', out: path.join(__dirname, '..', 'server', 'out'), details: undefined, compare: {} };
+  const options = {
+    limit: 300,
+    paths: '(policySetDefinitions|policy_set_definitions)/.*\\.json$|initiatives\\.json$',
+    out: path.join(__dirname, '..', 'server', 'out'),
+    details: undefined,
+    compare: {},
+  };
   const positionals = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -33,7 +39,10 @@ function parseArguments(argv) {
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
     else positionals.push(arg);
   }
-  if (positionals.length !== 1) throw new Error('usage: node scripts/version-history.js <repository> [--limit N] [--paths <regex>] [--out <server/out>] [--details <file>]');
+  if (positionals.length !== 1)
+    throw new Error(
+      'usage: node scripts/version-history.js <repository> [--limit N] [--paths <regex>] [--out <server/out>] [--details <file>]',
+    );
   if (!Number.isSafeInteger(options.limit) || options.limit < 1) throw new Error('--limit takes a positive number');
   return { repository: path.resolve(positionals[0]), ...options };
 }
@@ -98,7 +107,23 @@ function main() {
   const pattern = new RegExp(options.paths, 'i');
   const commits = changesOf(git, pattern, options.limit);
   const details = options.details ? fs.openSync(options.details, 'w') : undefined;
-  const totals = { commits: commits.length, files: 0, refused: 0, exit0: 0, exit1: 0, unchanged: 0, unchangedExit1: 0, sets: 0, byRequired: { none: 0, patch: 0, minor: 0, major: 0 }, agree: 0, maintainerMore: 0, maintainerLess: 0, noVersion: 0, majorKinds: {}, removedAsMinor: undefined };
+  const totals = {
+    commits: commits.length,
+    files: 0,
+    refused: 0,
+    exit0: 0,
+    exit1: 0,
+    unchanged: 0,
+    unchangedExit1: 0,
+    sets: 0,
+    byRequired: { none: 0, patch: 0, minor: 0, major: 0 },
+    agree: 0,
+    maintainerMore: 0,
+    maintainerLess: 0,
+    noVersion: 0,
+    majorKinds: {},
+    removedAsMinor: undefined,
+  };
   // The same sets had a reference removed asked for a minor version (the setting), worked out from the changes.
   const alternative = { exit1: 0, byRequired: { none: 0, patch: 0, minor: 0, major: 0 }, agree: 0, maintainerMore: 0, maintainerLess: 0 };
   for (const { commit, files } of commits) {
@@ -111,7 +136,11 @@ function main() {
       const oldText = show(`${commit}^`, file.oldPath);
       const newText = show(commit, file.newPath);
       totals.files++;
-      const result = service.compareTexts(oldText === undefined ? undefined : { file: `old/${file.oldPath}`, text: oldText }, newText === undefined ? undefined : { file: `new/${file.newPath}`, text: newText }, options.compare);
+      const result = service.compareTexts(
+        oldText === undefined ? undefined : { file: `old/${file.oldPath}`, text: oldText },
+        newText === undefined ? undefined : { file: `new/${file.newPath}`, text: newText },
+        options.compare,
+      );
       const record = { commit, status: file.status, oldPath: file.oldPath, newPath: file.newPath };
       if (!result.ok) {
         totals.refused++;
@@ -127,9 +156,32 @@ function main() {
         record.sets = result.reports.map((report) => {
           const made = report.old && report.new ? maintainerBump(report.old.version, report.new.version) : undefined;
           const majors = report.changes.filter((c) => c.bump === 'major').map((c) => c.kind);
-          const removedMinor = report.changes.reduce((bump, c) => (RANK[c.kind === 'reference-removed' && c.bump === 'major' ? 'minor' : c.bump] > RANK[bump] ? (c.kind === 'reference-removed' && c.bump === 'major' ? 'minor' : c.bump) : bump), 'none');
-          const altCheck = report.old && report.new ? service.checkVersions(report.old.version, report.new.version, removedMinor, { markers: true }) : { ok: null };
-          return { required: report.requiredBump, made, versionOk: report.versionOk, versionProblem: report.versionProblem, versionNote: report.versionNote, old: report.old?.version, new: report.new?.version, majors, removedMinor, removedMinorOk: altCheck.ok, changes: report.changes.map((c) => `${c.bump} ${c.kind}: ${c.message}`).slice(0, 40) };
+          const removedMinor = report.changes.reduce(
+            (bump, c) =>
+              RANK[c.kind === 'reference-removed' && c.bump === 'major' ? 'minor' : c.bump] > RANK[bump]
+                ? c.kind === 'reference-removed' && c.bump === 'major'
+                  ? 'minor'
+                  : c.bump
+                : bump,
+            'none',
+          );
+          const altCheck =
+            report.old && report.new
+              ? service.checkVersions(report.old.version, report.new.version, removedMinor, { markers: true })
+              : { ok: null };
+          return {
+            required: report.requiredBump,
+            made,
+            versionOk: report.versionOk,
+            versionProblem: report.versionProblem,
+            versionNote: report.versionNote,
+            old: report.old?.version,
+            new: report.new?.version,
+            majors,
+            removedMinor,
+            removedMinorOk: altCheck.ok,
+            changes: report.changes.map((c) => `${c.bump} ${c.kind}: ${c.message}`).slice(0, 40),
+          };
         });
         if (record.sets.some((set) => set.removedMinorOk === false)) alternative.exit1++;
         for (const set of record.sets) {

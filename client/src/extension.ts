@@ -24,9 +24,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerServiceCommands(context, {
     log,
     // The quota commands ask the server for their figures: the quota model lives in the service.
-    quotaFigures: (params) => (client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
-    applyPlan: (params) => (client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
-    regionsWithRoom: (params) => (client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+    quotaFigures: (params) =>
+      client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
+    applyPlan: (params) =>
+      client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
+    regionsWithRoom: (params) =>
+      client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
   });
   registerLanguageDetection(context, log);
 

@@ -28,7 +28,8 @@ const SPLIT_PART = /^(.*)\.(definitions|parameters|groups)\.jsonc?$/i;
 async function isSplitPart(document: vscode.TextDocument): Promise<boolean> {
   const match = SPLIT_PART.exec(document.uri.path);
   if (!match) return false;
-  if (match[2].toLowerCase() === 'definitions') return /^\s*\[/.test(document.getText()) && DEFINITION_REFERENCE.test(document.getText().slice(0, SNIFF_LENGTH));
+  if (match[2].toLowerCase() === 'definitions')
+    return /^\s*\[/.test(document.getText()) && DEFINITION_REFERENCE.test(document.getText().slice(0, SNIFF_LENGTH));
   for (const extension of ['json', 'jsonc']) {
     try {
       await vscode.workspace.fs.stat(document.uri.with({ path: `${match[1]}.definitions.${extension}` }));

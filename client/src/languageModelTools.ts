@@ -20,13 +20,22 @@ interface LanguageModelTextPart {
   value: string;
 }
 interface LanguageModelToolApi {
-  registerTool?(name: string, tool: { invoke(options: { input: unknown }, token: vscode.CancellationToken): Promise<unknown> }): vscode.Disposable;
+  registerTool?(
+    name: string,
+    tool: { invoke(options: { input: unknown }, token: vscode.CancellationToken): Promise<unknown> },
+  ): vscode.Disposable;
   registerMcpServerDefinitionProvider?(id: string, provider: { provideMcpServerDefinitions(): unknown[] }): vscode.Disposable;
 }
 interface ToolClasses {
   LanguageModelToolResult?: new (parts: LanguageModelTextPart[]) => unknown;
   LanguageModelTextPart?: new (value: string) => LanguageModelTextPart;
-  McpStdioServerDefinition?: new (label: string, command: string, args?: string[], env?: Record<string, string>, version?: string) => { cwd?: vscode.Uri };
+  McpStdioServerDefinition?: new (
+    label: string,
+    command: string,
+    args?: string[],
+    env?: Record<string, string>,
+    version?: string,
+  ) => { cwd?: vscode.Uri };
 }
 
 /** At most this many files per lint call: a folder of thousands is the CLI's work (`policyset lint`). */
@@ -39,16 +48,19 @@ async function filesOf(given: string): Promise<vscode.Uri[]> {
   if (!folders.length) throw new Error('no folder is open: the lint tool reads files of the workspace');
   const uri = path.isAbsolute(given) ? vscode.Uri.file(given) : vscode.Uri.joinPath(folders[0].uri, given);
   // Only files of the workspace: a model names no file elsewhere.
-  if (!vscode.workspace.getWorkspaceFolder(uri)) throw new Error(`${given} is outside the workspace folders: the lint tool reads only files of the workspace`);
+  if (!vscode.workspace.getWorkspaceFolder(uri))
+    throw new Error(`${given} is outside the workspace folders: the lint tool reads only files of the workspace`);
   const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.type & vscode.FileType.Directory) return vscode.workspace.findFiles(new vscode.RelativePattern(uri, '**/*.{json,jsonc}'), '**/node_modules/**', MAX_FILES + 1);
+  if (stat.type & vscode.FileType.Directory)
+    return vscode.workspace.findFiles(new vscode.RelativePattern(uri, '**/*.{json,jsonc}'), '**/node_modules/**', MAX_FILES + 1);
   return [uri];
 }
 
 /** The lint tool: each file opened (so the language server has it) and its diagnostics asked for. */
 export async function lintForModel(client: ToolsClient, input: unknown): Promise<string> {
   const paths = (input as { paths?: unknown } | undefined)?.paths;
-  if (!Array.isArray(paths) || !paths.length || paths.some((p) => typeof p !== 'string')) return 'policyset_lint needs paths: an array of files or folders of the workspace';
+  if (!Array.isArray(paths) || !paths.length || paths.some((p) => typeof p !== 'string'))
+    return 'policyset_lint needs paths: an array of files or folders of the workspace';
   const uris: vscode.Uri[] = [];
   for (const given of paths as string[]) {
     try {
@@ -61,7 +73,9 @@ export async function lintForModel(client: ToolsClient, input: unknown): Promise
   const skipped = [];
   for (const uri of uris.slice(0, MAX_FILES)) {
     const document = await vscode.workspace.openTextDocument(uri);
-    const answer = await client.sendRequest<DocumentDiagnosticsAnswer | null>(DOCUMENT_DIAGNOSTICS_REQUEST, { textDocument: { uri: document.uri.toString() } });
+    const answer = await client.sendRequest<DocumentDiagnosticsAnswer | null>(DOCUMENT_DIAGNOSTICS_REQUEST, {
+      textDocument: { uri: document.uri.toString() },
+    });
     const file = vscode.workspace.asRelativePath(uri, false);
     if (!answer || answer.kind === 'unknown') {
       skipped.push(file);
@@ -120,7 +134,13 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, cli
         provideMcpServerDefinitions: () => {
           const folder = vscode.workspace.workspaceFolders?.[0];
           if (!folder || folder.uri.scheme !== 'file') return [];
-          const definition = new Definition('Policy Set', process.execPath, mcpCommand(context), { ELECTRON_RUN_AS_NODE: '1' }, String(context.extension.packageJSON.version));
+          const definition = new Definition(
+            'Policy Set',
+            process.execPath,
+            mcpCommand(context),
+            { ELECTRON_RUN_AS_NODE: '1' },
+            String(context.extension.packageJSON.version),
+          );
           definition.cwd = folder.uri;
           return [definition];
         },

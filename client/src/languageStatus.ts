@@ -2,7 +2,13 @@ import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { looksLikePolicySet, POLICY_SET_LANGUAGE } from './languageDetection';
 
-import { DOCUMENT_INFO_REQUEST, WORKSPACE_PROGRESS_NOTIFICATION, type DocumentInfo as ServerDocumentInfo, type DocumentInfoParams, type WorkspaceProgress } from '#protocol';
+import {
+  DOCUMENT_INFO_REQUEST,
+  WORKSPACE_PROGRESS_NOTIFICATION,
+  type DocumentInfo as ServerDocumentInfo,
+  type DocumentInfoParams,
+  type WorkspaceProgress,
+} from '#protocol';
 
 /** What the status shows: the server's answer to its custom request (what a document is and how many problems it has), or what is known without it. */
 type DocumentInfo = Pick<ServerDocumentInfo, 'kind' | 'problems'>;
@@ -15,11 +21,7 @@ const KIND_LABELS: Record<string, string> = {
   unknown: 'Not a policy document',
 };
 
-export const SELECTOR: vscode.DocumentSelector = [
-  { language: POLICY_SET_LANGUAGE },
-  { language: 'json' },
-  { language: 'jsonc' },
-];
+export const SELECTOR: vscode.DocumentSelector = [{ language: POLICY_SET_LANGUAGE }, { language: 'json' }, { language: 'jsonc' }];
 
 /** A language status item with the kind of the active document and its problem count. */
 export class PolicySetStatus implements vscode.Disposable {
@@ -62,9 +64,13 @@ export class PolicySetStatus implements vscode.Disposable {
     const info = await this.infoOf(document);
     if (generation !== this.generation) return; // a newer update is on its way
     const label = KIND_LABELS[info.kind] ?? info.kind;
-    this.item.text = info.kind === 'unknown' ? label : `${label}: ${info.problems === 0 ? 'no problems' : `${info.problems} problem${info.problems === 1 ? '' : 's'}`}`;
+    this.item.text =
+      info.kind === 'unknown'
+        ? label
+        : `${label}: ${info.problems === 0 ? 'no problems' : `${info.problems} problem${info.problems === 1 ? '' : 's'}`}`;
     this.item.detail = info.kind === 'unknown' ? 'not validated as a policy set' : 'Policy Set';
-    this.item.severity = info.problems > 0 && info.kind !== 'unknown' ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
+    this.item.severity =
+      info.problems > 0 && info.kind !== 'unknown' ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
   }
 
   private async infoOf(document: vscode.TextDocument): Promise<DocumentInfo> {
@@ -88,7 +94,9 @@ export class PolicySetStatus implements vscode.Disposable {
 
   /** Without the server's answer: the language id or a look at the content, and the diagnostics the server published. */
   private localInfo(document: vscode.TextDocument): DocumentInfo {
-    const problems = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'policyset' && d.severity !== vscode.DiagnosticSeverity.Hint).length;
+    const problems = vscode.languages
+      .getDiagnostics(document.uri)
+      .filter((d) => d.source === 'policyset' && d.severity !== vscode.DiagnosticSeverity.Hint).length;
     const isSet = document.languageId === POLICY_SET_LANGUAGE || looksLikePolicySet(document.getText()) || problems > 0;
     return { kind: isSet ? 'policySetDefinition' : 'unknown', problems };
   }
@@ -122,7 +130,9 @@ export class WorkspaceCheckStatus implements vscode.Disposable {
 
   /** What the item says of a progress notification (kept apart from VS Code for the tests). */
   static text(progress: WorkspaceProgress): string {
-    return progress.done ? `Workspace: ${count(progress.files)} file${progress.files === 1 ? '' : 's'} checked` : `Checking ${count(progress.checked)} of ${count(progress.total)} files`;
+    return progress.done
+      ? `Workspace: ${count(progress.files)} file${progress.files === 1 ? '' : 's'} checked`
+      : `Checking ${count(progress.checked)} of ${count(progress.total)} files`;
   }
 
   private show(progress: WorkspaceProgress): void {

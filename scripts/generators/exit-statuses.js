@@ -21,5 +21,11 @@ exports.files = function files(root) {
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (start < 0 || end < 0) throw new Error(`${FILE} has no ${START} ... ${END} section`);
-  return [{ path: FILE, text: `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}`, what: `the exit-status table of ${rows.length} commands` }];
+  return [
+    {
+      path: FILE,
+      text: `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}`,
+      what: `the exit-status table of ${rows.length} commands`,
+    },
+  ];
 };

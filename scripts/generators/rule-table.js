@@ -13,11 +13,19 @@ exports.files = function files(root) {
   const table = [
     '| Code | Rule | Default | What it reports |',
     '|---|---|---|---|',
-    ...RULES.map((r) => `| ${r.meta.code} | [${r.meta.name}](${r.meta.name}.md) | ${r.meta.defaultSeverity} | ${escape(r.meta.description)} |`),
+    ...RULES.map(
+      (r) => `| ${r.meta.code} | [${r.meta.name}](${r.meta.name}.md) | ${r.meta.defaultSeverity} | ${escape(r.meta.description)} |`,
+    ),
   ].join('\n');
   const text = fs.readFileSync(path.join(root, FILE), 'utf8');
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (start < 0 || end < 0) throw new Error(`${FILE} has no ${START} ... ${END} section`);
-  return [{ path: FILE, text: `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}`, what: `the table of ${RULES.length} rules` }];
+  return [
+    {
+      path: FILE,
+      text: `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}`,
+      what: `the table of ${RULES.length} rules`,
+    },
+  ];
 };

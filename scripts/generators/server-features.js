@@ -11,5 +11,7 @@ exports.files = function files(root) {
   const { FEATURES, featuresReadme } = require(path.join(root, 'server/out/lsp/features.js'));
   const text = fs.readFileSync(path.join(root, FILE), 'utf8');
   if (!ROW.test(text)) throw new Error(`${FILE} has no "| Features | ... |" row`);
-  return [{ path: FILE, text: text.replace(ROW, () => `| Features | ${featuresReadme()} |`), what: `the ${FEATURES.length} language features` }];
+  return [
+    { path: FILE, text: text.replace(ROW, () => `| Features | ${featuresReadme()} |`), what: `the ${FEATURES.length} language features` },
+  ];
 };

@@ -26,7 +26,10 @@ const BUILT_IN = SERVED_BUILT_IN;
 
 let service: LocalService;
 const client = (options: Partial<HttpClientOptions> = {}, providerNamespace = 'Provider') =>
-  new PolicySetClient({ baseUrl: service.url, providerNamespace }, { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 50, ...options });
+  new PolicySetClient(
+    { baseUrl: service.url, providerNamespace },
+    { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 50, ...options },
+  );
 const properties = () => ({
   displayName: 'Tests',
   policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/871b6d14-10aa-478d-b590-94f262ecfa99' }],
@@ -65,7 +68,9 @@ describe('E1: get a built-in policy set definition', () => {
       assert.match(String(ref.latestDefinitionVersion), /^\d+\.\d+\.\d+/);
       assert.equal(ref.effectiveDefinitionVersion, undefined);
     }
-    const both = await client().getBuiltInPolicySetDefinition(BUILT_IN, { expand: ['LatestDefinitionVersion', 'EffectiveDefinitionVersion'] });
+    const both = await client().getBuiltInPolicySetDefinition(BUILT_IN, {
+      expand: ['LatestDefinitionVersion', 'EffectiveDefinitionVersion'],
+    });
     for (const ref of both.body.properties.policyDefinitions) {
       assert.ok(ref.latestDefinitionVersion && ref.effectiveDefinitionVersion);
       if (ref.definitionVersion) assert.equal(ref.effectiveDefinitionVersion.split('.')[0], ref.definitionVersion.split('.')[0]);
@@ -76,7 +81,10 @@ describe('E1: get a built-in policy set definition', () => {
   test('an unknown name is the policy ErrorResponse, parsed', async () => {
     const error = await client()
       .getBuiltInPolicySetDefinition('no-such-set')
-      .then(() => assert.fail('no error'), (e: unknown) => e);
+      .then(
+        () => assert.fail('no error'),
+        (e: unknown) => e,
+      );
     assert.ok(error instanceof ServiceError);
     assert.equal(error.status, 404);
     assert.equal(error.code, 'PolicySetDefinitionNotFound');
@@ -107,10 +115,20 @@ describe('E1: get a built-in policy set definition', () => {
 
 describe('E2: create a policy set definition version', () => {
   test('one PUT at subscription scope, body { properties }, 201 then 200', async () => {
-    const first = await client().createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.2.3', properties());
+    const first = await client().createPolicySetDefinitionVersion(
+      { kind: 'subscription', subscriptionId: SUB },
+      'my-set',
+      '1.2.3',
+      properties(),
+    );
     assert.equal(first.status, 201);
     assert.equal(first.body.name, '1.2.3');
-    const second = await client().createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.2.3', properties());
+    const second = await client().createPolicySetDefinitionVersion(
+      { kind: 'subscription', subscriptionId: SUB },
+      'my-set',
+      '1.2.3',
+      properties(),
+    );
     assert.equal(second.status, 200);
     assert.equal(service.requests.length, 2);
     const request = service.requests[0];
@@ -122,22 +140,45 @@ describe('E2: create a policy set definition version', () => {
   });
 
   test('management-group scope path', async () => {
-    await client().createPolicySetDefinitionVersion({ kind: 'managementGroup', managementGroupId: 'contoso-root' }, 'my-set', '2.0.0', properties());
-    assert.equal(service.requests[0].path, '/providers/Provider.Management/managementGroups/contoso-root/providers/Provider.Authorization/policySetDefinitions/my-set/versions/2.0.0');
+    await client().createPolicySetDefinitionVersion(
+      { kind: 'managementGroup', managementGroupId: 'contoso-root' },
+      'my-set',
+      '2.0.0',
+      properties(),
+    );
+    assert.equal(
+      service.requests[0].path,
+      '/providers/Provider.Management/managementGroups/contoso-root/providers/Provider.Authorization/policySetDefinitions/my-set/versions/2.0.0',
+    );
   });
 
   test('bad version, scope or name: nothing sent', async () => {
     const c = client();
-    await assert.rejects(c.createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0', properties()), /not a version/);
-    await assert.rejects(c.createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: 'not-a-guid' }, 'my-set', '1.0.0', properties()), /not a subscription id/);
-    await assert.rejects(c.createPolicySetDefinitionVersion({ kind: 'managementGroup', managementGroupId: 'a/b' }, 'my-set', '1.0.0', properties()), /not a management group id/);
-    await assert.rejects(c.createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my+set', '1.0.0', properties()), InvalidRequestError);
+    await assert.rejects(
+      c.createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0', properties()),
+      /not a version/,
+    );
+    await assert.rejects(
+      c.createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: 'not-a-guid' }, 'my-set', '1.0.0', properties()),
+      /not a subscription id/,
+    );
+    await assert.rejects(
+      c.createPolicySetDefinitionVersion({ kind: 'managementGroup', managementGroupId: 'a/b' }, 'my-set', '1.0.0', properties()),
+      /not a management group id/,
+    );
+    await assert.rejects(
+      c.createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my+set', '1.0.0', properties()),
+      InvalidRequestError,
+    );
     assert.equal(service.requests.length, 0);
   });
 
   test('a service 400 keeps code, message and target', async () => {
     const error = await client()
-      .createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.0', { ...properties(), version: '9.9.9' })
+      .createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.0', {
+        ...properties(),
+        version: '9.9.9',
+      })
       .catch((e: unknown) => e);
     assert.ok(error instanceof ServiceError);
     assert.equal(error.code, 'InvalidPolicySetDefinitionVersion');
@@ -148,7 +189,15 @@ describe('E2: create a policy set definition version', () => {
 describe('tokens', () => {
   test('no token: nothing is sent', async () => {
     await assert.rejects(client({ token: async () => undefined }).getBuiltInPolicySetDefinition(BUILT_IN), AuthenticationRequiredError);
-    await assert.rejects(client({ token: async () => '' }).createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'x', '1.0.0', properties()), AuthenticationRequiredError);
+    await assert.rejects(
+      client({ token: async () => '' }).createPolicySetDefinitionVersion(
+        { kind: 'subscription', subscriptionId: SUB },
+        'x',
+        '1.0.0',
+        properties(),
+      ),
+      AuthenticationRequiredError,
+    );
     assert.equal(service.requests.length, 0);
   });
 
@@ -224,13 +273,21 @@ describe('faults', () => {
 
   test('500 on a PUT: never sent twice (the service may have done it)', async () => {
     service.faults.push({ mode: '500', method: 'PUT' });
-    await assert.rejects(client().createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.0', properties()), ServiceError);
+    await assert.rejects(
+      client().createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.0', properties()),
+      ServiceError,
+    );
     assert.equal(service.requests.length, 1);
   });
 
   test('429 on a PUT: the service did not take it, so it goes again, once it is let through', async () => {
     service.faults.push({ mode: '429', method: 'PUT', retryAfter: 0, count: 1 });
-    const response = await client().createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.1', properties());
+    const response = await client().createPolicySetDefinitionVersion(
+      { kind: 'subscription', subscriptionId: SUB },
+      'my-set',
+      '1.0.1',
+      properties(),
+    );
     assert.equal(response.status, 201);
     assert.equal(service.requests.filter((r) => r.outcome === '201').length, 1);
     assert.equal(service.requests.length, 2);
@@ -270,7 +327,10 @@ describe('faults', () => {
 
   test('a dropped connection on a PUT is not sent again', async () => {
     service.faults.push({ mode: 'drop', method: 'PUT' });
-    await assert.rejects(client().createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.0', properties()), NetworkError);
+    await assert.rejects(
+      client().createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.0', properties()),
+      NetworkError,
+    );
     assert.equal(service.requests.length, 1);
   });
 
@@ -290,14 +350,20 @@ describe('faults', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     // With an hour's time limit, only the cancellation can end this call: no wall-clock assertion needed.
-    await assert.rejects(client({ timeoutMs: 3_600_000 }).getBuiltInPolicySetDefinition(BUILT_IN, { signal: controller.signal }), CancelledError);
+    await assert.rejects(
+      client({ timeoutMs: 3_600_000 }).getBuiltInPolicySetDefinition(BUILT_IN, { signal: controller.signal }),
+      CancelledError,
+    );
   });
 
   test('cancellation during a Retry-After wait', async () => {
     service.faults.push({ mode: '429', retryAfter: 20 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    await assert.rejects(client({ timeoutMs: 60_000 }).getBuiltInPolicySetDefinition(BUILT_IN, { signal: controller.signal }), CancelledError);
+    await assert.rejects(
+      client({ timeoutMs: 60_000 }).getBuiltInPolicySetDefinition(BUILT_IN, { signal: controller.signal }),
+      CancelledError,
+    );
   });
 
   test('a refused connection: a clear message', async () => {
@@ -305,13 +371,21 @@ describe('faults', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     await new Promise<void>((r) => server.close(() => r()));
-    const c = new PolicySetClient({ baseUrl: `http://127.0.0.1:${port}`, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 2000, maxRetries: 1, backoffMs: 10 });
+    const c = new PolicySetClient(
+      { baseUrl: `http://127.0.0.1:${port}`, providerNamespace: 'Provider' },
+      { token: async () => TOKEN, timeoutMs: 2000, maxRetries: 1, backoffMs: 10 },
+    );
     await assert.rejects(c.getBuiltInPolicySetDefinition(BUILT_IN), /connection was refused/);
   });
 });
 
 describe('error shapes', () => {
-  const facts = (status: number, body: string, headers: Record<string, string> = {}, area: 'policy' | 'metadata' | 'eventstream' = 'policy') => ({
+  const facts = (
+    status: number,
+    body: string,
+    headers: Record<string, string> = {},
+    area: 'policy' | 'metadata' | 'eventstream' = 'policy',
+  ) => ({
     status,
     body,
     headers,
@@ -322,12 +396,27 @@ describe('error shapes', () => {
 
   test('policy: code, message, target, details, additionalInfo', () => {
     const e = serviceErrorOf(
-      facts(400, JSON.stringify({ error: { code: 'InvalidX', message: 'Bad x.', target: 'x', details: [{ code: 'Inner', message: 'inner', target: 'y' }], additionalInfo: [{ type: 't', info: {} }] } }), {
-        'x-ms-request-id': 'r-1',
-      }),
+      facts(
+        400,
+        JSON.stringify({
+          error: {
+            code: 'InvalidX',
+            message: 'Bad x.',
+            target: 'x',
+            details: [{ code: 'Inner', message: 'inner', target: 'y' }],
+            additionalInfo: [{ type: 't', info: {} }],
+          },
+        }),
+        {
+          'x-ms-request-id': 'r-1',
+        },
+      ),
     );
     assert.equal(e.shape, 'policy');
-    assert.deepEqual([e.code, e.serviceMessage, e.target, e.requestId, e.details[0].code, e.details[0].target], ['InvalidX', 'Bad x.', 'x', 'r-1', 'Inner', 'y']);
+    assert.deepEqual(
+      [e.code, e.serviceMessage, e.target, e.requestId, e.details[0].code, e.details[0].target],
+      ['InvalidX', 'Bad x.', 'x', 'r-1', 'Inner', 'y'],
+    );
   });
 
   test('metadata: code and message', () => {
@@ -350,7 +439,10 @@ describe('error shapes', () => {
         'eventstream',
       ),
     );
-    assert.deepEqual([e.shape, e.code, e.requestId, e.details[0].code], ['eventstream', 'ItemNotFound', '9a1d1e1e-0000-4000-8000-000000000000', 'Sub']);
+    assert.deepEqual(
+      [e.shape, e.code, e.requestId, e.details[0].code],
+      ['eventstream', 'ItemNotFound', '9a1d1e1e-0000-4000-8000-000000000000', 'Sub'],
+    );
   });
 
   test('odd bodies: empty, not JSON, other JSON; the token is never echoed', () => {
@@ -375,7 +467,10 @@ describe('settings', () => {
   test('flags win over settings over the environment; namespace defaults to Provider', () => {
     const env = { POLICYSET_BASE_URL: 'https://env.example.com/' };
     assert.equal(resolveServiceSettings([{}], env).baseUrl, 'https://env.example.com');
-    assert.equal(resolveServiceSettings([{ baseUrl: 'https://flag.example.com' }, { baseUrl: 'https://setting.example.com' }], env).baseUrl, 'https://flag.example.com');
+    assert.equal(
+      resolveServiceSettings([{ baseUrl: 'https://flag.example.com' }, { baseUrl: 'https://setting.example.com' }], env).baseUrl,
+      'https://flag.example.com',
+    );
     assert.equal(resolveServiceSettings([{}], env).providerNamespace, 'Provider');
     assert.equal(resolveServiceSettings([{ providerNamespace: 'Contoso' }], env).providerNamespace, 'Contoso');
   });
@@ -395,7 +490,11 @@ describe('what a document deploys', () => {
     assert.deepEqual([v.name, v.version], ['my-set', '1.0.0']);
   });
   test('a version resource: version from its name, set name from its id or given', () => {
-    const v = versionToDeploy({ id: '/subscriptions/x/providers/P.Authorization/policySetDefinitions/the-set/versions/2.0.0', name: '2.0.0', properties: { policyDefinitions: [] } });
+    const v = versionToDeploy({
+      id: '/subscriptions/x/providers/P.Authorization/policySetDefinitions/the-set/versions/2.0.0',
+      name: '2.0.0',
+      properties: { policyDefinitions: [] },
+    });
     assert.deepEqual([v.name, v.version], ['the-set', '2.0.0']);
     assert.equal(versionToDeploy({ name: '2.0.0', properties: { policyDefinitions: [] } }).name, undefined);
     assert.equal(versionToDeploy({ name: '2.0.0', properties: { policyDefinitions: [] } }, { name: 'given' }).name, 'given');
@@ -407,31 +506,68 @@ describe('what a document deploys', () => {
   });
   test('a document without a properties object, or without a policyDefinitions array, is refused with what is missing', () => {
     for (const document of [{}, { properties: null }, { properties: 'text' }, { properties: [] }, null, 'text'])
-      assert.throws(() => versionToDeploy(document), /^Error: The document is not a policy set definition or version: it has no "properties" object$/, JSON.stringify(document));
+      assert.throws(
+        () => versionToDeploy(document),
+        /^Error: The document is not a policy set definition or version: it has no "properties" object$/,
+        JSON.stringify(document),
+      );
     for (const properties of [{}, { policyDefinitions: {} }, { policyDefinitions: null }])
-      assert.throws(() => versionToDeploy({ name: 'my-set', properties }), /^Error: The document has no properties\.policyDefinitions array$/, JSON.stringify(properties));
+      assert.throws(
+        () => versionToDeploy({ name: 'my-set', properties }),
+        /^Error: The document has no properties\.policyDefinitions array$/,
+        JSON.stringify(properties),
+      );
   });
   test('a reference without policyDefinitionId (A2 requires it) is refused with a sentence, a policyDefinitionName named', () => {
     assert.throws(
-      () => versionToDeploy({ name: 's', properties: { policyDefinitions: [{ policyDefinitionId: '/providers/P.Authorization/policyDefinitions/a' }, { policyDefinitionName: 'deny-rdp' }] } }),
+      () =>
+        versionToDeploy({
+          name: 's',
+          properties: {
+            policyDefinitions: [
+              { policyDefinitionId: '/providers/P.Authorization/policyDefinitions/a' },
+              { policyDefinitionName: 'deny-rdp' },
+            ],
+          },
+        }),
       /^Error: Reference 2 has no policyDefinitionId: the service requires one in every reference \(it names its definition by policyDefinitionName 'deny-rdp' only: policyset deploy resolves that/,
     );
-    assert.throws(() => versionToDeploy({ name: 's', properties: { policyDefinitions: [{ policyDefinitionId: '' }] } }), /Reference 1 has no policyDefinitionId/);
+    assert.throws(
+      () => versionToDeploy({ name: 's', properties: { policyDefinitions: [{ policyDefinitionId: '' }] } }),
+      /Reference 1 has no policyDefinitionId/,
+    );
   });
   test('no version anywhere: nothing to check, the caller asks for one', () => {
     const v = versionToDeploy({ name: 'my-set', properties: { policyDefinitions: [] } });
     assert.deepEqual([v.name, v.version, v.nameSource, v.versionSource], ['my-set', undefined, 'the document name', undefined]);
   });
   test('a set name is checked as the service checks it, wherever it comes from', () => {
-    assert.throws(() => versionToDeploy({ name: 'a/b', properties: { policyDefinitions: [] } }), /'a\/b' is not a valid policy set definition name/);
-    assert.throws(() => versionToDeploy({ name: 'fine', properties: { policyDefinitions: [] } }, { name: 'x.y' }), /'x\.y' is not a valid policy set definition name/);
+    assert.throws(
+      () => versionToDeploy({ name: 'a/b', properties: { policyDefinitions: [] } }),
+      /'a\/b' is not a valid policy set definition name/,
+    );
+    assert.throws(
+      () => versionToDeploy({ name: 'fine', properties: { policyDefinitions: [] } }, { name: 'x.y' }),
+      /'x\.y' is not a valid policy set definition name/,
+    );
   });
   test('explicit values win over the document, and are named by their labels (by default: given)', () => {
     const v = versionToDeploy({ name: 'from-document', properties: { version: '1.0.0', policyDefinitions: [] } }, { name: 'from-flag' });
     assert.deepEqual([v.name, v.nameSource, v.version, v.versionSource], ['from-flag', 'the name given', '1.0.0', 'properties.version']);
-    const w = versionToDeploy({ name: 'from-document', properties: { policyDefinitions: [] } }, { name: 'from-flag', version: '3.0.0' }, { name: '--name', version: '--version' });
+    const w = versionToDeploy(
+      { name: 'from-document', properties: { policyDefinitions: [] } },
+      { name: 'from-flag', version: '3.0.0' },
+      { name: '--name', version: '--version' },
+    );
     assert.deepEqual([w.name, w.nameSource, w.version, w.versionSource], ['from-flag', '--name', '3.0.0', '--version']);
-    const x = versionToDeploy({ id: '/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0', name: '1.0.0', properties: { policyDefinitions: [] } }, { name: 'from-flag' });
+    const x = versionToDeploy(
+      {
+        id: '/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0',
+        name: '1.0.0',
+        properties: { policyDefinitions: [] },
+      },
+      { name: 'from-flag' },
+    );
     assert.deepEqual([x.name, x.nameSource], ['from-flag', 'the name given']);
   });
   test('properties.Version (as ARM exports write it) is read when there is no properties.version', () => {
@@ -439,11 +575,19 @@ describe('what a document deploys', () => {
     assert.deepEqual([v.version, v.versionSource], ['1.2.0', 'properties.version']);
   });
   test('fields that are not text are not read: a name, an id, a version that is a number or a list', () => {
-    const v = versionToDeploy({ name: 42, id: ['/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0'], properties: { version: 1, Version: 2, policyDefinitions: [] } });
+    const v = versionToDeploy({
+      name: 42,
+      id: ['/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0'],
+      properties: { version: 1, Version: 2, policyDefinitions: [] },
+    });
     assert.deepEqual([v.name, v.version], [undefined, undefined]);
   });
   test('an id is a version id only when it ends with /versions/<version>', () => {
-    const v = versionToDeploy({ id: '/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0/extra', name: 'from-name', properties: { policyDefinitions: [] } });
+    const v = versionToDeploy({
+      id: '/providers/P.Authorization/policySetDefinitions/from-id/versions/1.0.0/extra',
+      name: 'from-name',
+      properties: { policyDefinitions: [] },
+    });
     assert.deepEqual([v.name, v.nameSource], ['from-name', 'the document name']);
   });
   test('response-only fields are left out and counted: one reference, two references', () => {
@@ -461,7 +605,17 @@ describe('what a document deploys', () => {
         ],
       },
     });
-    assert.deepEqual(v.omitted, ['id', 'properties.versions', 'policyDefinitions[].effectiveDefinitionVersion (1 reference)', 'policyDefinitions[].latestDefinitionVersion (2 references)']);
-    assert.deepEqual(v.properties.policyDefinitions, [{ policyDefinitionId: definitionId }, { policyDefinitionId: definitionId }, null, 'text']);
+    assert.deepEqual(v.omitted, [
+      'id',
+      'properties.versions',
+      'policyDefinitions[].effectiveDefinitionVersion (1 reference)',
+      'policyDefinitions[].latestDefinitionVersion (2 references)',
+    ]);
+    assert.deepEqual(v.properties.policyDefinitions, [
+      { policyDefinitionId: definitionId },
+      { policyDefinitionId: definitionId },
+      null,
+      'text',
+    ]);
   });
 });

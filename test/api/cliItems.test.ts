@@ -35,7 +35,13 @@ const freshMock = async () => {
 
 /** Runs the CLI with both addresses on `url` (the local service serves E3 and the items API on one port). */
 async function cli(url: string, args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  const fullEnv: NodeJS.ProcessEnv = { ...process.env, POLICYSET_BASE_URL: url, POLICYSET_ITEMS_BASE_URL: url, POLICYSET_ACCESS_TOKEN: TOKEN, ...env };
+  const fullEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    POLICYSET_BASE_URL: url,
+    POLICYSET_ITEMS_BASE_URL: url,
+    POLICYSET_ACCESS_TOKEN: TOKEN,
+    ...env,
+  };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete fullEnv[k];
   const result = await runCli(args, { env: fullEnv, timeoutMs: 30_000 });
   outputs.push(result.stdout, result.stderr);
@@ -56,7 +62,10 @@ describe('policyset advisor metadata (local service)', CONCURRENT, () => {
     const service = await fresh();
     const result = await cli(service.url, ['advisor', 'metadata']);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^recommendationType {2}"Recommendation Type"\n {2}depends on: +recommendationCategory, recommendationImpact\n {2}applicable scenarios: Alerts\n {2}supported values \(6\):\n {4}ID +DISPLAY NAME\n/);
+    assert.match(
+      result.stdout,
+      /^recommendationType {2}"Recommendation Type"\n {2}depends on: +recommendationCategory, recommendationImpact\n {2}applicable scenarios: Alerts\n {2}supported values \(6\):\n {4}ID +DISPLAY NAME\n/,
+    );
     assert.match(result.stdout, /\nrecommendationCategory {2}"Category"\n {2}depends on: +-\n/);
     assert.match(result.stdout, /\n {4}OperationalExcellence {2}Operational excellence\n/);
     assert.match(result.stdout, /\n {4}Low {5}Low\n\n3 entities\n$/);
@@ -84,12 +93,21 @@ describe('policyset advisor metadata (local service)', CONCURRENT, () => {
     const service = await fresh();
     const result = await cli(service.url, ['advisor', 'metadata', '--filter', "recommendationCategory eq 'Cost'"]);
     assert.equal(result.code, 2);
-    assert.match(lastLine(result.stderr), /^policyset: InvalidFilter \(400\): The \$filter 'recommendationCategory eq 'Cost'' is not supported by the local service/);
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: InvalidFilter \(400\): The \$filter 'recommendationCategory eq 'Cost'' is not supported by the local service/,
+    );
   });
 
   test('usage mistakes: exit 2, nothing sent', async () => {
     const service = await fresh();
-    for (const args of [['advisor'], ['advisor', 'recommendations'], ['advisor', 'metadata', 'extra'], ['advisor', 'metadata', '--format', 'sarif'], ['advisor', 'metadata', '--bogus']]) {
+    for (const args of [
+      ['advisor'],
+      ['advisor', 'recommendations'],
+      ['advisor', 'metadata', 'extra'],
+      ['advisor', 'metadata', '--format', 'sarif'],
+      ['advisor', 'metadata', '--bogus'],
+    ]) {
       const result = await cli(service.url, args);
       assert.equal(result.code, 2, args.join(' '));
       assert.ok(isCleanMessage(result.stderr), result.stderr);
@@ -110,9 +128,21 @@ describe('policyset eventstream (local service)', CONCURRENT, () => {
     const result = await cli(service.url, ['eventstream', 'get', WS, LOCAL_EVENTSTREAMS.orders]);
     assert.equal(result.code, 0, result.stderr);
     const item = JSON.parse(result.stdout) as Record<string, unknown>;
-    assert.deepEqual([item.id, item.workspaceId, item.displayName, item.type], [LOCAL_EVENTSTREAMS.orders, WS, 'Orders stream', 'Eventstream']);
+    assert.deepEqual(
+      [item.id, item.workspaceId, item.displayName, item.type],
+      [LOCAL_EVENTSTREAMS.orders, WS, 'Orders stream', 'Eventstream'],
+    );
     const out = path.join(dir, 'orders.json');
-    const saved = await cli('http://127.0.0.1:9', ['eventstream', 'get', WS, LOCAL_EVENTSTREAMS.orders, '-o', out, '--items-base-url', service.url]);
+    const saved = await cli('http://127.0.0.1:9', [
+      'eventstream',
+      'get',
+      WS,
+      LOCAL_EVENTSTREAMS.orders,
+      '-o',
+      out,
+      '--items-base-url',
+      service.url,
+    ]);
     assert.equal(saved.code, 0, saved.stderr);
     assert.match(saved.stderr, /saved eventstream 'Orders stream' to /);
     assert.deepEqual(JSON.parse(fs.readFileSync(out, 'utf8')), item);
@@ -123,7 +153,12 @@ describe('policyset eventstream (local service)', CONCURRENT, () => {
     const service = await fresh();
     const result = await cli(service.url, ['eventstream', 'get', LOCAL_WORKSPACES.telemetry, LOCAL_EVENTSTREAMS.orders]);
     assert.equal(result.code, 2);
-    assert.match(lastLine(result.stderr), new RegExp(`^policyset: No eventstream ${LOCAL_EVENTSTREAMS.orders} in workspace ${LOCAL_WORKSPACES.telemetry}: ItemNotFound \\(404\\) \\(request id [0-9a-f-]{36}\\)$`));
+    assert.match(
+      lastLine(result.stderr),
+      new RegExp(
+        `^policyset: No eventstream ${LOCAL_EVENTSTREAMS.orders} in workspace ${LOCAL_WORKSPACES.telemetry}: ItemNotFound \\(404\\) \\(request id [0-9a-f-]{36}\\)$`,
+      ),
+    );
   });
 
   test('delete --yes: reads, names it, one DELETE, exit 0; the item is gone', async () => {
@@ -167,7 +202,10 @@ describe('policyset eventstream (local service)', CONCURRENT, () => {
     service.faults.push({ mode: '500', method: 'DELETE' });
     const result = await cli(service.url, ['eventstream', 'delete', WS, LOCAL_EVENTSTREAMS.orders, '--yes']);
     assert.equal(result.code, 2);
-    assert.match(lastLine(result.stderr), /^policyset: InternalServerError \(500\): The local service failed on purpose\. \(request id [0-9a-f-]{36}\)$/);
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: InternalServerError \(500\): The local service failed on purpose\. \(request id [0-9a-f-]{36}\)$/,
+    );
     assert.equal(service.requests.filter((r) => r.method === 'DELETE').length, 1);
   });
 
@@ -215,10 +253,24 @@ describe('policyset advisor / eventstream against mockttp', CONCURRENT, () => {
 
   test('advisor metadata lists all pages (three) and prints the table', async () => {
     const { server, url } = await freshMock();
-    const entity = (name: string, values: string[]) => ({ name, properties: { displayName: name.toUpperCase(), dependsOn: null, applicableScenarios: ['Alerts'], supportedValues: values.map((v) => ({ id: v, displayName: `${v} (display)` })) } });
+    const entity = (name: string, values: string[]) => ({
+      name,
+      properties: {
+        displayName: name.toUpperCase(),
+        dependsOn: null,
+        applicableScenarios: ['Alerts'],
+        supportedValues: values.map((v) => ({ id: v, displayName: `${v} (display)` })),
+      },
+    });
     const endpoints = [
-      await server.forGet(META).withQuery({ page: '2' }).thenJson(200, { value: [entity('third', ['z'])] }),
-      await server.forGet(META).withQuery({ page: '1' }).thenJson(200, { value: [entity('second', ['y'])], nextLink: `${url}${META}?api-version=2025-01-01&page=2` }),
+      await server
+        .forGet(META)
+        .withQuery({ page: '2' })
+        .thenJson(200, { value: [entity('third', ['z'])] }),
+      await server
+        .forGet(META)
+        .withQuery({ page: '1' })
+        .thenJson(200, { value: [entity('second', ['y'])], nextLink: `${url}${META}?api-version=2025-01-01&page=2` }),
       await server.forGet(META).thenJson(200, { value: [entity('first', ['x'])], nextLink: `${url}${META}?api-version=2025-01-01&page=1` }),
     ];
     const result = await cli(url, ['advisor', 'metadata']);
@@ -242,7 +294,10 @@ describe('policyset advisor / eventstream against mockttp', CONCURRENT, () => {
   test('eventstream get: 429 Retry-After then the item; ItemNotFound exit 2', async () => {
     const { server, url } = await freshMock();
     await server.forGet(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Slow down.'), { 'Retry-After': '1' });
-    await server.forGet(ITEM).once().thenJson(200, { id: LOCAL_EVENTSTREAMS.orders, workspaceId: WS, displayName: 'Mocked', type: 'Eventstream' });
+    await server
+      .forGet(ITEM)
+      .once()
+      .thenJson(200, { id: LOCAL_EVENTSTREAMS.orders, workspaceId: WS, displayName: 'Mocked', type: 'Eventstream' });
     await server.forGet(ITEM).thenJson(404, itemsError('ItemNotFound', 'Not there.'));
     const ok = await cli(url, ['eventstream', 'get', WS, LOCAL_EVENTSTREAMS.orders]);
     assert.equal(ok.code, 0, ok.stderr);
@@ -250,7 +305,10 @@ describe('policyset advisor / eventstream against mockttp', CONCURRENT, () => {
     assert.match(ok.stderr, /429 RequestBlocked; retrying in 1\.0 s/);
     const missing = await cli(url, ['eventstream', 'get', WS, LOCAL_EVENTSTREAMS.orders]);
     assert.equal(missing.code, 2);
-    assert.equal(lastLine(missing.stderr), `policyset: No eventstream ${LOCAL_EVENTSTREAMS.orders} in workspace ${WS}: ItemNotFound (404) (request id 0f1e2d3c-4b5a-4968-8776-655443322110)`);
+    assert.equal(
+      lastLine(missing.stderr),
+      `policyset: No eventstream ${LOCAL_EVENTSTREAMS.orders} in workspace ${WS}: ItemNotFound (404) (request id 0f1e2d3c-4b5a-4968-8776-655443322110)`,
+    );
   });
 
   test('eventstream delete: 429 then ItemNotFound is "already deleted", exit 0', async () => {
@@ -267,7 +325,9 @@ describe('policyset advisor / eventstream against mockttp', CONCURRENT, () => {
 
   test('eventstream delete: a reset connection on the DELETE: never sent again, exit 2', async () => {
     const { server, url } = await freshMock();
-    await server.forGet(ITEM).thenJson(200, { id: LOCAL_EVENTSTREAMS.orders, workspaceId: WS, displayName: 'Fragile', type: 'Eventstream' });
+    await server
+      .forGet(ITEM)
+      .thenJson(200, { id: LOCAL_EVENTSTREAMS.orders, workspaceId: WS, displayName: 'Fragile', type: 'Eventstream' });
     const reset = await server.forDelete(ITEM).thenResetConnection();
     const result = await cli(url, ['eventstream', 'delete', WS, LOCAL_EVENTSTREAMS.orders, '--yes', '--timeout', '5']);
     assert.equal(result.code, 2);
@@ -287,10 +347,16 @@ describe('policyset advisor / eventstream against mockttp', CONCURRENT, () => {
 
   test('a service that echoes the token on the items API: redacted', async () => {
     const { server, url } = await freshMock();
-    await server.forGet(ITEM).thenCallback((r) => ({ statusCode: 403, json: itemsError('InsufficientScopes', `Token ${String(r.headers.authorization)} lacks scopes.`) }));
+    await server.forGet(ITEM).thenCallback((r) => ({
+      statusCode: 403,
+      json: itemsError('InsufficientScopes', `Token ${String(r.headers.authorization)} lacks scopes.`),
+    }));
     const result = await cli(url, ['eventstream', 'get', WS, LOCAL_EVENTSTREAMS.orders]);
     assert.equal(result.code, 2);
-    assert.match(lastLine(result.stderr), /^policyset: InsufficientScopes \(403\): Token Bearer \[redacted\] lacks scopes\. \(request id [^)]+\); reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All/);
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: InsufficientScopes \(403\): Token Bearer \[redacted\] lacks scopes\. \(request id [^)]+\); reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All/,
+    );
   });
 });
 

@@ -77,12 +77,19 @@ describe('honest deploys', CONCURRENT, () => {
     const result = await cli(service.url, ['deploy', file, '--subscription', SUB, '--yes']);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(service.requests.length, 1);
-    const sent = JSON.parse(service.requests[0].body) as { properties: Record<string, unknown> & { policyDefinitions: Array<Record<string, unknown>> } };
+    const sent = JSON.parse(service.requests[0].body) as {
+      properties: Record<string, unknown> & { policyDefinitions: Array<Record<string, unknown>> };
+    };
     assert.ok(!('versions' in sent.properties));
-    assert.ok(!('latestDefinitionVersion' in sent.properties.policyDefinitions[0]) && !('effectiveDefinitionVersion' in sent.properties.policyDefinitions[0]));
+    assert.ok(
+      !('latestDefinitionVersion' in sent.properties.policyDefinitions[0]) &&
+        !('effectiveDefinitionVersion' in sent.properties.policyDefinitions[0]),
+    );
     assert.deepEqual(Object.keys(sent), ['properties']);
     // Everything else is sent as it was.
-    const expected = structuredClone(fetchedSet().properties) as Record<string, unknown> & { policyDefinitions: Array<Record<string, unknown>> };
+    const expected = structuredClone(fetchedSet().properties) as Record<string, unknown> & {
+      policyDefinitions: Array<Record<string, unknown>>;
+    };
     delete expected.versions;
     delete expected.policyDefinitions[0].latestDefinitionVersion;
     delete expected.policyDefinitions[0].effectiveDefinitionVersion;
@@ -97,7 +104,9 @@ describe('honest deploys', CONCURRENT, () => {
     const server = mockttp.getLocal();
     await server.start();
     mocks.push(server);
-    const endpoint = await server.forPut(/\/policySetDefinitions\/fetched-set\/versions\/1\.2\.0$/).thenReply(201, JSON.stringify({ id: '/x/fetched-set/versions/1.2.0', name: '1.2.0' }), { 'content-type': 'application/json' });
+    const endpoint = await server
+      .forPut(/\/policySetDefinitions\/fetched-set\/versions\/1\.2\.0$/)
+      .thenReply(201, JSON.stringify({ id: '/x/fetched-set/versions/1.2.0', name: '1.2.0' }), { 'content-type': 'application/json' });
     const file = write('fetched-mock.json', fetchedSet());
     const result = await cli(`http://127.0.0.1:${server.port}`, ['deploy', file, '--subscription', SUB, '--yes', '--format', 'json']);
     assert.equal(result.code, 0, result.stderr);
@@ -131,7 +140,15 @@ describe('honest deploys', CONCURRENT, () => {
 
   test('deploy --format json: the outcome as one object; a refusal too', async () => {
     const service = await fresh();
-    const result = await cli(service.url, ['deploy', write('json.json', setWithWarnings()), '--subscription', SUB, '--yes', '--format', 'json']);
+    const result = await cli(service.url, [
+      'deploy',
+      write('json.json', setWithWarnings()),
+      '--subscription',
+      SUB,
+      '--yes',
+      '--format',
+      'json',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     const outcome = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.deepEqual(
@@ -171,7 +188,25 @@ describe('--format json of the other reporting commands', CONCURRENT, () => {
         deployments: [],
       },
     });
-    const args = ['model', 'deploy', '--subscription', SUB, '--resource-group', 'rg', '--account', 'acct', '--name', 'chat', '--model', 'gpt-4o:2024-08-06', '--capacity', '3', '--yes', '--format', 'json'];
+    const args = [
+      'model',
+      'deploy',
+      '--subscription',
+      SUB,
+      '--resource-group',
+      'rg',
+      '--account',
+      'acct',
+      '--name',
+      'chat',
+      '--model',
+      'gpt-4o:2024-08-06',
+      '--capacity',
+      '3',
+      '--yes',
+      '--format',
+      'json',
+    ];
     const result = await cli(service.url, args);
     assert.equal(result.code, 0, result.stderr);
     const outcome = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -192,7 +227,17 @@ describe('--format json of the other reporting commands', CONCURRENT, () => {
     const saved = path.join(dir, 'item.json');
     const get = await cli(service.url, ['eventstream', 'get', ws, LOCAL_EVENTSTREAMS.clicks, '-o', saved, '--format', 'json']);
     assert.equal(get.code, 0, get.stderr);
-    assert.deepEqual({ ...(JSON.parse(get.stdout) as object), requestId: undefined, displayName: undefined }, { outcome: 'saved', file: saved, workspaceId: ws, eventstreamId: LOCAL_EVENTSTREAMS.clicks, requestId: undefined, displayName: undefined });
+    assert.deepEqual(
+      { ...(JSON.parse(get.stdout) as object), requestId: undefined, displayName: undefined },
+      {
+        outcome: 'saved',
+        file: saved,
+        workspaceId: ws,
+        eventstreamId: LOCAL_EVENTSTREAMS.clicks,
+        requestId: undefined,
+        displayName: undefined,
+      },
+    );
     assert.ok(fs.existsSync(saved));
     const deleted = await cli(service.url, ['eventstream', 'delete', ws, LOCAL_EVENTSTREAMS.clicks, '--yes', '--format', 'json']);
     assert.equal(deleted.code, 0, deleted.stderr);

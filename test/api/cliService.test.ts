@@ -57,7 +57,11 @@ describe('policyset fetch', CONCURRENT, () => {
     assert.equal(plain.code, 0, plain.stderr);
     const set = JSON.parse(plain.stdout);
     assert.ok(set.properties.policyDefinitions.length > 0);
-    assert.ok(set.properties.policyDefinitions.every((r: Record<string, unknown>) => !('latestDefinitionVersion' in r) && !('effectiveDefinitionVersion' in r)));
+    assert.ok(
+      set.properties.policyDefinitions.every(
+        (r: Record<string, unknown>) => !('latestDefinitionVersion' in r) && !('effectiveDefinitionVersion' in r),
+      ),
+    );
 
     const expanded = await cli(service, ['fetch', BUILT_IN, '--expand', 'EffectiveDefinitionVersion']);
     const refs = JSON.parse(expanded.stdout).properties.policyDefinitions as Array<Record<string, unknown>>;
@@ -88,7 +92,10 @@ describe('policyset fetch', CONCURRENT, () => {
     const result = await cli(service, ['fetch', 'Microsoft cloud security benchmark']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /\(404\)/);
-    assert.match(result.stderr, /policyset: 'Microsoft cloud security benchmark' looks like a display name: fetch takes the set's name, for built-ins a GUID \(the last segment of its id/);
+    assert.match(
+      result.stderr,
+      /policyset: 'Microsoft cloud security benchmark' looks like a display name: fetch takes the set's name, for built-ins a GUID \(the last segment of its id/,
+    );
     assert.ok(isCleanMessage(result.stderr));
   });
 
@@ -115,14 +122,20 @@ describe('policyset fetch', CONCURRENT, () => {
 
   test('--token-command: its output is the token', async () => {
     const service = await fresh();
-    const result = await cli(service, ['fetch', BUILT_IN, '--token-command', `node -e "console.log('${TOKEN}')"`], { POLICYSET_ACCESS_TOKEN: undefined });
+    const result = await cli(service, ['fetch', BUILT_IN, '--token-command', `node -e "console.log('${TOKEN}')"`], {
+      POLICYSET_ACCESS_TOKEN: undefined,
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(service.requests[0].headers.authorization, `Bearer ${TOKEN}`);
   });
 
   test('a failing --token-command: exit 2, its output not shown', async () => {
     const service = await fresh();
-    const result = await cli(service, ['fetch', BUILT_IN, '--token-command', `node -e "console.log('${TOKEN}'); console.error('${TOKEN}'); process.exit(3)"`], { POLICYSET_ACCESS_TOKEN: undefined });
+    const result = await cli(
+      service,
+      ['fetch', BUILT_IN, '--token-command', `node -e "console.log('${TOKEN}'); console.error('${TOKEN}'); process.exit(3)"`],
+      { POLICYSET_ACCESS_TOKEN: undefined },
+    );
     assert.equal(result.code, 2);
     assert.match(result.stderr, /token-command failed with exit status 3/);
     assert.equal(service.requests.length, 0);
@@ -171,7 +184,10 @@ describe('policyset deploy', CONCURRENT, () => {
     const file = write('version.json', version);
     const result = await cli(service, ['deploy', file, '--management-group', 'contoso', '--name', 'cli-set', '--yes']);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(service.requests[0].path, '/providers/Provider.Management/managementGroups/contoso/providers/Provider.Authorization/policySetDefinitions/cli-set/versions/2.0.0');
+    assert.equal(
+      service.requests[0].path,
+      '/providers/Provider.Management/managementGroups/contoso/providers/Provider.Authorization/policySetDefinitions/cli-set/versions/2.0.0',
+    );
     const missingName = await cli(service, ['deploy', file, '--management-group', 'contoso', '--yes']);
     assert.equal(missingName.code, 2);
     assert.match(missingName.stderr, /give --name/);
@@ -223,16 +239,23 @@ describe('policyset deploy', CONCURRENT, () => {
 describe('the local service as a program', () => {
   test('npm run service:local prints its URL and serves; without the full corpus, the corpus subset and the seed', async () => {
     const service = await fresh();
-    const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'test/out/fake-service/main.js'), '--port', '0', '--fault', '429:0x1'], {
-      env: { ...process.env, POLICYSET_CORPUS: path.join(dir, 'no-corpus') },
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'test/out/fake-service/main.js'), '--port', '0', '--fault', '429:0x1'],
+      {
+        env: { ...process.env, POLICYSET_CORPUS: path.join(dir, 'no-corpus') },
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       let log = '';
       child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
       for (let i = 0; i < 100 && !/listening on/.test(log); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+) \(9 of the public cloud's built-in sets from test\/fixtures\/corpus \(the corpus subset; POLICYSET_CORPUS names the full corpus\) and 2 from the seed\)/.exec(log)?.[1];
+      const url =
+        /listening on (http:\/\/127\.0\.0\.1:\d+) \(9 of the public cloud's built-in sets from test\/fixtures\/corpus \(the corpus subset; POLICYSET_CORPUS names the full corpus\) and 2 from the seed\)/.exec(
+          log,
+        )?.[1];
       assert.ok(url, log);
       const result = await cli(service, ['fetch', 'local-demo-tagging'], { POLICYSET_BASE_URL: url });
       assert.equal(result.code, 0, result.stderr);

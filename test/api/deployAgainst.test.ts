@@ -47,7 +47,11 @@ const write = (name: string, content: unknown) => {
   return file;
 };
 const deploy = (url: string, args: string[], cwd?: string): Promise<RunResult> =>
-  runCli(['deploy', ...args, '--subscription', SUB, '--yes', '--base-url', url], { env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN }, timeoutMs: 60_000, ...(cwd ? { cwd } : {}) });
+  runCli(['deploy', ...args, '--subscription', SUB, '--yes', '--base-url', url], {
+    env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN },
+    timeoutMs: 60_000,
+    ...(cwd ? { cwd } : {}),
+  });
 const versionPath = (version: string) => `/subscriptions/${SUB}${AUTHZ}/policySetDefinitions/guarded-set/versions/${version}`;
 
 before(() => {
@@ -78,7 +82,10 @@ describe('deploy --against, local service', () => {
     const old = write('local/old2.json', set('1.2.3'));
     const result = await deploy(service.url, [write('local/major.json', set('2.0.0', true)), '--against', old]);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(service.requests.map((r) => `${r.method} ${r.path}`), [`PUT ${versionPath('2.0.0')}`]);
+    assert.deepEqual(
+      service.requests.map((r) => `${r.method} ${r.path}`),
+      [`PUT ${versionPath('2.0.0')}`],
+    );
   });
 
   test('--version overrides the file: the check is on the version sent', async () => {
@@ -91,7 +98,10 @@ describe('deploy --against, local service', () => {
     assert.equal(service.requests.length, 0);
     const result = await deploy(service.url, [write('local/override.json', unversioned), '--against', old, '--version', '3.0.0']);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(service.requests.map((r) => `${r.method} ${r.path}`), [`PUT ${versionPath('3.0.0')}`]);
+    assert.deepEqual(
+      service.requests.map((r) => `${r.method} ${r.path}`),
+      [`PUT ${versionPath('3.0.0')}`],
+    );
   });
 
   test('--allow-breaking deploys it, and says so', async () => {
@@ -100,13 +110,20 @@ describe('deploy --against, local service', () => {
     const result = await deploy(service.url, [write('local/forced.json', set('1.3.0', true)), '--against', old, '--allow-breaking']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /--allow-breaking: deploying 1 breaking change as version 1\.3\.0/);
-    assert.deepEqual(service.requests.map((r) => `${r.method} ${r.path}`), [`PUT ${versionPath('1.3.0')}`]);
+    assert.deepEqual(
+      service.requests.map((r) => `${r.method} ${r.path}`),
+      [`PUT ${versionPath('1.3.0')}`],
+    );
   });
 
   test('--against a git revision of the file; --allow-breaking alone is a usage error', async () => {
     const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-deploy-git-'));
     try {
-      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' });
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+          cwd: repo,
+          stdio: 'pipe',
+        });
       git('init', '-q');
       fs.writeFileSync(path.join(repo, 'set.json'), JSON.stringify(set('1.2.3'), null, 2));
       git('add', '-A');
@@ -133,16 +150,21 @@ describe('deploy --against, mockttp', () => {
     server = mockttp.getLocal();
     await server.start();
     await server.on('request', (request) => void seen.push(request));
-    await server
-      .forPut(/\/versions\/\d+\.\d+\.\d+$/)
-      .thenCallback(async (r) => ({ statusCode: 201, json: { id: new URL(r.url).pathname, properties: ((await r.body.getJson()) as Json).properties } }));
+    await server.forPut(/\/versions\/\d+\.\d+\.\d+$/).thenCallback(async (r) => ({
+      statusCode: 201,
+      json: { id: new URL(r.url).pathname, properties: ((await r.body.getJson()) as Json).properties },
+    }));
     await server.forUnmatchedRequest().thenJson(400, { error: { code: 'InvalidRequest', message: 'No such operation' } });
   });
   after(() => server.stop());
 
   test('refused: no request at all', async () => {
     seen.length = 0;
-    const result = await deploy(`http://127.0.0.1:${server.port}`, [write('mock/low.json', set('1.3.0', true)), '--against', write('mock/old.json', set('1.2.3'))]);
+    const result = await deploy(`http://127.0.0.1:${server.port}`, [
+      write('mock/low.json', set('1.3.0', true)),
+      '--against',
+      write('mock/old.json', set('1.2.3')),
+    ]);
     assert.equal(result.code, 1);
     assert.equal(seen.length, 0);
   });
@@ -150,7 +172,11 @@ describe('deploy --against, mockttp', () => {
   test('a proper major version: exactly one PUT, to .../versions/2.0.0, with the properties', async () => {
     seen.length = 0;
     const next = set('2.0.0', true);
-    const result = await deploy(`http://127.0.0.1:${server.port}`, [write('mock/major.json', next), '--against', write('mock/old2.json', set('1.2.3'))]);
+    const result = await deploy(`http://127.0.0.1:${server.port}`, [
+      write('mock/major.json', next),
+      '--against',
+      write('mock/old2.json', set('1.2.3')),
+    ]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(seen.length, 1);
     assert.equal(seen[0].method, 'PUT');

@@ -16,7 +16,8 @@ const SUB = '1b2c3d4e-5a1d-4c2e-9f8a-0123456789ab';
 const BUILT_IN = '3aa03346-d8c5-4994-a5bc-7652c2a2aef1';
 const BUILT_IN_ID = `/providers/Microsoft.Authorization/policyDefinitions/${BUILT_IN}`;
 const INDEX = path.join(REPO_ROOT, 'test/fixtures/corpus/builtin-policy-definitions-index.json');
-const EPAC_SCHEMA = 'https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json';
+const EPAC_SCHEMA =
+  'https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -28,7 +29,11 @@ const write = (name: string, content: unknown) => {
   return file;
 };
 const deploy = (args: string[]): Promise<RunResult> =>
-  runCli(['deploy', ...args, '--yes', '--base-url', service.url], { cwd: dir, env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN }, timeoutMs: 60_000 });
+  runCli(['deploy', ...args, '--yes', '--base-url', service.url], {
+    cwd: dir,
+    env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN },
+    timeoutMs: 60_000,
+  });
 const puts = () => service.requests.filter((r) => r.method === 'PUT');
 const sentBody = (): Json => {
   assert.equal(puts().length, 1, `one PUT: ${service.requests.map((r) => `${r.method} ${r.path} ${r.outcome}`).join(', ')}`);
@@ -45,7 +50,14 @@ function fragment(extra: Json = {}): Json {
       displayName: 'A fragment',
       version: '1.0.0',
       parameters: { effect: { type: 'String', allowedValues: ['Audit', 'Deny', 'Disabled'], defaultValue: 'Audit' } },
-      policyDefinitions: [{ policyDefinitionReferenceId: 'apim', policyDefinitionId: BUILT_IN_ID, parameters: { effect: { value: "[[parameters('effect')]" } }, ...extra }],
+      policyDefinitions: [
+        {
+          policyDefinitionReferenceId: 'apim',
+          policyDefinitionId: BUILT_IN_ID,
+          parameters: { effect: { value: "[[parameters('effect')]" } },
+          ...extra,
+        },
+      ],
     },
   };
 }
@@ -86,7 +98,10 @@ describe('deploy: what is sent is what the layout means', () => {
     service.requests.length = 0;
     const result = await deploy([write('evaluated.json', fragment({ groupNames: ["[variables('group')]"] })), '--subscription', SUB]);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /template expression that only the template evaluates at deployment \(the first: "\[variables\('group'\)\]"\)/);
+    assert.match(
+      result.stderr,
+      /template expression that only the template evaluates at deployment \(the first: "\[variables\('group'\)\]"\)/,
+    );
     assert.equal(service.requests.length, 0);
   });
 
@@ -109,20 +124,36 @@ describe('deploy: what is sent is what the layout means', () => {
     const references = sentBody().properties.policyDefinitions;
     assert.deepEqual(
       references.map((r: Json) => r.policyDefinitionId),
-      ['/providers/Provider.Management/managementGroups/contoso/providers/Provider.Authorization/policyDefinitions/deny-rdp-from-internet', BUILT_IN_ID],
+      [
+        '/providers/Provider.Management/managementGroups/contoso/providers/Provider.Authorization/policyDefinitions/deny-rdp-from-internet',
+        BUILT_IN_ID,
+      ],
     );
     assert.ok(references.every((r: Json) => !('policyDefinitionName' in r)));
     // The version came from properties.metadata.version: no --version needed.
     assert.match(puts()[0].path, /\/epac-set\/versions\/1\.1\.0$/);
-    assert.match(result.stderr, /policyDefinitionName resolved to a policyDefinitionId: 1 as built-in the definitions loaded know; 1 as custom definition at the deploy scope/);
+    assert.match(
+      result.stderr,
+      /policyDefinitionName resolved to a policyDefinitionId: 1 as built-in the definitions loaded know; 1 as custom definition at the deploy scope/,
+    );
   });
 
   test('policyDefinitionName of a GUID no loaded definition knows: refused with a sentence, nothing sent', async () => {
     service.requests.length = 0;
-    const epac = { $schema: EPAC_SCHEMA, name: 'epac-guid', properties: { metadata: { version: '1.0.0' }, policyDefinitions: [{ policyDefinitionReferenceId: 'b', policyDefinitionName: BUILT_IN }] } };
+    const epac = {
+      $schema: EPAC_SCHEMA,
+      name: 'epac-guid',
+      properties: {
+        metadata: { version: '1.0.0' },
+        policyDefinitions: [{ policyDefinitionReferenceId: 'b', policyDefinitionName: BUILT_IN }],
+      },
+    };
     const result = await deploy([write('epac-guid.json', epac), '--subscription', SUB]);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /names its definition '3aa03346-[^']+' by policyDefinitionName only, as built-ins are named, and the definitions loaded do not know it: give -d/);
+    assert.match(
+      result.stderr,
+      /names its definition '3aa03346-[^']+' by policyDefinitionName only, as built-ins are named, and the definitions loaded do not know it: give -d/,
+    );
     assert.equal(service.requests.length, 0);
   });
 
@@ -137,14 +168,17 @@ describe('deploy: what is sent is what the layout means', () => {
     const file = write('metadata-version.json', set);
     const refused = await deploy([file, '--subscription', SUB, '--version', '2.0.0']);
     assert.equal(refused.code, 2, refused.stderr);
-    assert.match(refused.stderr, /The version to deploy is '2\.0\.0' \(from --version\) but properties\.metadata\.version says '1\.1\.0'; make them agree/);
+    assert.match(
+      refused.stderr,
+      /The version to deploy is '2\.0\.0' \(from --version\) but properties\.metadata\.version says '1\.1\.0'; make them agree/,
+    );
     assert.equal(service.requests.length, 0);
     const agreed = await deploy([file, '--subscription', SUB, '--version', '1.1.0']);
     assert.equal(agreed.code, 0, agreed.stderr);
     assert.match(puts()[0].path, /\/versions\/1\.1\.0$/);
   });
 
-  test('a fetched built-in: policyType BuiltIn is not sent (a deployed version is the team\'s own), and said', async () => {
+  test("a fetched built-in: policyType BuiltIn is not sent (a deployed version is the team's own), and said", async () => {
     service.requests.length = 0;
     const fetched = fragment();
     delete fetched.apiVersion;
@@ -160,16 +194,31 @@ describe('deploy: what is sent is what the layout means', () => {
 
 describe('the local service enforces A1/A2 as the real one does', () => {
   const put = (body: unknown) =>
-    fetch(`${service.url}/subscriptions/${SUB}/providers/Provider.Authorization/policySetDefinitions/direct/versions/1.0.0?api-version=2025-11-01`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    fetch(
+      `${service.url}/subscriptions/${SUB}/providers/Provider.Authorization/policySetDefinitions/direct/versions/1.0.0?api-version=2025-11-01`,
+      {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      },
+    );
 
   for (const [what, properties, target] of [
-    ['a reference without policyDefinitionId', { policyDefinitions: [{ policyDefinitionName: 'x' }] }, 'properties.policyDefinitions[0].policyDefinitionId'],
-    ['a reference with an empty policyDefinitionId', { policyDefinitions: [{ policyDefinitionId: BUILT_IN_ID }, { policyDefinitionId: '' }] }, 'properties.policyDefinitions[1].policyDefinitionId'],
-    ['a group without a name', { policyDefinitionGroups: [{ displayName: 'g' }], policyDefinitions: [{ policyDefinitionId: BUILT_IN_ID }] }, 'properties.policyDefinitionGroups[0].name'],
+    [
+      'a reference without policyDefinitionId',
+      { policyDefinitions: [{ policyDefinitionName: 'x' }] },
+      'properties.policyDefinitions[0].policyDefinitionId',
+    ],
+    [
+      'a reference with an empty policyDefinitionId',
+      { policyDefinitions: [{ policyDefinitionId: BUILT_IN_ID }, { policyDefinitionId: '' }] },
+      'properties.policyDefinitions[1].policyDefinitionId',
+    ],
+    [
+      'a group without a name',
+      { policyDefinitionGroups: [{ displayName: 'g' }], policyDefinitions: [{ policyDefinitionId: BUILT_IN_ID }] },
+      'properties.policyDefinitionGroups[0].name',
+    ],
     ['policyType BuiltIn', { policyType: 'BuiltIn', policyDefinitions: [{ policyDefinitionId: BUILT_IN_ID }] }, 'properties.policyType'],
   ] as const) {
     test(`${what}: 400 with the service's error shape`, async () => {
@@ -183,7 +232,13 @@ describe('the local service enforces A1/A2 as the real one does', () => {
   }
 
   test('a complete body is still 201', async () => {
-    const response = await put({ properties: { policyType: 'Custom', policyDefinitionGroups: [{ name: 'g' }], policyDefinitions: [{ policyDefinitionId: BUILT_IN_ID, groupNames: ['g'] }] } });
+    const response = await put({
+      properties: {
+        policyType: 'Custom',
+        policyDefinitionGroups: [{ name: 'g' }],
+        policyDefinitions: [{ policyDefinitionId: BUILT_IN_ID, groupNames: ['g'] }],
+      },
+    });
     assert.equal(response.status, 201);
   });
 });

@@ -17,15 +17,27 @@ const DEF = (n: number) => `/providers/Microsoft.Authorization/policyDefinitions
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const set = (name: string, version: string, references: number[]): Json => ({
   name,
-  properties: { displayName: name, version, policyDefinitions: references.map((n) => ({ policyDefinitionReferenceId: `r${n}`, policyDefinitionId: DEF(n) })) },
+  properties: {
+    displayName: name,
+    version,
+    policyDefinitions: references.map((n) => ({ policyDefinitionReferenceId: `r${n}`, policyDefinitionId: DEF(n) })),
+  },
 });
 
 let repo: string;
 let service: LocalService;
 const write = (file: string, content: unknown) => fs.writeFileSync(path.join(repo, file), JSON.stringify(content, null, 2));
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' });
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: repo,
+    stdio: 'pipe',
+  });
 const deploy = (...extra: string[]): Promise<RunResult> =>
-  runCli(['deploy', 'sets', '--against', 'HEAD', '--subscription', SUB, '--base-url', service.url, ...extra], { cwd: repo, env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN }, timeoutMs: 90_000 });
+  runCli(['deploy', 'sets', '--against', 'HEAD', '--subscription', SUB, '--base-url', service.url, ...extra], {
+    cwd: repo,
+    env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN },
+    timeoutMs: 90_000,
+  });
 const puts = () => service.requests.filter((r) => r.method === 'PUT').map((r) => r.path.replace(/^.*policySetDefinitions\//, ''));
 
 before(async () => {
@@ -90,12 +102,18 @@ describe('deploy <folder> --against <revision>', () => {
     service.faults.length = 0;
     assert.equal(result.code, 2, result.stdout + result.stderr);
     assert.deepEqual(puts(), ['set-a/versions/1.1.0']);
-    assert.match(result.stdout, /Deployed 0 of 2\.\nUNKNOWN set-a 1\.1\.0: its PUT was sent and may have been applied; it is not sent again/);
+    assert.match(
+      result.stdout,
+      /Deployed 0 of 2\.\nUNKNOWN set-a 1\.1\.0: its PUT was sent and may have been applied; it is not sent again/,
+    );
     assert.match(result.stdout, /not sent: set-c 1\.0\.0/);
   });
 
   test('a folder without --against is a usage error', async () => {
-    const result = await runCli(['deploy', 'sets', '--subscription', SUB, '--yes', '--base-url', service.url], { cwd: repo, env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN } });
+    const result = await runCli(['deploy', 'sets', '--subscription', SUB, '--yes', '--base-url', service.url], {
+      cwd: repo,
+      env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN },
+    });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /sets is a folder: deploy <folder> goes with --against <git revision>/);
   });

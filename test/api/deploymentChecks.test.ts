@@ -43,13 +43,20 @@ describe('names are checked whole (they become path segments)', () => {
   test('a region with anything before or after a valid name is refused', () => {
     assert.equal(checkLocation('swedencentral'), undefined);
     for (const location of ['eastus/../westus', 'x/eastus', 'eastus ', 'EastUS', '1eastus']) {
-      assert.equal(checkLocation(location), `'${location}' is not a region name in lowercase-joined form (like eastus or swedencentral)`, location);
+      assert.equal(
+        checkLocation(location),
+        `'${location}' is not a region name in lowercase-joined form (like eastus or swedencentral)`,
+        location,
+      );
     }
   });
 });
 
 describe('the deployment body before a PUT', () => {
-  const good: DeploymentBody = { sku: { name: 'Standard', capacity: 10 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } };
+  const good: DeploymentBody = {
+    sku: { name: 'Standard', capacity: 10 },
+    properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } },
+  };
   const without = (change: (b: DeploymentBody) => void): DeploymentBody => {
     const body = structuredClone(good);
     change(body);
@@ -88,7 +95,13 @@ describe('the model spec name[:version[:format]]', () => {
     assert.deepEqual(parseModelSpec('gpt-4o:2024-08-06'), { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' });
     assert.deepEqual(parseModelSpec('m:1:Other'), { format: 'Other', name: 'm', version: '1' });
     for (const text of ['', ':1', 'a:1:F:x', 'a:', 'a:1:']) {
-      assert.throws(() => parseModelSpec(text), (error: unknown) => error instanceof InvalidRequestError && error.message === `'${text}' is not a model: use <name>[:<version>[:<format>]], like gpt-4o:2024-08-06`, text);
+      assert.throws(
+        () => parseModelSpec(text),
+        (error: unknown) =>
+          error instanceof InvalidRequestError &&
+          error.message === `'${text}' is not a model: use <name>[:<version>[:<format>]], like gpt-4o:2024-08-06`,
+        text,
+      );
     }
   });
 });
@@ -119,7 +132,8 @@ describe('what a PUT that threw means', () => {
       [new TimeoutError('late'), 'unknown'],
       [new Error('other'), 'unknown'],
     ];
-    for (const [error, outcome] of cases) assert.equal(putOutcome(error), outcome, `${(error as Error).name} ${(error as ServiceError).status ?? ''}`);
+    for (const [error, outcome] of cases)
+      assert.equal(putOutcome(error), outcome, `${(error as Error).name} ${(error as ServiceError).status ?? ''}`);
   });
 });
 
@@ -165,16 +179,30 @@ describe('E6 and E7 against a service (mockttp)', () => {
   beforeEach(() => server.reset());
 
   const TOKEN = 'TOKEN-deployments-5c2a9e';
-  const client = (baseUrl = url) => new ModelDeploymentClient({ baseUrl, itemsBaseUrl: baseUrl, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 10_000, backoffMs: 5, maxRetries: 0 });
+  const client = (baseUrl = url) =>
+    new ModelDeploymentClient(
+      { baseUrl, itemsBaseUrl: baseUrl, providerNamespace: 'Provider' },
+      { token: async () => TOKEN, timeoutMs: 10_000, backoffMs: 5, maxRetries: 0 },
+    );
   const DEPLOYMENT = `/subscriptions/${SUB}/resourceGroups/rg/providers/Provider.CognitiveServices/accounts/acct/deployments/gpt`;
   const USAGES = `/subscriptions/${SUB}/providers/Provider.CognitiveServices/locations/eastus/usages`;
   const entry = (name: string) => ({ name: { value: `OpenAI.Standard.${name}` }, currentValue: 1, limit: 10 });
-  const caught = (promise: Promise<unknown>) => promise.then((v) => assert.fail(`expected a failure, got ${JSON.stringify(v)}`), (e: unknown) => e);
+  const caught = (promise: Promise<unknown>) =>
+    promise.then(
+      (v) => assert.fail(`expected a failure, got ${JSON.stringify(v)}`),
+      (e: unknown) => e,
+    );
 
   test('the GET of a deployment: 404 is "none yet"; any other error is thrown, not taken for "none"', async () => {
-    await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code: 'DeploymentNotFound', message: 'none' } });
+    await server
+      .forGet(DEPLOYMENT)
+      .once()
+      .thenJson(404, { error: { code: 'DeploymentNotFound', message: 'none' } });
     assert.equal(await client().getDeployment(target({})), undefined);
-    await server.forGet(DEPLOYMENT).once().thenJson(403, { error: { code: 'AuthorizationFailed', message: 'no' } });
+    await server
+      .forGet(DEPLOYMENT)
+      .once()
+      .thenJson(403, { error: { code: 'AuthorizationFailed', message: 'no' } });
     const denied = await caught(client().getDeployment(target({})));
     assert.ok(denied instanceof ServiceError && denied.status === 403, String(denied));
     await server.forGet(DEPLOYMENT).once().thenJson(200, [1, 2]);
@@ -182,15 +210,27 @@ describe('E6 and E7 against a service (mockttp)', () => {
   });
 
   test("the deployment's state for a plan: a 404 that names the account as missing, another 404, another error", async () => {
-    await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code: 'ParentResourceNotFound', message: 'no account' } });
+    await server
+      .forGet(DEPLOYMENT)
+      .once()
+      .thenJson(404, { error: { code: 'ParentResourceNotFound', message: 'no account' } });
     assert.deepEqual(await readDeploymentState(client(), target({})), { accountMissing: true });
-    await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code: 'DeploymentNotFound', message: 'none' } });
+    await server
+      .forGet(DEPLOYMENT)
+      .once()
+      .thenJson(404, { error: { code: 'DeploymentNotFound', message: 'none' } });
     assert.deepEqual(await readDeploymentState(client(), target({})), { accountMissing: false });
     for (const code of ['NoParentResourceNotFound', 'ResourceNotFoundYet']) {
-      await server.forGet(DEPLOYMENT).once().thenJson(404, { error: { code, message: 'other' } });
+      await server
+        .forGet(DEPLOYMENT)
+        .once()
+        .thenJson(404, { error: { code, message: 'other' } });
       assert.deepEqual(await readDeploymentState(client(), target({})), { accountMissing: false }, code);
     }
-    await server.forGet(DEPLOYMENT).once().thenJson(500, { error: { code: 'InternalServerError', message: 'x' } });
+    await server
+      .forGet(DEPLOYMENT)
+      .once()
+      .thenJson(500, { error: { code: 'InternalServerError', message: 'x' } });
     const failed = await caught(readDeploymentState(client(), target({})));
     assert.ok(failed instanceof ServiceError && failed.status === 500, String(failed));
     await server.forGet(DEPLOYMENT).once().thenReply(200, '"text"', { 'content-type': 'application/json' });
@@ -199,24 +239,46 @@ describe('E6 and E7 against a service (mockttp)', () => {
 
   test('the PUT sends only the sku and the model, never other fields of what it was given', async () => {
     const endpoint = await server.forPut(DEPLOYMENT).thenJson(201, {});
-    const body = { sku: { name: 'Standard', capacity: 2, tier: 'x' }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' }, raiPolicyName: 'p' }, tags: { a: 'b' } };
+    const body = {
+      sku: { name: 'Standard', capacity: 2, tier: 'x' },
+      properties: { model: { format: 'OpenAI', name: 'gpt-4o' }, raiPolicyName: 'p' },
+      tags: { a: 'b' },
+    };
     await client().createOrUpdateDeployment(target({}), body as never);
     const [seen] = await endpoint.getSeenRequests();
-    assert.deepEqual(await seen.body.getJson(), { sku: { name: 'Standard', capacity: 2 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' } } });
-    const refused = await caught(client().createOrUpdateDeployment(target({}), { ...body, sku: { name: 'Standard', capacity: 0 } } as never));
+    assert.deepEqual(await seen.body.getJson(), {
+      sku: { name: 'Standard', capacity: 2 },
+      properties: { model: { format: 'OpenAI', name: 'gpt-4o' } },
+    });
+    const refused = await caught(
+      client().createOrUpdateDeployment(target({}), { ...body, sku: { name: 'Standard', capacity: 0 } } as never),
+    );
     assert.ok(refused instanceof InvalidRequestError, String(refused));
     assert.equal((await endpoint.getSeenRequests()).length, 1, 'a body that fails the check is not sent');
   });
 
   test("the usages under a base URL with a path: a nextLink keeps its own api-version and query; the path is the service's", async () => {
-    const first = await server.forGet(`/base${USAGES}`).matching((r) => !new URL(r.url).searchParams.has('page')).thenJson(200, { value: [entry('a')], nextLink: `${url}/base${USAGES}?api-version=2099-01-01&page=2&$skiptoken=t` });
-    const second = await server.forGet(`/base${USAGES}`).matching((r) => new URL(r.url).searchParams.get('page') === '2').thenJson(200, { value: [entry('b'), 5, null], nextLink: null });
+    const first = await server
+      .forGet(`/base${USAGES}`)
+      .matching((r) => !new URL(r.url).searchParams.has('page'))
+      .thenJson(200, { value: [entry('a')], nextLink: `${url}/base${USAGES}?api-version=2099-01-01&page=2&$skiptoken=t` });
+    const second = await server
+      .forGet(`/base${USAGES}`)
+      .matching((r) => new URL(r.url).searchParams.get('page') === '2')
+      .thenJson(200, { value: [entry('b'), 5, null], nextLink: null });
     const listed = await client(`${url}/base//`).listUsages(SUB, 'eastus');
-    assert.deepEqual(listed.value.map((v) => v.name?.value), ['OpenAI.Standard.a', 'OpenAI.Standard.b']);
+    assert.deepEqual(
+      listed.value.map((v) => v.name?.value),
+      ['OpenAI.Standard.a', 'OpenAI.Standard.b'],
+    );
     assert.equal(listed.pages, 2);
     assert.equal(new URL((await first.getSeenRequests())[0].url).searchParams.get('api-version'), '2023-05-01');
     const next = new URL((await second.getSeenRequests())[0].url);
-    assert.deepEqual([...next.searchParams].sort(), [['$skiptoken', 't'], ['api-version', '2099-01-01'], ['page', '2']]);
+    assert.deepEqual([...next.searchParams].sort(), [
+      ['$skiptoken', 't'],
+      ['api-version', '2099-01-01'],
+      ['page', '2'],
+    ]);
   });
 
   test('a nextLink outside the base path is another address: not followed', async () => {
@@ -228,17 +290,35 @@ describe('E6 and E7 against a service (mockttp)', () => {
   });
 
   test('a nextLink that is not a URL, or not a string, ends the listing with what was wrong', async () => {
-    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: 'http://[::1' });
+    await server
+      .forGet(USAGES)
+      .once()
+      .thenJson(200, { value: [entry('a')], nextLink: 'http://[::1' });
     const bad = await caught(client().listUsages(SUB, 'eastus'));
-    assert.ok(bad instanceof ServiceError && bad.message === "The usages list gave a nextLink that is not a URL: 'http://[::1'", String(bad));
+    assert.ok(
+      bad instanceof ServiceError && bad.message === "The usages list gave a nextLink that is not a URL: 'http://[::1'",
+      String(bad),
+    );
     const long = `http://[${'x'.repeat(300)}`;
-    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: long });
+    await server
+      .forGet(USAGES)
+      .once()
+      .thenJson(200, { value: [entry('a')], nextLink: long });
     const cut = await caught(client().listUsages(SUB, 'eastus'));
-    assert.ok(cut instanceof ServiceError && cut.message === `The usages list gave a nextLink that is not a URL: '${long.slice(0, 200)}'`, String(cut));
-    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: ['x'] });
+    assert.ok(
+      cut instanceof ServiceError && cut.message === `The usages list gave a nextLink that is not a URL: '${long.slice(0, 200)}'`,
+      String(cut),
+    );
+    await server
+      .forGet(USAGES)
+      .once()
+      .thenJson(200, { value: [entry('a')], nextLink: ['x'] });
     const array = await caught(client().listUsages(SUB, 'eastus'));
     assert.ok(array instanceof ServiceError && /nextLink is not a string \(an array\)/.test(array.message), String(array));
-    await server.forGet(USAGES).once().thenJson(200, { value: [entry('a')], nextLink: '' });
+    await server
+      .forGet(USAGES)
+      .once()
+      .thenJson(200, { value: [entry('a')], nextLink: '' });
     assert.equal((await client().listUsages(SUB, 'eastus')).pages, 1, 'an empty nextLink ends the list');
   });
 
@@ -255,7 +335,10 @@ describe('E6 and E7 against a service (mockttp)', () => {
       return { statusCode: 200, json: { value: [entry(`u${n}`)], nextLink: `${url}${USAGES}?page=${n + 1}` } };
     });
     const error = await caught(client().listUsages(SUB, 'eastus'));
-    assert.ok(error instanceof ServiceError && error.message === 'The usages list of eastus did not end after 50 pages; not read further', String(error));
+    assert.ok(
+      error instanceof ServiceError && error.message === 'The usages list of eastus did not end after 50 pages; not read further',
+      String(error),
+    );
     assert.equal(n, 50);
   });
 
@@ -265,13 +348,29 @@ describe('E6 and E7 against a service (mockttp)', () => {
   });
 
   test('the usages list is bounded: more than 50,000 entries, or more than 8 MB over its pages, is not read further', async () => {
-    await server.forGet(USAGES).once().thenJson(200, { value: Array.from({ length: 50_001 }, () => ({})) });
+    await server
+      .forGet(USAGES)
+      .once()
+      .thenJson(200, { value: Array.from({ length: 50_001 }, () => ({})) });
     const entries = await caught(client().listUsages(SUB, 'eastus'));
-    assert.ok(entries instanceof ServiceError && entries.message === 'The service sent more than 8 MB or 50,000 entries of usage for eastus; not read further', String(entries));
-    await server.forGet(USAGES).once().thenJson(200, { value: Array.from({ length: 50_000 }, () => ({})) });
+    assert.ok(
+      entries instanceof ServiceError &&
+        entries.message === 'The service sent more than 8 MB or 50,000 entries of usage for eastus; not read further',
+      String(entries),
+    );
+    await server
+      .forGet(USAGES)
+      .once()
+      .thenJson(200, { value: Array.from({ length: 50_000 }, () => ({})) });
     assert.equal((await client().listUsages(SUB, 'eastus')).value.length, 50_000, 'exactly 50,000 are read');
-    const page = (n: number) => ({ value: [entry(`u${n}`)], padding: 'x'.repeat(5 * 1024 * 1024), ...(n < 2 ? { nextLink: `${url}${USAGES}?page=${n + 1}` } : {}) });
-    await server.forGet(USAGES).thenCallback((r) => ({ statusCode: 200, json: page(Number(new URL(r.url).searchParams.get('page') ?? '1')) }));
+    const page = (n: number) => ({
+      value: [entry(`u${n}`)],
+      padding: 'x'.repeat(5 * 1024 * 1024),
+      ...(n < 2 ? { nextLink: `${url}${USAGES}?page=${n + 1}` } : {}),
+    });
+    await server
+      .forGet(USAGES)
+      .thenCallback((r) => ({ statusCode: 200, json: page(Number(new URL(r.url).searchParams.get('page') ?? '1')) }));
     const bytes = await caught(client().listUsages(SUB, 'eastus'));
     assert.ok(bytes instanceof ServiceError && bytes.code === 'TooLarge' && /more than 8 MB/.test(bytes.message), String(bytes));
   });

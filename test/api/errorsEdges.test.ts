@@ -68,7 +68,20 @@ describe('Retry-After', () => {
   });
 
   test('anything else is no Retry-After at all', () => {
-    for (const value of ['', '   ', '-1', '1.5', '5s', 'soon', 'Mon garbage', 'Monday', '2015-10-21T07:28:30Z', 'x Wed, 21 Oct 2015 07:28:30 GMT', 'Mon,2015', 'Wed,21 Oct 2015 07:28:30 GMT']) {
+    for (const value of [
+      '',
+      '   ',
+      '-1',
+      '1.5',
+      '5s',
+      'soon',
+      'Mon garbage',
+      'Monday',
+      '2015-10-21T07:28:30Z',
+      'x Wed, 21 Oct 2015 07:28:30 GMT',
+      'Mon,2015',
+      'Wed,21 Oct 2015 07:28:30 GMT',
+    ]) {
       assert.equal(at(value), undefined, JSON.stringify(value));
     }
     assert.equal(at(undefined), undefined);
@@ -77,12 +90,34 @@ describe('Retry-After', () => {
 
 describe('the error a user reads, from each body the spec knows', () => {
   const facts = (status: number, body: unknown, more: Partial<Parameters<typeof serviceErrorOf>[0]> = {}) =>
-    serviceErrorOf({ status, headers: {}, body: typeof body === 'string' ? body : JSON.stringify(body), request: 'GET /x', area: 'policy', secrets: [], ...more });
+    serviceErrorOf({
+      status,
+      headers: {},
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      request: 'GET /x',
+      area: 'policy',
+      secrets: [],
+      ...more,
+    });
 
   test('policy: code, message, details with their targets, target and request id; status words', () => {
-    const error = facts(400, { error: { code: 'InvalidX', message: 'bad', target: 'props', details: [{ code: 'D1', target: 't1', message: 'm1' }, { message: 'm2' }] } }, { headers: { 'x-ms-request-id': 'rid-1' } });
+    const error = facts(
+      400,
+      {
+        error: {
+          code: 'InvalidX',
+          message: 'bad',
+          target: 'props',
+          details: [{ code: 'D1', target: 't1', message: 'm1' }, { message: 'm2' }],
+        },
+      },
+      { headers: { 'x-ms-request-id': 'rid-1' } },
+    );
     assert.equal(error.message, "InvalidX (400): bad [D1 at 't1': m1] [?: m2] (target 'props', request id rid-1)");
-    assert.deepEqual([error.code, error.serviceMessage, error.shape, error.target, error.requestId], ['InvalidX', 'bad', 'policy', 'props', 'rid-1']);
+    assert.deepEqual(
+      [error.code, error.serviceMessage, error.shape, error.target, error.requestId],
+      ['InvalidX', 'bad', 'policy', 'props', 'rid-1'],
+    );
     assert.equal(facts(404, { error: { message: 'gone' } }).message, 'Http404 (404): gone');
     assert.equal(facts(409, { error: { code: 'C' } }).message, 'C (409): no message');
     assert.equal(facts(400, { error: { code: 'C', message: 'm' } }, { area: 'metadata' }).shape, 'metadata');
@@ -91,7 +126,9 @@ describe('the error a user reads, from each body the spec knows', () => {
   test('details nested under moreDetails, additional info, and a bound on nesting', () => {
     let deep: Record<string, unknown> = { code: 'L12', message: 'deepest' };
     for (let i = 11; i >= 1; i--) deep = { code: `L${i}`, message: 'm', details: [deep] };
-    const error = facts(400, { error: { code: 'E', message: 'top', moreDetails: [deep], additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5] } });
+    const error = facts(400, {
+      error: { code: 'E', message: 'top', moreDetails: [deep], additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5] },
+    });
     let level = error.details[0];
     let depth = 1;
     while (level.details?.length) {
@@ -100,37 +137,89 @@ describe('the error a user reads, from each body the spec knows', () => {
     }
     assert.equal(depth, 8, 'detail levels below the eighth are left out');
     assert.equal(error.details[0].code, 'L1');
-    const info = facts(400, { error: { code: 'E', message: 'm', details: [[1], { code: 'D' }], additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5, [2]] } });
+    const info = facts(400, {
+      error: {
+        code: 'E',
+        message: 'm',
+        details: [[1], { code: 'D' }],
+        additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5, [2]],
+      },
+    });
     assert.equal(info.message, 'E (400): m [D: ]', 'a detail that is not an object is left out; one without a message has an empty one');
-    const withInfo = facts(400, { error: { code: 'E', message: 'm', details: [{ code: 'D', message: 'd', additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5, [2]] }] } });
-    assert.deepEqual(withInfo.details[0].additionalInfo, [{ type: 'PolicyViolation', info: { a: 1 } }], 'additional info: its objects, with type and info');
+    const withInfo = facts(400, {
+      error: {
+        code: 'E',
+        message: 'm',
+        details: [{ code: 'D', message: 'd', additionalInfo: [{ type: 'PolicyViolation', info: { a: 1 } }, 5, [2]] }],
+      },
+    });
+    assert.deepEqual(
+      withInfo.details[0].additionalInfo,
+      [{ type: 'PolicyViolation', info: { a: 1 } }],
+      'additional info: its objects, with type and info',
+    );
   });
 
   test('eventstream: errorCode, the request id of the body, the related resource', () => {
-    const error = facts(404, { errorCode: 'ItemNotFound', message: 'no item', requestId: 'body-rid', relatedResource: { resourceId: 'r-1', resourceType: 'Eventstream' } }, { headers: { 'x-ms-request-id': 'header-rid' } });
+    const error = facts(
+      404,
+      {
+        errorCode: 'ItemNotFound',
+        message: 'no item',
+        requestId: 'body-rid',
+        relatedResource: { resourceId: 'r-1', resourceType: 'Eventstream' },
+      },
+      { headers: { 'x-ms-request-id': 'header-rid' } },
+    );
     assert.equal(error.message, 'ItemNotFound (404): no item (related resource Eventstream r-1, request id body-rid)');
     assert.deepEqual([error.shape, error.requestId], ['eventstream', 'body-rid']);
     assert.equal(facts(404, { errorCode: 'X', message: 'm', relatedResource: {} }).message, 'X (404): m');
-    assert.equal(facts(404, { errorCode: 'X', message: 'm', relatedResource: { resourceId: 'r-2' } }).message, 'X (404): m (related resource r-2)');
+    assert.equal(
+      facts(404, { errorCode: 'X', message: 'm', relatedResource: { resourceId: 'r-2' } }).message,
+      'X (404): m (related resource r-2)',
+    );
     assert.equal(facts(404, { errorCode: 'X', message: 'm', requestId: 5 }, { headers: { 'request-id': 'h' } }).requestId, 'h');
   });
 
   test('a body that is no error response is said to be one, with an excerpt; the status is named in words when known', () => {
     assert.equal(facts(502, '').message, 'The service answered 502 Bad Gateway to GET /x with an empty body');
     assert.equal(facts(502, '  \n').message, 'The service answered 502 Bad Gateway to GET /x with an empty body');
-    assert.equal(facts(500, 'null').message, 'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "null"');
+    assert.equal(
+      facts(500, 'null').message,
+      'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "null"',
+    );
     assert.deepEqual(facts(500, 'null').details, []);
     assert.deepEqual(new ServiceError('x', 400, 'C', '', 'policy').details, []);
     assert.deepEqual(new ServiceError('x', 400, 'C', '', 'policy').earlierStatuses, []);
     assert.equal(facts(418, 'teapot\n').message, 'The service answered 418 to GET /x with a body that is not JSON: "teapot"');
-    assert.equal(facts(500, { error: { code: 5 } }).message, 'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "{"error":{"code":5}}"');
-    assert.equal(facts(500, [1], { headers: { 'x-request-id': 'q' } }).message, 'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "[1]" (request id q)');
+    assert.equal(
+      facts(500, { error: { code: 5 } }).message,
+      'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "{"error":{"code":5}}"',
+    );
+    assert.equal(
+      facts(500, [1], { headers: { 'x-request-id': 'q' } }).message,
+      'The service answered 500 Internal Server Error to GET /x with JSON that is not an error response: "[1]" (request id q)',
+    );
     assert.equal(facts(400, { error: 'text' }).code, 'UnexpectedResponse');
   });
 
   test('the secrets and the control characters of an answer never reach the message', () => {
-    const error = facts(401, { error: { code: 'Bad\u001b[2J', message: 'token SECRET-123 refused\r\n', target: 'SECRET-123', details: [{ code: 'x', message: 'SECRET-123', target: 'y\u0007' }] } }, { secrets: ['SECRET-123'] });
-    assert.equal(error.message, "Bad\\u001b[2J (401): token [redacted] refused\\u000d\\u000a [x at 'y\\u0007': [redacted]] (target '[redacted]')");
+    const error = facts(
+      401,
+      {
+        error: {
+          code: 'Bad\u001b[2J',
+          message: 'token SECRET-123 refused\r\n',
+          target: 'SECRET-123',
+          details: [{ code: 'x', message: 'SECRET-123', target: 'y\u0007' }],
+        },
+      },
+      { secrets: ['SECRET-123'] },
+    );
+    assert.equal(
+      error.message,
+      "Bad\\u001b[2J (401): token [redacted] refused\\u000d\\u000a [x at 'y\\u0007': [redacted]] (target '[redacted]')",
+    );
     assert.equal(error.details[0].message, '[redacted]');
   });
 });

@@ -15,12 +15,17 @@ const BUILT_IN = SERVED_BUILT_IN;
 let service: LocalService;
 /** Each call fetch was asked to make. */
 let calls: Array<{ method: string; url: string }> = [];
-const countingFetch = (inner: typeof fetch = fetch): typeof fetch => (input, init) => {
-  calls.push({ method: init?.method ?? 'GET', url: String(input) });
-  return inner(input, init);
-};
+const countingFetch =
+  (inner: typeof fetch = fetch): typeof fetch =>
+  (input, init) => {
+    calls.push({ method: init?.method ?? 'GET', url: String(input) });
+    return inner(input, init);
+  };
 const client = (fetchImpl: typeof fetch = countingFetch(), options: Partial<HttpClientOptions> = {}, baseUrl = service.url) =>
-  new PolicySetClient({ baseUrl, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, transport: fetchTransport(fetchImpl), ...options });
+  new PolicySetClient(
+    { baseUrl, providerNamespace: 'Provider' },
+    { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, transport: fetchTransport(fetchImpl), ...options },
+  );
 
 before(async () => {
   service = await startLocalService({ token: TOKEN });
@@ -47,7 +52,10 @@ describe('the api layer over fetch', () => {
     service.faults.push({ mode: '429', method: 'GET', count: 1, retryAfter: 0 });
     const response = await client().getBuiltInPolicySetDefinition(BUILT_IN);
     assert.equal(response.status, 200);
-    assert.deepEqual(calls.map((c) => c.method), ['GET', 'GET']);
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['GET', 'GET'],
+    );
   });
 
   test('a service error keeps its code and message', async () => {
@@ -90,18 +98,28 @@ describe('the api layer over fetch', () => {
       }
       return fetch(input, init);
     };
-    await assert.rejects(client(failingPut).createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'fetch-test-set', '1.0.0', { displayName: 'Fetch test', policyDefinitions: [] } as never), (error: Error) => {
-      assert.ok(error instanceof NetworkError && error.code === FETCH_FAILED, String(error));
-      assert.equal(error.maybeDelivered, true, 'a PUT fetch could not make may have arrived all the same');
-      return true;
-    });
+    await assert.rejects(
+      client(failingPut).createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'fetch-test-set', '1.0.0', {
+        displayName: 'Fetch test',
+        policyDefinitions: [],
+      } as never),
+      (error: Error) => {
+        assert.ok(error instanceof NetworkError && error.code === FETCH_FAILED, String(error));
+        assert.equal(error.maybeDelivered, true, 'a PUT fetch could not make may have arrived all the same');
+        return true;
+      },
+    );
     assert.equal(puts, 1);
   });
 
   test('the local service answers a CORS preflight and allows the answer to be read by a page', async () => {
     const preflight = await fetch(`${service.url}/providers/Provider.Authorization/policySetDefinitions/x`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
@@ -113,7 +131,7 @@ describe('the api layer over fetch', () => {
   });
 });
 
-describe('fetch\'s answers read within their bounds (a plain node:http server on 127.0.0.1)', () => {
+describe("fetch's answers read within their bounds (a plain node:http server on 127.0.0.1)", () => {
   let server: http.Server;
   let base = '';
   /** What the server answers next: status, headers, body, and whether to hold the body back. */
@@ -132,7 +150,8 @@ describe('fetch\'s answers read within their bounds (a plain node:http server on
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  const over = (transport = fetchTransport(), options: Partial<HttpClientOptions> = {}) => new HttpClient({ baseUrl: base, token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, maxRetries: 0, transport, ...options });
+  const over = (transport = fetchTransport(), options: Partial<HttpClientOptions> = {}) =>
+    new HttpClient({ baseUrl: base, token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, maxRetries: 0, transport, ...options });
 
   test('the default fetch is the global one', async () => {
     answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
@@ -145,7 +164,12 @@ describe('fetch\'s answers read within their bounds (a plain node:http server on
     const size = Buffer.byteLength(body);
     for (const headers of [{ 'content-length': String(size) }, { 'transfer-encoding': 'chunked' }]) {
       answer = { status: 200, headers: { 'content-type': 'application/json', ...headers }, body };
-      const response = await over(fetchTransport(), { maxResponseBytes: size }).send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' });
+      const response = await over(fetchTransport(), { maxResponseBytes: size }).send({
+        method: 'GET',
+        path: '/x',
+        apiVersion: '',
+        area: 'policy',
+      });
       assert.deepEqual([response.body, response.bytes], [{ text: 'é'.repeat(40) }, size], JSON.stringify(headers));
     }
   });
@@ -154,7 +178,10 @@ describe('fetch\'s answers read within their bounds (a plain node:http server on
     answer = { status: 200, headers: { 'content-type': 'application/json', 'content-length': '5000000' }, body: '', hold: true };
     const error = await over(fetchTransport(), { maxResponseBytes: 1000, timeoutMs: 10_000 })
       .send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' })
-      .then(() => assert.fail('no error'), (e: unknown) => e);
+      .then(
+        () => assert.fail('no error'),
+        (e: unknown) => e,
+      );
     assert.ok(error instanceof NetworkError && !(error instanceof TimeoutError), String(error));
     assert.equal(error.code, 'ETOOLARGE');
     assert.equal(error.maybeDelivered, true);
@@ -165,7 +192,10 @@ describe('fetch\'s answers read within their bounds (a plain node:http server on
     answer = { status: 304, headers: { 'content-length': '5000000' }, body: '' };
     const error = await over(fetchTransport(), { maxResponseBytes: 1000 })
       .send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' })
-      .then(() => assert.fail('no error'), (e: unknown) => e);
+      .then(
+        () => assert.fail('no error'),
+        (e: unknown) => e,
+      );
     assert.ok(error instanceof NetworkError, String(error));
     assert.equal(error.code, 'ETOOLARGE');
   });
@@ -180,17 +210,28 @@ describe('fetch\'s answers read within their bounds (a plain node:http server on
     const bytes = Buffer.from(JSON.stringify({ text: 'aé€b' }));
     const cut = bytes.indexOf(Buffer.from('€')) + 1;
     const chunked: typeof fetch = async () =>
-      new Response(new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(bytes.subarray(0, cut))), c.enqueue(new Uint8Array(bytes.subarray(cut))), c.close()) }), { status: 200, headers: { 'content-type': 'application/json' } });
+      new Response(
+        new ReadableStream({
+          start: (c) => (c.enqueue(new Uint8Array(bytes.subarray(0, cut))), c.enqueue(new Uint8Array(bytes.subarray(cut))), c.close()),
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
     const response = await over(fetchTransport(chunked)).send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' });
     assert.deepEqual(response.body, { text: 'aé€b' });
   });
 
-  test('a body that breaks off is a dropped connection, said so, not the browser\'s own error', async () => {
+  test("a body that breaks off is a dropped connection, said so, not the browser's own error", async () => {
     const dropped: typeof fetch = async () =>
-      new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"text":')), c.error(new TypeError('terminated'))) }), { status: 200 });
+      new Response(
+        new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"text":')), c.error(new TypeError('terminated'))) }),
+        { status: 200 },
+      );
     const error = await over(fetchTransport(dropped))
       .send({ method: 'GET', path: '/x', apiVersion: '', area: 'policy' })
-      .then(() => assert.fail('no error'), (e: unknown) => e);
+      .then(
+        () => assert.fail('no error'),
+        (e: unknown) => e,
+      );
     assert.ok(error instanceof NetworkError, String(error));
     assert.deepEqual([error.code, error.maybeDelivered], ['ECONNRESET', true]);
     assert.equal(error.message, 'The connection was dropped while the answer to GET /x was read');

@@ -35,7 +35,10 @@ const BUILT_IN = '/providers/Provider.Authorization/policySetDefinitions/some-se
 
 const target = { subscriptionId: SUB, resourceGroupName: 'rg-ai', accountName: 'acct-a', deploymentName: 'chat' };
 const deploymentBody = { sku: { name: 'Standard', capacity: 1 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' } } };
-const setProperties = { displayName: 'x', policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/871b6d14-10aa-478d-b590-94f262ecfa99' }] };
+const setProperties = {
+  displayName: 'x',
+  policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/871b6d14-10aa-478d-b590-94f262ecfa99' }],
+};
 const usage = (name: string) => ({ name: { value: name }, currentValue: 1, limit: 10, unit: 'Count' });
 
 /** Waits recorded and returned at once: the retry policy is observed without sleeping. */
@@ -44,10 +47,11 @@ function recordedWaits(): { waits: number[]; wait: NonNullable<HttpClientOptions
   return { waits, wait: async (ms) => void waits.push(ms) };
 }
 
-const caught = (promise: Promise<unknown>): Promise<unknown> => promise.then(
-  (value) => assert.fail(`expected a failure, got ${JSON.stringify(value)?.slice(0, 200)}`),
-  (error: unknown) => error,
-);
+const caught = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    (value) => assert.fail(`expected a failure, got ${JSON.stringify(value)?.slice(0, 200)}`),
+    (error: unknown) => error,
+  );
 
 /** A port on 127.0.0.1 that nothing listens on (yet). */
 async function freePort(): Promise<number> {
@@ -86,9 +90,17 @@ const settings = (baseUrl = url) => ({ baseUrl, itemsBaseUrl: baseUrl, providerN
 
 describe('the retry policy: 503 means "not processed", so a PUT or a DELETE goes again', () => {
   test('E2: a PUT answered 503 is sent again, and the version is created', async () => {
-    const endpoint = await server.forPut(VERSION_PATH).once().thenJson(503, { error: { code: 'ServiceUnavailable', message: 'try again' } }, { 'retry-after': '0' });
+    const endpoint = await server
+      .forPut(VERSION_PATH)
+      .once()
+      .thenJson(503, { error: { code: 'ServiceUnavailable', message: 'try again' } }, { 'retry-after': '0' });
     const created = await server.forPut(VERSION_PATH).thenJson(201, { name: '1.0.0', properties: setProperties });
-    const response = await new PolicySetClient(settings(), options()).createPolicySetDefinitionVersion({ kind: 'subscription', subscriptionId: SUB }, 'my-set', '1.0.0', setProperties);
+    const response = await new PolicySetClient(settings(), options()).createPolicySetDefinitionVersion(
+      { kind: 'subscription', subscriptionId: SUB },
+      'my-set',
+      '1.0.0',
+      setProperties,
+    );
     assert.equal(response.status, 201);
     assert.equal((await endpoint.getSeenRequests()).length, 1);
     assert.equal((await created.getSeenRequests()).length, 1);
@@ -96,7 +108,10 @@ describe('the retry policy: 503 means "not processed", so a PUT or a DELETE goes
 
   test('E6: a PUT answered 503 without Retry-After is sent again after a backoff', async () => {
     const { waits, wait } = recordedWaits();
-    await server.forPut(DEPLOYMENT).once().thenJson(503, { error: { code: 'ServiceUnavailable', message: 'busy' } });
+    await server
+      .forPut(DEPLOYMENT)
+      .once()
+      .thenJson(503, { error: { code: 'ServiceUnavailable', message: 'busy' } });
     const done = await server.forPut(DEPLOYMENT).thenJson(201, { name: 'chat', sku: { name: 'Standard', capacity: 1 } });
     const response = await new ModelDeploymentClient(settings(), options({ wait })).createOrUpdateDeployment(target, deploymentBody);
     assert.equal(response.status, 201);
@@ -105,7 +120,10 @@ describe('the retry policy: 503 means "not processed", so a PUT or a DELETE goes
   });
 
   test('E5: a DELETE answered 503 is sent again, and deletes', async () => {
-    const busy = await server.forDelete(ITEM).once().thenJson(503, { errorCode: 'ServiceUnavailable', message: 'busy', requestId: 'r-1' }, { 'retry-after': '0' });
+    const busy = await server
+      .forDelete(ITEM)
+      .once()
+      .thenJson(503, { errorCode: 'ServiceUnavailable', message: 'busy', requestId: 'r-1' }, { 'retry-after': '0' });
     const deleted = await server.forDelete(ITEM).thenReply(200, '');
     const result = await new EventstreamClient(settings(), options()).delete(WS, ITEM_ID);
     assert.equal(result.status, 200);
@@ -146,11 +164,19 @@ describe('the retry policy: a refused connection was not delivered, so a PUT or 
   }
 
   test('E6: a PUT whose connection was refused is sent once the service is up', async () => {
-    const service = await refusedThenUp((_req, res) => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'chat' })));
-    const response = await new ModelDeploymentClient(settings(service.baseUrl), options({ wait: service.wait })).createOrUpdateDeployment(target, deploymentBody);
+    const service = await refusedThenUp((_req, res) =>
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'chat' })),
+    );
+    const response = await new ModelDeploymentClient(settings(service.baseUrl), options({ wait: service.wait })).createOrUpdateDeployment(
+      target,
+      deploymentBody,
+    );
     assert.equal(response.status, 201);
     assert.equal(service.waits.length, 1, 'one wait, after the refusal');
-    assert.deepEqual(service.seen.map((s) => s.split('?')[0]), [`PUT ${DEPLOYMENT}`]);
+    assert.deepEqual(
+      service.seen.map((s) => s.split('?')[0]),
+      [`PUT ${DEPLOYMENT}`],
+    );
   });
 
   test('E5: a DELETE whose connection was refused is sent once the service is up', async () => {
@@ -161,7 +187,11 @@ describe('the retry policy: a refused connection was not delivered, so a PUT or 
   });
 
   test('E5: a DELETE refused, then answered ItemNotFound: an error, not "already deleted" (the refused attempt never arrived)', async () => {
-    const service = await refusedThenUp((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ errorCode: 'ItemNotFound', message: 'The requested item was not found.' })));
+    const service = await refusedThenUp((_req, res) =>
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ errorCode: 'ItemNotFound', message: 'The requested item was not found.' })),
+    );
     const error = await caught(new EventstreamClient(settings(service.baseUrl), options({ wait: service.wait })).delete(WS, ITEM_ID));
     assert.ok(error instanceof ServiceError && error.code === 'ItemNotFound', String(error));
     assert.deepEqual(error.earlierStatuses, [0]);
@@ -171,7 +201,12 @@ describe('the retry policy: a refused connection was not delivered, so a PUT or 
   test('a service that stays down: a bounded number of attempts, then a clear network error', async () => {
     const port = await freePort();
     const { waits, wait } = recordedWaits();
-    const error = await caught(new ModelDeploymentClient(settings(`http://127.0.0.1:${port}`), options({ wait, maxRetries: 2 })).createOrUpdateDeployment(target, deploymentBody));
+    const error = await caught(
+      new ModelDeploymentClient(settings(`http://127.0.0.1:${port}`), options({ wait, maxRetries: 2 })).createOrUpdateDeployment(
+        target,
+        deploymentBody,
+      ),
+    );
     assert.ok(error instanceof NetworkError, String(error));
     assert.match(error.message, /refused/);
     assert.equal(waits.length, 2);
@@ -181,16 +216,30 @@ describe('the retry policy: a refused connection was not delivered, so a PUT or 
 describe('Retry-After: never a wait longer than maxDelayMs', () => {
   test('a 429 asking for 120 s with maxDelayMs 1 s and time to spare: no wait over 1 s is made', async () => {
     const { waits, wait } = recordedWaits();
-    const endpoint = await server.forGet(BUILT_IN).thenJson(429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '120' });
-    const error = await caught(new PolicySetClient(settings(), options({ wait, maxDelayMs: 1000, timeoutMs: 3_600_000, maxRetries: 3 })).getBuiltInPolicySetDefinition('some-set'));
+    const endpoint = await server
+      .forGet(BUILT_IN)
+      .thenJson(429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '120' });
+    const error = await caught(
+      new PolicySetClient(
+        settings(),
+        options({ wait, maxDelayMs: 1000, timeoutMs: 3_600_000, maxRetries: 3 }),
+      ).getBuiltInPolicySetDefinition('some-set'),
+    );
     assert.ok(error instanceof ServiceError && error.status === 429, String(error));
-    assert.deepEqual(waits.filter((ms) => ms > 1000), [], `waits: ${waits.join(', ')}`);
+    assert.deepEqual(
+      waits.filter((ms) => ms > 1000),
+      [],
+      `waits: ${waits.join(', ')}`,
+    );
     assert.ok((await endpoint.getSeenRequests()).length <= 1 + waits.length);
   });
 
   test('a Retry-After within maxDelayMs is waited as asked', async () => {
     const { waits, wait } = recordedWaits();
-    await server.forGet(BUILT_IN).once().thenJson(429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '1' });
+    await server
+      .forGet(BUILT_IN)
+      .once()
+      .thenJson(429, { error: { code: 'TooManyRequests', message: 'slow down' } }, { 'retry-after': '1' });
     await server.forGet(BUILT_IN).thenJson(200, { name: 'some-set', properties: setProperties });
     const response = await new PolicySetClient(settings(), options({ wait, maxDelayMs: 1000 })).getBuiltInPolicySetDefinition('some-set');
     assert.equal(response.status, 200);
@@ -223,7 +272,9 @@ describe('the answer-size cap (64 MB by default)', () => {
     opened.push(big);
     await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(big.address() as AddressInfo).port}`;
-    const error = await caught(new PolicySetClient(settings(baseUrl), options({ timeoutMs: 60_000 })).getBuiltInPolicySetDefinition('some-set'));
+    const error = await caught(
+      new PolicySetClient(settings(baseUrl), options({ timeoutMs: 60_000 })).getBuiltInPolicySetDefinition('some-set'),
+    );
     assert.ok(error instanceof ApiError, String(error));
     assert.match(error.message, /larger than 64 MB; not read/);
     assert.equal(requests, 1, 'not asked again');
@@ -237,7 +288,9 @@ describe('E7: the nextLink guards of the usages list', () => {
 
   test('a nextLink to another host is not followed: nothing (and no token) sent there', async () => {
     const elsewhere = await foreign.forAnyRequest().thenJson(200, { value: [usage('stolen')] });
-    const home = await server.forGet(USAGES).thenJson(200, { value: [usage('a')], nextLink: `http://127.0.0.1:${foreign.port}${USAGES}?api-version=2023-05-01&page=2` });
+    const home = await server
+      .forGet(USAGES)
+      .thenJson(200, { value: [usage('a')], nextLink: `http://127.0.0.1:${foreign.port}${USAGES}?api-version=2023-05-01&page=2` });
     const error = await caught(client().listUsages(SUB, 'eastus'));
     assert.ok(error instanceof ServiceError, String(error));
     assert.match(error.message, /nextLink/);
@@ -258,8 +311,14 @@ describe('E7: the nextLink guards of the usages list', () => {
   });
 
   test('a nextLink that repeats a page already read ends the listing at once', async () => {
-    const first = await server.forGet(USAGES).matching((r) => pageOf(r) === null).thenJson(200, { value: [usage('a')], nextLink: `${url}${USAGES}?api-version=2023-05-01&page=2` });
-    const again = await server.forGet(USAGES).matching((r) => pageOf(r) === '2').thenJson(200, { value: [usage('b')], nextLink: `${url}${USAGES}?api-version=2023-05-01&page=2` });
+    const first = await server
+      .forGet(USAGES)
+      .matching((r) => pageOf(r) === null)
+      .thenJson(200, { value: [usage('a')], nextLink: `${url}${USAGES}?api-version=2023-05-01&page=2` });
+    const again = await server
+      .forGet(USAGES)
+      .matching((r) => pageOf(r) === '2')
+      .thenJson(200, { value: [usage('b')], nextLink: `${url}${USAGES}?api-version=2023-05-01&page=2` });
     const error = await caught(client().listUsages(SUB, 'eastus'));
     assert.ok(error instanceof ServiceError, String(error));
     assert.equal((await first.getSeenRequests()).length, 1);
@@ -270,7 +329,10 @@ describe('E7: the nextLink guards of the usages list', () => {
     // 1,000 distinct pages, the last without a nextLink: a client without a bound would read them all and succeed.
     const chain = await server.forGet(USAGES).thenCallback((r) => {
       const n = Number(pageOf(r) ?? '1');
-      return { statusCode: 200, json: { value: [usage(`u${n}`)], ...(n < 1000 ? { nextLink: `${url}${USAGES}?api-version=2023-05-01&page=${n + 1}` } : {}) } };
+      return {
+        statusCode: 200,
+        json: { value: [usage(`u${n}`)], ...(n < 1000 ? { nextLink: `${url}${USAGES}?api-version=2023-05-01&page=${n + 1}` } : {}) },
+      };
     });
     const error = await caught(client().listUsages(SUB, 'eastus'));
     assert.ok(error instanceof ServiceError, String(error));
@@ -281,10 +343,16 @@ describe('E7: the nextLink guards of the usages list', () => {
   test('a short list by nextLink is read whole (the guards do not stop honest paging)', async () => {
     await server.forGet(USAGES).thenCallback((r) => {
       const n = Number(pageOf(r) ?? '1');
-      return { statusCode: 200, json: { value: [usage(`u${n}`)], ...(n < 5 ? { nextLink: `${url}${USAGES}?api-version=2023-05-01&page=${n + 1}` } : {}) } };
+      return {
+        statusCode: 200,
+        json: { value: [usage(`u${n}`)], ...(n < 5 ? { nextLink: `${url}${USAGES}?api-version=2023-05-01&page=${n + 1}` } : {}) },
+      };
     });
     const { value } = await client().listUsages(SUB, 'eastus');
-    assert.deepEqual(value.map((u) => u.name?.value), ['u1', 'u2', 'u3', 'u4', 'u5']);
+    assert.deepEqual(
+      value.map((u) => u.name?.value),
+      ['u1', 'u2', 'u3', 'u4', 'u5'],
+    );
   });
 });
 
@@ -328,7 +396,10 @@ describe('response shapes: a 2xx whose JSON is not what the operation returns is
       assert.ok(notShaped(error), `${JSON.stringify(body)}: ${String(error)}`);
     }
     await server.reset();
-    await server.forGet(USAGES).matching((r) => !new URL(r.url).searchParams.has('page')).thenJson(200, { value: [usage('a')], nextLink: `${url}${USAGES}?page=2` });
+    await server
+      .forGet(USAGES)
+      .matching((r) => !new URL(r.url).searchParams.has('page'))
+      .thenJson(200, { value: [usage('a')], nextLink: `${url}${USAGES}?page=2` });
     await server.forGet(USAGES).thenJson(200, { value: 'not a list' });
     assert.ok(notShaped(await caught(new ModelDeploymentClient(settings(), options()).listUsages(SUB, 'eastus'))));
   });
@@ -337,8 +408,14 @@ describe('response shapes: a 2xx whose JSON is not what the operation returns is
     await server.forGet(META).thenJson(200, { value: [{ name: 'a' }, 'junk', null, [1], { name: 'b' }] });
     await server.forGet(USAGES).thenJson(200, { value: [usage('a'), 3, null, usage('b')] });
     const { entities } = await new AdvisorMetadataClient(settings(), options()).listAll();
-    assert.deepEqual(entities.map((e) => e.name), ['a', 'b']);
+    assert.deepEqual(
+      entities.map((e) => e.name),
+      ['a', 'b'],
+    );
     const { value } = await new ModelDeploymentClient(settings(), options()).listUsages(SUB, 'eastus');
-    assert.deepEqual(value.map((u) => u.name?.value), ['a', 'b']);
+    assert.deepEqual(
+      value.map((u) => u.name?.value),
+      ['a', 'b'],
+    );
   });
 });

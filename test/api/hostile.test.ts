@@ -60,7 +60,10 @@ describe('2: paths and IDs checked as the service checks them; the URL confirmed
   test('what deploy shows is exactly what the local service receives (path, encoding and query)', async () => {
     const service = await fresh();
     const file = write('set-shown.json', cleanSet('shown-set', 'Shown', '2.0.1'));
-    for (const args of [['--management-group', 'mg_(1).x-y'], ['--subscription', SUB]]) {
+    for (const args of [
+      ['--management-group', 'mg_(1).x-y'],
+      ['--subscription', SUB],
+    ]) {
       const before = service.requests.length;
       const result = await cli(service, ['deploy', file, ...args, '--yes']);
       assert.equal(result.code, 0, result.stderr);
@@ -81,11 +84,20 @@ describe('2: paths and IDs checked as the service checks them; the URL confirmed
     await server.forAnyRequest().thenJson(200, { id: 'x', properties: { policyDefinitions: [] } });
     const client = new PolicySetClient(SETTINGS(server.url), { token: async () => TOKEN });
     for (const managementGroupId of ['..', '.', 'a.']) {
-      await assert.rejects(client.createPolicySetDefinitionVersion({ kind: 'managementGroup', managementGroupId }, 'cb', '1.0.0', { policyDefinitions: [] }), InvalidRequestError);
+      await assert.rejects(
+        client.createPolicySetDefinitionVersion({ kind: 'managementGroup', managementGroupId }, 'cb', '1.0.0', { policyDefinitions: [] }),
+        InvalidRequestError,
+      );
     }
     const deployments = new ModelDeploymentClient(SETTINGS(server.url), { token: async () => TOKEN });
-    assert.throws(() => deployments.deploymentPath({ subscriptionId: SUB, resourceGroupName: 'rg', accountName: 'acct', deploymentName: 'chat.' }), InvalidRequestError);
-    assert.throws(() => deployments.deploymentPath({ subscriptionId: SUB, resourceGroupName: '..', accountName: 'acct', deploymentName: 'chat' }), InvalidRequestError);
+    assert.throws(
+      () => deployments.deploymentPath({ subscriptionId: SUB, resourceGroupName: 'rg', accountName: 'acct', deploymentName: 'chat.' }),
+      InvalidRequestError,
+    );
+    assert.throws(
+      () => deployments.deploymentPath({ subscriptionId: SUB, resourceGroupName: '..', accountName: 'acct', deploymentName: 'chat' }),
+      InvalidRequestError,
+    );
     // The one place URLs are built: a path URL parsing would change is refused, even encoded.
     const http = new HttpClient({ baseUrl: server.url + '/base', token: async () => TOKEN });
     for (const p of ['/a/../b', '/a/./b', '/a/%2e%2e/b', '/a/.%2E/b']) {
@@ -95,7 +107,9 @@ describe('2: paths and IDs checked as the service checks them; the URL confirmed
     assert.equal(seen.length, 0);
     // A good path: what urlOf says is where send goes.
     const good = client.versionUrl({ kind: 'managementGroup', managementGroupId: 'mg_(1).x' }, 'cb', '1.0.0');
-    await client.createPolicySetDefinitionVersion({ kind: 'managementGroup', managementGroupId: 'mg_(1).x' }, 'cb', '1.0.0', { policyDefinitions: [] });
+    await client.createPolicySetDefinitionVersion({ kind: 'managementGroup', managementGroupId: 'mg_(1).x' }, 'cb', '1.0.0', {
+      policyDefinitions: [],
+    });
     assert.equal((seen[0] as mockttp.CompletedRequest).url, good);
   });
 });
@@ -105,13 +119,23 @@ describe('6: one redaction of every string printed, whatever the case or encodin
   const SECRET = 'tok/Hostile+7f3a9c1e=5b2d4806';
   const forms = [SECRET, SECRET.toLowerCase(), SECRET.toUpperCase(), encodeURIComponent(SECRET), encodeURIComponent(SECRET).toLowerCase()];
   const leaks = (text: string) => forms.filter((f) => text.includes(f)) as string[];
-  const echo = (prefix: string) => `${prefix} Bearer ${SECRET}, ${SECRET.toLowerCase()}, ${encodeURIComponent(SECRET)}, ${encodeURIComponent(`Bearer ${SECRET}`).toLowerCase()}`;
+  const echo = (prefix: string) =>
+    `${prefix} Bearer ${SECRET}, ${SECRET.toLowerCase()}, ${encodeURIComponent(SECRET)}, ${encodeURIComponent(`Bearer ${SECRET}`).toLowerCase()}`;
   const UUID = '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d';
 
   test('successful answers that echo the token (E3 text and JSON, E4 JSON, -o files) and an error that echoes it in other cases', async () => {
     const server = await mock();
-    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, { value: [{ name: 'echo', properties: { displayName: echo('E3'), supportedValues: [{ id: SECRET.toUpperCase(), displayName: echo('value') }] } }] });
-    await server.forGet(`/v1/workspaces/${UUID}/eventstreams/${UUID}`).thenJson(200, { id: UUID, type: 'Eventstream', displayName: echo('E4'), description: echo('E4'), workspaceId: UUID });
+    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, {
+      value: [
+        {
+          name: 'echo',
+          properties: { displayName: echo('E3'), supportedValues: [{ id: SECRET.toUpperCase(), displayName: echo('value') }] },
+        },
+      ],
+    });
+    await server
+      .forGet(`/v1/workspaces/${UUID}/eventstreams/${UUID}`)
+      .thenJson(200, { id: UUID, type: 'Eventstream', displayName: echo('E4'), description: echo('E4'), workspaceId: UUID });
     await server.forGet(/policySetDefinitions/).thenJson(400, { error: { code: 'BadToken', message: echo('error') } });
     const env = { POLICYSET_ACCESS_TOKEN: SECRET };
     const base = { url: server.url };
@@ -125,7 +149,11 @@ describe('6: one redaction of every string printed, whatever the case or encodin
       await cli(base, ['eventstream', 'get', UUID, UUID, '--items-base-url', server.url, '-o', e4], env),
       await cli(base, ['fetch', 'some-set'], env),
     ];
-    assert.deepEqual(runs.map((r) => r.code), [0, 0, 0, 0, 0, 2], runs.map((r) => r.stderr).join('\n'));
+    assert.deepEqual(
+      runs.map((r) => r.code),
+      [0, 0, 0, 0, 0, 2],
+      runs.map((r) => r.stderr).join('\n'),
+    );
     assert.match(runs[0].stdout, /E3 Bearer \[redacted\]/);
     assert.match(runs[5].stderr, /BadToken/);
     for (const run of runs) assert.deepEqual(leaks(run.stdout + run.stderr), []);
@@ -142,7 +170,9 @@ describe('5: service text made safe before it reaches a terminal', { concurrency
 
   test('an error message with escape sequences and 1 MB of text: escaped, cut with a note, one message', async () => {
     const server = await mock();
-    await server.forGet(/policySetDefinitions/).thenJson(400, { error: { code: 'Bad\u001b[2J', message: HOSTILE + 'A'.repeat(1024 * 1024) } });
+    await server
+      .forGet(/policySetDefinitions/)
+      .thenJson(400, { error: { code: 'Bad\u001b[2J', message: HOSTILE + 'A'.repeat(1024 * 1024) } });
     const result = await cli({ url: server.url }, ['fetch', 'some-set']);
     assert.equal(result.code, 2, result.stderr);
     assert.doesNotMatch(result.stderr, RAW_CONTROLS);
@@ -154,7 +184,9 @@ describe('5: service text made safe before it reaches a terminal', { concurrency
 
   test('E3 data: text output escaped on one line; JSON output keeps the data, escaped', async () => {
     const server = await mock();
-    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, { value: [{ name: 'x', properties: { displayName: HOSTILE, supportedValues: [{ id: 'v', displayName: HOSTILE }] } }] });
+    await server.forGet('/providers/Provider.Advisor/metadata').thenJson(200, {
+      value: [{ name: 'x', properties: { displayName: HOSTILE, supportedValues: [{ id: 'v', displayName: HOSTILE }] } }],
+    });
     const text = await cli({ url: server.url }, ['advisor', 'metadata']);
     assert.equal(text.code, 0, text.stderr);
     assert.doesNotMatch(text.stdout, RAW_CONTROLS);
@@ -182,16 +214,27 @@ describe('4: large answers are bounded, pages appended without spreading', { con
     const big = 'x'.repeat(1024 * 1024);
     // Page after page of 6 MB: the third passes the 16 MB budget.
     let n = 0;
-    await server.forGet('/providers/Provider.Advisor/metadata').thenCallback(() => ({ statusCode: 200, json: { value: Array.from({ length: 6 }, () => ({ name: big })), nextLink: `${server.url}/providers/Provider.Advisor/metadata?api-version=2025-01-01&page=${++n}` } }));
+    await server.forGet('/providers/Provider.Advisor/metadata').thenCallback(() => ({
+      statusCode: 200,
+      json: {
+        value: Array.from({ length: 6 }, () => ({ name: big })),
+        nextLink: `${server.url}/providers/Provider.Advisor/metadata?api-version=2025-01-01&page=${++n}`,
+      },
+    }));
     const result = await cli({ url: server.url }, ['advisor', 'metadata', '--format', 'json']);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /^policyset: The service sent more than 16 MB or 200,000 entries of metadata; not read further: narrow it with a filter \(--filter\)$/m);
+    assert.match(
+      result.stderr,
+      /^policyset: The service sent more than 16 MB or 200,000 entries of metadata; not read further: narrow it with a filter \(--filter\)$/m,
+    );
     assert.ok(isOneLine(result.stderr), result.stderr.slice(0, 500));
   });
 
   test('an E7 page of 130,000 entries: a clear message, exit 2, no crash', async () => {
     const server = await mock();
-    await server.forGet(/\/usages$/).thenJson(200, { value: Array.from({ length: 130_000 }, () => ({ name: { value: 'x' }, currentValue: 0, limit: 1 })) });
+    await server
+      .forGet(/\/usages$/)
+      .thenJson(200, { value: Array.from({ length: 130_000 }, () => ({ name: { value: 'x' }, currentValue: 0, limit: 1 })) });
     const result = await cli({ url: server.url }, ['quota', 'usage', '--subscription', SUB, '--location', 'eastus']);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /more than 8 MB or 50,000 entries of usage for eastus; not read further/);
@@ -217,7 +260,15 @@ describe('8: Retry-After only as whole seconds or an HTTP date', { concurrency: 
   test('retryAfterSeconds: a negative, fractional or bare number, or a year, is no Retry-After', () => {
     const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
     const of = (value: string) => retryAfterSeconds({ 'retry-after': value }, now);
-    assert.deepEqual(['-5', '1.5', '2020', '+3', '1e3', 'soon', ' -5 '].map(of), [undefined, undefined, 2020, undefined, undefined, undefined, undefined]);
+    assert.deepEqual(['-5', '1.5', '2020', '+3', '1e3', 'soon', ' -5 '].map(of), [
+      undefined,
+      undefined,
+      2020,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     assert.equal(of('7'), 7);
     assert.equal(of('Wed, 21 Oct 2026 07:28:30 GMT'), 30);
     assert.equal(of('Wednesday, 21-Oct-26 07:28:30 GMT'), 30);
@@ -225,9 +276,17 @@ describe('8: Retry-After only as whole seconds or an HTTP date', { concurrency: 
 
   test("429 with 'Retry-After: -5' (mockttp): the default backoff, not three immediate retries", async () => {
     const server = await mock();
-    await server.forAnyRequest().thenReply(429, JSON.stringify({ error: { code: 'TooManyRequests', message: 'slow down' } }), { 'Retry-After': '-5', 'Content-Type': 'application/json' });
+    await server.forAnyRequest().thenReply(429, JSON.stringify({ error: { code: 'TooManyRequests', message: 'slow down' } }), {
+      'Retry-After': '-5',
+      'Content-Type': 'application/json',
+    });
     const waits: number[] = [];
-    const http = new HttpClient({ baseUrl: server.url, token: async () => TOKEN, backoffMs: 1000, wait: async (ms) => void waits.push(ms) });
+    const http = new HttpClient({
+      baseUrl: server.url,
+      token: async () => TOKEN,
+      backoffMs: 1000,
+      wait: async (ms) => void waits.push(ms),
+    });
     await assert.rejects(http.send({ method: 'GET', path: '/x', apiVersion: '1', area: 'policy' }), /TooManyRequests/);
     assert.equal(waits.length, 3);
     // Full jitter in the upper half of 1, 2, 4 s.
@@ -244,13 +303,18 @@ describe('9: a write the service accepted is reported as accepted, whatever its 
     const file = write('set-accepted.json', cleanSet('accepted-set', 'Accepted', '1.0.0'));
     const result = await cli({ url: server.url }, ['deploy', file, '--subscription', SUB, '--yes']);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^updated \/subscriptions\/.*\/versions\/1\.0\.0 \(200\); the service's answer could not be read \(not JSON: "OK, stored"\), but it accepted the request$/m);
+    assert.match(
+      result.stdout,
+      /^updated \/subscriptions\/.*\/versions\/1\.0\.0 \(200\); the service's answer could not be read \(not JSON: "OK, stored"\), but it accepted the request$/m,
+    );
     assert.equal((await put.getSeenRequests()).length, 1);
   });
 
   test('eventstream delete: 200 with garbage is exit 0 "deleted"; model deploy: 201 with HTML is exit 0 "created"', async () => {
     const server = await mock();
-    await server.forGet(`/v1/workspaces/${UUID}/eventstreams/${UUID}`).thenJson(200, { id: UUID, type: 'Eventstream', displayName: 'es', workspaceId: UUID });
+    await server
+      .forGet(`/v1/workspaces/${UUID}/eventstreams/${UUID}`)
+      .thenJson(200, { id: UUID, type: 'Eventstream', displayName: 'es', workspaceId: UUID });
     const deleted = await server.forDelete(`/v1/workspaces/${UUID}/eventstreams/${UUID}`).thenReply(200, '<html>gone</html>');
     await server.forGet(/\/deployments\/chat$/).thenJson(404, { error: { code: 'DeploymentNotFound', message: 'no' } });
     const put = await server.forPut(/\/deployments\/chat$/).thenReply(201, '<html>created</html>');
@@ -258,7 +322,23 @@ describe('9: a write the service accepted is reported as accepted, whatever its 
     assert.equal(del.code, 0, del.stderr);
     assert.match(del.stdout, /^deleted eventstream 'es' .*\(200\); the service's answer could not be read/m);
     assert.equal((await deleted.getSeenRequests()).length, 1);
-    const model = await cli({ url: server.url }, ['model', 'deploy', '--subscription', SUB, '--resource-group', 'rg', '--account', 'acct', '--name', 'chat', '--model', 'gpt-4o', '--capacity', '1', '--yes']);
+    const model = await cli({ url: server.url }, [
+      'model',
+      'deploy',
+      '--subscription',
+      SUB,
+      '--resource-group',
+      'rg',
+      '--account',
+      'acct',
+      '--name',
+      'chat',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '1',
+      '--yes',
+    ]);
     assert.equal(model.code, 0, model.stderr);
     assert.match(model.stdout, /^created .*\(201\); the service's answer could not be read/m);
     assert.equal((await put.getSeenRequests()).length, 1);

@@ -39,14 +39,29 @@ const planFile = (name: string, deployments: Array<{ name: string; capacity: num
   const file = path.join(dir, name);
   fs.writeFileSync(
     file,
-    JSON.stringify({ subscription: SUB, resourceGroup: RG, region: 'eastus', account: 'ai-east', deployments: deployments.map((d) => ({ name: d.name, model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' }, sku: { name: 'Standard', capacity: d.capacity } })) }),
+    JSON.stringify({
+      subscription: SUB,
+      resourceGroup: RG,
+      region: 'eastus',
+      account: 'ai-east',
+      deployments: deployments.map((d) => ({
+        name: d.name,
+        model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' },
+        sku: { name: 'Standard', capacity: d.capacity },
+      })),
+    }),
   );
   return file;
 };
 /** A stand-in for E6/E7: no deployment yet, gpt-4o 0 of `limit` used; PUTs answered by `put`. */
 async function standIn(put: (server: mockttp.Mockttp) => Promise<unknown>, limit: number | string = 1000) {
   const server = await mock();
-  await server.forGet(/\/locations\/eastus\/usages$/).thenJson(200, { value: [{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 0, limit }, { name: { value: 'AccountCount' }, currentValue: 1, limit: 30 }] });
+  await server.forGet(/\/locations\/eastus\/usages$/).thenJson(200, {
+    value: [
+      { name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 0, limit },
+      { name: { value: 'AccountCount' }, currentValue: 1, limit: 30 },
+    ],
+  });
   await server.forGet(/\/deployments\/[^/?]+$/).thenJson(404, { error: { code: 'DeploymentNotFound', message: 'no' } });
   await put(server);
   return server;
@@ -55,8 +70,28 @@ async function standIn(put: (server: mockttp.Mockttp) => Promise<unknown>, limit
 describe('4: a PUT answered 200 with provisioningState Failed is no success', { concurrency: 2 }, () => {
   test('model deploy: exit 2, the state named; not "still provisioning it (Failed)"; the PUT went once', async () => {
     let puts = 0;
-    const server = await standIn((s) => s.forPut(/\/deployments\/chat$/).thenCallback(() => (puts++, { statusCode: 200, json: { id: 'x', properties: { provisioningState: 'Failed' } } })));
-    const result = await cli(server.url, ['model', 'deploy', '--subscription', SUB, '--resource-group', RG, '--account', 'ai-east', '--name', 'chat', '--model', 'gpt-4o', '--capacity', '1', '--yes']);
+    const server = await standIn((s) =>
+      s
+        .forPut(/\/deployments\/chat$/)
+        .thenCallback(() => (puts++, { statusCode: 200, json: { id: 'x', properties: { provisioningState: 'Failed' } } })),
+    );
+    const result = await cli(server.url, [
+      'model',
+      'deploy',
+      '--subscription',
+      SUB,
+      '--resource-group',
+      RG,
+      '--account',
+      'ai-east',
+      '--name',
+      'chat',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '1',
+      '--yes',
+    ]);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /provisioningState is 'Failed': the write did not succeed/);
     assert.doesNotMatch(result.stdout, /^(created|updated) /m);
@@ -66,8 +101,20 @@ describe('4: a PUT answered 200 with provisioningState Failed is no success', { 
 
   test('model apply: the entry reported failed, the rest not sent, exit 2', async () => {
     let puts = 0;
-    const server = await standIn((s) => s.forPut(/\/deployments\/[^/?]+$/).thenCallback(() => (puts++, { statusCode: 201, json: { properties: { provisioningState: 'Failed' } } })));
-    const result = await cli(server.url, ['model', 'apply', planFile('failed-plan.json', [{ name: 'one', capacity: 1 }, { name: 'two', capacity: 1 }]), '--yes']);
+    const server = await standIn((s) =>
+      s
+        .forPut(/\/deployments\/[^/?]+$/)
+        .thenCallback(() => (puts++, { statusCode: 201, json: { properties: { provisioningState: 'Failed' } } })),
+    );
+    const result = await cli(server.url, [
+      'model',
+      'apply',
+      planFile('failed-plan.json', [
+        { name: 'one', capacity: 1 },
+        { name: 'two', capacity: 1 },
+      ]),
+      '--yes',
+    ]);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stdout, /^failed +ai-east\/one: .*provisioningState is 'Failed'/m);
     assert.match(result.stdout, /^not sent {2}ai-east\/two$/m);
@@ -98,7 +145,28 @@ describe('15: a 101 Switching Protocols answer', { concurrency: 2 }, () => {
 
   test('model deploy (a PUT): exit 2, its outcome unknown, not sent again', async () => {
     const url = await switching();
-    const result = await runCli(['model', 'deploy', '--subscription', SUB, '--resource-group', RG, '--account', 'ai-east', '--name', 'chat', '--model', 'gpt-4o', '--capacity', '1', '--yes', '--timeout', '60'], { env: env(url), timeoutMs: 30_000 });
+    const result = await runCli(
+      [
+        'model',
+        'deploy',
+        '--subscription',
+        SUB,
+        '--resource-group',
+        RG,
+        '--account',
+        'ai-east',
+        '--name',
+        'chat',
+        '--model',
+        'gpt-4o',
+        '--capacity',
+        '1',
+        '--yes',
+        '--timeout',
+        '60',
+      ],
+      { env: env(url), timeoutMs: 30_000 },
+    );
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /101 Switching Protocols/);
     assert.doesNotMatch(result.stdout, /created|updated/);
@@ -109,14 +177,33 @@ describe('6: impossible usage numbers from the service', { concurrency: 2 }, () 
   for (const limit of [1e308, -1e308]) {
     test(`quota where and model apply with a limit of ${limit}: refused, exit 2, nothing "fits", no PUT`, async () => {
       let puts = 0;
-      const server = await standIn((s) => s.forPut(/\/deployments\/[^/?]+$/).thenCallback(() => (puts++, { statusCode: 201, json: {} })), limit);
-      const where = await cli(server.url, ['quota', 'where', '--subscription', SUB, '--model', 'gpt-4o', '--tpm', '1000', '--locations', 'eastus']);
+      const server = await standIn(
+        (s) => s.forPut(/\/deployments\/[^/?]+$/).thenCallback(() => (puts++, { statusCode: 201, json: {} })),
+        limit,
+      );
+      const where = await cli(server.url, [
+        'quota',
+        'where',
+        '--subscription',
+        SUB,
+        '--model',
+        'gpt-4o',
+        '--tpm',
+        '1000',
+        '--locations',
+        'eastus',
+      ]);
       assert.equal(where.code, 2, JSON.stringify(where));
       // The region's row says why; no region is said to fit.
       assert.match(where.stdout, /eastus .*error: The service's usage of eastus has an impossible limit/, JSON.stringify(where));
       assert.match(where.stdout, /fits in none of these regions/);
       assert.doesNotMatch(where.stdout, /∞/);
-      const apply = await cli(server.url, ['model', 'apply', planFile(`impossible-${limit}.json`, [{ name: 'one', capacity: 1 }]), '--yes']);
+      const apply = await cli(server.url, [
+        'model',
+        'apply',
+        planFile(`impossible-${limit}.json`, [{ name: 'one', capacity: 1 }]),
+        '--yes',
+      ]);
       assert.equal(apply.code, 2, apply.stderr);
       assert.match(apply.stderr, /impossible limit/);
       assert.equal(puts, 0);
@@ -129,7 +216,9 @@ describe('7: the token echoed in base64', () => {
     const server = await mock();
     const echoed = Buffer.from(`Bearer ${TOKEN}`).toString('base64');
     const echoedUrl = Buffer.from(`x:Bearer ${TOKEN}`).toString('base64url');
-    await server.forGet(/policySetDefinitions/).thenJson(400, { error: { code: 'BadRequest', message: `bad header ${echoed}; seen ${echoedUrl}` } });
+    await server
+      .forGet(/policySetDefinitions/)
+      .thenJson(400, { error: { code: 'BadRequest', message: `bad header ${echoed}; seen ${echoedUrl}` } });
     const result = await cli(server.url, ['fetch', 'some-set']);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /\[redacted\]/);
@@ -140,7 +229,10 @@ describe('7: the token echoed in base64', () => {
 describe('5 and 16: model apply reads the plan with its own cap, and Ctrl-C leaves a summary', { concurrency: 2 }, () => {
   test('a plan over 8 MiB: exit 2 before anything is read from the service', async () => {
     const file = path.join(dir, 'huge-plan.json');
-    fs.writeFileSync(file, JSON.stringify({ deployments: [{ name: 'x', model: 'gpt-4o', sku: { capacity: 1 } }], pad: 'x'.repeat(9 * 1024 * 1024) }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ deployments: [{ name: 'x', model: 'gpt-4o', sku: { capacity: 1 } }], pad: 'x'.repeat(9 * 1024 * 1024) }),
+    );
     const server = await mock();
     const result = await cli(server.url, ['model', 'apply', file, '--yes']);
     assert.equal(result.code, 2, result.stderr);
@@ -151,15 +243,33 @@ describe('5 and 16: model apply reads the plan with its own cap, and Ctrl-C leav
   test('Ctrl-C while a PUT is in flight: applied, UNKNOWN (the one in flight) and not sent are printed; exit 130', async () => {
     let puts = 0;
     const server = await standIn(async (s) => {
-      await s.forPut(/\/deployments\/one$/).thenCallback(() => (puts++, { statusCode: 201, json: { properties: { provisioningState: 'Succeeded' } } }));
+      await s
+        .forPut(/\/deployments\/one$/)
+        .thenCallback(() => (puts++, { statusCode: 201, json: { properties: { provisioningState: 'Succeeded' } } }));
       // The second PUT is never answered.
       await s.forPut(/\/deployments\/two$/).thenCallback(() => (puts++, new Promise(() => undefined)));
     });
-    const child = spawn(process.execPath, [CLI, 'model', 'apply', planFile('interrupted.json', [{ name: 'one', capacity: 1 }, { name: 'two', capacity: 1 }, { name: 'three', capacity: 1 }]), '--yes', '--timeout', '120'], {
-      cwd: REPO_ROOT,
-      env: env(server.url),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'model',
+        'apply',
+        planFile('interrupted.json', [
+          { name: 'one', capacity: 1 },
+          { name: 'two', capacity: 1 },
+          { name: 'three', capacity: 1 },
+        ]),
+        '--yes',
+        '--timeout',
+        '120',
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: env(server.url),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -207,13 +317,19 @@ describe('12: the deploy guard with a change that breaks nothing', () => {
     await server.forAnyRequest().thenCallback(() => (requests++, { statusCode: 201, json: { id: 'x', properties: {} } }));
     const old = write('guard-old.json', set('1.2.3', [DEF_A]));
     const same = write('guard-same.json', set('1.2.3', [DEF_A, DEF_B]));
-    const refused = await runCli(['deploy', same, '--against', old, '--subscription', SUB, '--yes', '--base-url', server.url], { env: env(server.url), timeoutMs: 60_000 });
+    const refused = await runCli(['deploy', same, '--against', old, '--subscription', SUB, '--yes', '--base-url', server.url], {
+      env: env(server.url),
+      timeoutMs: 60_000,
+    });
     assert.equal(refused.code, 1, refused.stderr);
     assert.match(refused.stderr, /not deployed: a (minor|major) change under version 1\.2\.3/);
     assert.match(refused.stderr, /reference/i);
     assert.equal(requests, 0);
     const bumped = write('guard-bumped.json', set('1.3.0', [DEF_A, DEF_B]));
-    const allowed = await runCli(['deploy', bumped, '--against', old, '--subscription', SUB, '--yes', '--base-url', server.url], { env: env(server.url), timeoutMs: 60_000 });
+    const allowed = await runCli(['deploy', bumped, '--against', old, '--subscription', SUB, '--yes', '--base-url', server.url], {
+      env: env(server.url),
+      timeoutMs: 60_000,
+    });
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal(requests, 1);
   });

@@ -6,7 +6,21 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as mockttp from 'mockttp';
-import { HttpClient, backoff, formatMegabytes, setDefaultTransport, ApiError, AuthenticationRequiredError, CancelledError, NetworkError, ServiceError, TimeoutError, type HttpClientOptions, type HttpTransport, type RetryInfo } from '#api';
+import {
+  HttpClient,
+  backoff,
+  formatMegabytes,
+  setDefaultTransport,
+  ApiError,
+  AuthenticationRequiredError,
+  CancelledError,
+  NetworkError,
+  ServiceError,
+  TimeoutError,
+  type HttpClientOptions,
+  type HttpTransport,
+  type RetryInfo,
+} from '#api';
 
 const TOKEN = 'TOKEN-http-4b7e1c9d0a2f6358';
 let server: mockttp.Mockttp;
@@ -24,10 +38,15 @@ after(async () => {
 });
 beforeEach(() => server.reset());
 
-const client = (options: Partial<HttpClientOptions> = {}) => new HttpClient({ baseUrl: url, token: async () => TOKEN, timeoutMs: 10_000, backoffMs: 5, ...options });
+const client = (options: Partial<HttpClientOptions> = {}) =>
+  new HttpClient({ baseUrl: url, token: async () => TOKEN, timeoutMs: 10_000, backoffMs: 5, ...options });
 const get = { method: 'GET' as const, path: '/x', apiVersion: '2025-01-01', area: 'policy' as const };
 const put = { method: 'PUT' as const, path: '/x', apiVersion: '2025-01-01', area: 'policy' as const, body: { name: 'x' } };
-const caught = (promise: Promise<unknown>) => promise.then((v) => assert.fail(`expected a failure, got ${JSON.stringify(v)}`), (e: unknown) => e);
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    (v) => assert.fail(`expected a failure, got ${JSON.stringify(v)}`),
+    (e: unknown) => e,
+  );
 const recorded = () => {
   const waits: number[] = [];
   return { waits, wait: async (ms: number) => void waits.push(ms) };
@@ -43,12 +62,21 @@ async function raw(handler: http.RequestListener): Promise<string> {
 
 test('the request: base URL without trailing slashes, api-version, query values given (not undefined), bearer token, Accept, User-Agent', async () => {
   const endpoint = await server.forGet('/x').thenJson(200, { ok: true });
-  const response = await new HttpClient({ baseUrl: `${url}///`, token: async () => TOKEN }).send({ ...get, query: { a: '1', b: undefined } });
+  const response = await new HttpClient({ baseUrl: `${url}///`, token: async () => TOKEN }).send({
+    ...get,
+    query: { a: '1', b: undefined },
+  });
   assert.deepEqual(response.body, { ok: true });
   const [seen] = await endpoint.getSeenRequests();
   const target = new URL(seen.url);
   assert.equal(target.pathname, '/x');
-  assert.deepEqual([...target.searchParams], [['api-version', '2025-01-01'], ['a', '1']]);
+  assert.deepEqual(
+    [...target.searchParams],
+    [
+      ['api-version', '2025-01-01'],
+      ['a', '1'],
+    ],
+  );
   assert.equal(seen.headers.authorization, `Bearer ${TOKEN}`);
   assert.equal(seen.headers.accept, 'application/json');
   assert.equal(seen.headers['user-agent'], 'policy-set-tools');
@@ -69,12 +97,21 @@ test('a body is sent as UTF-8 JSON with its byte length; no api-version when non
   assert.equal(new URL(seen.url).searchParams.has('api-version'), false);
 });
 
-test('an absolute url (a nextLink) keeps its own api-version; one without gets the request\'s', async () => {
+test("an absolute url (a nextLink) keeps its own api-version; one without gets the request's", async () => {
   const endpoint = await server.forGet('/next').thenJson(200, {});
   await client().send({ ...get, path: '', url: `${url}/next?api-version=2024-02-02&page=2` });
   await client().send({ ...get, path: '', url: `${url}/next?page=3` });
   const seen = (await endpoint.getSeenRequests()).map((r) => [...new URL(r.url).searchParams]);
-  assert.deepEqual(seen, [[['api-version', '2024-02-02'], ['page', '2']], [['page', '3'], ['api-version', '2025-01-01']]]);
+  assert.deepEqual(seen, [
+    [
+      ['api-version', '2024-02-02'],
+      ['page', '2'],
+    ],
+    [
+      ['page', '3'],
+      ['api-version', '2025-01-01'],
+    ],
+  ]);
 });
 
 test('a 2xx body of white space is no body; a 2xx body that is not JSON is an InvalidResponse error', async () => {
@@ -97,9 +134,16 @@ test('tokens: asked again for each attempt; a provider that fails or gives none 
   await server.reset();
   const none = await server.forAnyRequest().thenJson(200, {});
   const failing = await caught(client({ token: async () => Promise.reject(new Error('keychain locked')) }).send(get));
-  assert.ok(failing instanceof AuthenticationRequiredError && /Could not get a token: keychain locked/.test(failing.message), String(failing));
+  assert.ok(
+    failing instanceof AuthenticationRequiredError && /Could not get a token: keychain locked/.test(failing.message),
+    String(failing),
+  );
   const own = new ServiceError('own', 401, 'Own', '', 'policy');
-  assert.equal(await caught(client({ token: async () => Promise.reject(own) }).send(get)), own, 'an ApiError from the provider is passed on as it is');
+  assert.equal(
+    await caught(client({ token: async () => Promise.reject(own) }).send(get)),
+    own,
+    'an ApiError from the provider is passed on as it is',
+  );
   assert.ok((await caught(client({ token: async () => '' }).send(get))) instanceof AuthenticationRequiredError);
   assert.equal((await none.getSeenRequests()).length, 0);
 });
@@ -115,14 +159,22 @@ test('a signal aborted before the call, or while the token is got: CancelledErro
   assert.equal((await endpoint.getSeenRequests()).length, 0);
 });
 
-test('retries: onRetry is told each attempt, the call\'s own onRetry wins; earlier statuses are kept on the final error', async () => {
+test("retries: onRetry is told each attempt, the call's own onRetry wins; earlier statuses are kept on the final error", async () => {
   await server.forGet('/x').thenReply(429, '{"error": {"code": "TooManyRequests", "message": "slow"}}', { 'retry-after': '0' });
   const fromOptions: RetryInfo[] = [];
   const fromCall: RetryInfo[] = [];
-  const error = await caught(client({ maxRetries: 2, onRetry: (i) => fromOptions.push(i) }).send(get, { onRetry: (i) => fromCall.push(i) }));
+  const error = await caught(
+    client({ maxRetries: 2, onRetry: (i) => fromOptions.push(i) }).send(get, { onRetry: (i) => fromCall.push(i) }),
+  );
   assert.ok(error instanceof ServiceError && error.status === 429);
   assert.deepEqual(error.earlierStatuses, [429, 429]);
-  assert.deepEqual(fromCall.map((i) => [i.attempt, i.delayMs]), [[1, 0], [2, 0]]);
+  assert.deepEqual(
+    fromCall.map((i) => [i.attempt, i.delayMs]),
+    [
+      [1, 0],
+      [2, 0],
+    ],
+  );
   assert.match(fromCall[0].reason, /429 TooManyRequests/);
   assert.deepEqual(fromOptions, []);
 });
@@ -143,7 +195,19 @@ test('a read retried after network errors and 5xx, with growing backoff and no m
   // The same for a network error.
   const down = await raw((req) => req.socket.destroy());
   const net = recorded();
-  assert.ok((await caught(new HttpClient({ baseUrl: down, token: async () => TOKEN, maxRetries: 3, backoffMs: 60_000, maxDelayMs: 60_000, timeoutMs: 1000, wait: net.wait }).send(get))) instanceof NetworkError);
+  assert.ok(
+    (await caught(
+      new HttpClient({
+        baseUrl: down,
+        token: async () => TOKEN,
+        maxRetries: 3,
+        backoffMs: 60_000,
+        maxDelayMs: 60_000,
+        timeoutMs: 1000,
+        wait: net.wait,
+      }).send(get),
+    )) instanceof NetworkError,
+  );
   assert.deepEqual(net.waits, []);
 });
 
@@ -176,11 +240,18 @@ test('maxResponseBytes: a smaller cap is kept too, and an answer within it is re
 test('the time limit of the call covers its retries: a TimeoutError, not the last status', async () => {
   await server.forGet('/x').thenReply(503, '', { 'retry-after': '0' });
   // Waits that take real time (as in use), each shorter than the limit, together longer.
-  const error = await caught(client({ timeoutMs: 300, maxRetries: 50, wait: (ms, signal) => new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, 100);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))), { once: true });
-    void ms;
-  }) }).send(get));
+  const error = await caught(
+    client({
+      timeoutMs: 300,
+      maxRetries: 50,
+      wait: (ms, signal) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 100);
+          signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))), { once: true });
+          void ms;
+        }),
+    }).send(get),
+  );
   assert.ok(error instanceof TimeoutError, String(error));
   assert.match(error.message, /within 0\.3 s/);
 });
@@ -199,18 +270,29 @@ test('network retries are told too (attempt, wait, reason); the token provider a
   const told: RetryInfo[] = [];
   const signals: unknown[] = [];
   const { wait } = recorded();
-  await caught(new HttpClient({ baseUrl: down, token: async (signal) => (signals.push(signal), TOKEN), maxRetries: 2, backoffMs: 5, wait }).send(get, { onRetry: (i) => told.push(i) }));
-  assert.deepEqual(told.map((i) => i.attempt), [1, 2]);
+  await caught(
+    new HttpClient({ baseUrl: down, token: async (signal) => (signals.push(signal), TOKEN), maxRetries: 2, backoffMs: 5, wait }).send(get, {
+      onRetry: (i) => told.push(i),
+    }),
+  );
+  assert.deepEqual(
+    told.map((i) => i.attempt),
+    [1, 2],
+  );
   assert.ok(told.every((i) => /dropped/.test(i.reason) && i.delayMs >= 0));
   assert.ok(signals.length === 3 && signals.every((s) => s instanceof AbortSignal));
   let asked = 0;
   const controller = new AbortController();
   controller.abort();
-  assert.ok((await caught(client({ token: async () => (asked++, TOKEN) }).send(get, { signal: controller.signal }))) instanceof CancelledError);
+  assert.ok(
+    (await caught(client({ token: async () => (asked++, TOKEN) }).send(get, { signal: controller.signal }))) instanceof CancelledError,
+  );
   assert.equal(asked, 0);
   // A provider that fails because the call was cancelled meanwhile: the cancellation is what is said.
   const during = new AbortController();
-  const error = await caught(client({ token: async () => (during.abort(), Promise.reject(new Error('sign-in closed'))) }).send(get, { signal: during.signal }));
+  const error = await caught(
+    client({ token: async () => (during.abort(), Promise.reject(new Error('sign-in closed'))) }).send(get, { signal: during.signal }),
+  );
   assert.ok(error instanceof CancelledError, String(error));
 });
 
@@ -274,10 +356,16 @@ test('a Retry-After that does not fit names the time that was left', async () =>
 
 test('the backoff is spread over the upper half of each step, not fixed at one point of it', () => {
   const waits = Array.from({ length: 200 }, () => backoff(2, 100, 10_000));
-  assert.ok(waits.every((ms) => ms >= 200 && ms <= 400), String(waits));
+  assert.ok(
+    waits.every((ms) => ms >= 200 && ms <= 400),
+    String(waits),
+  );
   // 200 draws of a uniform spread over 200 ms: all within 50 ms of each other has a chance below 10^-100.
   assert.ok(Math.max(...waits) - Math.min(...waits) > 50, `spread ${Math.min(...waits)}..${Math.max(...waits)}`);
-  assert.ok(Array.from({ length: 200 }, () => backoff(20, 100, 1000)).every((ms) => ms >= 500 && ms <= 1000), 'capped by the maximum');
+  assert.ok(
+    Array.from({ length: 200 }, () => backoff(20, 100, 1000)).every((ms) => ms >= 500 && ms <= 1000),
+    'capped by the maximum',
+  );
 });
 
 test('a status above 599 (no HTTP status) is an error, not retried', async () => {
@@ -331,10 +419,13 @@ test('a transport (given, or the default one the web extension sets) gets the re
   };
   await client({ transport }).send(get);
   await client({ transport }).send({ ...get, method: 'PUT', body: { a: 1 } });
-  assert.deepEqual(seen.map((s) => [s.method, s.headers['Content-Type'], s.payload]), [
-    ['GET', undefined, undefined],
-    ['PUT', 'application/json; charset=utf-8', '{"a":1}'],
-  ]);
+  assert.deepEqual(
+    seen.map((s) => [s.method, s.headers['Content-Type'], s.payload]),
+    [
+      ['GET', undefined, undefined],
+      ['PUT', 'application/json; charset=utf-8', '{"a":1}'],
+    ],
+  );
   assert.equal(seen[0].headers.Authorization, `Bearer ${TOKEN}`);
   setDefaultTransport(transport);
   try {

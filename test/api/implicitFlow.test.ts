@@ -44,7 +44,10 @@ function browser(fragment: (params: URLSearchParams) => string, seen: Seen = {})
         try {
           seen.page = await request(redirect);
           const origin = new URL(redirect).origin;
-          seen.post = await request(`${origin}/token`, 'POST', fragment(url.searchParams), { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin });
+          seen.post = await request(`${origin}/token`, 'POST', fragment(url.searchParams), {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            Origin: origin,
+          });
           resolve();
         } catch (error) {
           reject(error as Error);
@@ -54,7 +57,12 @@ function browser(fragment: (params: URLSearchParams) => string, seen: Seen = {})
   };
 }
 
-const OPTIONS = { authUrl: 'https://login.example.com/authorize', clientId: 'client-1', scope: 'https://management.example.com/user_impersonation', timeoutMs: 5000 };
+const OPTIONS = {
+  authUrl: 'https://login.example.com/authorize',
+  clientId: 'client-1',
+  scope: 'https://management.example.com/user_impersonation',
+  timeoutMs: 5000,
+};
 
 describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
   test('the token arrives from the fragment, with state checked and expiry computed', async () => {
@@ -62,7 +70,10 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
     const before = Date.now();
     const token = await signInWithImplicitFlow({
       ...OPTIONS,
-      openBrowser: browser((p) => `access_token=flow-token-123&token_type=Bearer&expires_in=600&state=${encodeURIComponent(p.get('state')!)}`, seen),
+      openBrowser: browser(
+        (p) => `access_token=flow-token-123&token_type=Bearer&expires_in=600&state=${encodeURIComponent(p.get('state')!)}`,
+        seen,
+      ),
     });
     assert.equal(token.accessToken, 'flow-token-123');
     assert.equal(token.tokenType, 'Bearer');
@@ -90,13 +101,19 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
 
   test('an error from the identity provider is reported', async () => {
     await assert.rejects(
-      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `error=access_denied&error_description=User+said+no&state=${p.get('state')}`) }),
+      signInWithImplicitFlow({
+        ...OPTIONS,
+        openBrowser: browser((p) => `error=access_denied&error_description=User+said+no&state=${p.get('state')}`),
+      }),
       /refused the sign-in: access_denied: User said no/,
     );
   });
 
   test('a redirect without a token is an error', async () => {
-    await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `state=${p.get('state')}`) }), /without an access token/);
+    await assert.rejects(
+      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `state=${p.get('state')}`) }),
+      /without an access token/,
+    );
   });
 
   test('cancellation and time limit', async () => {
@@ -129,7 +146,9 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
         timeoutMs: 300,
         openBrowser: (url) => {
           const redirect = new URL(new URL(url).searchParams.get('redirect_uri')!);
-          void request(`${redirect.origin}/callback`, 'GET', undefined, { Host: `evil.example.com:${redirect.port}` }).then((a) => (answer = a));
+          void request(`${redirect.origin}/callback`, 'GET', undefined, { Host: `evil.example.com:${redirect.port}` }).then(
+            (a) => (answer = a),
+          );
         },
       }),
       TimeoutError,
@@ -152,10 +171,15 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
         const state = encodeURIComponent(authorize.searchParams.get('state')!);
         const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
         setImmediate(async () => {
-          answers.otherOrigin = (await request(`${origin}/token`, 'POST', `access_token=evil&state=${state}`, { ...form, Origin: 'http://evil.example.com' })).status;
+          answers.otherOrigin = (
+            await request(`${origin}/token`, 'POST', `access_token=evil&state=${state}`, { ...form, Origin: 'http://evil.example.com' })
+          ).status;
           answers.getToken = (await request(`${origin}/token`)).status;
           answers.postCallback = (await request(`${origin}/callback`, 'POST', 'x')).status;
-          answers.tooLarge = await request(`${origin}/token`, 'POST', `access_token=big&state=${state}&pad=${'x'.repeat(20_000)}`, { ...form, Origin: origin }).then(
+          answers.tooLarge = await request(`${origin}/token`, 'POST', `access_token=big&state=${state}&pad=${'x'.repeat(20_000)}`, {
+            ...form,
+            Origin: origin,
+          }).then(
             (a) => a.status,
             (e: NodeJS.ErrnoException) => e.code ?? 'error',
           );
@@ -164,21 +188,41 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
       },
     });
     for (let i = 0; i < 100 && answers.real === undefined; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(answers, { mode: 'fragment', prompt: 'select_account', otherOrigin: 403, getToken: 404, postCallback: 404, tooLarge: answers.tooLarge, real: 200 });
+    assert.deepEqual(answers, {
+      mode: 'fragment',
+      prompt: 'select_account',
+      otherOrigin: 403,
+      getToken: 404,
+      postCallback: 404,
+      tooLarge: answers.tooLarge,
+      real: 200,
+    });
     assert.notEqual(answers.tooLarge, 200, 'a post larger than 16 KB is not read');
     assert.equal(token.accessToken, 'good');
     assert.equal(token.tokenType, 'Bearer');
     assert.equal(token.scope, undefined);
-    assert.ok(token.expiresAt >= before + 100_000 && token.expiresAt <= Date.now() + 100_000, 'a lifetime that is not positive is the default one');
+    assert.ok(
+      token.expiresAt >= before + 100_000 && token.expiresAt <= Date.now() + 100_000,
+      'a lifetime that is not positive is the default one',
+    );
   });
 
   test("the provider's refusal names its error and the start of its description", async () => {
     await assert.rejects(
-      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `error=access_denied&error_description=${'d'.repeat(400)}&state=${encodeURIComponent(p.get('state')!)}`) }),
-      (e: unknown) => e instanceof SignInError && e.message === `The identity provider refused the sign-in: access_denied: ${'d'.repeat(300)}`,
+      signInWithImplicitFlow({
+        ...OPTIONS,
+        openBrowser: browser(
+          (p) => `error=access_denied&error_description=${'d'.repeat(400)}&state=${encodeURIComponent(p.get('state')!)}`,
+        ),
+      }),
+      (e: unknown) =>
+        e instanceof SignInError && e.message === `The identity provider refused the sign-in: access_denied: ${'d'.repeat(300)}`,
     );
     await assert.rejects(
-      signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `error=server_error&state=${encodeURIComponent(p.get('state')!)}`) }),
+      signInWithImplicitFlow({
+        ...OPTIONS,
+        openBrowser: browser((p) => `error=server_error&state=${encodeURIComponent(p.get('state')!)}`),
+      }),
       (e: unknown) => e instanceof SignInError && e.message === 'The identity provider refused the sign-in: server_error',
     );
   });
@@ -194,7 +238,10 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
 
   test('the pages served carry no-store, no-referrer and their type', async () => {
     const seen: Seen = {};
-    await signInWithImplicitFlow({ ...OPTIONS, openBrowser: browser((p) => `access_token=t&state=${encodeURIComponent(p.get('state')!)}`, seen) });
+    await signInWithImplicitFlow({
+      ...OPTIONS,
+      openBrowser: browser((p) => `access_token=t&state=${encodeURIComponent(p.get('state')!)}`, seen),
+    });
     await seen.done;
     assert.equal(seen.page?.headers?.['content-type'], 'text/html; charset=utf-8');
     assert.equal(seen.post?.headers?.['content-type'], 'text/plain; charset=utf-8');
@@ -231,7 +278,11 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
     const seen: { authorize?: URL } = {};
-    const token = await signInWithImplicitFlow({ ...OPTIONS, port, openBrowser: browser((p) => `access_token=fixed&state=${encodeURIComponent(p.get('state')!)}`, seen) });
+    const token = await signInWithImplicitFlow({
+      ...OPTIONS,
+      port,
+      openBrowser: browser((p) => `access_token=fixed&state=${encodeURIComponent(p.get('state')!)}`, seen),
+    });
     assert.equal(token.accessToken, 'fixed');
     assert.equal(seen.authorize?.searchParams.get('redirect_uri'), `http://127.0.0.1:${port}/callback`);
   });
@@ -239,7 +290,10 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
   test('without a time limit given, a sign-in that finishes is not cut short (the default is minutes)', async () => {
     const untimed: Partial<typeof OPTIONS> = { ...OPTIONS };
     delete untimed.timeoutMs;
-    const token = await signInWithImplicitFlow({ ...(untimed as Omit<typeof OPTIONS, 'timeoutMs'>), openBrowser: browser((p) => `access_token=patient&state=${encodeURIComponent(p.get('state')!)}`) });
+    const token = await signInWithImplicitFlow({
+      ...(untimed as Omit<typeof OPTIONS, 'timeoutMs'>),
+      openBrowser: browser((p) => `access_token=patient&state=${encodeURIComponent(p.get('state')!)}`),
+    });
     assert.equal(token.accessToken, 'patient');
   });
 
@@ -247,6 +301,9 @@ describe('OAuth 2.0 implicit flow with a loopback redirect', () => {
     const controller = new AbortController();
     controller.abort();
     await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, signal: controller.signal, openBrowser: () => undefined }), CancelledError);
-    await assert.rejects(signInWithImplicitFlow({ ...OPTIONS, timeoutMs: 600, openBrowser: () => undefined }), (e: unknown) => e instanceof TimeoutError && e.message === 'Sign-in did not finish within 1 s');
+    await assert.rejects(
+      signInWithImplicitFlow({ ...OPTIONS, timeoutMs: 600, openBrowser: () => undefined }),
+      (e: unknown) => e instanceof TimeoutError && e.message === 'Sign-in did not finish within 1 s',
+    );
   });
 });

@@ -44,9 +44,16 @@ function recordingWaits(): { waits: number[]; wait: (ms: number) => Promise<void
 
 describe('against the local service', () => {
   let service: LocalService;
-  const metadata = (options: Partial<HttpClientOptions> = {}) => new AdvisorMetadataClient({ baseUrl: service.url, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options });
+  const metadata = (options: Partial<HttpClientOptions> = {}) =>
+    new AdvisorMetadataClient(
+      { baseUrl: service.url, providerNamespace: 'Provider' },
+      { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options },
+    );
   const items = (options: Partial<HttpClientOptions> = {}) =>
-    new EventstreamClient({ baseUrl: '', itemsBaseUrl: service.url, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options });
+    new EventstreamClient(
+      { baseUrl: '', itemsBaseUrl: service.url, providerNamespace: 'Provider' },
+      { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options },
+    );
 
   before(async () => {
     service = await startLocalService();
@@ -65,7 +72,10 @@ describe('against the local service', () => {
         entities.map((e) => e.name),
         ['recommendationType', 'recommendationCategory', 'recommendationImpact'],
       );
-      assert.deepEqual(entities[1].properties?.supportedValues?.map((v) => v.id), ['HighAvailability', 'Security', 'Performance', 'Cost', 'OperationalExcellence']);
+      assert.deepEqual(
+        entities[1].properties?.supportedValues?.map((v) => v.id),
+        ['HighAvailability', 'Security', 'Performance', 'Cost', 'OperationalExcellence'],
+      );
       assert.deepEqual(entities[0].properties?.dependsOn, ['recommendationCategory', 'recommendationImpact']);
       assert.equal(service.requests.length, 3);
       for (const request of service.requests) {
@@ -238,11 +248,20 @@ describe('against the local service', () => {
     test('401 and 403 say which scope is needed', async () => {
       const strict = await startLocalService({ token: 'only-this-one' });
       try {
-        const c = new EventstreamClient({ baseUrl: '', itemsBaseUrl: strict.url, providerNamespace: 'Provider' }, { token: async () => TOKEN });
+        const c = new EventstreamClient(
+          { baseUrl: '', itemsBaseUrl: strict.url, providerNamespace: 'Provider' },
+          { token: async () => TOKEN },
+        );
         const read = await caught(c.get(WS, ORDERS));
-        assert.match(read.message, /^Unauthorized \(401\): .*; reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All/);
+        assert.match(
+          read.message,
+          /^Unauthorized \(401\): .*; reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All/,
+        );
         const write = await caught(c.delete(WS, ORDERS));
-        assert.match(write.message, /deleting an eventstream needs a token with the delegated scope Eventstream\.ReadWrite\.All or Item\.ReadWrite\.All/);
+        assert.match(
+          write.message,
+          /deleting an eventstream needs a token with the delegated scope Eventstream\.ReadWrite\.All or Item\.ReadWrite\.All/,
+        );
         assert.equal(strict.requests.length, 2, 'a 401 is not retried');
       } finally {
         await strict.close();
@@ -250,13 +269,16 @@ describe('against the local service', () => {
     });
 
     test('no token: nothing sent', async () => {
-      await caught(items({ token: async () => undefined }).get(WS, ORDERS)).then((e) => assert.ok(e instanceof AuthenticationRequiredError));
+      await caught(items({ token: async () => undefined }).get(WS, ORDERS)).then((e) =>
+        assert.ok(e instanceof AuthenticationRequiredError),
+      );
       assert.equal(service.requests.length, 0);
     });
   });
 
   describe('E5: delete an eventstream', () => {
-    const seed = (id: string, workspaceId = WS) => service.eventstreams.put({ id, workspaceId, displayName: `To delete ${id.slice(0, 4)}`, type: 'Eventstream' });
+    const seed = (id: string, workspaceId = WS) =>
+      service.eventstreams.put({ id, workspaceId, displayName: `To delete ${id.slice(0, 4)}`, type: 'Eventstream' });
 
     test('one DELETE, 200 and an empty body; then the item is gone (ItemNotFound)', async () => {
       const id = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -332,12 +354,31 @@ describe('against mockttp', () => {
   /** A second server: "another host" for nextLinks that leave the service. */
   let foreign: mockttp.Mockttp;
   let url: string;
-  const metadata = (options: Partial<HttpClientOptions> = {}) => new AdvisorMetadataClient({ baseUrl: url, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options });
-  const items = (options: Partial<HttpClientOptions> = {}) => new EventstreamClient({ baseUrl: '', itemsBaseUrl: url, providerNamespace: 'Provider' }, { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options });
+  const metadata = (options: Partial<HttpClientOptions> = {}) =>
+    new AdvisorMetadataClient(
+      { baseUrl: url, providerNamespace: 'Provider' },
+      { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options },
+    );
+  const items = (options: Partial<HttpClientOptions> = {}) =>
+    new EventstreamClient(
+      { baseUrl: '', itemsBaseUrl: url, providerNamespace: 'Provider' },
+      { token: async () => TOKEN, timeoutMs: 5000, backoffMs: 20, ...options },
+    );
   const META = '/providers/Provider.Advisor/metadata';
-  const entity = (name: string) => ({ id: `providers/Provider.Advisor/metadata/${name}`, name, type: 'Provider.Advisor/metadata', properties: { displayName: name, dependsOn: null, applicableScenarios: ['Alerts'], supportedValues: [{ id: 'A', displayName: 'a' }] } });
+  const entity = (name: string) => ({
+    id: `providers/Provider.Advisor/metadata/${name}`,
+    name,
+    type: 'Provider.Advisor/metadata',
+    properties: { displayName: name, dependsOn: null, applicableScenarios: ['Alerts'], supportedValues: [{ id: 'A', displayName: 'a' }] },
+  });
   const ITEM = `/v1/workspaces/${WS}/eventstreams/${ORDERS}`;
-  const itemsError = (errorCode: string, message: string) => ({ errorCode, message, requestId: '6a1f2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b', moreDetails: [], relatedResource: { resourceId: ORDERS, resourceType: 'Eventstream' } });
+  const itemsError = (errorCode: string, message: string) => ({
+    errorCode,
+    message,
+    requestId: '6a1f2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b',
+    moreDetails: [],
+    relatedResource: { resourceId: ORDERS, resourceType: 'Eventstream' },
+  });
 
   before(async () => {
     server = mockttp.getLocal();
@@ -359,9 +400,18 @@ describe('against mockttp', () => {
 
   test('E3: three pages by nextLink, in order, each with api-version and the token', async () => {
     const endpoints = [
-      await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('recommendationType')], nextLink: `${url}${META}?api-version=2025-01-01&skip=1` }),
-      await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('recommendationCategory')], nextLink: `${url}${META}?api-version=2025-01-01&skip=2` }),
-      await server.forGet(META).matching(page('2')).thenJson(200, { value: [entity('recommendationImpact')] }),
+      await server
+        .forGet(META)
+        .matching(page(null))
+        .thenJson(200, { value: [entity('recommendationType')], nextLink: `${url}${META}?api-version=2025-01-01&skip=1` }),
+      await server
+        .forGet(META)
+        .matching(page('1'))
+        .thenJson(200, { value: [entity('recommendationCategory')], nextLink: `${url}${META}?api-version=2025-01-01&skip=2` }),
+      await server
+        .forGet(META)
+        .matching(page('2'))
+        .thenJson(200, { value: [entity('recommendationImpact')] }),
     ];
     const { entities, pages } = await metadata().listAll();
     assert.equal(pages, 3);
@@ -378,8 +428,14 @@ describe('against mockttp', () => {
   });
 
   test('E3: a nextLink that loops back to a page already read: refused before it is followed', async () => {
-    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?api-version=2025-01-01&skip=1` });
-    const second = await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=1&api-version=2025-01-01` });
+    await server
+      .forGet(META)
+      .matching(page(null))
+      .thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?api-version=2025-01-01&skip=1` });
+    const second = await server
+      .forGet(META)
+      .matching(page('1'))
+      .thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=1&api-version=2025-01-01` });
     const error = await caught(metadata().listAll());
     assert.ok(error instanceof ServiceError && error.code === 'InvalidNextLink');
     assert.match(error.message, /nextLink of page 2: it repeats a page already read \(a loop\)/);
@@ -401,7 +457,10 @@ describe('against mockttp', () => {
       })(),
     );
     assert.deepEqual(seen, ['a'], 'the first page was given before the listing stopped');
-    assert.match(error.message, new RegExp(`it leads to http://127\\.0\\.0\\.1:${foreign.port}, not to the service at ${url.replace(/\./g, '\\.')}`));
+    assert.match(
+      error.message,
+      new RegExp(`it leads to http://127\\.0\\.0\\.1:${foreign.port}, not to the service at ${url.replace(/\./g, '\\.')}`),
+    );
     assert.equal((await elsewhere.getSeenRequests()).length, 0);
   });
 
@@ -416,7 +475,13 @@ describe('against mockttp', () => {
   });
 
   test('E3: the metadata ErrorResponse (403), not retried', async () => {
-    const endpoint = await server.forGet(META).thenJson(403, { error: { code: 'AuthorizationFailed', message: 'No read access to the metadata.' } }, { 'x-ms-request-id': 'meta-req-1' });
+    const endpoint = await server
+      .forGet(META)
+      .thenJson(
+        403,
+        { error: { code: 'AuthorizationFailed', message: 'No read access to the metadata.' } },
+        { 'x-ms-request-id': 'meta-req-1' },
+      );
     const error = await caught(metadata().listAll());
     assert.ok(error instanceof ServiceError);
     assert.deepEqual([error.status, error.code, error.shape, error.requestId], [403, 'AuthorizationFailed', 'metadata', 'meta-req-1']);
@@ -424,7 +489,7 @@ describe('against mockttp', () => {
     assert.equal((await endpoint.getSeenRequests()).length, 1);
   });
 
-  test('E3: a loop is known by the page\'s address: trailing slashes, the filter and a missing api-version do not hide it', async () => {
+  test("E3: a loop is known by the page's address: trailing slashes, the filter and a missing api-version do not hide it", async () => {
     for (const [nextLink, filter] of [
       [`${url}${META}//?api-version=2025-01-01`, undefined],
       [`${url}${META}`, undefined],
@@ -440,10 +505,19 @@ describe('against mockttp', () => {
     }
   });
 
-  test('E3: a nextLink\'s own api-version is kept; one without gets the operation\'s', async () => {
-    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?api-version=2024-06-01&skip=1` });
-    const second = await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
-    const third = await server.forGet(META).matching(page('2')).thenJson(200, { value: [entity('c')], nextLink: null });
+  test("E3: a nextLink's own api-version is kept; one without gets the operation's", async () => {
+    await server
+      .forGet(META)
+      .matching(page(null))
+      .thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?api-version=2024-06-01&skip=1` });
+    const second = await server
+      .forGet(META)
+      .matching(page('1'))
+      .thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+    const third = await server
+      .forGet(META)
+      .matching(page('2'))
+      .thenJson(200, { value: [entity('c')], nextLink: null });
     const { entities, pages } = await metadata().listAll();
     assert.deepEqual([entities.map((e) => e.name), pages], [['a', 'b', 'c'], 3], 'a null nextLink ends the listing');
     assert.equal(new URL((await second.getSeenRequests())[0].url).searchParams.get('api-version'), '2024-06-01');
@@ -451,9 +525,18 @@ describe('against mockttp', () => {
   });
 
   test('E3: a nextLink padded with white space, ASCII or not, is followed to its page', async () => {
-    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `\u00a0 ${url}${META}?skip=1\n\u00a0` });
-    const second = await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')] });
-    assert.deepEqual((await metadata({ maxRetries: 0 }).listAll()).entities.map((e) => e.name), ['a', 'b']);
+    await server
+      .forGet(META)
+      .matching(page(null))
+      .thenJson(200, { value: [entity('a')], nextLink: `\u00a0 ${url}${META}?skip=1\n\u00a0` });
+    const second = await server
+      .forGet(META)
+      .matching(page('1'))
+      .thenJson(200, { value: [entity('b')] });
+    assert.deepEqual(
+      (await metadata({ maxRetries: 0 }).listAll()).entities.map((e) => e.name),
+      ['a', 'b'],
+    );
     assert.equal((await second.getSeenRequests()).length, 1);
   });
 
@@ -478,18 +561,36 @@ describe('against mockttp', () => {
     assert.equal(first.message, `The service answered 200 to GET ${META} with JSON that is not a metadata list (no "value" array)`);
     assert.deepEqual(first.details, []);
     await server.reset();
-    await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
-    await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+    await server
+      .forGet(META)
+      .matching(page(null))
+      .thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
+    await server
+      .forGet(META)
+      .matching(page('1'))
+      .thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
     await server.forGet(META).matching(page('2')).thenJson(200, { values: [] });
-    assert.equal((await caught(metadata().listAll())).message, 'The service answered 200 to the nextLink of page 2 with JSON that is not a metadata list (no "value" array)');
+    assert.equal(
+      (await caught(metadata().listAll())).message,
+      'The service answered 200 to the nextLink of page 2 with JSON that is not a metadata list (no "value" array)',
+    );
   });
 
   test('E3: the entry bound counts every page: exactly at the bound is read, one more ends the listing', async () => {
     const chain = async () => {
       await server.reset();
-      await server.forGet(META).matching(page(null)).thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
-      await server.forGet(META).matching(page('1')).thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
-      await server.forGet(META).matching(page('2')).thenJson(200, { value: [entity('c')] });
+      await server
+        .forGet(META)
+        .matching(page(null))
+        .thenJson(200, { value: [entity('a')], nextLink: `${url}${META}?skip=1` });
+      await server
+        .forGet(META)
+        .matching(page('1'))
+        .thenJson(200, { value: [entity('b')], nextLink: `${url}${META}?skip=2` });
+      await server
+        .forGet(META)
+        .matching(page('2'))
+        .thenJson(200, { value: [entity('c')] });
     };
     await chain();
     assert.equal((await metadata().listAll({ maxEntries: 3 })).entities.length, 3);
@@ -502,7 +603,10 @@ describe('against mockttp', () => {
     );
     assert.deepEqual(seen, ['a', 'b']);
     assert.ok(error instanceof ServiceError && error.code === 'TooLarge', String(error));
-    assert.equal(error.message, 'The service sent more than 16 MB or 2 entries of metadata; not read further: narrow it with a filter (--filter)');
+    assert.equal(
+      error.message,
+      'The service sent more than 16 MB or 2 entries of metadata; not read further: narrow it with a filter (--filter)',
+    );
     assert.deepEqual(error.details, []);
   });
 
@@ -523,18 +627,26 @@ describe('against mockttp', () => {
     assert.equal((await ok.getSeenRequests()).length, 1);
   });
 
-  test('E4: ItemNotFound in the items shape: the user\'s message, the body\'s request id, the related resource kept', async () => {
+  test("E4: ItemNotFound in the items shape: the user's message, the body's request id, the related resource kept", async () => {
     await server.forGet(ITEM).thenJson(404, itemsError('ItemNotFound', 'The requested item was not found.'));
     const error = await caught(items().get(WS, ORDERS));
     assert.ok(error instanceof ServiceError && error.shape === 'eventstream');
-    assert.equal(error.message, `No eventstream ${ORDERS} in workspace ${WS}: ItemNotFound (404) (request id 6a1f2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b)`);
+    assert.equal(
+      error.message,
+      `No eventstream ${ORDERS} in workspace ${WS}: ItemNotFound (404) (request id 6a1f2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b)`,
+    );
     assert.equal(error.serviceMessage, 'The requested item was not found.');
   });
 
   test('E4: other items errors show code, message, related resource and request id', async () => {
-    await server.forGet(ITEM).thenJson(400, { ...itemsError('InvalidInput', 'Bad request.'), moreDetails: [{ errorCode: 'Detail1', message: 'first detail' }] });
+    await server
+      .forGet(ITEM)
+      .thenJson(400, { ...itemsError('InvalidInput', 'Bad request.'), moreDetails: [{ errorCode: 'Detail1', message: 'first detail' }] });
     const error = await caught(items().get(WS, ORDERS));
-    assert.equal(error.message, `InvalidInput (400): Bad request. [Detail1: first detail] (related resource Eventstream ${ORDERS}, request id 6a1f2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b)`);
+    assert.equal(
+      error.message,
+      `InvalidInput (400): Bad request. [Detail1: first detail] (related resource Eventstream ${ORDERS}, request id 6a1f2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b)`,
+    );
   });
 
   test('E5: one DELETE, 200 with an empty body', async () => {
@@ -562,7 +674,10 @@ describe('against mockttp', () => {
   }
 
   test('E5: 429 (Retry-After) then ItemNotFound: already deleted', async () => {
-    const throttled = await server.forDelete(ITEM).once().thenJson(429, itemsError('RequestBlocked', 'Too many requests.'), { 'Retry-After': '3' });
+    const throttled = await server
+      .forDelete(ITEM)
+      .once()
+      .thenJson(429, itemsError('RequestBlocked', 'Too many requests.'), { 'Retry-After': '3' });
     const gone = await server.forDelete(ITEM).thenJson(404, itemsError('ItemNotFound', 'The requested item was not found.'));
     const { waits, wait } = recordingWaits();
     const result = await items({ wait }).delete(WS, ORDERS);
@@ -602,7 +717,10 @@ describe('against mockttp', () => {
     assert.deepEqual(invalid.earlierStatuses, [429]);
     const forbidden = await caught(items({ wait }).delete(WS, ORDERS));
     assert.ok(forbidden instanceof ServiceError, String(forbidden));
-    assert.match(forbidden.message, /^InsufficientScopes \(403\): .*; deleting an eventstream needs a token with the delegated scope Eventstream\.ReadWrite\.All or Item\.ReadWrite\.All$/);
+    assert.match(
+      forbidden.message,
+      /^InsufficientScopes \(403\): .*; deleting an eventstream needs a token with the delegated scope Eventstream\.ReadWrite\.All or Item\.ReadWrite\.All$/,
+    );
     assert.deepEqual(forbidden.earlierStatuses, []);
   });
 
@@ -612,7 +730,10 @@ describe('against mockttp', () => {
     const { wait } = recordingWaits();
     const error = await caught(items({ wait }).get(WS, ORDERS));
     assert.ok(error instanceof ServiceError && error.status === 403, String(error));
-    assert.match(error.message, /; reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All \(or a ReadWrite one\)$/);
+    assert.match(
+      error.message,
+      /; reading an eventstream needs a token with the delegated scope Eventstream\.Read\.All or Item\.Read\.All \(or a ReadWrite one\)$/,
+    );
     assert.deepEqual(error.earlierStatuses, [429]);
   });
 
@@ -628,12 +749,20 @@ describe('against mockttp', () => {
     await server.forDelete(ITEM).once().thenReply(200, '', { 'x-ms-request-id': 'del-1' });
     await server.forDelete(ITEM).thenReply(200, '<html>done</html>', { 'x-ms-request-id': 'del-2' });
     assert.deepEqual(await items().delete(WS, ORDERS), { status: 200, alreadyDeleted: false, requestId: 'del-1' });
-    assert.deepEqual(await items().delete(WS, ORDERS), { status: 200, alreadyDeleted: false, requestId: 'del-2', unreadableBody: '<html>done</html>' });
+    assert.deepEqual(await items().delete(WS, ORDERS), {
+      status: 200,
+      alreadyDeleted: false,
+      requestId: 'del-2',
+      unreadableBody: '<html>done</html>',
+    });
   });
 
   test('the address of an eventstream, as the confirmation shows it and the DELETE sends it', () => {
     assert.equal(items().eventstreamUrl(WS, ORDERS), `${url}${ITEM}`);
-    assert.throws(() => items().eventstreamUrl(WS, 'not-a-uuid'), (e: Error) => e instanceof InvalidRequestError && /'not-a-uuid' is not an eventstream ID/.test(e.message));
+    assert.throws(
+      () => items().eventstreamUrl(WS, 'not-a-uuid'),
+      (e: Error) => e instanceof InvalidRequestError && /'not-a-uuid' is not an eventstream ID/.test(e.message),
+    );
   });
 
   test('no workspace-items address: the client says so before anything is sent', () => {
@@ -643,7 +772,7 @@ describe('against mockttp', () => {
     );
   });
 
-  test('the scopes asked for: the spec\'s narrower ones, on the items origin', () => {
+  test("the scopes asked for: the spec's narrower ones, on the items origin", () => {
     assert.deepEqual(eventstreamScopes('https://items.example.com/base', 'read'), ['https://items.example.com/Eventstream.Read.All']);
     assert.deepEqual(eventstreamScopes('https://items.example.com', 'write'), ['https://items.example.com/Eventstream.ReadWrite.All']);
   });
@@ -651,10 +780,19 @@ describe('against mockttp', () => {
 
 describe('settings: the items address', () => {
   test('from the flag or POLICYSET_ITEMS_BASE_URL; https or loopback; required only by the items commands', () => {
-    assert.equal(resolveServiceSettings([{}], { POLICYSET_ITEMS_BASE_URL: 'https://items.example.com/' }, undefined, 'itemsBaseUrl').itemsBaseUrl, 'https://items.example.com');
+    assert.equal(
+      resolveServiceSettings([{}], { POLICYSET_ITEMS_BASE_URL: 'https://items.example.com/' }, undefined, 'itemsBaseUrl').itemsBaseUrl,
+      'https://items.example.com',
+    );
     assert.equal(resolveServiceSettings([{ itemsBaseUrl: 'http://127.0.0.1:9' }], {}, undefined, 'itemsBaseUrl').baseUrl, '');
-    assert.throws(() => resolveServiceSettings([{ itemsBaseUrl: 'http://items.example.com' }], {}, undefined, 'itemsBaseUrl'), /plain http/);
-    assert.throws(() => resolveServiceSettings([{ baseUrl: 'https://x.example.com' }], {}, undefined, 'itemsBaseUrl', 'give --items-base-url'), (e: Error) => e instanceof SettingsError && /no workspace-items address: give --items-base-url/.test(e.message));
+    assert.throws(
+      () => resolveServiceSettings([{ itemsBaseUrl: 'http://items.example.com' }], {}, undefined, 'itemsBaseUrl'),
+      /plain http/,
+    );
+    assert.throws(
+      () => resolveServiceSettings([{ baseUrl: 'https://x.example.com' }], {}, undefined, 'itemsBaseUrl', 'give --items-base-url'),
+      (e: Error) => e instanceof SettingsError && /no workspace-items address: give --items-base-url/.test(e.message),
+    );
     assert.throws(() => resolveServiceSettings([{ itemsBaseUrl: 'https://items.example.com' }], {}), /no service address/);
   });
 });

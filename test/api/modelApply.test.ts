@@ -17,7 +17,8 @@ const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const RG = 'rg-ai';
 const API_VERSION = '2023-05-01';
 const CS = '/providers/Provider.CognitiveServices';
-const deploymentPath = (account: string, name: string) => `/subscriptions/${SUB}/resourceGroups/${RG}${CS}/accounts/${account}/deployments/${name}`;
+const deploymentPath = (account: string, name: string) =>
+  `/subscriptions/${SUB}/resourceGroups/${RG}${CS}/accounts/${account}/deployments/${name}`;
 const usagesPath = (location: string) => `/subscriptions/${SUB}${CS}/locations/${location}/usages`;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-apply-'));
@@ -30,7 +31,10 @@ after(async () => {
 });
 
 async function cli(baseUrl: string, args: string[]): Promise<RunResult> {
-  const result = await runCli(args, { env: { ...process.env, POLICYSET_BASE_URL: baseUrl, POLICYSET_ACCESS_TOKEN: TOKEN }, timeoutMs: 60_000 });
+  const result = await runCli(args, {
+    env: { ...process.env, POLICYSET_BASE_URL: baseUrl, POLICYSET_ACCESS_TOKEN: TOKEN },
+    timeoutMs: 60_000,
+  });
   outputs.push(result.stdout, result.stderr);
   return result;
 }
@@ -43,7 +47,13 @@ function planFile(deployments: Array<{ account: string; name: string; capacity: 
     JSON.stringify({
       subscription: SUB,
       resourceGroup: RG,
-      deployments: deployments.map((d) => ({ account: d.account, region: d.region ?? REGION_OF[d.account], name: d.name, model: { format: 'OpenAI', name: d.model ?? 'gpt-4o', version: '2024-08-06' }, sku: { name: 'Standard', capacity: d.capacity } })),
+      deployments: deployments.map((d) => ({
+        account: d.account,
+        region: d.region ?? REGION_OF[d.account],
+        name: d.name,
+        model: { format: 'OpenAI', name: d.model ?? 'gpt-4o', version: '2024-08-06' },
+        sku: { name: 'Standard', capacity: d.capacity },
+      })),
     }),
   );
   return file;
@@ -75,9 +85,16 @@ async function standIn(): Promise<Stand> {
     [deploymentPath('ai-east', 'chat'), { account: 'ai-east', name: 'chat', capacity: 80, model: 'gpt-4o' }],
     [deploymentPath('ai-west', 'chat'), { account: 'ai-west', name: 'chat', capacity: 100, model: 'gpt-4o' }],
   ]);
-  const used = (region: string, except?: string) => [...deployments].filter(([p, d]) => p !== except && REGION_OF[d.account] === region && d.model === 'gpt-4o').reduce((sum, [, d]) => sum + d.capacity, 0);
+  const used = (region: string, except?: string) =>
+    [...deployments]
+      .filter(([p, d]) => p !== except && REGION_OF[d.account] === region && d.model === 'gpt-4o')
+      .reduce((sum, [, d]) => sum + d.capacity, 0);
   const err = (code: string, message: string) => ({ error: { code, message } });
-  await server.forAnyRequest().matching((r) => r.headers.authorization !== `Bearer ${TOKEN}`).asPriority(5).thenJson(401, err('AuthenticationFailed', 'no token'));
+  await server
+    .forAnyRequest()
+    .matching((r) => r.headers.authorization !== `Bearer ${TOKEN}`)
+    .asPriority(5)
+    .thenJson(401, err('AuthenticationFailed', 'no token'));
   await server
     .forGet(/\/locations\/[a-z]+\/usages$/)
     .withQuery({ 'api-version': API_VERSION })
@@ -90,8 +107,18 @@ async function standIn(): Promise<Stand> {
         statusCode: 200,
         json: {
           value: [
-            { name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' }, currentValue: used(region), limit: LIMITS[region], unit: 'Count' },
-            { name: { value: 'AccountCount', localizedValue: 'Cognitive Services total account limit' }, currentValue: accounts, limit: 30, unit: 'Count' },
+            {
+              name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' },
+              currentValue: used(region),
+              limit: LIMITS[region],
+              unit: 'Count',
+            },
+            {
+              name: { value: 'AccountCount', localizedValue: 'Cognitive Services total account limit' },
+              currentValue: accounts,
+              limit: 30,
+              unit: 'Count',
+            },
           ],
         },
       };
@@ -103,7 +130,14 @@ async function standIn(): Promise<Stand> {
     .thenCallback((r) => {
       const d = deployments.get(new URL(r.url).pathname);
       if (!d) return { statusCode: 404, json: err('DeploymentNotFound', 'Deployment not found.') };
-      return { statusCode: 200, json: { name: d.name, sku: { name: 'Standard', capacity: d.capacity }, properties: { model: { format: 'OpenAI', name: d.model, version: '2024-08-06' }, provisioningState: 'Succeeded' } } };
+      return {
+        statusCode: 200,
+        json: {
+          name: d.name,
+          sku: { name: 'Standard', capacity: d.capacity },
+          properties: { model: { format: 'OpenAI', name: d.model, version: '2024-08-06' }, provisioningState: 'Succeeded' },
+        },
+      };
     });
   await server
     .forPut(/\/deployments\/[^/?]+$/)
@@ -115,13 +149,23 @@ async function standIn(): Promise<Stand> {
       const body = (await r.body.getJson()) as { sku: { capacity: number }; properties: { model: { name: string } } };
       const region = REGION_OF[account];
       const free = LIMITS[region] - used(region, p);
-      if (body.sku.capacity > free) return { statusCode: 400, json: err('InsufficientQuota', `This operation needs ${body.sku.capacity} capacity; ${free} available.`) };
+      if (body.sku.capacity > free)
+        return {
+          statusCode: 400,
+          json: err('InsufficientQuota', `This operation needs ${body.sku.capacity} capacity; ${free} available.`),
+        };
       const existed = deployments.has(p);
       deployments.set(p, { account, name, capacity: body.sku.capacity, model: body.properties.model.name });
-      return { statusCode: existed ? 200 : 201, json: { id: p, name, ...body, properties: { ...body.properties, provisioningState: 'Succeeded' } } };
+      return {
+        statusCode: existed ? 200 : 201,
+        json: { id: p, name, ...body, properties: { ...body.properties, provisioningState: 'Succeeded' } },
+      };
     });
   await server.forUnmatchedRequest().thenJson(400, err('InvalidRequest', 'No such operation.'));
-  const puts = () => seen.filter((r) => r.method === 'PUT').map((r) => ({ path: new URL(r.url).pathname, capacity: JSON.parse(r.body.buffer.toString('utf8')).sku.capacity as number }));
+  const puts = () =>
+    seen
+      .filter((r) => r.method === 'PUT')
+      .map((r) => ({ path: new URL(r.url).pathname, capacity: JSON.parse(r.body.buffer.toString('utf8')).sku.capacity as number }));
   return { server, url, seen, puts };
 }
 
@@ -130,7 +174,18 @@ const CONCURRENT = { concurrency: 3 };
 describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => {
   test('quota where for 150,000 TPM of gpt-4o: only westus fits, with its 200,000 free TPM', async () => {
     const stand = await standIn();
-    const args = ['quota', 'where', '--subscription', SUB, '--model', 'gpt-4o', '--tpm', '150000', '--locations', 'eastus,westus,swedencentral'];
+    const args = [
+      'quota',
+      'where',
+      '--subscription',
+      SUB,
+      '--model',
+      'gpt-4o',
+      '--tpm',
+      '150000',
+      '--locations',
+      'eastus,westus,swedencentral',
+    ];
     const json = await cli(stand.url, [...args, '--format', 'json']);
     assert.equal(json.code, 0, json.stderr);
     assert.deepEqual(JSON.parse(json.stdout), [
@@ -146,10 +201,21 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
 
   test('a plan keeping the 80 and adding 30 in eastus is refused: exit 1, no PUT, the quota named with how much over', async () => {
     const stand = await standIn();
-    const result = await cli(stand.url, ['model', 'apply', planFile([{ account: 'ai-east', name: 'chat', capacity: 80 }, { account: 'ai-east', name: 'chat-2', capacity: 30 }]), '--yes']);
+    const result = await cli(stand.url, [
+      'model',
+      'apply',
+      planFile([
+        { account: 'ai-east', name: 'chat', capacity: 80 },
+        { account: 'ai-east', name: 'chat-2', capacity: 30 },
+      ]),
+      '--yes',
+    ]);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stdout, /Refused: the plan does not fit; nothing was sent/);
-    assert.match(result.stdout, /'gpt-4o' \(Standard\) in 'eastus': 110,000 TPM after the plan, over the 100,000 TPM quota by 10,000 TPM .*ai-east\/chat \(unchanged, 80\), ai-east\/chat-2 \(new → 30\)/);
+    assert.match(
+      result.stdout,
+      /'gpt-4o' \(Standard\) in 'eastus': 110,000 TPM after the plan, over the 100,000 TPM quota by 10,000 TPM .*ai-east\/chat \(unchanged, 80\), ai-east\/chat-2 \(new → 30\)/,
+    );
     assert.deepEqual(stand.puts(), []);
   });
 
@@ -170,7 +236,12 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
     assert.deepEqual(report.order, ['ai-east/chat', 'ai-east/chat-2']);
     assert.deepEqual(report.applied, ['ai-east/chat', 'ai-east/chat-2']);
     assert.deepEqual(
-      report.actions.map((a: { account: string; name: string; action: string; from: number | null; to: number }) => [`${a.account}/${a.name}`, a.action, a.from, a.to]),
+      report.actions.map((a: { account: string; name: string; action: string; from: number | null; to: number }) => [
+        `${a.account}/${a.name}`,
+        a.action,
+        a.from,
+        a.to,
+      ]),
       [
         ['ai-east/chat-2', 'create', null, 50],
         ['ai-east/chat', 'resize', 80, 50],
@@ -178,7 +249,13 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
       ],
     );
     assert.deepEqual(
-      report.quotas.map((q: { region: string; limitTpm: number; usedTpm: number; afterTpm: number; fits: boolean }) => [q.region, q.limitTpm, q.usedTpm, q.afterTpm, q.fits]),
+      report.quotas.map((q: { region: string; limitTpm: number; usedTpm: number; afterTpm: number; fits: boolean }) => [
+        q.region,
+        q.limitTpm,
+        q.usedTpm,
+        q.afterTpm,
+        q.fits,
+      ]),
       [
         ['eastus', 100_000, 80_000, 100_000, true],
         ['westus', 300_000, 100_000, 100_000, true],
@@ -196,16 +273,45 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
 
   test('--dry-run reads and sends nothing: exit 0 when the plan fits', async () => {
     const stand = await standIn();
-    const result = await cli(stand.url, ['model', 'apply', planFile([{ account: 'ai-east', name: 'chat', capacity: 50 }, { account: 'ai-east', name: 'chat-2', capacity: 50 }]), '--dry-run']);
+    const result = await cli(stand.url, [
+      'model',
+      'apply',
+      planFile([
+        { account: 'ai-east', name: 'chat', capacity: 50 },
+        { account: 'ai-east', name: 'chat-2', capacity: 50 },
+      ]),
+      '--dry-run',
+    ]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /1\. ai-east\/chat: 'gpt-4o' \(Standard\) in 'eastus' 80,000 -> 50,000 of 100,000 TPM\n\s+2\. ai-east\/chat-2: 'gpt-4o' \(Standard\) in 'eastus' 50,000 -> 100,000 of 100,000 TPM/);
+    assert.match(
+      result.stdout,
+      /1\. ai-east\/chat: 'gpt-4o' \(Standard\) in 'eastus' 80,000 -> 50,000 of 100,000 TPM\n\s+2\. ai-east\/chat-2: 'gpt-4o' \(Standard\) in 'eastus' 50,000 -> 100,000 of 100,000 TPM/,
+    );
     assert.match(result.stdout, /Dry run: nothing was sent/);
     assert.equal(stand.puts().length, 0);
   });
 
   test('model deploy --capacity max in westus asks for exactly the 200 free units', async () => {
     const stand = await standIn();
-    const result = await cli(stand.url, ['model', 'deploy', '--subscription', SUB, '--resource-group', RG, '--account', 'ai-west', '--name', 'chat-2', '--model', 'gpt-4o:2024-08-06', '--capacity', 'max', '--location', 'westus', '--yes']);
+    const result = await cli(stand.url, [
+      'model',
+      'deploy',
+      '--subscription',
+      SUB,
+      '--resource-group',
+      RG,
+      '--account',
+      'ai-west',
+      '--name',
+      'chat-2',
+      '--model',
+      'gpt-4o:2024-08-06',
+      '--capacity',
+      'max',
+      '--location',
+      'westus',
+      '--yes',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /--capacity max: 200 units \(200,000 TPM\)/);
     assert.deepEqual(stand.puts(), [{ path: deploymentPath('ai-west', 'chat-2'), capacity: 200 }]);
@@ -214,7 +320,25 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
   test('--capacity max counts a resize’s own capacity, and is refused with the reason when nothing is free', async () => {
     const stand = await standIn();
     const deploy = (account: string, name: string, location: string) =>
-      cli(stand.url, ['model', 'deploy', '--subscription', SUB, '--resource-group', RG, '--account', account, '--name', name, '--model', 'gpt-4o:2024-08-06', '--capacity', 'max', '--location', location, '--yes']);
+      cli(stand.url, [
+        'model',
+        'deploy',
+        '--subscription',
+        SUB,
+        '--resource-group',
+        RG,
+        '--account',
+        account,
+        '--name',
+        name,
+        '--model',
+        'gpt-4o:2024-08-06',
+        '--capacity',
+        'max',
+        '--location',
+        location,
+        '--yes',
+      ]);
     const resize = await deploy('ai-east', 'chat', 'eastus');
     assert.equal(resize.code, 0, resize.stderr);
     assert.match(resize.stderr, /--capacity max: 100 units .*counting the 80,000 TPM this deployment holds now/);
@@ -222,7 +346,23 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
     assert.equal(full.code, 1);
     assert.match(full.stderr, /not deployed: --capacity max: no free quota for gpt-4o \(Standard\) in eastus: 100,000 of 100,000 TPM used/);
     assert.deepEqual(stand.puts(), [{ path: deploymentPath('ai-east', 'chat'), capacity: 100 }]);
-    const noLocation = await cli(stand.url, ['model', 'deploy', '--subscription', SUB, '--resource-group', RG, '--account', 'ai-east', '--name', 'x1', '--model', 'gpt-4o', '--capacity', 'max', '--yes']);
+    const noLocation = await cli(stand.url, [
+      'model',
+      'deploy',
+      '--subscription',
+      SUB,
+      '--resource-group',
+      RG,
+      '--account',
+      'ai-east',
+      '--name',
+      'x1',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      'max',
+      '--yes',
+    ]);
     assert.equal(noLocation.code, 2);
     assert.match(noLocation.stderr, /--capacity max needs --location/);
   });
@@ -238,7 +378,10 @@ describe('model apply when a PUT fails (mockttp)', CONCURRENT, () => {
 
   test('a PUT refused in the middle: stops there; what was applied, what failed, what was not sent; exit 2', async () => {
     const stand = await standIn();
-    await stand.server.forPut(deploymentPath('ai-west', 'two')).asPriority(4).thenJson(400, { error: { code: 'InvalidResourceProperties', message: 'The model version is not available.' } });
+    await stand.server
+      .forPut(deploymentPath('ai-west', 'two'))
+      .asPriority(4)
+      .thenJson(400, { error: { code: 'InvalidResourceProperties', message: 'The model version is not available.' } });
     const result = await cli(stand.url, ['model', 'apply', threeChanges(), '--yes']);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stdout, /^applied {3}ai-west\/one$/m);
@@ -252,7 +395,10 @@ describe('model apply when a PUT fails (mockttp)', CONCURRENT, () => {
 
   test('an answer that may have been applied (500) is not sent again, and is reported as unknown', async () => {
     const stand = await standIn();
-    await stand.server.forPut(deploymentPath('ai-west', 'two')).asPriority(4).thenJson(500, { error: { code: 'InternalServerError', message: 'Something went wrong.' } });
+    await stand.server
+      .forPut(deploymentPath('ai-west', 'two'))
+      .asPriority(4)
+      .thenJson(500, { error: { code: 'InternalServerError', message: 'Something went wrong.' } });
     const result = await cli(stand.url, ['model', 'apply', threeChanges(), '--yes', '--format', 'json']);
     assert.equal(result.code, 2, result.stderr);
     const report = JSON.parse(result.stdout);
@@ -277,7 +423,10 @@ describe('model apply when a PUT fails (mockttp)', CONCURRENT, () => {
 
   test('a read that fails: nothing sent, exit 2', async () => {
     const stand = await standIn();
-    await stand.server.forGet(usagesPath('westus')).asPriority(4).thenJson(403, { error: { code: 'AuthorizationFailed', message: 'No read access to usages.' } });
+    await stand.server
+      .forGet(usagesPath('westus'))
+      .asPriority(4)
+      .thenJson(403, { error: { code: 'AuthorizationFailed', message: 'No read access to usages.' } });
     const result = await cli(stand.url, ['model', 'apply', threeChanges(), '--yes']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /nothing sent: a read failed/);
@@ -289,9 +438,27 @@ describe('model apply when a PUT fails (mockttp)', CONCURRENT, () => {
 describe('quota where with regions that fail (mockttp)', () => {
   test('a region that answers 403 and one that closes the connection are listed with their errors, never dropped', async () => {
     const stand = await standIn();
-    await stand.server.forGet(usagesPath('swedencentral')).asPriority(4).thenJson(403, { error: { code: 'AuthorizationFailed', message: 'No access.' } });
+    await stand.server
+      .forGet(usagesPath('swedencentral'))
+      .asPriority(4)
+      .thenJson(403, { error: { code: 'AuthorizationFailed', message: 'No access.' } });
     await stand.server.forGet(usagesPath('eastus')).asPriority(4).thenCloseConnection();
-    const result = await cli(stand.url, ['quota', 'where', '--subscription', SUB, '--model', 'gpt-4o', '--capacity', '10', '--locations', 'eastus,westus,swedencentral,norwayeast', '--format', 'json', '--timeout', '5']);
+    const result = await cli(stand.url, [
+      'quota',
+      'where',
+      '--subscription',
+      SUB,
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '10',
+      '--locations',
+      'eastus,westus,swedencentral,norwayeast',
+      '--format',
+      'json',
+      '--timeout',
+      '5',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     const rows = JSON.parse(result.stdout) as Array<{ location: string; fits: boolean; error?: string }>;
     assert.deepEqual(
@@ -310,18 +477,45 @@ describe('quota where with regions that fail (mockttp)', () => {
 
   test('no region fits: exit 1; every region failing: exit 2', async () => {
     const stand = await standIn();
-    const none = await cli(stand.url, ['quota', 'where', '--subscription', SUB, '--model', 'gpt-4o', '--tpm', '250000', '--locations', 'eastus,westus']);
+    const none = await cli(stand.url, [
+      'quota',
+      'where',
+      '--subscription',
+      SUB,
+      '--model',
+      'gpt-4o',
+      '--tpm',
+      '250000',
+      '--locations',
+      'eastus,westus',
+    ]);
     assert.equal(none.code, 1);
     assert.match(none.stdout, /fits in none of these regions/);
-    await stand.server.forGet(/\/usages$/).asPriority(4).thenJson(403, { error: { code: 'AuthorizationFailed', message: 'No access.' } });
-    const failing = await cli(stand.url, ['quota', 'where', '--subscription', SUB, '--model', 'gpt-4o', '--tpm', '1000', '--locations', 'eastus']);
+    await stand.server
+      .forGet(/\/usages$/)
+      .asPriority(4)
+      .thenJson(403, { error: { code: 'AuthorizationFailed', message: 'No access.' } });
+    const failing = await cli(stand.url, [
+      'quota',
+      'where',
+      '--subscription',
+      SUB,
+      '--model',
+      'gpt-4o',
+      '--tpm',
+      '1000',
+      '--locations',
+      'eastus',
+    ]);
     assert.equal(failing.code, 2);
   });
 });
 
 describe('model apply against the local service (the docs demo)', CONCURRENT, () => {
   const DEMO_SUB = '00000000-0000-0000-0000-000000000000';
-  const seed = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/fake-service/seed-quota/demo-regions.json'), 'utf8')) as QuotaSeed;
+  const seed = JSON.parse(
+    fs.readFileSync(path.join(__dirname, '../../../test/fake-service/seed-quota/demo-regions.json'), 'utf8'),
+  ) as QuotaSeed;
   const demoPlan = path.join(__dirname, '../../../test/fake-service/seed-quota/demo-apply.deployment-plan.json');
   const fresh = async () => {
     const service = await startLocalService({ quota: structuredClone(seed) });
@@ -361,11 +555,22 @@ describe('model apply against the local service (the docs demo)', CONCURRENT, ()
   test('a resize in a plan that names no version keeps the deployed version in the PUT', async () => {
     const service = await fresh();
     const file = path.join(dir, 'no-version.json');
-    fs.writeFileSync(file, JSON.stringify({ subscription: DEMO_SUB, resourceGroup: 'rg-demo', region: 'eastus', deployments: [{ account: 'ai-demo-east', name: 'chat', model: 'gpt-4o', sku: { capacity: 60 } }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        subscription: DEMO_SUB,
+        resourceGroup: 'rg-demo',
+        region: 'eastus',
+        deployments: [{ account: 'ai-demo-east', name: 'chat', model: 'gpt-4o', sku: { capacity: 60 } }],
+      }),
+    );
     const result = await cli(service.url, ['model', 'apply', file, '--yes']);
     assert.equal(result.code, 0, result.stderr);
     const puts = service.requests.filter((r) => r.method === 'PUT');
-    assert.deepEqual(puts.map((r) => JSON.parse(r.body)), [{ sku: { name: 'Standard', capacity: 60 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } }]);
+    assert.deepEqual(
+      puts.map((r) => JSON.parse(r.body)),
+      [{ sku: { name: 'Standard', capacity: 60 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } }],
+    );
   });
 
   test('two full quotas swapping deployments: the end state fits, no order does; refused with nothing sent', async () => {
@@ -384,7 +589,19 @@ describe('model apply against the local service (the docs demo)', CONCURRENT, ()
     });
     services.push(service);
     const file = path.join(dir, 'swap.json');
-    fs.writeFileSync(file, JSON.stringify({ subscription: SUB, resourceGroup: RG, region: 'eastus', account: 'ai-east', deployments: [{ name: 'x1', model: 'gpt-4o-mini', sku: { capacity: 10 } }, { name: 'y1', model: 'gpt-4o', sku: { capacity: 10 } }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        subscription: SUB,
+        resourceGroup: RG,
+        region: 'eastus',
+        account: 'ai-east',
+        deployments: [
+          { name: 'x1', model: 'gpt-4o-mini', sku: { capacity: 10 } },
+          { name: 'y1', model: 'gpt-4o', sku: { capacity: 10 } },
+        ],
+      }),
+    );
     const result = await cli(service.url, ['model', 'apply', file, '--yes', '--format', 'json']);
     assert.equal(result.code, 1, result.stderr);
     const report = JSON.parse(result.stdout);
@@ -395,21 +612,40 @@ describe('model apply against the local service (the docs demo)', CONCURRENT, ()
   });
 
   test('a new account would be the 31st resource in the region: refused with nothing sent (its GET said ParentResourceNotFound)', async () => {
-    const accounts = Array.from({ length: 30 }, (_, i) => ({ subscriptionId: SUB, resourceGroup: RG, name: `acct-${i}`, location: 'eastus' }));
+    const accounts = Array.from({ length: 30 }, (_, i) => ({
+      subscriptionId: SUB,
+      resourceGroup: RG,
+      name: `acct-${i}`,
+      location: 'eastus',
+    }));
     const service = await startLocalService({ quota: { accounts, limits: [{ location: 'eastus', model: 'gpt-4o', limit: 100 }] } });
     services.push(service);
     const file = path.join(dir, 'resource-31.json');
-    fs.writeFileSync(file, JSON.stringify({ subscription: SUB, resourceGroup: RG, region: 'eastus', deployments: [{ account: 'acct-new', name: 'chat', model: 'gpt-4o', sku: { capacity: 1 } }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        subscription: SUB,
+        resourceGroup: RG,
+        region: 'eastus',
+        deployments: [{ account: 'acct-new', name: 'chat', model: 'gpt-4o', sku: { capacity: 1 } }],
+      }),
+    );
     const result = await cli(service.url, ['model', 'apply', file, '--yes']);
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stdout, /'eastus': 31 model-service resources after the plan \(30 now and 1 new: rg-ai\/acct-new\), over the limit of 30/);
+    assert.match(
+      result.stdout,
+      /'eastus': 31 model-service resources after the plan \(30 now and 1 new: rg-ai\/acct-new\), over the limit of 30/,
+    );
     assert.equal(service.requests.filter((r) => r.method === 'PUT').length, 0);
   });
 
   test('a plan with an entry that lacks its account: exit 2, nothing read or sent', async () => {
     const service = await fresh();
     const file = path.join(dir, 'incomplete.json');
-    fs.writeFileSync(file, JSON.stringify({ subscription: DEMO_SUB, region: 'eastus', deployments: [{ name: 'x1', model: 'gpt-4o', sku: { capacity: 1 } }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ subscription: DEMO_SUB, region: 'eastus', deployments: [{ name: 'x1', model: 'gpt-4o', sku: { capacity: 1 } }] }),
+    );
     const result = await cli(service.url, ['model', 'apply', file, '--yes']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /entry 1 \(\?\/x1\) needs a resource group, an account/);

@@ -17,7 +17,8 @@ const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const RG = 'rg-ai';
 const API_VERSION = '2023-05-01';
 const CS = '/providers/Provider.CognitiveServices';
-const deploymentPath = (account: string, name: string) => `/subscriptions/${SUB}/resourceGroups/${RG}${CS}/accounts/${account}/deployments/${name}`;
+const deploymentPath = (account: string, name: string) =>
+  `/subscriptions/${SUB}/resourceGroups/${RG}${CS}/accounts/${account}/deployments/${name}`;
 const usagesPath = (location: string) => `/subscriptions/${SUB}${CS}/locations/${location}/usages`;
 
 /** eastus: gpt-4o quota 100 units (100,000 TPM), of which the deployment 'big' on another account holds 90. */
@@ -56,7 +57,21 @@ async function cli(baseUrl: string, args: string[], env: Record<string, string |
   return result;
 }
 
-const deployArgs = (name: string, extra: string[]) => ['model', 'deploy', '--subscription', SUB, '--resource-group', RG, '--account', 'acct-a', '--name', name, '--model', 'gpt-4o:2024-08-06', ...extra];
+const deployArgs = (name: string, extra: string[]) => [
+  'model',
+  'deploy',
+  '--subscription',
+  SUB,
+  '--resource-group',
+  RG,
+  '--account',
+  'acct-a',
+  '--name',
+  name,
+  '--model',
+  'gpt-4o:2024-08-06',
+  ...extra,
+];
 const puts = (service: LocalService) => service.requests.filter((r) => r.method === 'PUT');
 
 before(() => {
@@ -70,15 +85,29 @@ after(async () => {
 const CONCURRENT = { concurrency: 3 };
 
 describe('the api client against the local service (E6, E7)', CONCURRENT, () => {
-  const client = (service: LocalService) => new ModelDeploymentClient({ baseUrl: service.url, providerNamespace: 'Provider' }, { token: async () => TOKEN, backoffMs: 10 });
+  const client = (service: LocalService) =>
+    new ModelDeploymentClient({ baseUrl: service.url, providerNamespace: 'Provider' }, { token: async () => TOKEN, backoffMs: 10 });
 
   test('usages: every page is read (nextLink), usage computed from the deployments', async () => {
     const service = await fresh();
     const { value, pages } = await client(service).listUsages(SUB, 'eastus');
     assert.ok(pages >= 2, `${pages} pages`);
     const gpt4o = value.find((u) => u.name?.value === 'OpenAI.Standard.gpt-4o');
-    assert.deepEqual(gpt4o, { name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' }, currentValue: 95, limit: 100, unit: 'Count' });
-    assert.deepEqual(value.find((u) => u.name?.value === 'AccountCount'), { name: { value: 'AccountCount', localizedValue: 'Cognitive Services total account limit' }, currentValue: 2, limit: 30, unit: 'Count' });
+    assert.deepEqual(gpt4o, {
+      name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' },
+      currentValue: 95,
+      limit: 100,
+      unit: 'Count',
+    });
+    assert.deepEqual(
+      value.find((u) => u.name?.value === 'AccountCount'),
+      {
+        name: { value: 'AccountCount', localizedValue: 'Cognitive Services total account limit' },
+        currentValue: 2,
+        limit: 30,
+        unit: 'Count',
+      },
+    );
     assert.ok(service.requests.every((r) => r.query['api-version'] === API_VERSION && r.headers.authorization === `Bearer ${TOKEN}`));
   });
 
@@ -87,15 +116,24 @@ describe('the api client against the local service (E6, E7)', CONCURRENT, () => 
     const c = client(service);
     const big = await c.getDeployment({ subscriptionId: SUB, resourceGroupName: RG, accountName: 'acct-b', deploymentName: 'big' });
     assert.deepEqual(big?.sku, { name: 'Standard', capacity: 90 });
-    assert.equal(await c.getDeployment({ subscriptionId: SUB, resourceGroupName: RG, accountName: 'acct-a', deploymentName: 'nope' }), undefined);
+    assert.equal(
+      await c.getDeployment({ subscriptionId: SUB, resourceGroupName: RG, accountName: 'acct-a', deploymentName: 'nope' }),
+      undefined,
+    );
   });
 
   test('PUT over the free quota: 400 InsufficientQuota, nothing stored; within it 201, then a resize 200', async () => {
     const service = await fresh();
     const c = client(service);
     const target = { subscriptionId: SUB, resourceGroupName: RG, accountName: 'acct-a', deploymentName: 'chat' };
-    const body = (capacity: number) => ({ sku: { name: 'Standard', capacity }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } });
-    await assert.rejects(c.createOrUpdateDeployment(target, body(6)), (e: unknown) => e instanceof ServiceError && e.status === 400 && e.code === 'InsufficientQuota' && /5 available/.test(e.message));
+    const body = (capacity: number) => ({
+      sku: { name: 'Standard', capacity },
+      properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } },
+    });
+    await assert.rejects(
+      c.createOrUpdateDeployment(target, body(6)),
+      (e: unknown) => e instanceof ServiceError && e.status === 400 && e.code === 'InsufficientQuota' && /5 available/.test(e.message),
+    );
     const created = await c.createOrUpdateDeployment(target, body(3));
     assert.equal(created.status, 201);
     assert.deepEqual(created.body.properties?.rateLimits, [
@@ -114,7 +152,12 @@ describe('the api client against the local service (E6, E7)', CONCURRENT, () => 
     const c = client(service);
     const good = { subscriptionId: SUB, resourceGroupName: RG, accountName: 'acct-a', deploymentName: 'chat' };
     const body = { sku: { name: 'Standard', capacity: 1 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' } } };
-    for (const bad of [{ subscriptionId: 'not-a-guid' }, { resourceGroupName: 'rg/../x' }, { accountName: 'a' }, { deploymentName: 'x/y' }]) {
+    for (const bad of [
+      { subscriptionId: 'not-a-guid' },
+      { resourceGroupName: 'rg/../x' },
+      { accountName: 'a' },
+      { deploymentName: 'x/y' },
+    ]) {
       await assert.rejects(c.createOrUpdateDeployment({ ...good, ...bad }, body), InvalidRequestError);
     }
     await assert.rejects(c.createOrUpdateDeployment(good, { ...body, sku: { name: 'Standard', capacity: 1.5 } }), /positive whole number/);
@@ -127,7 +170,10 @@ describe('the api client against the local service (E6, E7)', CONCURRENT, () => 
     await fetch(`${service.url}/_local/faults`, { method: 'POST', body: JSON.stringify({ mode: 'drop', method: 'PUT', count: 1 }) });
     const target = { subscriptionId: SUB, resourceGroupName: RG, accountName: 'acct-a', deploymentName: 'chat' };
     await assert.rejects(
-      client(service).createOrUpdateDeployment(target, { sku: { name: 'Standard', capacity: 1 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' } } }),
+      client(service).createOrUpdateDeployment(target, {
+        sku: { name: 'Standard', capacity: 1 },
+        properties: { model: { format: 'OpenAI', name: 'gpt-4o' } },
+      }),
       NetworkError,
     );
     assert.equal(puts(service).length, 1);
@@ -135,7 +181,10 @@ describe('the api client against the local service (E6, E7)', CONCURRENT, () => 
 
   test('a 429 on the usages read is waited out (Retry-After) and read again', async () => {
     const service = await fresh();
-    await fetch(`${service.url}/_local/faults`, { method: 'POST', body: JSON.stringify({ mode: '429', retryAfter: 0, count: 1, method: 'GET' }) });
+    await fetch(`${service.url}/_local/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ mode: '429', retryAfter: 0, count: 1, method: 'GET' }),
+    });
     const { value } = await client(service).listUsages(SUB, 'eastus');
     assert.ok(value.length >= 4);
     assert.equal(service.requests[0].outcome, 'fault 429');
@@ -188,7 +237,10 @@ describe('the CLI against the local service', CONCURRENT, () => {
     assert.equal(put.path, deploymentPath('acct-a', 'chat'));
     assert.equal(put.query['api-version'], API_VERSION);
     assert.equal(put.headers.authorization, `Bearer ${TOKEN}`);
-    assert.deepEqual(JSON.parse(put.body), { sku: { name: 'Standard', capacity: 5 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } });
+    assert.deepEqual(JSON.parse(put.body), {
+      sku: { name: 'Standard', capacity: 5 },
+      properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } },
+    });
   });
 
   test('model deploy resize: the old TPM is freed first (10 fits where 5 are free and it holds 5)', async () => {
@@ -229,7 +281,15 @@ describe('the CLI against the local service', CONCURRENT, () => {
     const step = await cli(service.url, deployArgs('chat', ['--tpm', '1500', '--yes']));
     assert.equal(step.code, 2);
     assert.match(step.stderr, /nearest valid values are 1,000 and 2,000/);
-    const name = await cli(service.url, [...deployArgs('chat', []).slice(0, 9), 'bad/name', '--model', 'gpt-4o', '--capacity', '1', '--yes']);
+    const name = await cli(service.url, [
+      ...deployArgs('chat', []).slice(0, 9),
+      'bad/name',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '1',
+      '--yes',
+    ]);
     assert.equal(name.code, 2);
     assert.match(name.stderr, /not a deployment name/);
     assert.equal(service.requests.length, 0);
@@ -263,22 +323,53 @@ async function mockService(): Promise<{ server: mockttp.Mockttp; url: string; se
           ? { value: [{ name: { value: 'AccountCount', localizedValue: 'Account count' }, currentValue: 2, limit: 30, unit: 'Count' }] }
           : {
               value: [
-                { name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' }, currentValue: 95, limit: 100, unit: 'Count' },
-                { name: { value: 'OpenAI.GlobalStandard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o - GlobalStandard' }, currentValue: 0, limit: 450, unit: 'Count' },
+                {
+                  name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' },
+                  currentValue: 95,
+                  limit: 100,
+                  unit: 'Count',
+                },
+                {
+                  name: {
+                    value: 'OpenAI.GlobalStandard.gpt-4o',
+                    localizedValue: 'Tokens Per Minute (thousands) - gpt-4o - GlobalStandard',
+                  },
+                  currentValue: 0,
+                  limit: 450,
+                  unit: 'Count',
+                },
               ],
               nextLink: `${url}${usagesPath('eastus')}?api-version=${API_VERSION}&$skiptoken=p2`,
             },
       };
     });
-  await server.forGet(deploymentPath('acct-a', 'small')).withQuery({ 'api-version': API_VERSION }).asPriority(2).thenJson(200, { name: 'small', sku: { name: 'Standard', capacity: 5 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o' }, provisioningState: 'Succeeded' } });
-  await server.forGet(/\/deployments\/[^/?]+/).asPriority(1).thenJson(404, err('DeploymentNotFound', 'Deployment not found.'));
+  await server
+    .forGet(deploymentPath('acct-a', 'small'))
+    .withQuery({ 'api-version': API_VERSION })
+    .asPriority(2)
+    .thenJson(200, {
+      name: 'small',
+      sku: { name: 'Standard', capacity: 5 },
+      properties: { model: { format: 'OpenAI', name: 'gpt-4o' }, provisioningState: 'Succeeded' },
+    });
+  await server
+    .forGet(/\/deployments\/[^/?]+/)
+    .asPriority(1)
+    .thenJson(404, err('DeploymentNotFound', 'Deployment not found.'));
   await server
     .forPut(/\/deployments\/[^/?]+/)
     .withQuery({ 'api-version': API_VERSION })
     .asPriority(2)
     .thenCallback(async (r) => {
       const body = (await r.body.getJson()) as { sku: { capacity: number } };
-      return { statusCode: 201, json: { id: new URL(r.url).pathname, ...body, properties: { ...(body as unknown as { properties: object }).properties, provisioningState: 'Accepted' } } };
+      return {
+        statusCode: 201,
+        json: {
+          id: new URL(r.url).pathname,
+          ...body,
+          properties: { ...(body as unknown as { properties: object }).properties, provisioningState: 'Accepted' },
+        },
+      };
     });
   await server.forUnmatchedRequest().thenJson(400, err('InvalidRequest', 'No such operation.'));
   return { server, url, seen };
@@ -311,7 +402,10 @@ describe('the CLI against mockttp (a stand-in no one here wrote)', CONCURRENT, (
     assert.equal(new URL(put.url).searchParams.get('api-version'), API_VERSION);
     assert.equal(put.headers.authorization, `Bearer ${TOKEN}`);
     assert.match(String(put.headers['content-type']), /^application\/json/);
-    assert.deepEqual(await put.body.getJson(), { sku: { name: 'Standard', capacity: 5 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } });
+    assert.deepEqual(await put.body.getJson(), {
+      sku: { name: 'Standard', capacity: 5 },
+      properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } },
+    });
   });
 
   test('a resize frees the old TPM first: 10 units fit where 5 are free and the deployment holds 5', async () => {
@@ -335,14 +429,23 @@ describe('the CLI against mockttp (a stand-in no one here wrote)', CONCURRENT, (
       });
     const result = await cli(mock.url, deployArgs('quota-race', ['--capacity', '8', '--yes']));
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /InsufficientQuota \(400\): Capacity 8 asked in quota Tokens Per Minute \(thousands\) - gpt-4o exceeds the 5 available/);
-    assert.match(result.stderr, /what you can do: lower the TPM of another deployment of this model in the region, or request a quota increase/);
+    assert.match(
+      result.stderr,
+      /InsufficientQuota \(400\): Capacity 8 asked in quota Tokens Per Minute \(thousands\) - gpt-4o exceeds the 5 available/,
+    );
+    assert.match(
+      result.stderr,
+      /what you can do: lower the TPM of another deployment of this model in the region, or request a quota increase/,
+    );
     assert.equal(mock.seen.filter((r) => r.method === 'PUT').length, 1);
   });
 
   test('a PUT answered 500 (it may have been applied) is not sent again', async () => {
     const mock = await mockService();
-    await mock.server.forPut(deploymentPath('acct-a', 'flaky')).asPriority(3).thenJson(500, { error: { code: 'InternalServerError', message: 'Something went wrong.' } });
+    await mock.server
+      .forPut(deploymentPath('acct-a', 'flaky'))
+      .asPriority(3)
+      .thenJson(500, { error: { code: 'InternalServerError', message: 'Something went wrong.' } });
     const result = await cli(mock.url, deployArgs('flaky', ['--capacity', '1', '--yes']));
     assert.equal(result.code, 2);
     assert.match(result.stderr, /InternalServerError \(500\)/);

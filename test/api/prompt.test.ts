@@ -17,14 +17,24 @@ const SET = {
   properties: {
     displayName: 'Prompted',
     version: '1.0.0',
-    policyDefinitions: [{ policyDefinitionReferenceId: 'a', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/3aa03346-d8c5-4994-a5bc-7652c2a2aef1' }],
+    policyDefinitions: [
+      {
+        policyDefinitionReferenceId: 'a',
+        policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/3aa03346-d8c5-4994-a5bc-7652c2a2aef1',
+      },
+    ],
   },
 };
 
 /** Runs the CLI on a terminal of its own; types `answer` and Enter once the question is on the screen. */
 function onTerminal(args: string[], answer: string): Promise<{ screen: string; code: number }> {
   return new Promise((resolve, reject) => {
-    const term = pty.spawn(process.execPath, [CLI, ...args], { cols: 120, rows: 40, cwd: dir, env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN, NO_COLOR: '1' } as Record<string, string> });
+    const term = pty.spawn(process.execPath, [CLI, ...args], {
+      cols: 120,
+      rows: 40,
+      cwd: dir,
+      env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN, NO_COLOR: '1' } as Record<string, string>,
+    });
     let screen = '';
     let typed = false;
     const timer = setTimeout(() => {
@@ -74,7 +84,10 @@ describe('y/N prompts in a pseudo-terminal', () => {
     assert.ok(!screen.includes('\\u001b') && !screen.includes('\\u00'), `escaped control codes on the screen:\n${JSON.stringify(screen)}`);
     assert.ok(shown(screen).includes('Deploy? [y/N] y'), JSON.stringify(shown(screen)));
     assert.match(screen, /created \/subscriptions\/.*\/versions\/1\.0\.0/);
-    assert.deepEqual(service.requests.map((r) => r.method), ['PUT']);
+    assert.deepEqual(
+      service.requests.map((r) => r.method),
+      ['PUT'],
+    );
   });
 
   test('n: not deployed, nothing sent, no escape written as text', async () => {
@@ -92,10 +105,19 @@ describe('y/N prompts in a pseudo-terminal', () => {
     const name = 'evil\u001b[2Jname';
     const workspace = '11111111-2222-4333-8444-555555555555';
     const item = '66666666-7777-4888-8999-aaaaaaaaaaaa';
-    await fetch(`${service.url}/_local/eventstreams`, { method: 'POST', body: JSON.stringify({ id: item, workspaceId: workspace, displayName: name, type: 'Eventstream' }) });
-    const { screen, code } = await onTerminal(['eventstream', 'delete', workspace, item, '--items-base-url', service.url, '--base-url', service.url], 'n');
+    await fetch(`${service.url}/_local/eventstreams`, {
+      method: 'POST',
+      body: JSON.stringify({ id: item, workspaceId: workspace, displayName: name, type: 'Eventstream' }),
+    });
+    const { screen, code } = await onTerminal(
+      ['eventstream', 'delete', workspace, item, '--items-base-url', service.url, '--base-url', service.url],
+      'n',
+    );
     assert.equal(code, 1, screen);
-    assert.ok(!screen.includes('\u001b[2J'), 'the service\'s escape sequence reached the terminal');
-    assert.ok(shown(screen).some((line) => line.startsWith("Delete eventstream 'evil\\u001b[2Jname'? [y/N] n")), JSON.stringify(shown(screen)));
+    assert.ok(!screen.includes('\u001b[2J'), "the service's escape sequence reached the terminal");
+    assert.ok(
+      shown(screen).some((line) => line.startsWith("Delete eventstream 'evil\\u001b[2Jname'? [y/N] n")),
+      JSON.stringify(shown(screen)),
+    );
   });
 });

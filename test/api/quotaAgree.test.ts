@@ -29,7 +29,11 @@ const PLAN = {
 let dir: string;
 let service: LocalService;
 const cli = (args: string[], service?: LocalService): Promise<RunResult> =>
-  runCli([...args, ...(service ? ['--base-url', service.url] : [])], { cwd: dir, env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN }, timeoutMs: 60_000 });
+  runCli([...args, ...(service ? ['--base-url', service.url] : [])], {
+    cwd: dir,
+    env: { ...process.env, POLICYSET_ACCESS_TOKEN: TOKEN },
+    timeoutMs: 60_000,
+  });
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-quota-agree-'));
@@ -50,14 +54,20 @@ describe('quota plan and model apply agree after an apply', () => {
     assert.match(again.stdout, /Nothing to do: every deployment is as the plan says/);
 
     // Usage alone counts the applied 90 of 100 as used: the plan's 90 again would not fit (the disagreement).
-    const bare = await cli(['quota', 'usage', '--subscription', SUB, '--location', 'eastus', '--format', 'json', '-o', 'usage-bare.json'], service);
+    const bare = await cli(
+      ['quota', 'usage', '--subscription', SUB, '--location', 'eastus', '--format', 'json', '-o', 'usage-bare.json'],
+      service,
+    );
     assert.equal(bare.code, 0, bare.stderr);
     const disagree = await cli(['quota', 'plan', 'plan.json', '--usage', 'usage-bare.json']);
     assert.equal(disagree.code, 1, disagree.stdout);
     assert.match(disagree.stdout, /PS9103/);
 
     // Saved with --plan: the plan's deployments that exist are beside the usage, and quota plan agrees.
-    const saved = await cli(['quota', 'usage', '--subscription', SUB, '--location', 'eastus', '--format', 'json', '--plan', 'plan.json', '-o', 'usage.json'], service);
+    const saved = await cli(
+      ['quota', 'usage', '--subscription', SUB, '--location', 'eastus', '--format', 'json', '--plan', 'plan.json', '-o', 'usage.json'],
+      service,
+    );
     assert.equal(saved.code, 0, saved.stderr);
     assert.match(saved.stderr, /2 of the plan's 2 deployments in eastus exist/);
     const usage = JSON.parse(fs.readFileSync(path.join(dir, 'usage.json'), 'utf8'));
@@ -68,8 +78,17 @@ describe('quota plan and model apply agree after an apply', () => {
     const agree = await cli(['quota', 'plan', 'plan.json', '--usage', 'usage.json', '--format', 'json']);
     assert.equal(agree.code, 0, agree.stdout);
     const report = JSON.parse(agree.stdout);
-    assert.deepEqual(report.diagnostics.filter((d: { code: string }) => d.code === 'PS9103'), []);
-    assert.deepEqual(report.deployments.map((d: { existing?: number; existingFrom?: string }) => [d.existing, d.existingFrom]), [[50, 'usage'], [40, 'usage']]);
+    assert.deepEqual(
+      report.diagnostics.filter((d: { code: string }) => d.code === 'PS9103'),
+      [],
+    );
+    assert.deepEqual(
+      report.deployments.map((d: { existing?: number; existingFrom?: string }) => [d.existing, d.existingFrom]),
+      [
+        [50, 'usage'],
+        [40, 'usage'],
+      ],
+    );
   });
 
   test('an entry that grows past the quota is still found over the saved deployments (only the difference is counted)', async () => {

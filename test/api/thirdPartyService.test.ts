@@ -19,9 +19,8 @@ const AUTHZ = '/providers/Provider.Authorization';
 const EXPAND = ['LatestDefinitionVersion', 'EffectiveDefinitionVersion'] as const;
 
 /** The set E1 answers: a real built-in set (NIS2, from the corpus subset in the repository). */
-const SET: { name: string; properties: { policyDefinitions: Array<Record<string, unknown>>; [k: string]: unknown }; [k: string]: unknown } = JSON.parse(
-  fs.readFileSync(path.join(SUBSET.sets, 'Regulatory_Compliance', 'NIS2.json'), 'utf8'),
-);
+const SET: { name: string; properties: { policyDefinitions: Array<Record<string, unknown>>; [k: string]: unknown }; [k: string]: unknown } =
+  JSON.parse(fs.readFileSync(path.join(SUBSET.sets, 'Regulatory_Compliance', 'NIS2.json'), 'utf8'));
 
 /** E1's answer for a set of $expand values: each reference gains exactly the asked fields. */
 function expanded(asked: readonly string[]): typeof SET {
@@ -38,12 +37,20 @@ function expanded(asked: readonly string[]): typeof SET {
 }
 
 /** The policy ErrorResponse (spec "Errors"). */
-const policyError = (code: string, message: string, target?: string) => ({ error: { code, message, ...(target ? { target } : {}), details: [], additionalInfo: [] } });
+const policyError = (code: string, message: string, target?: string) => ({
+  error: { code, message, ...(target ? { target } : {}), details: [], additionalInfo: [] },
+});
 
 const pathOf = (request: mockttp.CompletedRequest) => new URL(request.url).pathname;
 const expandOf = (request: mockttp.CompletedRequest): string[] | undefined => {
   const value = new URL(request.url).searchParams.get('$expand');
-  return value === null ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean).sort();
+  return value === null
+    ? undefined
+    : value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+        .sort();
 };
 const VERSION_PATHS = [
   /^\/subscriptions\/[0-9a-fA-F-]{36}\/providers\/Provider\.Authorization\/policySetDefinitions\/[^/]+\/versions\/\d+\.\d+\.\d+$/,
@@ -72,7 +79,10 @@ async function emulatedService(): Promise<Service> {
     .forAnyRequest()
     .matching((r) => !/^Bearer \S+$/.test(String(r.headers.authorization ?? '')))
     .asPriority(4)
-    .thenJson(401, policyError('AuthenticationFailed', 'Authentication failed: the Authorization header is missing or not a bearer token.'));
+    .thenJson(
+      401,
+      policyError('AuthenticationFailed', 'Authentication failed: the Authorization header is missing or not a bearer token.'),
+    );
 
   // E1: the known set, with latest/effective definition versions only when $expand asks for them.
   const e1 = `${AUTHZ}/policySetDefinitions/${SET.name}`;
@@ -91,8 +101,15 @@ async function emulatedService(): Promise<Service> {
     .asPriority(1)
     .thenCallback((r) => {
       const name = decodeURIComponent(pathOf(r).split('/').pop() ?? '');
-      if (name === SET.name) return { statusCode: 400, json: policyError('InvalidExpandValue', `$expand '${expandOf(r)?.join(',')}' is not supported.`, '$expand') };
-      return { statusCode: 404, json: policyError('PolicySetDefinitionNotFound', `The policy set definition '${name}' could not be found.`) };
+      if (name === SET.name)
+        return {
+          statusCode: 400,
+          json: policyError('InvalidExpandValue', `$expand '${expandOf(r)?.join(',')}' is not supported.`, '$expand'),
+        };
+      return {
+        statusCode: 404,
+        json: policyError('PolicySetDefinitionNotFound', `The policy set definition '${name}' could not be found.`),
+      };
     });
 
   // E2: PUT of a version at subscription or management-group scope; answers the resource it stored.
@@ -103,9 +120,19 @@ async function emulatedService(): Promise<Service> {
     .asPriority(2)
     .thenCallback(async (r) => {
       const body = (await r.body.getJson()) as { properties?: Record<string, unknown> } | undefined;
-      if (!body || typeof body.properties !== 'object' || body.properties === null) return { statusCode: 400, json: policyError('InvalidRequestContent', 'The request content has no properties object.') };
+      if (!body || typeof body.properties !== 'object' || body.properties === null)
+        return { statusCode: 400, json: policyError('InvalidRequestContent', 'The request content has no properties object.') };
       const p = pathOf(r);
-      return { statusCode: 201, headers: { 'x-ms-request-id': 'e2-created' }, json: { id: p, name: p.split('/').pop(), type: 'Provider.Authorization/policySetDefinitions/versions', properties: body.properties } };
+      return {
+        statusCode: 201,
+        headers: { 'x-ms-request-id': 'e2-created' },
+        json: {
+          id: p,
+          name: p.split('/').pop(),
+          type: 'Provider.Authorization/policySetDefinitions/versions',
+          properties: body.properties,
+        },
+      };
     });
 
   // Anything else: the service does not know it.
@@ -163,7 +190,7 @@ describe('against mockttp: policyset fetch (E1)', CONCURRENT, () => {
       for (const field of ['latestDefinitionVersion', 'effectiveDefinitionVersion']) {
         const wanted = asked.includes(field[0].toUpperCase() + field.slice(1));
         assert.ok(
-          refs.every((r) => (field in r) === wanted),
+          refs.every((r) => field in r === wanted),
           `${field} ${wanted ? 'on every reference' : 'on none'} when --expand is '${asked.join(',')}'`,
         );
       }
@@ -175,7 +202,12 @@ describe('against mockttp: policyset fetch (E1)', CONCURRENT, () => {
       assert.equal(new URL(request.url).searchParams.get('api-version'), API_VERSION);
       assert.equal(request.headers.authorization, `Bearer ${TOKEN}`);
     }
-    assert.deepEqual(service.seen.map(expandOf), [undefined, ['LatestDefinitionVersion'], ['EffectiveDefinitionVersion'], [...EXPAND].sort()]);
+    assert.deepEqual(service.seen.map(expandOf), [
+      undefined,
+      ['LatestDefinitionVersion'],
+      ['EffectiveDefinitionVersion'],
+      [...EXPAND].sort(),
+    ]);
   });
 
   test('-o saves the set, nothing on stdout', async () => {
@@ -196,7 +228,10 @@ describe('against mockttp: policyset fetch (E1)', CONCURRENT, () => {
     const lines = result.stderr.trimEnd().split('\n');
     // The service's words, then what fetch takes (a name, a GUID for built-ins).
     assert.equal(lines.at(-2), "policyset: PolicySetDefinitionNotFound (404): The policy set definition 'no-such-set' could not be found.");
-    assert.match(lastLine(result.stderr), /^policyset: 'no-such-set' is not the name of a built-in policy set definition: fetch takes the set's name/);
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: 'no-such-set' is not the name of a built-in policy set definition: fetch takes the set's name/,
+    );
     assert.equal(service.seen.length, 1, 'a 404 is not retried');
   });
 
@@ -257,7 +292,11 @@ describe('against mockttp: faults end in one clear message within the time limit
 
   test('429 with Retry-After: 2 is retried after at least 2 s, then succeeds', async () => {
     const service = await fresh();
-    const fault = await service.server.forGet(e1Path).asPriority(FAULT).times(1).thenJson(429, policyError('TooManyRequests', 'Rate limit reached.'), { 'Retry-After': '2' });
+    const fault = await service.server
+      .forGet(e1Path)
+      .asPriority(FAULT)
+      .times(1)
+      .thenJson(429, policyError('TooManyRequests', 'Rate limit reached.'), { 'Retry-After': '2' });
     const result = await cli(service, ['fetch', SET.name, '--timeout', '20']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /429 TooManyRequests; retrying in 2\.0 s/);
@@ -270,7 +309,10 @@ describe('against mockttp: faults end in one clear message within the time limit
 
   test('429 every time: retried a bounded number of times (count), then one message', async () => {
     const service = await fresh();
-    await service.server.forGet(e1Path).asPriority(FAULT).thenJson(429, policyError('TooManyRequests', 'Rate limit reached.'), { 'Retry-After': '1' });
+    await service.server
+      .forGet(e1Path)
+      .asPriority(FAULT)
+      .thenJson(429, policyError('TooManyRequests', 'Rate limit reached.'), { 'Retry-After': '1' });
     const result = await cli(service, ['fetch', SET.name, '--timeout', '30']);
     assert.equal(result.code, 2);
     assert.equal(service.seen.length, 4, 'the first try and 3 retries');
@@ -280,12 +322,19 @@ describe('against mockttp: faults end in one clear message within the time limit
 
   test('429 with Retry-After: 2 every time under --timeout 5: bounded by the time limit', async () => {
     const service = await fresh();
-    await service.server.forGet(e1Path).asPriority(FAULT).thenJson(429, policyError('TooManyRequests', 'Rate limit reached.'), { 'Retry-After': '2' });
+    await service.server
+      .forGet(e1Path)
+      .asPriority(FAULT)
+      .thenJson(429, policyError('TooManyRequests', 'Rate limit reached.'), { 'Retry-After': '2' });
     const result = await cli(service, ['fetch', SET.name, '--timeout', '5']);
     assert.equal(result.code, 2);
     assert.ok(service.seen.length >= 2 && service.seen.length <= 3, `${service.seen.length} requests`);
-    for (let i = 1; i < service.seen.length; i++) assert.ok(service.seen[i].timingEvents.startTime - service.seen[i - 1].timingEvents.startTime >= 2000);
-    assert.match(lastLine(result.stderr), /^policyset: TooManyRequests \(429\): Rate limit reached\.; not retried: a wait of 2 s does not fit in the [\d.]+ s left$/);
+    for (let i = 1; i < service.seen.length; i++)
+      assert.ok(service.seen[i].timingEvents.startTime - service.seen[i - 1].timingEvents.startTime >= 2000);
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: TooManyRequests \(429\): Rate limit reached\.; not retried: a wait of 2 s does not fit in the [\d.]+ s left$/,
+    );
   });
 
   test('500 on a GET: retried with backoff, ends within --timeout with the service message', async () => {
@@ -309,19 +358,31 @@ describe('against mockttp: faults end in one clear message within the time limit
 
   test('a malformed body on 200: a message with the status and an excerpt, exit 2', async () => {
     const service = await fresh();
-    await service.server.forGet(e1Path).asPriority(FAULT).thenReply(200, '{"properties": {"policyDefinitions": [tru', { 'Content-Type': 'application/json' });
+    await service.server
+      .forGet(e1Path)
+      .asPriority(FAULT)
+      .thenReply(200, '{"properties": {"policyDefinitions": [tru', { 'Content-Type': 'application/json' });
     const result = await cli(service, ['fetch', SET.name, '--timeout', '5']);
     assert.equal(result.code, 2);
-    assert.match(lastLine(result.stderr), /^policyset: The service answered 200 to GET \/providers\/Provider\.Authorization\/policySetDefinitions\/\S+ with a body that is not JSON: "\{"properties/);
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: The service answered 200 to GET \/providers\/Provider\.Authorization\/policySetDefinitions\/\S+ with a body that is not JSON: "\{"properties/,
+    );
     assert.ok(isCleanMessage(result.stderr));
   });
 
   test('an HTML 502 from a gateway: status and excerpt, no crash', async () => {
     const service = await fresh();
-    await service.server.forGet(e1Path).asPriority(FAULT).thenReply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', { 'Content-Type': 'text/html' });
+    await service.server
+      .forGet(e1Path)
+      .asPriority(FAULT)
+      .thenReply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', { 'Content-Type': 'text/html' });
     const result = await cli(service, ['fetch', SET.name, '--timeout', '2']);
     assert.equal(result.code, 2);
-    assert.match(lastLine(result.stderr), /^policyset: The service answered 502 Bad Gateway to GET .* with a body that is not JSON: "<html>/);
+    assert.match(
+      lastLine(result.stderr),
+      /^policyset: The service answered 502 Bad Gateway to GET .* with a body that is not JSON: "<html>/,
+    );
   });
 
   test('a dropped connection on a GET (closed): retried, then one message within --timeout', async () => {
@@ -373,7 +434,10 @@ describe('against mockttp: faults end in one clear message within the time limit
     await service.server
       .forGet(e1Path)
       .asPriority(FAULT)
-      .thenCallback((r) => ({ statusCode: 400, json: policyError('BadToken', `Rejected '${String(r.headers.authorization)}'.`, String(r.headers.authorization)) }));
+      .thenCallback((r) => ({
+        statusCode: 400,
+        json: policyError('BadToken', `Rejected '${String(r.headers.authorization)}'.`, String(r.headers.authorization)),
+      }));
     const result = await cli(service, ['fetch', SET.name]);
     assert.equal(result.code, 2);
     assert.equal(lastLine(result.stderr), "policyset: BadToken (400): Rejected 'Bearer [redacted]'. (target 'Bearer [redacted]')");

@@ -33,7 +33,11 @@ const TIMEOUT_MS = 180000;
 const JSON_SERVER_MAIN = require.resolve('vscode-json-languageserver/out/node/jsonServerMain');
 const PROBE = path.join(__dirname, 'memoryProbe.js');
 const CAPABILITIES = {
-  textDocument: { synchronization: { didSave: true }, completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: { versionSupport: true } },
+  textDocument: {
+    synchronization: { didSave: true },
+    completion: { completionItem: { snippetSupport: true } },
+    publishDiagnostics: { versionSupport: true },
+  },
   workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true } },
 };
 const PULL_CAPABILITIES = { ...CAPABILITIES, textDocument: { ...CAPABILITIES.textDocument, diagnostic: { dynamicRegistration: false } } };
@@ -99,9 +103,23 @@ async function startServer(name: Name, options: { pull?: boolean; folder?: strin
   if (name === 'ours' || name === 'baseline') {
     if (CPU_PROF && name === 'ours') nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`);
     const script = name === 'baseline' ? BASELINE : undefined;
-    return (await startInitialized(options.pull ? PULL_CAPABILITIES : CAPABILITIES, { nodeArgs, workspaceFolders, script, args: ['--stdio'], name })).client;
+    return (
+      await startInitialized(options.pull ? PULL_CAPABILITIES : CAPABILITIES, {
+        nodeArgs,
+        workspaceFolders,
+        script,
+        args: ['--stdio'],
+        name,
+      })
+    ).client;
   }
-  const { client } = await startInitialized(CAPABILITIES, { script: JSON_SERVER_MAIN, args: ['--stdio'], name, nodeArgs, workspaceFolders });
+  const { client } = await startInitialized(CAPABILITIES, {
+    script: JSON_SERVER_MAIN,
+    args: ['--stdio'],
+    name,
+    nodeArgs,
+    workspaceFolders,
+  });
   // The same schema for both: our bundled policy set schema, for every JSON file.
   const schema = bundledSchema('policySetDefinition') as { $id?: string };
   client.notify('workspace/didChangeConfiguration', {
@@ -145,7 +163,8 @@ async function burst(client: LspProcess, documents: Documents, pull: boolean, sc
         // Checked again: what was published before is stale. Read to what the documents were checked against
         // (after the scan): those published since they were last queued are complete.
         if (n.method === 'window/logMessage' && /documents are checked again/.test(n.params.message)) published.clear();
-        if (n.method === 'window/logMessage' && scanned && /did not change/.test(n.params.message)) for (const uri of published) incomplete.delete(uri);
+        if (n.method === 'window/logMessage' && scanned && /did not change/.test(n.params.message))
+          for (const uri of published) incomplete.delete(uri);
         if (n.method === 'textDocument/publishDiagnostics') published.add(n.params.uri);
         if (n.method === 'textDocument/publishDiagnostics' && scanned) incomplete.delete(n.params.uri);
         return !incomplete.size;
@@ -155,11 +174,14 @@ async function burst(client: LspProcess, documents: Documents, pull: boolean, sc
   let first = 0n;
   const pid = client.child.pid;
   let atLast = { rss: 0, peak: 0, cpu: 0 };
-  const opens = documents.open.map((d) => framed({ method: 'textDocument/didOpen', params: { textDocument: { uri: d.uri, languageId: 'json', version: 1, text: d.text } } }));
+  const opens = documents.open.map((d) =>
+    framed({ method: 'textDocument/didOpen', params: { textDocument: { uri: d.uri, languageId: 'json', version: 1, text: d.text } } }),
+  );
   const cpuBefore = procCpu(pid);
   const started = process.hrtime.bigint();
   let sent = 0n;
-  const writeAll = (messages: Buffer[]) => messages.forEach((m, i) => client.child.stdin.write(m, i === messages.length - 1 ? () => (sent = process.hrtime.bigint()) : undefined));
+  const writeAll = (messages: Buffer[]) =>
+    messages.forEach((m, i) => client.child.stdin.write(m, i === messages.length - 1 ? () => (sent = process.hrtime.bigint()) : undefined));
   const arrived = (at: bigint) => {
     if (!first) first = at;
     if (!waiting.size) atLast = { ...procMemory(pid), cpu: procCpu(pid) };
@@ -192,7 +214,14 @@ async function burst(client: LspProcess, documents: Documents, pull: boolean, sc
   const last = await done;
   const completeAt = await complete;
   return {
-    complete: completeAt ? Number(completeAt - started) / 1e6 : 0, first: Number(first - started) / 1e6, last: Number(last - started) / 1e6, rssAtLast: atLast.rss, peakAtLast: atLast.peak, cpu: atLast.cpu - cpuBefore, sent: Number(sent - started) / 1e6 };
+    complete: completeAt ? Number(completeAt - started) / 1e6 : 0,
+    first: Number(first - started) / 1e6,
+    last: Number(last - started) / 1e6,
+    rssAtLast: atLast.rss,
+    peakAtLast: atLast.peak,
+    cpu: atLast.cpu - cpuBefore,
+    sent: Number(sent - started) / 1e6,
+  };
 }
 
 async function round(name: Name, documents: Documents, pull: boolean): Promise<Burst> {
@@ -214,7 +243,12 @@ async function round(name: Name, documents: Documents, pull: boolean): Promise<B
 }
 
 function corpusDocuments(files: string[], base: string): Documents {
-  return { open: files.map((file) => ({ uri: `${base}${encodeURI(path.relative(CORPUS_SETS, file).replace(/\\/g, '/'))}`, text: fs.readFileSync(file, 'utf8') })) };
+  return {
+    open: files.map((file) => ({
+      uri: `${base}${encodeURI(path.relative(CORPUS_SETS, file).replace(/\\/g, '/'))}`,
+      text: fs.readFileSync(file, 'utf8'),
+    })),
+  };
 }
 
 /**
@@ -224,7 +258,15 @@ function corpusDocuments(files: string[], base: string): Documents {
  */
 function repositoryWorkspace(files: string[]): Documents & { sets: number; definitions: number; bytes: number } {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-repository-'));
-  const index = JSON.parse(fs.readFileSync(CORPUS_INDEX, 'utf8')) as Array<{ id: string; name: string; cloud?: string; displayName?: string; version?: string; parameters?: object; mode?: string }>;
+  const index = JSON.parse(fs.readFileSync(CORPUS_INDEX, 'utf8')) as Array<{
+    id: string;
+    name: string;
+    cloud?: string;
+    displayName?: string;
+    version?: string;
+    parameters?: object;
+    mode?: string;
+  }>;
   const byId = new Map(index.map((e) => [e.id.toLowerCase(), e]));
   const referenced = new Set<string>();
   const open: Documents['open'] = [];
@@ -273,7 +315,15 @@ async function scenario(title: string, documents: Documents, pull: boolean) {
     }
   }
   console.log(`\n${title}; median of ${ROUNDS} interleaved rounds (each round: both servers started afresh):`);
-  const columns = ['input read', 'first diagnostics', 'last diagnostics', 'server CPU', 'RSS at last', 'peak RSS', `RSS quiet ${SETTLE_MS / 1000} s`];
+  const columns = [
+    'input read',
+    'first diagnostics',
+    'last diagnostics',
+    'server CPU',
+    'RSS at last',
+    'peak RSS',
+    `RSS quiet ${SETTLE_MS / 1000} s`,
+  ];
   console.log(`  ${'server'.padEnd(30)} ${columns.map((c) => c.padStart(18)).join('')}`);
   const pick: Array<[keyof Burst, (v: number) => string]> = [
     ['sent', (v) => `${v.toFixed(0)} ms`],
@@ -286,20 +336,27 @@ async function scenario(title: string, documents: Documents, pull: boolean) {
   ];
   for (const name of NAMES) {
     const label = name === 'vscode-json-languageserver' ? `${name}${pull ? ' (push)' : ''}` : `${name}${pull ? ' (pull)' : ''}`;
-    console.log(`  ${label.padEnd(30)} ${pick.map(([key, format]) => format(median(results[name].map((r) => r[key]))).padStart(18)).join('')}`);
+    console.log(
+      `  ${label.padEnd(30)} ${pick.map(([key, format]) => format(median(results[name].map((r) => r[key]))).padStart(18)).join('')}`,
+    );
   }
   const ratio = (key: keyof Burst, of: Name = 'ours') => {
     const theirs = median(results['vscode-json-languageserver'].map((r) => r[key === 'complete' ? 'last' : key]));
     return theirs ? `${(median(results[of].map((r) => r[key])) / theirs).toFixed(2)}x` : '-';
   };
   console.log(`  ${'ours / theirs (medians)'.padEnd(30)} ${pick.map(([key]) => ratio(key).padStart(18)).join('')}`);
-  if (BASELINE) console.log(`  ${'baseline / theirs (medians)'.padEnd(30)} ${pick.map(([key]) => ratio(key, 'baseline').padStart(18)).join('')}`);
+  if (BASELINE)
+    console.log(`  ${'baseline / theirs (medians)'.padEnd(30)} ${pick.map(([key]) => ratio(key, 'baseline').padStart(18)).join('')}`);
   for (const name of NAMES.filter((n) => results[n].some((r) => r.complete))) {
     const complete = median(results[name].map((r) => r.complete));
-    console.log(`  ${name}: every document's diagnostics made with the workspace's definitions read: ${complete.toFixed(0)} ms (${ratio('complete', name)} of theirs without)`);
+    console.log(
+      `  ${name}: every document's diagnostics made with the workspace's definitions read: ${complete.toFixed(0)} ms (${ratio('complete', name)} of theirs without)`,
+    );
   }
   for (const name of NAMES) {
-    console.log(`    ${name} rounds, last diagnostics: ${results[name].map((r) => r.last.toFixed(0)).join(', ')} ms; RSS at last: ${results[name].map((r) => mib(r.rssAtLast)).join(', ')}`);
+    console.log(
+      `    ${name} rounds, last diagnostics: ${results[name].map((r) => r.last.toFixed(0)).join(', ')} ms; RSS at last: ${results[name].map((r) => mib(r.rssAtLast)).join(', ')}`,
+    );
   }
 }
 
@@ -311,9 +368,24 @@ async function main() {
   if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });
   const files = listJsonFiles(CORPUS_SETS);
   const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
-  console.log(`Documents opened at once (${os.loadavg().map((l) => l.toFixed(1)).join(' ')} load average on ${os.cpus().length} CPUs at the start):`);
-  if (SCENARIOS.includes('corpus')) await scenario(`All ${files.length} corpus sets (${mib(bytes)}) opened at once, push diagnostics`, corpusDocuments(files, 'file:///bench/corpus/'), false);
-  if (SCENARIOS.includes('pull')) await scenario(`All ${files.length} corpus sets opened at once, then every one pulled`, corpusDocuments(files, 'file:///bench/corpus/'), true);
+  console.log(
+    `Documents opened at once (${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} load average on ${os.cpus().length} CPUs at the start):`,
+  );
+  if (SCENARIOS.includes('corpus'))
+    await scenario(
+      `All ${files.length} corpus sets (${mib(bytes)}) opened at once, push diagnostics`,
+      corpusDocuments(files, 'file:///bench/corpus/'),
+      false,
+    );
+  if (SCENARIOS.includes('pull'))
+    await scenario(
+      `All ${files.length} corpus sets opened at once, then every one pulled`,
+      corpusDocuments(files, 'file:///bench/corpus/'),
+      true,
+    );
   if (SCENARIOS.includes('workspace')) {
     const workspace = repositoryWorkspace(files);
     try {
@@ -326,11 +398,15 @@ async function main() {
       fs.rmSync(workspace.folder!, { recursive: true, force: true });
     }
   }
-  console.log(`\n(load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(
+    `\n(load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
 }
 
 void main().catch((error: Error) => {
   console.error(error.stack ?? error.message);
   process.exitCode = 1;
 });
-

@@ -11,11 +11,15 @@ import { minimalResourceFor, benchParameters } from './evaluateResource';
 
 const folder = process.env.POLICYSET_BUILTIN_DEFINITIONS ?? path.join(REPO_ROOT, 'examples', 'definitions');
 if (!process.env.POLICYSET_BUILTIN_DEFINITIONS) {
-  process.stdout.write(`evaluate: POLICYSET_BUILTIN_DEFINITIONS is not set (the shared corpus${FULL_CORPUS ? ' beside the checkout' : ''} has the definitions' index only, no rules): measuring examples/definitions\n`);
+  process.stdout.write(
+    `evaluate: POLICYSET_BUILTIN_DEFINITIONS is not set (the shared corpus${FULL_CORPUS ? ' beside the checkout' : ''} has the definitions' index only, no rules): measuring examples/definitions\n`,
+  );
 }
 const files = listJsonFiles(folder);
 // POLICYSET_ALIASES: an alias catalogue (the service's alias list export, or { alias: path }) to resolve aliases with.
-const aliases = process.env.POLICYSET_ALIASES ? aliasCatalogue(JSON.parse(fs.readFileSync(process.env.POLICYSET_ALIASES, 'utf8'))) : undefined;
+const aliases = process.env.POLICYSET_ALIASES
+  ? aliasCatalogue(JSON.parse(fs.readFileSync(process.env.POLICYSET_ALIASES, 'utf8')))
+  : undefined;
 let decided = 0;
 let manual = 0;
 let total = 0;
@@ -37,7 +41,28 @@ for (const file of files) {
       target: document,
       findDefinition: () => undefined,
       assignment: { properties: { parameters: benchParameters(properties) } },
-      context: { aliases, now: '2026-01-01T00:00:00Z', relatedResources: [], apiVersion: '2023-01-01', subscription: { subscriptionId: '00000000-0000-0000-0000-000000000000', id: '/subscriptions/00000000-0000-0000-0000-000000000000', displayName: 'example', tenantId: '00000000-0000-0000-0000-000000000000', tags: {} }, resourceGroup: { name: 'rg', location: 'westeurope', id: '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg', type: 'Microsoft.Resources/resourceGroups', managedBy: null, tags: {}, properties: {} } },
+      context: {
+        aliases,
+        now: '2026-01-01T00:00:00Z',
+        relatedResources: [],
+        apiVersion: '2023-01-01',
+        subscription: {
+          subscriptionId: '00000000-0000-0000-0000-000000000000',
+          id: '/subscriptions/00000000-0000-0000-0000-000000000000',
+          displayName: 'example',
+          tenantId: '00000000-0000-0000-0000-000000000000',
+          tags: {},
+        },
+        resourceGroup: {
+          name: 'rg',
+          location: 'westeurope',
+          id: '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg',
+          type: 'Microsoft.Resources/resourceGroups',
+          managedBy: null,
+          tags: {},
+          properties: {},
+        },
+      },
     },
     resource,
   );
@@ -49,7 +74,12 @@ for (const file of files) {
   } else decided++;
 }
 const share = total ? ((100 * decided) / total).toFixed(1) : '0';
-process.stdout.write(`evaluate: ${decided} of ${total} definitions from ${path.relative(process.cwd(), folder) || folder} decided on a minimal resource of their type (${share}%), ${aliases ? `with a catalogue of ${aliases.size} aliases` : 'aliases by the mechanical rule only'}\n`);
-process.stdout.write(`  of the unknown, ${manual} are manual definitions whose documented default state is Unknown (an attestation decides): with them, ${total ? ((100 * (decided + manual)) / total).toFixed(1) : '0'}% have the outcome the service documents\n`);
+process.stdout.write(
+  `evaluate: ${decided} of ${total} definitions from ${path.relative(process.cwd(), folder) || folder} decided on a minimal resource of their type (${share}%), ${aliases ? `with a catalogue of ${aliases.size} aliases` : 'aliases by the mechanical rule only'}\n`,
+);
+process.stdout.write(
+  `  of the unknown, ${manual} are manual definitions whose documented default state is Unknown (an attestation decides): with them, ${total ? ((100 * (decided + manual)) / total).toFixed(1) : '0'}% have the outcome the service documents\n`,
+);
 process.stdout.write(`  outcomes: ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
-for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 25)) process.stdout.write(`  ${String(n).padStart(5)}  ${reason}\n`);
+for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  process.stdout.write(`  ${String(n).padStart(5)}  ${reason}\n`);

@@ -44,11 +44,21 @@ export function benchParameters(properties: JsonObject): JsonObject {
     const p = raw as JsonObject;
     const allowed = Array.isArray(p.allowedValues) ? p.allowedValues : undefined;
     let value: Json | undefined = p.defaultValue;
-    if (typeof value === 'string' && value.toLowerCase() === 'disabled' && allowed) value = allowed.find((a) => typeof a === 'string' && a.toLowerCase() !== 'disabled') ?? value;
+    if (typeof value === 'string' && value.toLowerCase() === 'disabled' && allowed)
+      value = allowed.find((a) => typeof a === 'string' && a.toLowerCase() !== 'disabled') ?? value;
     if (value === undefined && allowed?.length) value = allowed[0];
     if (value === undefined) {
       const type = String(p.type ?? 'string').toLowerCase();
-      value = type === 'array' ? [] : type === 'object' ? {} : type === 'boolean' ? false : type === 'integer' || type === 'float' ? 0 : 'example';
+      value =
+        type === 'array'
+          ? []
+          : type === 'object'
+            ? {}
+            : type === 'boolean'
+              ? false
+              : type === 'integer' || type === 'float'
+                ? 0
+                : 'example';
     }
     out[name] = { value };
   }

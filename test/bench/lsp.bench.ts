@@ -68,7 +68,13 @@ async function start(): Promise<Contender[]> {
     settings: { json: { schemas: [{ url: schema.$id ?? 'policyset:/bundled/policySetDefinition.json', fileMatch: ['*.json'], schema }] } },
   });
   return [
-    { name: 'ours', client: ours.client, versioned: true, completes: !!ours.capabilities.completionProvider, debounceMs: ourDebounceMs() ?? 0 },
+    {
+      name: 'ours',
+      client: ours.client,
+      versioned: true,
+      completes: !!ours.capabilities.completionProvider,
+      debounceMs: ourDebounceMs() ?? 0,
+    },
     {
       name: 'vscode-json-languageserver',
       client: theirs.client,
@@ -110,7 +116,10 @@ function edit(contender: Contender, document: OpenDocument): number {
     ? { range: { start: at, end: { line: at.line, character: 1 } }, text: '' }
     : { range: { start: at, end: at }, text: ' ' };
   document.spaceInserted = !document.spaceInserted;
-  contender.client.notify('textDocument/didChange', { textDocument: { uri: document.uri, version: document.version }, contentChanges: [change] });
+  contender.client.notify('textDocument/didChange', {
+    textDocument: { uri: document.uri, version: document.version },
+    contentChanges: [change],
+  });
   return document.version;
 }
 
@@ -169,7 +178,9 @@ async function measure(contenders: Contender[], label: string, file: string): Pr
     for (const i of order) {
       const diagnostics = await editToDiagnostics(contenders[i], documents[i]);
       const completion = contenders[i].completes ? await editThenCompletion(contenders[i], documents[i]) : undefined;
-      const atValidation = contenders[i].completes ? await editThenCompletion(contenders[i], documents[i], contenders[i].debounceMs + 1) : undefined;
+      const atValidation = contenders[i].completes
+        ? await editThenCompletion(contenders[i], documents[i], contenders[i].debounceMs + 1)
+        : undefined;
       if (round < WARMUP) continue;
       row.diagnostics[contenders[i].name].push(diagnostics);
       if (!completion) continue;
@@ -201,7 +212,9 @@ function print(title: string, row: Row) {
     }
     const [ours, theirs] = Object.values(values);
     if (!ours.length || !theirs.length) continue;
-    console.log(`  ${''.padEnd(34)} ${'ours / theirs (medians)'.padEnd(28)} ${`${(median(ours) / median(theirs)).toFixed(2)}x`.padStart(10)}`);
+    console.log(
+      `  ${''.padEnd(34)} ${'ours / theirs (medians)'.padEnd(28)} ${`${(median(ours) / median(theirs)).toFixed(2)}x`.padStart(10)}`,
+    );
   }
 }
 
@@ -228,10 +241,15 @@ async function main() {
     const theirDebounce = jsonServerDebounceMs();
     const ourDebounce = ourDebounceMs();
     console.log(`LSP latency over stdio, median and p90 of ${ROUNDS} interleaved rounds after ${WARMUP} warm-up rounds.`);
-    console.log(`Both servers validate after a quiet period: ours ${ourDebounce ?? '?'} ms, vscode-json-languageserver ${theirDebounce ?? '?'} ms (its validationDelayMs).`);
+    console.log(
+      `Both servers validate after a quiet period: ours ${ourDebounce ?? '?'} ms, vscode-json-languageserver ${theirDebounce ?? '?'} ms (its validationDelayMs).`,
+    );
     await sanityCheck(contenders);
     const results: Array<[string, Row]> = [];
-    for (const [label, file] of [['large', large], ['small', small]] as const) {
+    for (const [label, file] of [
+      ['large', large],
+      ['small', small],
+    ] as const) {
       const row = await measure(contenders, label, file);
       const size = Math.round(fs.statSync(file).size / 1024);
       const title = `${path.relative(CORPUS_SETS, file)} (${size} KB)`;
@@ -239,13 +257,15 @@ async function main() {
       results.push([title, row]);
     }
     if (ourDebounce !== undefined) {
-      console.log('\nDebounce that would make our median edit → diagnostics at most half of the JSON server\'s (all else as measured):');
+      console.log("\nDebounce that would make our median edit → diagnostics at most half of the JSON server's (all else as measured):");
       for (const [title, row] of results) {
         const ours = median(row.diagnostics.ours);
         const theirs = median(row.diagnostics['vscode-json-languageserver']);
         const work = ours - ourDebounce;
         const needed = Math.floor(theirs / 2 - work);
-        console.log(`  ${title}: ours ${ours.toFixed(0)} ms = ${ourDebounce} ms debounce + ${work.toFixed(0)} ms; half of theirs is ${(theirs / 2).toFixed(0)} ms → a debounce of at most ${needed} ms`);
+        console.log(
+          `  ${title}: ours ${ours.toFixed(0)} ms = ${ourDebounce} ms debounce + ${work.toFixed(0)} ms; half of theirs is ${(theirs / 2).toFixed(0)} ms → a debounce of at most ${needed} ms`,
+        );
       }
     }
   } finally {
@@ -258,7 +278,8 @@ const CORPUS_SETS = LARGEST_CORPUS.sets;
 /** The smallest corpus set that has groups and set parameters, a few KB. */
 function pickSmall(): string {
   const manifest = path.join(CORPUS_SETS, '..', 'builtin-policy-sets-manifest.json');
-  const entries = JSON.parse(fs.readFileSync(manifest, 'utf8')) as Array<{ corpusPath: string; bytes: number }> | { files: Array<{ corpusPath: string; bytes: number }> };
+  const entries = JSON.parse(fs.readFileSync(manifest, 'utf8')) as
+    Array<{ corpusPath: string; bytes: number }> | { files: Array<{ corpusPath: string; bytes: number }> };
   const list = Array.isArray(entries) ? entries : entries.files;
   const sized = list.filter((e) => e.bytes >= 4000 && e.bytes <= 12000).sort((a, b) => a.bytes - b.bytes);
   for (const entry of sized) {
@@ -276,7 +297,10 @@ async function sanityCheck(contenders: Contender[]) {
   for (const c of contenders) {
     const uri = 'file:///bench/sanity/set.json';
     const document = open(c, uri, text);
-    const published = await c.client.waitFor<{ uri: string; diagnostics: Array<{ message: string }> }>(diagnosticsFor(c, uri, document.version), TIMEOUT_MS);
+    const published = await c.client.waitFor<{ uri: string; diagnostics: Array<{ message: string }> }>(
+      diagnosticsFor(c, uri, document.version),
+      TIMEOUT_MS,
+    );
     const hit = published.params.diagnostics.some((d) => /Nonsense|BuiltIn|Custom|allowed|enum/i.test(d.message));
     if (!hit) throw new Error(`${c.name} did not report the wrong policyType: ${JSON.stringify(published.params.diagnostics)}`);
     counts.push(`${c.name}: ${published.params.diagnostics.length}`);

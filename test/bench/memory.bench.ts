@@ -30,7 +30,11 @@ const NODE_ARGS = ['-r', PROBE];
  */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 10000);
 const CAPABILITIES = {
-  textDocument: { synchronization: { didSave: true }, completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: { versionSupport: true } },
+  textDocument: {
+    synchronization: { didSave: true },
+    completion: { completionItem: { snippetSupport: true } },
+    publishDiagnostics: { versionSupport: true },
+  },
   workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true } },
 };
 
@@ -57,7 +61,13 @@ function median(values: number[]): number {
 
 async function startServer(name: Name, workspaceFolders?: string[]): Promise<LspProcess> {
   if (name === 'ours') return (await startInitialized(CAPABILITIES, { nodeArgs: NODE_ARGS, workspaceFolders })).client;
-  const { client } = await startInitialized(CAPABILITIES, { script: JSON_SERVER_MAIN, args: ['--stdio'], name, nodeArgs: NODE_ARGS, workspaceFolders });
+  const { client } = await startInitialized(CAPABILITIES, {
+    script: JSON_SERVER_MAIN,
+    args: ['--stdio'],
+    name,
+    nodeArgs: NODE_ARGS,
+    workspaceFolders,
+  });
   // The same schema for both: our bundled policy set schema, for every JSON file.
   const schema = bundledSchema('policySetDefinition') as { $id?: string };
   client.notify('workspace/didChangeConfiguration', {
@@ -73,7 +83,8 @@ async function memoryOf(client: LspProcess): Promise<Memory> {
   const deadline = Date.now() + TIMEOUT_MS;
   for (;;) {
     const parts = client.stderr.split('POLICYSET_MEMORY ');
-    if (parts.length > before && parts[parts.length - 1].includes('\n')) return JSON.parse(parts[parts.length - 1].slice(0, parts[parts.length - 1].indexOf('\n'))) as Memory;
+    if (parts.length > before && parts[parts.length - 1].includes('\n'))
+      return JSON.parse(parts[parts.length - 1].slice(0, parts[parts.length - 1].indexOf('\n'))) as Memory;
     if (Date.now() > deadline) throw new Error(`${client.name} did not report its memory`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -97,7 +108,12 @@ async function openAll(client: LspProcess, files: string[], base: string): Promi
   });
   for (const file of files) {
     client.notify('textDocument/didOpen', {
-      textDocument: { uri: `${base}${encodeURI(file.replace(/\\/g, '/'))}`, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') },
+      textDocument: {
+        uri: `${base}${encodeURI(file.replace(/\\/g, '/'))}`,
+        languageId: 'json',
+        version: 1,
+        text: fs.readFileSync(file, 'utf8'),
+      },
     });
   }
   return Number((await done) - started) / 1e6;
@@ -105,7 +121,9 @@ async function openAll(client: LspProcess, files: string[], base: string): Promi
 
 async function memoryBench(files: string[]) {
   const stages = [1, 50, files.length].filter((n, i, all) => n <= files.length && all.indexOf(n) === i);
-  console.log(`Memory with corpus documents open and diagnosed, ${SETTLE_MS} ms after the last diagnostics: RSS as the server holds it, then`);
+  console.log(
+    `Memory with corpus documents open and diagnosed, ${SETTLE_MS} ms after the last diagnostics: RSS as the server holds it, then`,
+  );
   console.log('RSS and V8 heap after a full garbage collection (read inside each server, see memoryProbe):');
   const readings: Record<Name, Memory[]> = { ours: [], 'vscode-json-languageserver': [] };
   const openTimes: Record<Name, number[]> = { ours: [], 'vscode-json-languageserver': [] };
@@ -122,18 +140,26 @@ async function memoryBench(files: string[]) {
       for (const [i, name] of NAMES.entries()) readings[name].push(await memoryOf(clients[i]));
     }
     const row = (label: string, name: string, m: Memory, time = '') =>
-      console.log(`  ${label.padEnd(16)} ${name.padEnd(28)} ${mib(m.rss).padStart(11)} ${mib(m.rssAfterGc).padStart(11)} ${mib(m.heapUsed).padStart(11)} ${mib(m.external).padStart(11)}  ${time}`);
-    console.log(`  ${'documents open'.padEnd(16)} ${'server'.padEnd(28)} ${'RSS'.padStart(11)} ${'RSS, GC'.padStart(11)} ${'heap, GC'.padStart(11)} ${'external'.padStart(11)}  open → all diagnosed`);
+      console.log(
+        `  ${label.padEnd(16)} ${name.padEnd(28)} ${mib(m.rss).padStart(11)} ${mib(m.rssAfterGc).padStart(11)} ${mib(m.heapUsed).padStart(11)} ${mib(m.external).padStart(11)}  ${time}`,
+      );
+    console.log(
+      `  ${'documents open'.padEnd(16)} ${'server'.padEnd(28)} ${'RSS'.padStart(11)} ${'RSS, GC'.padStart(11)} ${'heap, GC'.padStart(11)} ${'external'.padStart(11)}  open → all diagnosed`,
+    );
     for (const [i, name] of NAMES.entries()) row('0', name, empty[i]);
     for (const [s, stage] of stages.entries()) {
       for (const name of NAMES) row(String(stage), name, readings[name][s], `${openTimes[name][s].toFixed(0)} ms`);
       const [ours, theirs] = NAMES.map((name) => readings[name][s]);
       const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`.padStart(11);
-      console.log(`  ${''.padEnd(16)} ${'ours / theirs'.padEnd(28)} ${ratio(ours.rss, theirs.rss)} ${ratio(ours.rssAfterGc, theirs.rssAfterGc)} ${ratio(ours.heapUsed, theirs.heapUsed)}`);
+      console.log(
+        `  ${''.padEnd(16)} ${'ours / theirs'.padEnd(28)} ${ratio(ours.rss, theirs.rss)} ${ratio(ours.rssAfterGc, theirs.rssAfterGc)} ${ratio(ours.heapUsed, theirs.heapUsed)}`,
+      );
     }
     const last = stages.length - 1;
     const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
-    console.log(`  Per document (heap used, ${stages[1] ?? 1}→${stages[last]} open; the documents average ${kib(bytes / files.length)} of text):`);
+    console.log(
+      `  Per document (heap used, ${stages[1] ?? 1}→${stages[last]} open; the documents average ${kib(bytes / files.length)} of text):`,
+    );
     for (const [i, name] of NAMES.entries()) {
       const r = readings[name];
       const from = last > 0 ? 1 : 0;
@@ -154,7 +180,14 @@ function makeWorkspace(): { folder: string; open: string[]; files: number } {
   const sets = listJsonFiles(CORPUS_SETS)
     .filter((f) => !f.includes('Azure_Government') && fs.statSync(f).size < 60000)
     .slice(0, 80);
-  const index = JSON.parse(fs.readFileSync(CORPUS_INDEX, 'utf8')) as Array<{ id: string; name: string; cloud?: string; displayName?: string; version?: string; parameters?: object }>;
+  const index = JSON.parse(fs.readFileSync(CORPUS_INDEX, 'utf8')) as Array<{
+    id: string;
+    name: string;
+    cloud?: string;
+    displayName?: string;
+    version?: string;
+    parameters?: object;
+  }>;
   const byId = new Map(index.filter((e) => e.cloud !== 'AzureUSGovernment').map((e) => [e.id.toLowerCase(), e]));
   const referenced = new Set<string>();
   fs.mkdirSync(path.join(folder, 'policySetDefinitions'));
@@ -170,7 +203,14 @@ function makeWorkspace(): { folder: string; open: string[]; files: number } {
     if (!entry || definitions >= 220) continue;
     const document = {
       name: entry.name,
-      properties: { displayName: entry.displayName, policyType: 'Custom', mode: 'All', version: entry.version, parameters: entry.parameters ?? {}, policyRule: { if: { field: 'type', equals: 'x' }, then: { effect: 'audit' } } },
+      properties: {
+        displayName: entry.displayName,
+        policyType: 'Custom',
+        mode: 'All',
+        version: entry.version,
+        parameters: entry.parameters ?? {},
+        policyRule: { if: { field: 'type', equals: 'x' }, then: { effect: 'audit' } },
+      },
     };
     fs.writeFileSync(path.join(folder, 'policyDefinitions', `${entry.name}.json`), JSON.stringify(document, null, 2));
     definitions++;
@@ -192,18 +232,18 @@ async function startUp(name: Name, folder: string, open: string[]): Promise<{ fi
     const complete = new Set(first);
     let scanned = name !== 'ours';
     let firstAt = 0n;
-    const done = client.waitFor<{ uri: string; message: string }>(
-      (n) => {
-        if (n.method === 'window/logMessage' && /Known policy definitions/.test(n.params.message)) scanned = true;
-        if (!isDiagnostics(n)) return false;
-        first.delete(n.params.uri);
-        if (!first.size && !firstAt) firstAt = n.at;
-        if (scanned) complete.delete(n.params.uri);
-        return !complete.size;
-      },
-      TIMEOUT_MS,
-    );
-    for (const file of open) client.notify('textDocument/didOpen', { textDocument: { uri: pathToFileURL(file).href, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') } });
+    const done = client.waitFor<{ uri: string; message: string }>((n) => {
+      if (n.method === 'window/logMessage' && /Known policy definitions/.test(n.params.message)) scanned = true;
+      if (!isDiagnostics(n)) return false;
+      first.delete(n.params.uri);
+      if (!first.size && !firstAt) firstAt = n.at;
+      if (scanned) complete.delete(n.params.uri);
+      return !complete.size;
+    }, TIMEOUT_MS);
+    for (const file of open)
+      client.notify('textDocument/didOpen', {
+        textDocument: { uri: pathToFileURL(file).href, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') },
+      });
     const last = await done;
     return { first: Number(firstAt - started) / 1e6, complete: Number(last.at - started) / 1e6 };
   } finally {
@@ -214,18 +254,31 @@ async function startUp(name: Name, folder: string, open: string[]): Promise<{ fi
 async function startUpBench() {
   const { folder, open, files } = makeWorkspace();
   try {
-    console.log(`\nWorkspace start-up: ${files} files (sets and definitions), ${open.length} sets open; from the server's start to the diagnostics of every open document, median of ${STARTUP_ROUNDS} interleaved rounds:`);
+    console.log(
+      `\nWorkspace start-up: ${files} files (sets and definitions), ${open.length} sets open; from the server's start to the diagnostics of every open document, median of ${STARTUP_ROUNDS} interleaved rounds:`,
+    );
     const times: Record<Name, Array<{ first: number; complete: number }>> = { ours: [], 'vscode-json-languageserver': [] };
     for (let round = 0; round < STARTUP_ROUNDS; round++) {
       for (const name of round % 2 ? [...NAMES].reverse() : NAMES) times[name].push(await startUp(name, folder, open));
     }
-    const line = (label: string, values: number[]) => console.log(`  ${label.padEnd(58)} ${`${median(values).toFixed(0)} ms`.padStart(9)}   (${values.map((t) => t.toFixed(0)).join(', ')})`);
+    const line = (label: string, values: number[]) =>
+      console.log(
+        `  ${label.padEnd(58)} ${`${median(values).toFixed(0)} ms`.padStart(9)}   (${values.map((t) => t.toFixed(0)).join(', ')})`,
+      );
     const theirs = times['vscode-json-languageserver'].map((t) => t.first);
     line('vscode-json-languageserver', theirs);
-    line('ours, first diagnostics of every open document', times.ours.map((t) => t.first));
-    line('ours, with the workspace definitions read', times.ours.map((t) => t.complete));
+    line(
+      'ours, first diagnostics of every open document',
+      times.ours.map((t) => t.first),
+    );
+    line(
+      'ours, with the workspace definitions read',
+      times.ours.map((t) => t.complete),
+    );
     const ratio = (ours: number[]) => `${(median(ours) / median(theirs)).toFixed(2)}x`.padStart(9);
-    console.log(`  ${'ours / theirs: first diagnostics; with the definitions read'.padEnd(58)} ${ratio(times.ours.map((t) => t.first))} ${ratio(times.ours.map((t) => t.complete))}`);
+    console.log(
+      `  ${'ours / theirs: first diagnostics; with the definitions read'.padEnd(58)} ${ratio(times.ours.map((t) => t.first))} ${ratio(times.ours.map((t) => t.complete))}`,
+    );
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
@@ -234,7 +287,8 @@ async function startUpBench() {
 async function main() {
   // The full corpus when it is there, else the subset in the repository.
   const files = listJsonFiles(CORPUS_SETS);
-  if (LARGEST_CORPUS.label === 'subset') console.log('The full corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring the corpus subset (test/fixtures/corpus).');
+  if (LARGEST_CORPUS.label === 'subset')
+    console.log('The full corpus is not here (../shared/corpus or POLICYSET_CORPUS): measuring the corpus subset (test/fixtures/corpus).');
   if (process.env.BENCH_MEMORY !== '0') await memoryBench(files);
   if (STARTUP_ROUNDS > 0) await startUpBench();
 }

@@ -17,10 +17,17 @@ process.on('SIGUSR2', () => {
   gc?.();
   gc?.();
   const usage = process.memoryUsage();
-  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]));
+  const spaces = Object.fromEntries(
+    v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]),
+  );
   count++;
   let snapshot: string | undefined;
   const folder = process.env.POLICYSET_HEAPSNAPSHOT;
-  if (folder) snapshot = v8.writeHeapSnapshot(path.join(folder, `${path.basename(process.argv[1] ?? 'node', '.js')}-${process.pid}-${count}.heapsnapshot`));
-  process.stderr.write(`\nPOLICYSET_MEMORY ${JSON.stringify({ count, gc: !!gc, ...usage, rssAfterGc: usage.rss, rss: held, spaces, snapshot })}\n`);
+  if (folder)
+    snapshot = v8.writeHeapSnapshot(
+      path.join(folder, `${path.basename(process.argv[1] ?? 'node', '.js')}-${process.pid}-${count}.heapsnapshot`),
+    );
+  process.stderr.write(
+    `\nPOLICYSET_MEMORY ${JSON.stringify({ count, gc: !!gc, ...usage, rssAfterGc: usage.rss, rss: held, spaces, snapshot })}\n`,
+  );
 });

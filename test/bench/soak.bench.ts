@@ -22,7 +22,11 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 9000);
 const REQUEST_DEADLINE_MS = 30_000;
 const PROBE = path.join(__dirname, 'memoryProbe.js');
 const CAPABILITIES = {
-  textDocument: { synchronization: { didSave: true }, completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: { versionSupport: true } },
+  textDocument: {
+    synchronization: { didSave: true },
+    completion: { completionItem: { snippetSupport: true } },
+    publishDiagnostics: { versionSupport: true },
+  },
 };
 
 interface Memory {
@@ -74,13 +78,24 @@ function setText(): { text: string; source: string } {
       .map((f) => ({ f, size: fs.statSync(f).size }))
       .sort((a, b) => a.size - b.size);
     const chosen = files[Math.floor(files.length * 0.75)];
-    return { text: fs.readFileSync(chosen.f, 'utf8'), source: `${path.relative(CORPUS_SETS, chosen.f)} (${(chosen.size / 1024).toFixed(0)} KiB, the 75th percentile of the corpus)` };
+    return {
+      text: fs.readFileSync(chosen.f, 'utf8'),
+      source: `${path.relative(CORPUS_SETS, chosen.f)} (${(chosen.size / 1024).toFixed(0)} KiB, the 75th percentile of the corpus)`,
+    };
   }
   return { text: JSON.stringify(cleanSet('soak', 'Soak set', '1.0.0'), null, 2), source: 'a small set written here (no corpus)' };
 }
 
 const PLAN = JSON.stringify(
-  { region: 'eastus', deployments: Array.from({ length: 20 }, (_, i) => ({ account: `ai-${i % 3}`, name: `chat-${i}`, model: i % 2 ? 'gpt-4o' : 'gpt-4o-mini', sku: { name: 'Standard', capacity: 1 + (i % 5) } })) },
+  {
+    region: 'eastus',
+    deployments: Array.from({ length: 20 }, (_, i) => ({
+      account: `ai-${i % 3}`,
+      name: `chat-${i}`,
+      model: i % 2 ? 'gpt-4o' : 'gpt-4o-mini',
+      sku: { name: 'Standard', capacity: 1 + (i % 5) },
+    })),
+  },
   null,
   2,
 );
@@ -111,14 +126,24 @@ async function main() {
     { uri: 'file:///soak/set.json', base: set.text, text: set.text, version: 1 },
     { uri: 'file:///soak/plan.json', base: PLAN, text: PLAN, version: 1 },
   ];
-  for (const doc of docs) client.notify('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'json', version: 1, text: doc.text } });
+  for (const doc of docs)
+    client.notify('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'json', version: 1, text: doc.text } });
   const next = random(22);
-  const methods = ['textDocument/hover', 'textDocument/completion', 'textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/definition', 'textDocument/codeAction'];
+  const methods = [
+    'textDocument/hover',
+    'textDocument/completion',
+    'textDocument/documentSymbol',
+    'textDocument/foldingRange',
+    'textDocument/definition',
+    'textDocument/codeAction',
+  ];
   const unanswered: string[] = [];
   const errors = new Map<string, number>();
   const readings: Array<{ edits: number; memory: Memory }> = [];
   const started = Date.now();
-  console.log(`Soak: ${EDITS.toLocaleString('en-US')} edits, each followed by a request; the set is ${set.source}, the plan has 20 deployments.`);
+  console.log(
+    `Soak: ${EDITS.toLocaleString('en-US')} edits, each followed by a request; the set is ${set.source}, the plan has 20 deployments.`,
+  );
 
   for (let i = 1; i <= EDITS; i++) {
     const doc = docs[i % 2];
@@ -155,18 +180,26 @@ async function main() {
   await client.stop();
 
   const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
-  console.log(`  ${'after edits'.padEnd(12)} ${'heap, GC'.padStart(11)} ${'code'.padStart(11)} ${'heap - code'.padStart(11)} ${'RSS, GC'.padStart(11)} ${'RSS'.padStart(11)}`);
+  console.log(
+    `  ${'after edits'.padEnd(12)} ${'heap, GC'.padStart(11)} ${'code'.padStart(11)} ${'heap - code'.padStart(11)} ${'RSS, GC'.padStart(11)} ${'RSS'.padStart(11)}`,
+  );
   for (const r of readings) {
     const m = r.memory;
-    console.log(`  ${r.edits.toLocaleString('en-US').padEnd(12)} ${mib(m.heapUsed).padStart(11)} ${mib(m.spaces.code_space?.used ?? 0).padStart(11)} ${mib(dataOf(m)).padStart(11)} ${mib(m.rssAfterGc).padStart(11)} ${mib(m.rss).padStart(11)}`);
+    console.log(
+      `  ${r.edits.toLocaleString('en-US').padEnd(12)} ${mib(m.heapUsed).padStart(11)} ${mib(m.spaces.code_space?.used ?? 0).padStart(11)} ${mib(dataOf(m)).padStart(11)} ${mib(m.rssAfterGc).padStart(11)} ${mib(m.rss).padStart(11)}`,
+    );
   }
   const [first, last] = [readings[0], readings[readings.length - 1]];
   const heapRatio = last.memory.heapUsed / first.memory.heapUsed;
   const rssRatio = last.memory.rssAfterGc / first.memory.rssAfterGc;
   const dataRatio = dataOf(last.memory) / dataOf(first.memory);
   const within = readings.length === READINGS.size && heapRatio <= 1.1;
-  console.log(`  after ${last.edits.toLocaleString('en-US')} / after ${first.edits}: heap ${heapRatio.toFixed(3)} (${within ? 'within' : 'NOT within'} 10%), heap without code ${dataRatio.toFixed(3)}, RSS after GC ${rssRatio.toFixed(3)}`);
-  console.log(`  requests: ${EDITS.toLocaleString('en-US')} sent, ${unanswered.length} unanswered, ${[...errors.values()].reduce((a, b) => a + b, 0)} answered with an error; ${seconds.toFixed(0)} s in all`);
+  console.log(
+    `  after ${last.edits.toLocaleString('en-US')} / after ${first.edits}: heap ${heapRatio.toFixed(3)} (${within ? 'within' : 'NOT within'} 10%), heap without code ${dataRatio.toFixed(3)}, RSS after GC ${rssRatio.toFixed(3)}`,
+  );
+  console.log(
+    `  requests: ${EDITS.toLocaleString('en-US')} sent, ${unanswered.length} unanswered, ${[...errors.values()].reduce((a, b) => a + b, 0)} answered with an error; ${seconds.toFixed(0)} s in all`,
+  );
   for (const line of unanswered.slice(0, 10)) console.log(`    unanswered: ${line}`);
   for (const [key, count] of errors) console.log(`    error (${count}x): ${key}`);
   if (!within || unanswered.length || errors.size) process.exitCode = 1;

@@ -22,7 +22,12 @@ async function timeAsync(fn: () => unknown): Promise<number> {
 }
 
 const jsonService = getLanguageService({});
-jsonService.configure({ validate: true, schemas: [{ uri: 'policyset:/bundled/policySetDefinition.json', schema: bundledSchema('policySetDefinition') as never, fileMatch: ['*.json'] }] });
+jsonService.configure({
+  validate: true,
+  schemas: [
+    { uri: 'policyset:/bundled/policySetDefinition.json', schema: bundledSchema('policySetDefinition') as never, fileMatch: ['*.json'] },
+  ],
+});
 
 /** The three contenders on the same texts, interleaved round by round so that machine noise hits all alike. */
 async function measure(texts: string[]): Promise<{ ours: number; jsonls: number; parse: number }> {
@@ -69,7 +74,17 @@ function processRuns(rounds: number, corpus: string): void {
   fs.writeFileSync(schemaFile, JSON.stringify(bundledSchema('policySetDefinition')));
   const commands: Record<string, string[]> = {
     'policyset lint (CLI, default)': [cli, 'lint', corpus, '-f', 'json', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null'],
-    'policyset lint (CLI, --jobs 2)': [cli, 'lint', corpus, '-f', 'json', '-o', process.platform === 'win32' ? 'NUL' : '/dev/null', '--jobs', '2'],
+    'policyset lint (CLI, --jobs 2)': [
+      cli,
+      'lint',
+      corpus,
+      '-f',
+      'json',
+      '-o',
+      process.platform === 'win32' ? 'NUL' : '/dev/null',
+      '--jobs',
+      '2',
+    ],
     'vscode-json-languageservice process': [baseline, schemaFile, corpus],
     'read + JSON.parse only (the floor)': [floor, corpus],
   };
@@ -96,11 +111,17 @@ function processRuns(rounds: number, corpus: string): void {
 function lintPart(corpus: string, part: number, parts: number, passes: number): Promise<{ passes: number[]; wall: number }> {
   const script = path.join(REPO_ROOT, 'test', 'out', 'bench', 'lintPart.js');
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, [script, corpus, String(part), String(parts), String(passes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, corpus, String(part), String(parts), String(passes)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) =>
-    child.on('close', (code) => (code === 0 ? resolve({ passes: JSON.parse(output) as number[], wall: Number(process.hrtime.bigint() - start) / 1e6 }) : reject(new Error(`lintPart.js exited with ${code}`)))),
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ passes: JSON.parse(output) as number[], wall: Number(process.hrtime.bigint() - start) / 1e6 })
+        : reject(new Error(`lintPart.js exited with ${code}`)),
+    ),
   );
 }
 
@@ -128,22 +149,32 @@ async function coldCodeAndTwoProcesses(rounds: number, corpus: string): Promise<
   console.log(`
 What limits a whole process (median of ${rounds}; linting in-process, startup excluded except where said):`);
   console.log(`  the files, first pass in a fresh process     ${ms(median(first))}`);
-  console.log(`  the same files, second pass in that process  ${ms(median(second))} ${ratio(median(second), median(first))} of the first: the rest is cold code`);
+  console.log(
+    `  the same files, second pass in that process  ${ms(median(second))} ${ratio(median(second), median(first))} of the first: the rest is cold code`,
+  );
   console.log(`  half of the files (every second by size)     ${ms(median(half))} ${ratio(median(half), median(first))} of all of them`);
-  console.log(`  both halves in two processes side by side    ${ms(median(halvesSideBySide))} ${ratio(median(halvesSideBySide), median(oneProcess))} of one process doing all (${ms(median(oneProcess)).trim()}), wall times with startup`);
+  console.log(
+    `  both halves in two processes side by side    ${ms(median(halvesSideBySide))} ${ratio(median(halvesSideBySide), median(oneProcess))} of one process doing all (${ms(median(oneProcess)).trim()}), wall times with startup`,
+  );
 }
 
 async function main() {
   // The full corpus when it is there, else the subset in the repository.
   const root = LARGEST_CORPUS.sets;
   const files = listJsonFiles(root);
-  console.log(`Measuring the ${LARGEST_CORPUS.label === 'full' ? 'full corpus' : 'corpus subset (test/fixtures/corpus; POLICYSET_CORPUS names the full corpus)'}: ${files.length} files.`);
+  console.log(
+    `Measuring the ${LARGEST_CORPUS.label === 'full' ? 'full corpus' : 'corpus subset (test/fixtures/corpus; POLICYSET_CORPUS names the full corpus)'}: ${files.length} files.`,
+  );
   const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
   const largest = [...files].sort((a, b) => texts.get(b)!.length - texts.get(a)!.length).slice(0, 5);
-  console.log(`Full validation (syntax, schema, every rule) vs vscode-json-languageservice parse+doValidation with the same schema, and JSON.parse; median of ${ROUNDS} interleaved rounds.\n`);
+  console.log(
+    `Full validation (syntax, schema, every rule) vs vscode-json-languageservice parse+doValidation with the same schema, and JSON.parse; median of ${ROUNDS} interleaved rounds.\n`,
+  );
   // Both services compiled and optimised before anything is timed: a few passes over the measured files.
   for (let pass = 0; pass < 3; pass++) await measureOnce(largest.map((f) => texts.get(f)!));
-  console.log(`${'document'.padEnd(58)} ${'ours'.padStart(10)} ${'json-ls'.padStart(10)} ${'JSON.parse'.padStart(10)} ${'/json-ls'.padStart(7)} ${'/parse'.padStart(7)}`);
+  console.log(
+    `${'document'.padEnd(58)} ${'ours'.padStart(10)} ${'json-ls'.padStart(10)} ${'JSON.parse'.padStart(10)} ${'/json-ls'.padStart(7)} ${'/parse'.padStart(7)}`,
+  );
   for (const file of largest) {
     const label = `${path.relative(root, file)} (${Math.round(texts.get(file)!.length / 1024)} KB)`;
     row(label, await measure([texts.get(file)!]));

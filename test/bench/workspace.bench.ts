@@ -32,7 +32,10 @@ type Kind = 'corpus' | 'repository' | 'folder';
 const TIMEOUT_MS = 600000;
 const CLI = path.join(REPO_ROOT, 'bin', 'policyset.js');
 const PROBE = path.join(__dirname, 'memoryProbe.js');
-const CAPABILITIES = { textDocument: { diagnostic: { dynamicRegistration: false } }, workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true } } };
+const CAPABILITIES = {
+  textDocument: { diagnostic: { dynamicRegistration: false } },
+  workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true } },
+};
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
@@ -71,7 +74,10 @@ function makeWorkspace(kind: Kind): { dir: string; files: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `policyset-bench-workspace-${kind}-`));
   if (kind === 'folder') {
     if (!FOLDER) throw new Error('the folder scenario needs BENCH_WORKSPACE_DIR');
-    fs.cpSync(FOLDER, dir, { recursive: true, filter: (source) => path.basename(source) !== '.git' && !fs.lstatSync(source).isSymbolicLink() });
+    fs.cpSync(FOLDER, dir, {
+      recursive: true,
+      filter: (source) => path.basename(source) !== '.git' && !fs.lstatSync(source).isSymbolicLink(),
+    });
     return { dir, files: listJsonFiles(dir).length };
   }
   const sets = listJsonFiles(LARGEST_CORPUS.sets);
@@ -84,7 +90,9 @@ function makeWorkspace(kind: Kind): { dir: string; files: number } {
     files++;
   }
   if (kind === 'repository') {
-    const texts = sets.map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; properties?: { parameters?: Record<string, unknown> } });
+    const texts = sets.map(
+      (file) => JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; properties?: { parameters?: Record<string, unknown> } },
+    );
     for (let copy = 0; files < FILES; copy++) {
       const folder = path.join(dir, `team-${copy}`);
       fs.mkdirSync(folder, { recursive: true });
@@ -92,7 +100,8 @@ function makeWorkspace(kind: Kind): { dir: string; files: number } {
         const set = structuredClone(texts[i]);
         set.name = `${set.name ?? 'set'}-${copy}`;
         // Some findings to report: a parameter nobody uses.
-        if (copy % 5 === 0 && set.properties) set.properties.parameters = { ...set.properties.parameters, unusedInCopy: { type: 'String' } };
+        if (copy % 5 === 0 && set.properties)
+          set.properties.parameters = { ...set.properties.parameters, unusedInCopy: { type: 'String' } };
         fs.writeFileSync(path.join(folder, `${i}-${path.basename(sets[i])}`), JSON.stringify(set, null, 2));
         files++;
       }
@@ -108,7 +117,9 @@ function runCli(dir: string): Promise<number> {
     const child = spawn(process.execPath, [CLI, 'lint', '.', '--format', 'json'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => (code === 0 || code === 1 ? resolve(performance.now() - start) : reject(new Error(`lint exited ${code}: ${stderr}`))));
+    child.on('exit', (code) =>
+      code === 0 || code === 1 ? resolve(performance.now() - start) : reject(new Error(`lint exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -126,13 +137,19 @@ interface ServerRun {
 /** A set of the folder with a display name to change (the corpus's first, or the first such file of a real folder). */
 function aSet(dir: string): string {
   const sets = fs.existsSync(path.join(dir, 'sets')) ? listJsonFiles(path.join(dir, 'sets')) : listJsonFiles(dir);
-  const set = sets.find((file) => /"policyDefinitions"/.test(fs.readFileSync(file, 'utf8')) && /"displayName": "/.test(fs.readFileSync(file, 'utf8')));
+  const set = sets.find(
+    (file) => /"policyDefinitions"/.test(fs.readFileSync(file, 'utf8')) && /"displayName": "/.test(fs.readFileSync(file, 'utf8')),
+  );
   if (!set) throw new Error(`no set with a display name in ${dir}`);
   return set;
 }
 
 async function runServer(dir: string): Promise<ServerRun> {
-  const { client } = await startInitialized(CAPABILITIES, { nodeArgs: ['-r', PROBE], workspaceFolders: [pathToFileURL(dir).href], name: 'ours' });
+  const { client } = await startInitialized(CAPABILITIES, {
+    nodeArgs: ['-r', PROBE],
+    workspaceFolders: [pathToFileURL(dir).href],
+    name: 'ours',
+  });
   try {
     // Initialized and idle (the workspace scan for definitions done): the reference.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -142,7 +159,8 @@ async function runServer(dir: string): Promise<ServerRun> {
     const time = performance.now() - start;
     const atLast = procMemory(client.child.pid);
     if (answer.error) throw new Error(`workspace/diagnostic failed: ${answer.error.message}`);
-    const stats = async () => (await client.request<{ checked: number; pending: number }>('policySet/workspaceStats', null, TIMEOUT_MS)).result!;
+    const stats = async () =>
+      (await client.request<{ checked: number; pending: number }>('policySet/workspaceStats', null, TIMEOUT_MS)).result!;
     // Live: one set rewritten (a new display name), until nothing is pending.
     const set = aSet(dir);
     const before = await stats();
@@ -161,7 +179,16 @@ async function runServer(dir: string): Promise<ServerRun> {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       rssQuiet = await heldRss(client);
     }
-    return { time, reports: answer.result!.items.length, rssInitialized, rssAtLast: atLast.rss, peakAtLast: atLast.peak, rssQuiet, liveMs, liveChecked: after.checked - before.checked };
+    return {
+      time,
+      reports: answer.result!.items.length,
+      rssInitialized,
+      rssAtLast: atLast.rss,
+      peakAtLast: atLast.peak,
+      rssQuiet,
+      liveMs,
+      liveChecked: after.checked - before.checked,
+    };
   } finally {
     client.stop();
   }
@@ -172,11 +199,19 @@ async function runServer(dir: string): Promise<ServerRun> {
  * corpus's sets open (each pulled once), once quiet. No workspace/diagnostic is sent.
  */
 async function runOpenBaseline(dir: string): Promise<number> {
-  const { client } = await startInitialized(CAPABILITIES, { nodeArgs: ['-r', PROBE], workspaceFolders: [pathToFileURL(dir).href], name: 'ours (open sets)' });
+  const { client } = await startInitialized(CAPABILITIES, {
+    nodeArgs: ['-r', PROBE],
+    workspaceFolders: [pathToFileURL(dir).href],
+    name: 'ours (open sets)',
+  });
   try {
     const sets = listJsonFiles(path.join(dir, 'sets'));
-    for (const file of sets) client.notify('textDocument/didOpen', { textDocument: { uri: pathToFileURL(file).href, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') } });
-    for (const file of sets) await client.request('textDocument/diagnostic', { textDocument: { uri: pathToFileURL(file).href } }, TIMEOUT_MS);
+    for (const file of sets)
+      client.notify('textDocument/didOpen', {
+        textDocument: { uri: pathToFileURL(file).href, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') },
+      });
+    for (const file of sets)
+      await client.request('textDocument/diagnostic', { textDocument: { uri: pathToFileURL(file).href } }, TIMEOUT_MS);
     await new Promise((resolve) => setTimeout(resolve, Math.max(SETTLE_MS, 1000)));
     return await heldRss(client);
   } finally {
@@ -204,9 +239,15 @@ async function main() {
       console.log(`\n${kind === 'folder' ? `${kind} ${FOLDER}` : kind}: ${files} files (${server[0].reports} reports)`);
       console.log(`  CLI lint, whole process         ${ms(cliMs)}`);
       console.log(`  server, request to last report  ${ms(m((r) => r.time))}  (${(m((r) => r.time) / cliMs).toFixed(2)}x the CLI)`);
-      console.log(`  server memory: initialized ${mib(m((r) => r.rssInitialized))}, at the last report ${mib(m((r) => r.rssAtLast))} (peak ${mib(m((r) => r.peakAtLast))})${SETTLE_MS > 0 ? `, quiet ${mib(m((r) => r.rssQuiet))} (${(m((r) => r.rssQuiet) / m((r) => r.rssInitialized)).toFixed(2)}x initialized)` : ''}`);
-      console.log(`  reference: the corpus's ${listJsonFiles(path.join(reference, 'sets')).length} sets open, quiet ${mib(median(open))}${SETTLE_MS > 0 ? `; the workspace checked, quiet: ${(m((r) => r.rssQuiet) / median(open)).toFixed(2)}x that` : ''}`);
-      console.log(`  live: one set changed on disk, re-checked in ${ms(m((r) => r.liveMs))} (debounce included), ${m((r) => r.liveChecked)} file(s) checked again`);
+      console.log(
+        `  server memory: initialized ${mib(m((r) => r.rssInitialized))}, at the last report ${mib(m((r) => r.rssAtLast))} (peak ${mib(m((r) => r.peakAtLast))})${SETTLE_MS > 0 ? `, quiet ${mib(m((r) => r.rssQuiet))} (${(m((r) => r.rssQuiet) / m((r) => r.rssInitialized)).toFixed(2)}x initialized)` : ''}`,
+      );
+      console.log(
+        `  reference: the corpus's ${listJsonFiles(path.join(reference, 'sets')).length} sets open, quiet ${mib(median(open))}${SETTLE_MS > 0 ? `; the workspace checked, quiet: ${(m((r) => r.rssQuiet) / median(open)).toFixed(2)}x that` : ''}`,
+      );
+      console.log(
+        `  live: one set changed on disk, re-checked in ${ms(m((r) => r.liveMs))} (debounce included), ${m((r) => r.liveChecked)} file(s) checked again`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       if (reference !== dir) fs.rmSync(reference, { recursive: true, force: true });

@@ -29,7 +29,11 @@ test('the build made the bundle, and a lint runs it and leaves its code cache', 
 for (const format of ['text', 'json', 'sarif']) {
   test(`the bundle and the compiled modules report the same (${format}, examples and definitions)`, async () => {
     const args = ['lint', 'examples', '-d', 'examples/definitions', '-f', format, '--no-color'];
-    const [bundledRun, cachedRun, plainRun] = [await runCli(args, { env: withCache }), await runCli(args, { env: withCache }), await runCli(args, { env: unbundled })];
+    const [bundledRun, cachedRun, plainRun] = [
+      await runCli(args, { env: withCache }),
+      await runCli(args, { env: withCache }),
+      await runCli(args, { env: unbundled }),
+    ];
     assert.equal(bundledRun.code, 1);
     assert.ok(bundledRun.stdout.length > 100);
     assert.equal(cachedRun.stdout, bundledRun.stdout);
@@ -44,7 +48,10 @@ test('--jobs 2 and --version from the bundle', async () => {
   const plain = await runCli(['lint', 'examples', '-f', 'json', '--jobs', '2'], { env: unbundled });
   assert.equal(jobs.stdout, plain.stdout);
   const version = await runCli(['--version'], { env: withCache });
-  assert.equal(version.stdout.trim(), (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  assert.equal(
+    version.stdout.trim(),
+    (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+  );
 });
 
 for (const corpus of CORPORA) {
@@ -65,7 +72,12 @@ test('a bundle older than the last compile is passed over for the compiled modul
   fs.copyFileSync(path.join(REPO_ROOT, 'bin', 'policyset.js'), path.join(root, 'bin', 'policyset.js'));
   fs.symlinkSync(path.join(REPO_ROOT, 'server', 'out'), path.join(root, 'server', 'out'), 'dir');
   const buildInfo = path.join(root, 'server', 'tsconfig.tsbuildinfo');
-  const run = (folder: string) => spawnSync(process.execPath, [path.join(root, 'bin', 'policyset.js'), 'lint', 'examples/clean'], { cwd: REPO_ROOT, env: { ...process.env, POLICYSET_COMPILE_CACHE: folder }, encoding: 'utf8' });
+  const run = (folder: string) =>
+    spawnSync(process.execPath, [path.join(root, 'bin', 'policyset.js'), 'lint', 'examples/clean'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, POLICYSET_COMPILE_CACHE: folder },
+      encoding: 'utf8',
+    });
   const caches = (folder: string) => (fs.existsSync(folder) ? fs.readdirSync(folder).length : 0);
 
   fs.writeFileSync(buildInfo, '{}');
@@ -89,17 +101,29 @@ test('a bundle older than the last compile is passed over for the compiled modul
 // The language server: bin/policyset-language-server.js runs server/out/server.bundle.js the same way.
 test('the language server runs its bundle and leaves its code cache at exit; the compiled modules publish the same diagnostics', async () => {
   assert.ok(fs.existsSync(path.join(REPO_ROOT, 'server', 'out', 'server.bundle.js')), 'npm run build makes server/out/server.bundle.js');
-  const file = path.join(REPO_ROOT, 'examples', 'mistakes', fs.readdirSync(path.join(REPO_ROOT, 'examples', 'mistakes')).filter((name) => name.endsWith('.json')).sort()[0]);
+  const file = path.join(
+    REPO_ROOT,
+    'examples',
+    'mistakes',
+    fs
+      .readdirSync(path.join(REPO_ROOT, 'examples', 'mistakes'))
+      .filter((name) => name.endsWith('.json'))
+      .sort()[0],
+  );
   const uri = pathToFileURL(file).href;
   const diagnosticsFrom = async (env: NodeJS.ProcessEnv) => {
     const { client } = await startInitialized({ textDocument: { publishDiagnostics: {} } }, { env });
-    const published = client.waitFor<{ uri: string; diagnostics: unknown[] }>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri, 30000);
+    const published = client.waitFor<{ uri: string; diagnostics: unknown[] }>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+      30000,
+    );
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') } });
     const { params } = await published;
     await client.stop();
     return params.diagnostics;
   };
-  const serverCaches = (folder: string) => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.startsWith('server.bundle-') && name.endsWith('.v8cache')) : []);
+  const serverCaches = (folder: string) =>
+    fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.startsWith('server.bundle-') && name.endsWith('.v8cache')) : [];
   const bundledCache = path.join(dir, 'server-bundle-cache');
   const plainCache = path.join(dir, 'server-plain-cache');
   const bundled = await diagnosticsFrom({ ...process.env, POLICYSET_COMPILE_CACHE: bundledCache });

@@ -36,7 +36,10 @@ describe('exit codes', () => {
     const result = await runCli(['lint', file, '--no-color']);
     assert.equal(result.code, 1);
     const line = BROKEN_GROUP.split('\n').findIndex((l) => l.includes('Netwrok')) + 1;
-    assert.match(result.stdout, new RegExp(`${line}:\\d+\\s+error\\s+Group 'Netwrok' is not declared.*Did you mean 'Network'\\?\\s+PS5001`));
+    assert.match(
+      result.stdout,
+      new RegExp(`${line}:\\d+\\s+error\\s+Group 'Netwrok' is not declared.*Did you mean 'Network'\\?\\s+PS5001`),
+    );
   });
 
   test('2 with a one-line message for a path that does not exist', async () => {
@@ -47,7 +50,14 @@ describe('exit codes', () => {
   });
 
   test('2 for usage mistakes', async () => {
-    for (const args of [['lint'], ['lint', '.', '--format', 'xml'], ['lint', '.', '--bogus'], ['frobnicate'], ['lint', '.', '--rule', 'PS5001=loud'], ['lint', '.', '--jobs', '0']]) {
+    for (const args of [
+      ['lint'],
+      ['lint', '.', '--format', 'xml'],
+      ['lint', '.', '--bogus'],
+      ['frobnicate'],
+      ['lint', '.', '--rule', 'PS5001=loud'],
+      ['lint', '.', '--jobs', '0'],
+    ]) {
       const result = await runCli(args);
       assert.equal(result.code, 2, args.join(' '));
       assert.ok(isCleanMessage(result.stderr), result.stderr);
@@ -67,7 +77,10 @@ describe('formats', () => {
   test('json lists diagnostics with 1-based positions', async () => {
     const file = write('broken3.json', BROKEN_GROUP);
     const result = await runCli(['lint', file, '-f', 'json']);
-    const report = JSON.parse(result.stdout) as { summary: { errors: number }; files: Array<{ diagnostics: Array<{ code: string; line: number; column: number; severity: string }> }> };
+    const report = JSON.parse(result.stdout) as {
+      summary: { errors: number };
+      files: Array<{ diagnostics: Array<{ code: string; line: number; column: number; severity: string }> }>;
+    };
     assert.equal(report.summary.errors, 1);
     const diagnostic = report.files[0].diagnostics.find((d) => d.code === 'PS5001')!;
     assert.equal(diagnostic.severity, 'error');
@@ -76,7 +89,9 @@ describe('formats', () => {
 
   test('sarif 2.1.0 with rules, levels, regions and relative artifact URIs', async () => {
     const file = write('sarif/broken.json', BROKEN_GROUP);
-    const result = await runCli(['lint', path.join(dir, 'sarif'), '-f', 'sarif', '--docs-base-url', 'https://example.invalid/docs/rules'], { cwd: dir });
+    const result = await runCli(['lint', path.join(dir, 'sarif'), '-f', 'sarif', '--docs-base-url', 'https://example.invalid/docs/rules'], {
+      cwd: dir,
+    });
     assert.equal(result.code, 1);
     const log = JSON.parse(result.stdout);
     assert.equal(log.version, '2.1.0');
@@ -148,7 +163,10 @@ describe('bad input gets a clear answer, never a stack trace or a hang', () => {
       parts.push(r);
       size += r.length + 1;
     }
-    const file = write('huge.json', `{"properties":{"parameters":{"effect":{"type":"String"}},"policyDefinitionGroups":[{"name":"g"}],"policyDefinitions":[${parts.join(',')}]}}`);
+    const file = write(
+      'huge.json',
+      `{"properties":{"parameters":{"effect":{"type":"String"}},"policyDefinitionGroups":[{"name":"g"}],"policyDefinitions":[${parts.join(',')}]}}`,
+    );
     const result = await runCli(['lint', file, '-f', 'json'], { timeoutMs: 120000 });
     console.log(`50 MB file: ${result.milliseconds} ms`);
     assert.equal(result.code, 0, result.stderr);
@@ -207,7 +225,10 @@ describe('bad input gets a clear answer, never a stack trace or a hang', () => {
   });
 
   test('duplicate keys', async () => {
-    const file = write('dup.json', CLEAN.replace('"displayName": "Clean set",', '"displayName": "Clean set",\n    "displayName": "Again",'));
+    const file = write(
+      'dup.json',
+      CLEAN.replace('"displayName": "Clean set",', '"displayName": "Clean set",\n    "displayName": "Again",'),
+    );
     const result = await runCli(['lint', file, '-f', 'json']);
     assert.equal(result.code, 1);
     assert.ok(result.stdout.includes('PS1002'));

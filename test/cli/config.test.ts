@@ -23,7 +23,10 @@ function setWithWarning(name: string): string {
   set.properties.parameters.unused = { type: 'String' };
   return JSON.stringify(set, null, 2);
 }
-const BROKEN = JSON.stringify(cleanSet('broken', 'Broken'), null, 2).replace('"groupNames": [\n          "Network"', '"groupNames": [\n          "Netwrok"');
+const BROKEN = JSON.stringify(cleanSet('broken', 'Broken'), null, 2).replace(
+  '"groupNames": [\n          "Network"',
+  '"groupNames": [\n          "Netwrok"',
+);
 
 function runWithStdin(args: string[], input: string, cwd: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
@@ -38,7 +41,10 @@ function runWithStdin(args: string[], input: string, cwd: string): Promise<RunRe
   });
 }
 
-const codes = (stdout: string) => (JSON.parse(stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; severity: string }> }> }).files.flatMap((f) => f.diagnostics.map((d) => d.code));
+const codes = (stdout: string) =>
+  (JSON.parse(stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; severity: string }> }> }).files.flatMap((f) =>
+    f.diagnostics.map((d) => d.code),
+  );
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-config-'));
@@ -80,7 +86,10 @@ describe('.policysetrc.json', () => {
     assert.match(result.stderr, /unknown key 'rulez'; did you mean 'rules'\?/);
     assert.equal(result.stdout, '', 'nothing linted with a broken config');
     for (const [text, pattern] of [
-      ['{ "rules": { "PS7003": "of" } }', /'rules'\.'PS7003' takes "error", "warning", "info", "hint" or "off", not "of"; did you mean 'off'\?/],
+      [
+        '{ "rules": { "PS7003": "of" } }',
+        /'rules'\.'PS7003' takes "error", "warning", "info", "hint" or "off", not "of"; did you mean 'off'\?/,
+      ],
       ['{ "rules": { "PS7033": "off" } }', /no rule 'PS7033'; did you mean 'PS7003'\?/],
       ['{ "strict": "yes" }', /'strict' takes true or false, not "yes"/],
       ['{ "cloud": "AzureCloudd" }', /'cloud' takes AzureCloud, AzureUSGovernment, AzureChinaCloud/],
@@ -120,10 +129,20 @@ describe('.policysetrc.json', () => {
     const project = path.join(dir, 'quota');
     const cwd = path.join(project, 'plans');
     fs.mkdirSync(cwd, { recursive: true });
-    write('quota/tables/units.json', '{ "classes": { "team-class": { "rpm": 12, "tpm": 1000 } }, "models": { "team-model": "team-class" } }');
-    const usage = { subscription: 'sub', location: 'eastus', value: [{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 95, limit: 100, unit: 'Count' }] };
+    write(
+      'quota/tables/units.json',
+      '{ "classes": { "team-class": { "rpm": 12, "tpm": 1000 } }, "models": { "team-model": "team-class" } }',
+    );
+    const usage = {
+      subscription: 'sub',
+      location: 'eastus',
+      value: [{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 95, limit: 100, unit: 'Count' }],
+    };
     write('quota/usage/eastus.json', JSON.stringify(usage));
-    write('quota/plans/p.deployment-plan.json', '{ "region": "eastus", "deployments": [ { "account": "a", "name": "chat", "model": "gpt-4o", "sku": { "name": "Standard", "capacity": 6 } } ] }');
+    write(
+      'quota/plans/p.deployment-plan.json',
+      '{ "region": "eastus", "deployments": [ { "account": "a", "name": "chat", "model": "gpt-4o", "sku": { "name": "Standard", "capacity": 6 } } ] }',
+    );
     const before = await runCli(['quota', 'calc', '--model', 'team-model', '--capacity', '1'], { cwd });
     assert.equal(before.code, 2, 'unknown without the file');
     assert.equal((await runCli(['quota', 'plan', 'p.deployment-plan.json'], { cwd })).code, 0, 'no usage: the quota is not checked');
@@ -138,17 +157,28 @@ describe('.policysetrc.json', () => {
 
   test('--print-config shows what a file is linted with', async () => {
     const cwd = path.dirname(write('print/sets/w.json', setWithWarning('w')));
-    const config = write('print/.policysetrc.json', '{ "rules": { "unused-parameter": "error" }, "cloud": "AzureChinaCloud", "definitions": ["defs"], "ignore": ["legacy/"] }');
+    const config = write(
+      'print/.policysetrc.json',
+      '{ "rules": { "unused-parameter": "error" }, "cloud": "AzureChinaCloud", "definitions": ["defs"], "ignore": ["legacy/"] }',
+    );
     const result = await runCli(['lint', '--print-config', 'w.json'], { cwd });
     assert.equal(result.code, 0, result.stderr);
-    const printed = JSON.parse(result.stdout) as { configFile: string; cloud: string; definitions: string[]; rules: Record<string, string>; ignored: boolean };
+    const printed = JSON.parse(result.stdout) as {
+      configFile: string;
+      cloud: string;
+      definitions: string[];
+      rules: Record<string, string>;
+      ignored: boolean;
+    };
     assert.equal(printed.configFile, config);
     assert.equal(printed.cloud, 'AzureChinaCloud');
     assert.deepEqual(printed.definitions, [path.join(dir, 'print', 'defs')], 'relative to the config file');
     assert.equal(printed.rules.PS7003, 'error');
     assert.equal(printed.rules.PS5001, 'error');
     assert.equal(printed.ignored, false);
-    const ignored = JSON.parse((await runCli(['lint', '--print-config', path.join(dir, 'print/legacy/x.json')], { cwd })).stdout) as { ignored: boolean };
+    const ignored = JSON.parse((await runCli(['lint', '--print-config', path.join(dir, 'print/legacy/x.json')], { cwd })).stdout) as {
+      ignored: boolean;
+    };
     assert.equal(ignored.ignored, true);
   });
 });
@@ -186,7 +216,11 @@ describe("ESLint's flags", () => {
   test('--stdin with --stdin-filename gives the same errors as linting the file, under its name', async () => {
     const file = write('stdin/sets/broken.json', BROKEN);
     const onDisk = await runCli(['lint', 'sets/broken.json', '-f', 'json'], { cwd: path.join(dir, 'stdin') });
-    const piped = await runWithStdin(['lint', '--stdin', '--stdin-filename', 'sets/broken.json', '-f', 'json'], BROKEN, path.join(dir, 'stdin'));
+    const piped = await runWithStdin(
+      ['lint', '--stdin', '--stdin-filename', 'sets/broken.json', '-f', 'json'],
+      BROKEN,
+      path.join(dir, 'stdin'),
+    );
     assert.equal(piped.code, 1, piped.stderr);
     assert.deepEqual(JSON.parse(piped.stdout), JSON.parse(onDisk.stdout));
     assert.match(piped.stdout, /sets\/broken\.json/);
@@ -215,7 +249,16 @@ describe("ESLint's flags", () => {
     write('globs/b.json', JSON.stringify(cleanSet('b', 'B'), null, 2));
     write('globs/notes.txt', 'not json');
     // --strict also fails on references not checked against their definitions: an index with the one the set names.
-    write('globs-index/index.json', JSON.stringify([{ id: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d', name: '06a78e20-9358-41c9-923c-fb736d382a4d', parameters: { effect: { type: 'String', allowedValues: ['Audit', 'Disabled'] } } }]));
+    write(
+      'globs-index/index.json',
+      JSON.stringify([
+        {
+          id: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d',
+          name: '06a78e20-9358-41c9-923c-fb736d382a4d',
+          parameters: { effect: { type: 'String', allowedValues: ['Audit', 'Disabled'] } },
+        },
+      ]),
+    );
     const mixed = await runCli(['lint', 'globs/*', '--strict', '-d', 'globs-index/index.json'], { cwd: dir });
     assert.equal(mixed.code, 0, mixed.stderr);
     assert.match(mixed.stdout, /1 other JSON file skipped/);
@@ -237,7 +280,10 @@ describe("ESLint's flags", () => {
     const report = JSON.parse(result.stdout) as { files: Array<{ file: string }> };
     assert.deepEqual(report.files.map((f) => f.file).sort(), ['sets/legacy/keep.json', 'sets/new.json']);
     const flag = await runCli(['lint', 'sets', '-f', 'json', '--ignore-pattern', 'keep.json'], { cwd });
-    assert.deepEqual((JSON.parse(flag.stdout) as { files: Array<{ file: string }> }).files.map((f) => f.file), ['sets/new.json']);
+    assert.deepEqual(
+      (JSON.parse(flag.stdout) as { files: Array<{ file: string }> }).files.map((f) => f.file),
+      ['sets/new.json'],
+    );
     assert.equal(flag.code, 0);
     const named = await runCli(['lint', 'sets/legacy/old.json', 'sets/new.json'], { cwd });
     assert.equal(named.code, 0);
@@ -267,7 +313,7 @@ describe('help that helps', () => {
     assert.match(rule.stderr, /did you mean 'unused-parameter'\? \(the rules: policyset rules, docs\/rules\/README\.md\)/);
   });
 
-  test('policyset help <command> and <command> --help print the command\'s own options; --items-base-url only where it applies', async () => {
+  test("policyset help <command> and <command> --help print the command's own options; --items-base-url only where it applies", async () => {
     const deploy = await runCli(['help', 'deploy']);
     assert.equal(deploy.code, 0);
     assert.match(deploy.stdout, /^Usage: policyset deploy/);
@@ -284,7 +330,26 @@ describe('help that helps', () => {
   });
 
   test('every command has its own help with options and examples, and its usage errors point at it', async () => {
-    for (const words of [['lint'], ['fetch'], ['deploy'], ['advisor'], ['eventstream'], ['quota', 'usage'], ['quota', 'calc'], ['quota', 'simulate'], ['quota', 'plan'], ['quota', 'where'], ['model', 'deploy'], ['model', 'apply'], ['rules'], ['completion'], ['diff'], ['mcp'], ['evaluate'], ['test']]) {
+    for (const words of [
+      ['lint'],
+      ['fetch'],
+      ['deploy'],
+      ['advisor'],
+      ['eventstream'],
+      ['quota', 'usage'],
+      ['quota', 'calc'],
+      ['quota', 'simulate'],
+      ['quota', 'plan'],
+      ['quota', 'where'],
+      ['model', 'deploy'],
+      ['model', 'apply'],
+      ['rules'],
+      ['completion'],
+      ['diff'],
+      ['mcp'],
+      ['evaluate'],
+      ['test'],
+    ]) {
       const help = await runCli([...words, '--help']);
       assert.equal(help.code, 0, words.join(' '));
       assert.match(help.stdout, new RegExp(`^Usage: policyset ${words.join(' ')}`), words.join(' '));
@@ -297,7 +362,10 @@ describe('help that helps', () => {
     const json = await runCli(['rules', '--format', 'json']);
     const rules = JSON.parse(json.stdout) as Array<{ code: string; name: string; defaultSeverity: string; description: string }>;
     const unused = rules.find((r) => r.code === 'PS7003');
-    assert.deepEqual({ name: unused?.name, defaultSeverity: unused?.defaultSeverity }, { name: 'unused-parameter', defaultSeverity: 'warning' });
+    assert.deepEqual(
+      { name: unused?.name, defaultSeverity: unused?.defaultSeverity },
+      { name: 'unused-parameter', defaultSeverity: 'warning' },
+    );
     const text = await runCli(['rules']);
     assert.equal(text.stdout.split('\n').filter((l) => /^PS\d{4} /.test(l)).length, rules.length);
     assert.match(text.stdout, /PS7003 +unused-parameter +warning +A set parameter that no reference uses/);
@@ -339,7 +407,10 @@ describe('shell completion', () => {
       t policyset eventstream ""
       t policyset completion ""
     `;
-    const result = spawnSync('bash', ['-c', script], { env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` }, encoding: 'utf8' });
+    const result = spawnSync('bash', ['-c', script], {
+      env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` },
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     const lines = new Map(
       result.stdout
@@ -383,7 +454,12 @@ describe('shell completion', () => {
     `;
     const result = spawnSync('zsh', ['-f', '-c', script], { env: shellEnv(), encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
-    const lines = new Map(result.stdout.trim().split('\n').map((l) => l.split('|') as [string, string]));
+    const lines = new Map(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('|') as [string, string]),
+    );
     assert.equal(lines.get('registered'), '_bash_complete -F _policyset');
     // zsh's compgen leaves the prefix to zsh's matcher: the candidates of the position, whole.
     assert.ok(lines.get('policyset qu')?.split(' ').includes('quota'), result.stdout);
@@ -393,12 +469,18 @@ describe('shell completion', () => {
     assert.equal(lines.get('policyset lint --rule PS7003='), 'PS7003=error PS7003=warning PS7003=info PS7003=hint PS7003=off');
   });
 
-  test("fish: complete -C completes a subcommand, an option and a format from the sourced script", () => {
+  test('fish: complete -C completes a subcommand, an option and a format from the sourced script', () => {
     ensureShells();
     const ask = (line: string) => {
-      const result = spawnSync('fish', ['--no-config', '-c', `policyset completion fish | source; complete -C ${JSON.stringify(line)}`], { env: shellEnv(), encoding: 'utf8' });
+      const result = spawnSync('fish', ['--no-config', '-c', `policyset completion fish | source; complete -C ${JSON.stringify(line)}`], {
+        env: shellEnv(),
+        encoding: 'utf8',
+      });
       assert.equal(result.status, 0, result.stderr);
-      return result.stdout.trim().split('\n').map((l) => l.split('\t')[0]);
+      return result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]);
     };
     assert.deepEqual(ask('policyset qu'), ['quota']);
     assert.deepEqual(ask('policyset quota ').sort(), ['calc', 'plan', 'simulate', 'usage', 'where']);

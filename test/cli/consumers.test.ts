@@ -27,7 +27,9 @@ test('lint over real assignments and the sets they assign: consumers, resolved, 
   const consumers = report.files.filter((f) => f.kind === 'policyConsumer');
   assert.equal(consumers.length, 5, 'four assignments and the exemption list');
   // The one consumer diagnostic is the real latent break, as information (exit 0).
-  const found = consumers.flatMap((f) => f.diagnostics.filter((d) => d.code.startsWith('PS92')).map((d) => [path.basename(f.file), d.code]));
+  const found = consumers.flatMap((f) =>
+    f.diagnostics.filter((d) => d.code.startsWith('PS92')).map((d) => [path.basename(f.file), d.code]),
+  );
   assert.deepEqual(found, [['policy_assignment_es_deploy_mdfc_config.tmpl.json', 'PS9209']]);
   assert.doesNotMatch(result.stderr, /not checked/, 'every assignment found its set');
 });
@@ -40,7 +42,9 @@ test('lint: a parameter renamed in a copy of the ALZ assignment is reported on i
     const result = await runCli(['lint', dir, '-f', 'json']);
     assert.equal(result.code, 1, result.stderr);
     const report = JSON.parse(result.stdout) as LintJson;
-    const found = report.files.flatMap((f) => f.diagnostics.filter((d) => d.code.startsWith('PS92') && d.code !== 'PS9209').map((d) => [path.basename(f.file), d.code, d.line]));
+    const found = report.files.flatMap((f) =>
+      f.diagnostics.filter((d) => d.code.startsWith('PS92') && d.code !== 'PS9209').map((d) => [path.basename(f.file), d.code, d.line]),
+    );
     assert.deepEqual(found, [['Enforce-ALZ-Decomm.alz_policy_assignment.json', 'PS9201', 16]]);
     const alone = await runCli(['lint', file, '-f', 'json']);
     assert.equal(alone.code, 0, alone.stdout);
@@ -56,7 +60,17 @@ test('diff --consumers: a parameter renamed in the set lists the assignment file
     const old = path.join(dir, 'alz', 'Enforce-ALZ-Decomm.alz_policy_set_definition.json');
     const renamed = path.join(dir, 'new-set.json');
     fs.writeFileSync(renamed, fs.readFileSync(old, 'utf8').replaceAll('listOfResourceTypesAllowed', 'allowedResourceTypes'));
-    const json = await runCli(['diff', old, renamed, '--consumers', path.join(dir, 'alz'), '--consumers', path.join(dir, 'epac'), '--format', 'json']);
+    const json = await runCli([
+      'diff',
+      old,
+      renamed,
+      '--consumers',
+      path.join(dir, 'alz'),
+      '--consumers',
+      path.join(dir, 'epac'),
+      '--format',
+      'json',
+    ]);
     const report = JSON.parse(json.stdout) as { changes: Array<{ kind: string; breaks?: Array<{ file: string; line: number }> }> };
     const removed = report.changes.find((c) => c.kind === 'parameter-removed' || c.kind === 'parameter-renamed');
     assert.ok(removed, json.stdout);

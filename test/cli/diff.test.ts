@@ -48,7 +48,8 @@ const write = (name: string, content: unknown) => {
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2) + '\n');
   return file;
 };
-const cli = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> => runCli(['diff', ...args], { timeoutMs: 60_000, ...options });
+const cli = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> =>
+  runCli(['diff', ...args], { timeoutMs: 60_000, ...options });
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-diff-'));
@@ -71,7 +72,10 @@ describe('policyset diff <old> <new>', { concurrency: 4 }, () => {
     const result = await cli([write('b/old.json', set('1.2.3')), write('b/new.json', breaking('1.3.0')), '--format', 'json']);
     assert.equal(result.code, 1);
     const report = JSON.parse(result.stdout);
-    assert.deepEqual(Object.keys(report).sort(), ['changes', 'new', 'old', 'requiredBump', 'suggestedVersion', 'versionOk', 'versionProblem'].sort());
+    assert.deepEqual(
+      Object.keys(report).sort(),
+      ['changes', 'new', 'old', 'requiredBump', 'suggestedVersion', 'versionOk', 'versionProblem'].sort(),
+    );
     assert.equal(report.old.version, '1.2.3');
     assert.equal(report.new.version, '1.3.0');
     assert.equal(report.requiredBump, 'major');
@@ -127,7 +131,11 @@ describe('policyset diff <old> <new>', { concurrency: 4 }, () => {
     assert.equal(removed.level, 'error');
     assert.equal(removed.locations[0].physicalLocation.artifactLocation.uri, 'f/new.json');
     const lines = fs.readFileSync(newFile, 'utf8').split('\n');
-    assert.match(lines[removed.locations[0].physicalLocation.region.startLine - 1], /"parameters"/, 'marked where the parameter was taken from');
+    assert.match(
+      lines[removed.locations[0].physicalLocation.region.startLine - 1],
+      /"parameters"/,
+      'marked where the parameter was taken from',
+    );
     const version = results.find((r) => r.ruleId === 'version-not-bumped')!;
     assert.match(lines[version.locations[0].physicalLocation.region.startLine - 1], /"version": "1\.3\.0"/);
   });
@@ -180,13 +188,19 @@ describe('policyset diff <old> <new>', { concurrency: 4 }, () => {
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout);
     assert.equal(report.requiredBump, 'major');
-    assert.deepEqual(report.changes.map((c: Json) => [c.kind, c.path, path.basename(c.file)]), [['default-value-removed', '/effect', 's.parameters.json']]);
+    assert.deepEqual(
+      report.changes.map((c: Json) => [c.kind, c.path, path.basename(c.file)]),
+      [['default-value-removed', '/effect', 's.parameters.json']],
+    );
     assert.match(fs.readFileSync(partFile, 'utf8').split('\n')[report.changes[0].line - 1], /"effect"/);
   });
 
   test('--reference-added major makes a reference added a major change', async () => {
     const next = set('1.1.0');
-    next.properties.policyDefinitions.push({ policyDefinitionReferenceId: 'ref3', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/1e30110a-5ceb-460c-a204-c1c3969c6d62' });
+    next.properties.policyDefinitions.push({
+      policyDefinitionReferenceId: 'ref3',
+      policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/1e30110a-5ceb-460c-a204-c1c3969c6d62',
+    });
     const old = write('i/old.json', set('1.0.0'));
     const newFile = write('i/new.json', next);
     assert.equal((await cli([old, newFile])).code, 0);
@@ -218,7 +232,12 @@ describe('policyset diff <old> <new>', { concurrency: 4 }, () => {
 
 describe('policyset diff --against: renames and moves, marked versions, the Markdown report', () => {
   let repo: string;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' }).toString();
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: repo, stdio: 'pipe' },
+    ).toString();
   const put = (name: string, value: unknown) => {
     fs.mkdirSync(path.dirname(path.join(repo, name)), { recursive: true });
     fs.writeFileSync(path.join(repo, name), JSON.stringify(value, null, 2));
@@ -253,12 +272,18 @@ describe('policyset diff --against: renames and moves, marked versions, the Mark
     const result = await cli(['--against', 'HEAD', '-f', 'json'], { cwd: repo });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const reports = JSON.parse(result.stdout) as Json[];
-    assert.ok(!reports.some((r) => r.changes.some((c: Json) => c.kind === 'set-removed')), JSON.stringify(reports.map((r) => [r.old?.file, r.new?.file])));
+    assert.ok(
+      !reports.some((r) => r.changes.some((c: Json) => c.kind === 'set-removed')),
+      JSON.stringify(reports.map((r) => [r.old?.file, r.new?.file])),
+    );
     const byNew = (file: string) => reports.find((r) => r.new?.file === file)!;
     assert.equal(byNew('sets/platform/moved.json').old.file, 'HEAD:sets/moved.json');
     assert.deepEqual(byNew('sets/platform/moved.json').changes, []);
     assert.equal(byNew('sets/renamed-again.json').old.file, 'HEAD:sets/renamed.json');
-    assert.deepEqual(byNew('sets/edited-and-moved.json').changes.map((c: Json) => c.kind), ['display-name-changed']);
+    assert.deepEqual(
+      byNew('sets/edited-and-moved.json').changes.map((c: Json) => c.kind),
+      ['display-name-changed'],
+    );
     assert.equal(byNew('sets/edited-and-moved.json').versionOk, true);
     assert.equal(reports.length, 9);
     assert.match(result.stderr, /sets\/platform\/moved\.json: renamed or moved from sets\/moved\.json since HEAD/);
@@ -286,7 +311,12 @@ describe('policyset diff --against: renames and moves, marked versions, the Mark
 
 describe('policyset diff --against <git revision>', () => {
   let repo: string;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' }).toString();
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: repo, stdio: 'pipe' },
+    ).toString();
 
   before(() => {
     repo = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-diff-git-'));
@@ -298,10 +328,31 @@ describe('policyset diff --against <git revision>', () => {
     fs.writeFileSync(path.join(repo, 'sets/settings.json'), JSON.stringify({ editor: true }));
     // A site generator's template with a .json name (as in the landing-zone library's docs theme): not JSON.
     fs.mkdirSync(path.join(repo, 'docs'));
-    fs.writeFileSync(path.join(repo, 'docs/config.json'), '{{- $data := resources.Get "search/data.json" -}}\n{ "dataFile": {{ $data.RelPermalink | jsonify }} }\n');
+    fs.writeFileSync(
+      path.join(repo, 'docs/config.json'),
+      '{{- $data := resources.Get "search/data.json" -}}\n{ "dataFile": {{ $data.RelPermalink | jsonify }} }\n',
+    );
     // A template whose sets come from a variable this reader cannot see into (as in the landing-zone repository's docs).
-    const copied = { type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2019-09-01', name: "[variables('sets')[copyIndex()].name]", copy: { name: 'sets', count: 2 }, properties: { displayName: 'x', policyDefinitions: "[variables('sets')[copyIndex()].policyDefinitions]" } };
-    fs.writeFileSync(path.join(repo, 'docs/copied.json'), JSON.stringify({ $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', contentVersion: '1.0.0.0', variables: { sets: "[json(parameters('text'))]" }, resources: [copied] }, null, 2));
+    const copied = {
+      type: 'Microsoft.Authorization/policySetDefinitions',
+      apiVersion: '2019-09-01',
+      name: "[variables('sets')[copyIndex()].name]",
+      copy: { name: 'sets', count: 2 },
+      properties: { displayName: 'x', policyDefinitions: "[variables('sets')[copyIndex()].policyDefinitions]" },
+    };
+    fs.writeFileSync(
+      path.join(repo, 'docs/copied.json'),
+      JSON.stringify(
+        {
+          $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
+          contentVersion: '1.0.0.0',
+          variables: { sets: "[json(parameters('text'))]" },
+          resources: [copied],
+        },
+        null,
+        2,
+      ),
+    );
     git('add', '-A');
     git('commit', '-q', '-m', 'sets');
     // The working tree: one set modified (a breaking change under a minor version), one deleted, one new.
@@ -325,7 +376,10 @@ describe('policyset diff --against <git revision>', () => {
     assert.ok(kept.changes.some((c: Json) => c.kind === 'parameter-removed' && c.path === '/properties/parameters/tagName'));
     const deleted = byFile('sets/deleted.json');
     assert.equal(deleted.new, null);
-    assert.deepEqual(deleted.changes.map((c: Json) => c.kind), ['set-removed']);
+    assert.deepEqual(
+      deleted.changes.map((c: Json) => c.kind),
+      ['set-removed'],
+    );
     const added = byFile('sets/added.json');
     assert.equal(added.old, null);
     assert.equal(added.requiredBump, 'none');
@@ -339,7 +393,10 @@ describe('policyset diff --against <git revision>', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /1 set compared, 0 with changes/);
     assert.match(result.stderr, /docs\/config\.json: not JSON, and no policy key in it, skipped/);
-    assert.match(result.stderr, /docs\/copied\.json: its set resources are built from template expressions .*: not compared \(unchanged since HEAD\)/);
+    assert.match(
+      result.stderr,
+      /docs\/copied\.json: its set resources are built from template expressions .*: not compared \(unchanged since HEAD\)/,
+    );
     assert.match(result.stderr, /1 other JSON file skipped/);
   });
 
@@ -376,7 +433,10 @@ describe('policyset diff --against <git revision>', () => {
     assert.match(option.stderr, /'--output=x' is not a git revision/);
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-no-git-'));
     try {
-      const result = await cli(['--against', 'HEAD'], { cwd: outside, env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(outside) } });
+      const result = await cli(['--against', 'HEAD'], {
+        cwd: outside,
+        env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(outside) },
+      });
       assert.equal(result.code, 2);
       assert.match(result.stderr, /not in a git repository/);
     } finally {
@@ -412,7 +472,10 @@ describe('policyset diff builtin:<name> (E1, local service)', () => {
     assert.equal(change.bump, 'major');
     assert.equal(change.path, `/properties/parameters/${removed}`);
     assert.match(change.message, new RegExp(`'${removed}' is removed`));
-    assert.deepEqual(service.requests.map((r) => `${r.method} ${r.path}`), [`GET /providers/Provider.Authorization/policySetDefinitions/${NAME}`]);
+    assert.deepEqual(
+      service.requests.map((r) => `${r.method} ${r.path}`),
+      [`GET /providers/Provider.Authorization/policySetDefinitions/${NAME}`],
+    );
     assert.ok(!result.stdout.includes(TOKEN) && !result.stderr.includes(TOKEN));
   });
 

@@ -29,9 +29,15 @@ import { REPO_ROOT, SERVED_BUILT_IN } from '../support/corpus';
 /** Commands not run here, each with why. */
 const SKIPPED: Array<{ command: RegExp; reason: string }> = [
   { command: /^npm test\b/, reason: 'this documentation test is itself part of npm test' },
-  { command: /^npm run test:e2e\b/, reason: 'the e2e suite is its own run (minutes; about 800 MB into .cache/e2e on first use), not a part of npm test' },
+  {
+    command: /^npm run test:e2e\b/,
+    reason: 'the e2e suite is its own run (minutes; about 800 MB into .cache/e2e on first use), not a part of npm test',
+  },
   { command: /^node test\/out\/e2e\//, reason: 'a step of the e2e suite (npm run test:e2e), not a part of npm test' },
-  { command: /^code --install-extension\b/, reason: "needs VS Code's command line, which is not installed here (the e2e suite installs the extension into code-server)" },
+  {
+    command: /^code --install-extension\b/,
+    reason: "needs VS Code's command line, which is not installed here (the e2e suite installs the extension into code-server)",
+  },
 ];
 
 interface Command {
@@ -120,7 +126,10 @@ function scriptOf(page: Page, ports: Map<number, number>, serviceLog: string): s
       );
       continue;
     }
-    lines.push(text, `__s=$?; [ "$__s" = "${command.expect}" ] || { echo ${quote(`${where}: exit status`)} "$__s, expected ${command.expect}" >&2; exit 97; }`);
+    lines.push(
+      text,
+      `__s=$?; [ "$__s" = "${command.expect}" ] || { echo ${quote(`${where}: exit status`)} "$__s, expected ${command.expect}" >&2; exit 97; }`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -174,7 +183,10 @@ function runPage(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{
 /** What a page's commands leave behind that the page promises. */
 const AFTERWARDS: Record<string, (copy: string) => void> = {
   'docs/service.md': (copy) => {
-    const fetched = JSON.parse(fs.readFileSync(path.join(copy, 'fetched.json'), 'utf8')) as { name: string; properties: { policyDefinitions: unknown[] } };
+    const fetched = JSON.parse(fs.readFileSync(path.join(copy, 'fetched.json'), 'utf8')) as {
+      name: string;
+      properties: { policyDefinitions: unknown[] };
+    };
     assert.equal(fetched.name, SERVED_BUILT_IN, 'the local service demo saved the set it fetched');
     assert.ok(fetched.properties.policyDefinitions.length > 0);
   },
@@ -189,45 +201,53 @@ const pages = docPages().map(commandsOf);
 test('the skipped commands are exactly the listed ones, each with its reason', () => {
   const skipped = pages.flatMap((p) => p.skipped);
   for (const s of skipped) console.log(`# not run: ${s.file}:${s.line} ${s.text.trim()}: ${s.reason}`);
-  for (const rule of SKIPPED) assert.ok(skipped.some((s) => rule.command.test(s.text.trim())), `no command in the docs matches ${rule.command}: remove it from SKIPPED`);
+  for (const rule of SKIPPED)
+    assert.ok(
+      skipped.some((s) => rule.command.test(s.text.trim())),
+      `no command in the docs matches ${rule.command}: remove it from SKIPPED`,
+    );
   assert.ok(pages.reduce((n, p) => n + p.commands.length, 0) > 10, 'the docs have shell commands to run');
 });
 
-test('every shell block of the README and docs/ runs as written, on a copy of the checkout with nothing beside it', { timeout: 20 * 60 * 1000 }, async () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-docs-'));
-  try {
-    const copy = copyCheckout(work);
-    const prefix = path.join(work, 'npm-prefix');
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-      npm_config_prefix: prefix,
-      npm_config_prefer_offline: 'true',
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-      NO_COLOR: '1',
-    };
-    // A fresh clone has none of these: what a page needs, it sets itself.
-    for (const name of Object.keys(env)) if (/^POLICYSET_/.test(name)) delete env[name];
-    const failures: string[] = [];
-    for (const page of pages) {
-      if (!page.commands.length) continue;
-      const ports = new Map<number, number>();
-      for (const given of servicePorts(page)) ports.set(given, await freePort());
-      const result = await runPage(scriptOf(page, ports, path.join(work, `service-${path.basename(page.file)}.log`)), copy, env);
-      if (result.code !== 0) {
-        failures.push(`${page.file} (exit ${result.code}):\n${result.output.split('\n').slice(-25).join('\n')}`);
-        continue;
+test(
+  'every shell block of the README and docs/ runs as written, on a copy of the checkout with nothing beside it',
+  { timeout: 20 * 60 * 1000 },
+  async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-docs-'));
+    try {
+      const copy = copyCheckout(work);
+      const prefix = path.join(work, 'npm-prefix');
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+        npm_config_prefix: prefix,
+        npm_config_prefer_offline: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+        npm_config_update_notifier: 'false',
+        NO_COLOR: '1',
+      };
+      // A fresh clone has none of these: what a page needs, it sets itself.
+      for (const name of Object.keys(env)) if (/^POLICYSET_/.test(name)) delete env[name];
+      const failures: string[] = [];
+      for (const page of pages) {
+        if (!page.commands.length) continue;
+        const ports = new Map<number, number>();
+        for (const given of servicePorts(page)) ports.set(given, await freePort());
+        const result = await runPage(scriptOf(page, ports, path.join(work, `service-${path.basename(page.file)}.log`)), copy, env);
+        if (result.code !== 0) {
+          failures.push(`${page.file} (exit ${result.code}):\n${result.output.split('\n').slice(-25).join('\n')}`);
+          continue;
+        }
+        try {
+          AFTERWARDS[page.file]?.(copy);
+        } catch (error) {
+          failures.push(`${page.file}: ${(error as Error).message}`);
+        }
       }
-      try {
-        AFTERWARDS[page.file]?.(copy);
-      } catch (error) {
-        failures.push(`${page.file}: ${(error as Error).message}`);
-      }
+      assert.deepEqual(failures, []);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
     }
-    assert.deepEqual(failures, []);
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-});
+  },
+);

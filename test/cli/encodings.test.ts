@@ -68,19 +68,28 @@ describe('a built-in set saved in other encodings', () => {
         assert.equal(extra[0].severity, 'warning');
         assert.ok(extra[0].message.includes(name), extra[0].message);
         assert.match(extra[0].message, /expects UTF-8.*Save it as UTF-8/);
-        assert.deepEqual(codes(result.report).filter((c) => !c.startsWith('PS1006')), codes(plain.report), `${folder}: the same diagnostics otherwise, on the same lines`);
+        assert.deepEqual(
+          codes(result.report).filter((c) => !c.startsWith('PS1006')),
+          codes(plain.report),
+          `${folder}: the same diagnostics otherwise, on the same lines`,
+        );
       }
     });
   }
 
   test('invalid UTF-8 in a policy set: one PS1004, as before, and the set is still checked', async () => {
-    const text = fs.readFileSync(path.join(SUBSET.sets, 'General/AllowUsageCosts.json'), 'utf8').replace('"Allow Usage Cost Resources"', '"Allow Usage Cost Resources \u00e9"');
+    const text = fs
+      .readFileSync(path.join(SUBSET.sets, 'General/AllowUsageCosts.json'), 'utf8')
+      .replace('"Allow Usage Cost Resources"', '"Allow Usage Cost Resources \u00e9"');
     const bytes = Buffer.from(text, 'utf8');
     const at = bytes.indexOf(Buffer.from([0xc3, 0xa9]));
     const latin1 = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xe9]), bytes.subarray(at + 2)]);
     const result = await lintJson([write('latin1/set.json', latin1)]);
     assert.equal(result.code, 1);
-    assert.deepEqual(result.report.files[0].diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), ['PS1004']);
+    assert.deepEqual(
+      result.report.files[0].diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
+      ['PS1004'],
+    );
     assert.ok(!codes(result.report).some((c) => c.startsWith('PS1006')));
     assert.equal(result.report.summary.checked, 1);
   });
@@ -91,7 +100,9 @@ describe('a built-in set saved in other encodings', () => {
     assert.equal(encodingOf(utf16('{"a":1}', false, false)), 'UTF-16LE');
     assert.equal(encodingOf(utf16('{"a":1}', true, false)), 'UTF-16BE');
     assert.equal(decodeText(utf16('{"é":"\u{1F600}"}', true)).text, '{"é":"\u{1F600}"}');
-    const bom = decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"x":"\u00e9', 'utf8'), Buffer.from([0xff]), Buffer.from('"}')]));
+    const bom = decodeText(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"x":"\u00e9', 'utf8'), Buffer.from([0xff]), Buffer.from('"}')]),
+    );
     assert.equal(bom.encoding, 'UTF-8 with a byte order mark');
     assert.equal(bom.encodingProblem?.byteOffset, 11, 'the offset of the bad byte counts the byte order mark');
   });
@@ -105,7 +116,20 @@ describe('files a folder walk skips, and why', () => {
     // A generator's template: placeholders make it not JSON, and it names no policy key.
     write('repo/templates/storage.json', '{\n  "name": "##NAME##",\n  "location": ##LOCATION##,\n  "sku": { "name": "##SKU##" }\n}\n');
     // A UTF-16 Logic App template of another product: JSON, of no policy kind.
-    write('repo/playbooks/azuredeploy.json', utf16(JSON.stringify({ $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', resources: [{ type: 'Microsoft.Logic/workflows', name: 'playbook' }] }, null, 2), false));
+    write(
+      'repo/playbooks/azuredeploy.json',
+      utf16(
+        JSON.stringify(
+          {
+            $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
+            resources: [{ type: 'Microsoft.Logic/workflows', name: 'playbook' }],
+          },
+          null,
+          2,
+        ),
+        false,
+      ),
+    );
     // The same template cut short (not JSON) in UTF-16: skipped, not thousands of syntax errors.
     write('repo/playbooks/broken.json', utf16('{\n  "resources": [ { "type": "Microsoft.Logic/workflows", ', false));
     // Bytes that are not text in any encoding, in a .json file with no policy key.
@@ -128,19 +152,31 @@ describe('files a folder walk skips, and why', () => {
     const reported = Object.fromEntries(result.report.files.map((f) => [path.basename(f.file), f.diagnostics.map((d) => d.code)]));
     assert.deepEqual(Object.keys(reported).sort(), ['broken-set.json', 'utf16-set.json']);
     assert.ok(reported['broken-set.json'].includes('PS1001'));
-    assert.deepEqual(reported['utf16-set.json'].filter((c) => c.startsWith('PS1')), ['PS1006']);
+    assert.deepEqual(
+      reported['utf16-set.json'].filter((c) => c.startsWith('PS1')),
+      ['PS1006'],
+    );
     // The Logic App template is JSON of another kind: skipped like any other.
     assert.equal(result.report.summary.skipped, 4);
 
     const text = await runCli(['lint', repo, '--no-color'], { cwd: dir });
-    assert.match(text.stdout, /^skipped repo\/templates\/storage\.json: a generator's template, not JSON until its placeholders \(##LOCATION##\) are filled in$/m);
-    assert.match(text.stdout, /^skipped repo\/playbooks\/broken\.json: not JSON \(UTF-16LE with a byte order mark\), and no policy key in it$/m);
+    assert.match(
+      text.stdout,
+      /^skipped repo\/templates\/storage\.json: a generator's template, not JSON until its placeholders \(##LOCATION##\) are filled in$/m,
+    );
+    assert.match(
+      text.stdout,
+      /^skipped repo\/playbooks\/broken\.json: not JSON \(UTF-16LE with a byte order mark\), and no policy key in it$/m,
+    );
     assert.match(text.stdout, /^skipped repo\/assets\/blob\.json: not UTF-8 text/m);
     assert.match(text.stdout, /\(1 other JSON file skipped, 3 files skipped as not JSON\)/);
     assert.doesNotMatch(text.stdout, /storage\.json\n\s+\d+:\d+/, 'no diagnostics under the template');
 
     const sarif = JSON.parse((await runCli(['lint', repo, '-f', 'sarif'], { cwd: dir })).stdout) as {
-      runs: Array<{ results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }>; invocations: Array<{ toolExecutionNotifications: Array<{ level: string; message: { text: string } }> }> }>;
+      runs: Array<{
+        results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }>;
+        invocations: Array<{ toolExecutionNotifications: Array<{ level: string; message: { text: string } }> }>;
+      }>;
     };
     const notes = sarif.runs[0].invocations[0].toolExecutionNotifications.filter((n) => /skipped/.test(n.message.text));
     assert.equal(notes.length, 3);
@@ -177,7 +213,10 @@ describe('files a folder walk skips, and why', () => {
     const withUtf8 = await lintJson([set, '-d', SUBSET.index, '--min-severity', 'hint']);
     const withUtf16 = await lintJson([set, '-d', utf16Index, '--min-severity', 'hint']);
     assert.equal(withUtf16.stderr, '');
-    assert.ok(codes(withUtf8.report).some((c) => c.startsWith('PS8008')), 'the index is used: a definition parameter in another casing is told');
+    assert.ok(
+      codes(withUtf8.report).some((c) => c.startsWith('PS8008')),
+      'the index is used: a definition parameter in another casing is told',
+    );
     assert.deepEqual(codes(withUtf16.report), codes(withUtf8.report));
   });
 });

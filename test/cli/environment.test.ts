@@ -25,9 +25,14 @@ function namesIn(dir: string, pattern: RegExp): Set<string> {
 }
 
 test('policyset --help lists every environment variable the CLI reads, and POLICYSET_CORPUS', async () => {
-  const read = new Set([...namesIn(path.join(REPO_ROOT, 'server', 'src'), /\.ts$/), ...namesIn(path.join(REPO_ROOT, 'client', 'src', 'api'), /\.ts$/), ...namesIn(path.join(REPO_ROOT, 'bin'), /\.js$/)]);
+  const read = new Set([
+    ...namesIn(path.join(REPO_ROOT, 'server', 'src'), /\.ts$/),
+    ...namesIn(path.join(REPO_ROOT, 'client', 'src', 'api'), /\.ts$/),
+    ...namesIn(path.join(REPO_ROOT, 'bin'), /\.js$/),
+  ]);
   // Guard: the search finds what the CLI is known to read.
-  for (const known of ['POLICYSET_BASE_URL', 'POLICYSET_ACCESS_TOKEN', 'NO_COLOR', 'POLICYSET_NO_BUNDLE']) assert.ok(read.has(known), known);
+  for (const known of ['POLICYSET_BASE_URL', 'POLICYSET_ACCESS_TOKEN', 'NO_COLOR', 'POLICYSET_NO_BUNDLE'])
+    assert.ok(read.has(known), known);
   read.add('POLICYSET_CORPUS');
   const help = (await runCli(['--help'])).stdout;
   const environment = help.slice(help.indexOf('\nEnvironment:'));
@@ -35,14 +40,20 @@ test('policyset --help lists every environment variable the CLI reads, and POLIC
   const missing = [...read].filter((name) => !environment.includes(name));
   assert.deepEqual(missing, [], `not in policyset --help: ${missing.join(', ')}`);
   const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'cli.md'), 'utf8');
-  assert.deepEqual([...read].filter((name) => !docs.includes(name)), [], 'docs/cli.md names each of them');
+  assert.deepEqual(
+    [...read].filter((name) => !docs.includes(name)),
+    [],
+    'docs/cli.md names each of them',
+  );
 });
 
 test("the local service's environment (POLICYSET_CORPUS, POLICYSET_LOCAL_*) is in its --help and in docs/service.md", async () => {
   const read = namesIn(path.join(REPO_ROOT, 'test', 'fake-service'), /\.ts$/);
   for (const name of namesIn(path.join(REPO_ROOT, 'test', 'support'), /^corpus\.ts$/)) read.add(name);
   assert.ok(read.has('POLICYSET_CORPUS') && read.has('POLICYSET_LOCAL_PORT'));
-  const usage = spawnSync(process.execPath, [path.join(REPO_ROOT, 'test', 'out', 'fake-service', 'main.js'), '--help'], { encoding: 'utf8' }).stdout;
+  const usage = spawnSync(process.execPath, [path.join(REPO_ROOT, 'test', 'out', 'fake-service', 'main.js'), '--help'], {
+    encoding: 'utf8',
+  }).stdout;
   const docs = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'service.md'), 'utf8');
   for (const name of read) {
     assert.ok(usage.includes(name), `npm run service:local -- --help does not name ${name}`);

@@ -17,7 +17,7 @@ function exitParagraph(usage: string): string {
   return fold(match[1]);
 }
 
-test("every command path has exit statuses, and its --help says each of them in the same words", () => {
+test('every command path has exit statuses, and its --help says each of them in the same words', () => {
   const rows = exitStatusTable();
   const paths = rows.map((r) => r.command);
   for (const name of topLevelCommands()) {
@@ -33,7 +33,8 @@ test("every command path has exit statuses, and its --help says each of them in 
       const meaning = statuses[code];
       // eventstream get has no 1 of its own, but its usage is the one of get and delete.
       if (meaning === undefined) {
-        if (command !== 'eventstream get') assert.doesNotMatch(paragraph, new RegExp(`[:,;] ${code} `), `${command}: --help names no exit status ${code}`);
+        if (command !== 'eventstream get')
+          assert.doesNotMatch(paragraph, new RegExp(`[:,;] ${code} `), `${command}: --help names no exit status ${code}`);
         continue;
       }
       assert.ok(paragraph.includes(`${code} ${meaning}`), `${command}: '${code} ${meaning}' in: ${paragraph}`);
@@ -47,5 +48,6 @@ test("docs/cli.md's table is the generated one, a row per command", () => {
   for (const { command, statuses } of exitStatusTable()) {
     assert.ok(section.includes(`| \`${command}\` | ${statuses[0]} | ${statuses[1] ?? ''} | ${statuses[2]} |`), `the row of ${command}`);
   }
-  for (const missing of ['diff', 'quota where', 'model apply', 'lint', 'eventstream delete']) assert.match(section, new RegExp(`\\| \`${missing}\` \\|`));
+  for (const missing of ['diff', 'quota where', 'model apply', 'lint', 'eventstream delete'])
+    assert.match(section, new RegExp(`\\| \`${missing}\` \\|`));
 });

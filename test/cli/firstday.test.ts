@@ -41,7 +41,14 @@ describe('no silent pass', () => {
   });
 
   test('a policy assignment is not taken for an almost-set', async () => {
-    const assignment = { properties: { displayName: 'a', policyDefinitionId: '/providers/Microsoft.Authorization/policySetDefinitions/x', enforcementMode: 'Default', parameters: {} } };
+    const assignment = {
+      properties: {
+        displayName: 'a',
+        policyDefinitionId: '/providers/Microsoft.Authorization/policySetDefinitions/x',
+        enforcementMode: 'Default',
+        parameters: {},
+      },
+    };
     const file = write('assignment.json', JSON.stringify(assignment));
     const result = await runCli(['lint', file, '--no-color', '--no-error-on-unmatched-pattern']);
     assert.equal(result.code, 0, result.stdout + result.stderr);
@@ -102,15 +109,26 @@ describe('comments in JSON', () => {
   test('a comment in a .json file is PS1005 on its line; the file is still checked', async () => {
     const file = write('commented.json', commented);
     const result = await runCli(['lint', file, '--no-color', '-f', 'json']);
-    const report = JSON.parse(result.stdout) as { files: Array<{ diagnostics: Array<{ code: string; range: { start: { line: number } } }> }> };
+    const report = JSON.parse(result.stdout) as {
+      files: Array<{ diagnostics: Array<{ code: string; range: { start: { line: number } } }> }>;
+    };
     const diagnostics = report.files.flatMap((f) => f.diagnostics);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line]), [['PS1005', 1]]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line]),
+      [['PS1005', 1]],
+    );
     assert.equal(result.code, 0, 'a warning does not fail the run');
   });
 
   test('a .jsonc file, and a file of the policy-as-code framework, may hold comments', async () => {
     const jsonc = write('commented.jsonc', commented);
-    const framework = write('framework.json', commented.replace('{\n', '{\n  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",\n'));
+    const framework = write(
+      'framework.json',
+      commented.replace(
+        '{\n',
+        '{\n  "$schema": "https://raw.githubusercontent.com/Azure/enterprise-azure-policy-as-code/main/Schemas/policy-set-definition-schema.json",\n',
+      ),
+    );
     const result = await runCli(['lint', jsonc, framework, '--no-color']);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.doesNotMatch(result.stdout, /PS1005/);
@@ -130,8 +148,13 @@ describe('honest summaries and exit codes', () => {
     assert.equal(report.summary.inputErrors, 1);
     assert.match(report.inputErrors[0], /cannot read .*missing\.json.*no such file/);
     const sarif = await runCli(['lint', missing, '-f', 'sarif']);
-    const invocation = (JSON.parse(sarif.stdout) as { runs: Array<{ invocations: Array<{ executionSuccessful: boolean; toolExecutionNotifications: Array<{ message: { text: string } }> }> }> }).runs[0]
-      .invocations[0];
+    const invocation = (
+      JSON.parse(sarif.stdout) as {
+        runs: Array<{
+          invocations: Array<{ executionSuccessful: boolean; toolExecutionNotifications: Array<{ message: { text: string } }> }>;
+        }>;
+      }
+    ).runs[0].invocations[0];
     assert.equal(invocation.executionSuccessful, false);
     assert.match(invocation.toolExecutionNotifications[0].message.text, /missing\.json/);
   });
@@ -212,8 +235,22 @@ describe('SARIF fingerprints survive edits', () => {
     const fingerprints = async (text: string) => {
       const file = write('fp.json', text);
       const result = await runCli(['lint', file, '-f', 'sarif'], { cwd: dir });
-      const run = (JSON.parse(result.stdout) as { runs: Array<{ results: Array<{ ruleId: string; partialFingerprints: Record<string, string>; locations: Array<{ physicalLocation: { region: { startLine: number } } }> }> }> }).runs[0];
-      return run.results.map((r) => ({ rule: r.ruleId, line: r.locations[0].physicalLocation.region.startLine, fingerprint: Object.values(r.partialFingerprints)[0] }));
+      const run = (
+        JSON.parse(result.stdout) as {
+          runs: Array<{
+            results: Array<{
+              ruleId: string;
+              partialFingerprints: Record<string, string>;
+              locations: Array<{ physicalLocation: { region: { startLine: number } } }>;
+            }>;
+          }>;
+        }
+      ).runs[0];
+      return run.results.map((r) => ({
+        rule: r.ruleId,
+        line: r.locations[0].physicalLocation.region.startLine,
+        fingerprint: Object.values(r.partialFingerprints)[0],
+      }));
     };
     const before = await fingerprints(broken);
     const shifted = broken.replace('{\n', '{\n\n\n\n');
@@ -249,7 +286,10 @@ describe("messages in the CLI user's own terms", () => {
 
   test('a bad --version is called --version', async () => {
     const file = write('deploy-me.json', CLEAN);
-    const result = await runCli(['deploy', file, '--subscription', 's', '--name', 'n', '--version', '1.0', '--base-url', 'http://127.0.0.1:9'], { env });
+    const result = await runCli(
+      ['deploy', file, '--subscription', 's', '--name', 'n', '--version', '1.0', '--base-url', 'http://127.0.0.1:9'],
+      { env },
+    );
     assert.equal(result.code, 2);
     assert.match(result.stderr, /\(from --version\)/);
     assert.doesNotMatch(result.stderr, /from given/);

@@ -60,7 +60,10 @@ describe('lint --fix', () => {
     assert.match(text, /"version": "1\.2\.0"/);
     assert.match(text, /\[parameters\('storageEffect'\)\]/);
     // Each reference its own ID, in one run.
-    assert.deepEqual(text.match(/"policyDefinitionReferenceId": "[^"]*"/g), ['"policyDefinitionReferenceId": "abc"', '"policyDefinitionReferenceId": "abc_2"']);
+    assert.deepEqual(text.match(/"policyDefinitionReferenceId": "[^"]*"/g), [
+      '"policyDefinitionReferenceId": "abc"',
+      '"policyDefinitionReferenceId": "abc_2"',
+    ]);
     // A hint (the type's casing) is not reported at the default --min-severity info, so not fixed either.
     assert.match(text, /"type": "string"/);
     // Left: the unused parameter (removing it is a person's choice); a warning, so exit 0.
@@ -91,11 +94,20 @@ describe('lint --fix', () => {
     const dry = await lint(['set.json', '--fix-dry-run', '-f', 'json'], dir);
     assert.equal(fs.readFileSync(file, 'utf8'), SET);
     assert.equal(fs.statSync(file).mtimeMs, stat.mtimeMs);
-    const report = JSON.parse(dry.stdout) as { summary: { fixed: number; fixedFiles: number; dryRun: boolean }; files: Array<{ output: string; fixed: Array<{ code: string; line: number; kind: string }>; diagnostics: Array<{ code: string }> }> };
+    const report = JSON.parse(dry.stdout) as {
+      summary: { fixed: number; fixedFiles: number; dryRun: boolean };
+      files: Array<{ output: string; fixed: Array<{ code: string; line: number; kind: string }>; diagnostics: Array<{ code: string }> }>;
+    };
     assert.deepEqual([report.summary.fixed, report.summary.fixedFiles, report.summary.dryRun], [4, 1, true]);
     assert.deepEqual(report.files[0].fixed.map((f) => f.code).sort(), ['PS3002', 'PS4002', 'PS4002', 'PS7001']);
-    assert.deepEqual(report.files[0].fixed.map((f) => f.line).sort((a, b) => a - b), [5, 12, 13, 16]);
-    assert.deepEqual(report.files[0].diagnostics.map((d) => d.code), ['PS7003']);
+    assert.deepEqual(
+      report.files[0].fixed.map((f) => f.line).sort((a, b) => a - b),
+      [5, 12, 13, 16],
+    );
+    assert.deepEqual(
+      report.files[0].diagnostics.map((d) => d.code),
+      ['PS7003'],
+    );
     const text = await lint(['set.json', '--fix-dry-run'], dir);
     assert.match(text.stdout, /^4 problems would be fixed in 1 file \(--fix-dry-run: nothing written\)$/m);
     await lint(['set.json', '--fix'], dir);

@@ -14,7 +14,12 @@ import { CORPORA, REPO_ROOT } from '../support/corpus';
 
 interface JsonReport {
   summary: { fixed?: number; fixedFiles?: number };
-  files: Array<{ file: string; diagnostics: Array<{ code: string; line: number }>; fixed?: Array<{ code: string; line: number }>; output?: string }>;
+  files: Array<{
+    file: string;
+    diagnostics: Array<{ code: string; line: number }>;
+    fixed?: Array<{ code: string; line: number }>;
+    output?: string;
+  }>;
 }
 
 /** Every file of a tree: its bytes and its mtime. */
@@ -141,15 +146,29 @@ describe('lint --fix never makes a file worse', () => {
         assert.equal(text, report!.output, `${file}: written as reported`);
         // Still parses; no more problems, and fewer.
         const parsedBefore = validateText(oldText, { assumePolicyDocument: true }).document.parsed.syntaxErrors.length;
-        assert.ok(validateText(text, { assumePolicyDocument: true }).document.parsed.syntaxErrors.length <= parsedBefore, `${file}: parses`);
+        assert.ok(
+          validateText(text, { assumePolicyDocument: true }).document.parsed.syntaxErrors.length <= parsedBefore,
+          `${file}: parses`,
+        );
         const before = beforeByFile.get(report!.file) ?? [];
-        assert.ok(report!.diagnostics.length < before.length, `${file}: ${before.length} problems before, ${report!.diagnostics.length} after`);
+        assert.ok(
+          report!.diagnostics.length < before.length,
+          `${file}: ${before.length} problems before, ${report!.diagnostics.length} after`,
+        );
         // Only near the problems fixed: every changed line close to a fix, every fix close to a change.
         const hunks = changedLines(oldText.split('\n'), text.split('\n'));
         assert.ok(hunks.length > 0, `${file}: changed`);
         const fixLines = fixes.map((f) => f.line - 1);
-        for (const [from, to] of hunks) assert.ok(fixLines.some((l) => l >= from - NEAR && l < to + NEAR), `${file}: lines ${from + 1}-${to} changed, no fix near them (fixes at ${fixLines.map((l) => l + 1).join(', ')})`);
-        for (const l of fixLines) assert.ok(hunks.some(([from, to]) => l >= from - NEAR && l < to + NEAR), `${file}: a fix at line ${l + 1} changed nothing near it`);
+        for (const [from, to] of hunks)
+          assert.ok(
+            fixLines.some((l) => l >= from - NEAR && l < to + NEAR),
+            `${file}: lines ${from + 1}-${to} changed, no fix near them (fixes at ${fixLines.map((l) => l + 1).join(', ')})`,
+          );
+        for (const l of fixLines)
+          assert.ok(
+            hunks.some(([from, to]) => l >= from - NEAR && l < to + NEAR),
+            `${file}: a fix at line ${l + 1} changed nothing near it`,
+          );
       }
 
       // Idempotent: a second run fixes nothing and writes nothing.

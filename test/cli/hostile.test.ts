@@ -24,7 +24,12 @@ const fifo = (name: string) => {
   execFileSync('mkfifo', [file]);
   return file;
 };
-const PLAN = (usage: string) => JSON.stringify({ region: 'eastus', usage, deployments: [{ account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 1 } }] });
+const PLAN = (usage: string) =>
+  JSON.stringify({
+    region: 'eastus',
+    usage,
+    deployments: [{ account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 1 } }],
+  });
 // Looks like a shadow file: its first characters must never be quoted.
 const SECRET = 'root:*:20222:0:99999:7:::\nsecret-line-xyz\n';
 
@@ -39,7 +44,11 @@ describe('1: every user file through one bounded reader', { concurrency: 4 }, ()
 
   test('quota plan /dev/zero, --usage /dev/zero, --capacity-units /dev/zero: refused', async () => {
     const plan = write('plain-plan.json', PLAN('x.json').replace('"usage":"x.json",', ''));
-    for (const args of [['quota', 'plan', '/dev/zero'], ['quota', 'plan', plan, '--usage', '/dev/zero'], ['quota', 'plan', plan, '--capacity-units', '/dev/zero']]) {
+    for (const args of [
+      ['quota', 'plan', '/dev/zero'],
+      ['quota', 'plan', plan, '--usage', '/dev/zero'],
+      ['quota', 'plan', plan, '--capacity-units', '/dev/zero'],
+    ]) {
       const result = await runCli(args, { timeoutMs: 30000 });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /a device, not a regular file/);
@@ -50,7 +59,11 @@ describe('1: every user file through one bounded reader', { concurrency: 4 }, ()
     const pipe = fifo('usage.fifo');
     const plan = write('fifo-plan.json', PLAN(pipe));
     const lintPipe = fifo('fifo-set.json');
-    for (const args of [['quota', 'plan', plan], ['quota', 'plan', pipe], ['lint', lintPipe]]) {
+    for (const args of [
+      ['quota', 'plan', plan],
+      ['quota', 'plan', pipe],
+      ['lint', lintPipe],
+    ]) {
       const result = await runCli(args, { timeoutMs: 30000 });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /a pipe \(FIFO\), not a regular file/);
@@ -120,7 +133,10 @@ describe('3: -o never replaces an input, never half-writes, never writes through
     assert.ok(fs.lstatSync(link).isFile());
     assert.match(fs.readFileSync(link, 'utf8'), /0 errors/);
     // No temporary file left beside it.
-    assert.deepEqual(fs.readdirSync(path.dirname(link)).filter((n) => n.endsWith('.tmp')), []);
+    assert.deepEqual(
+      fs.readdirSync(path.dirname(link)).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
   });
 
   test('a symlink to an input as -o: exit 2, the input kept', async () => {
@@ -136,7 +152,21 @@ describe('3: -o never replaces an input, never half-writes, never writes through
 describe('7: numbers checked before anything is sent', { concurrency: 3 }, () => {
   // Nothing listens here: a request sent would end in a connection error, not in the usage message.
   const env = { ...process.env, POLICYSET_BASE_URL: 'http://127.0.0.1:9', POLICYSET_ACCESS_TOKEN: 'TOKEN-numbers-0123456789' };
-  const deploy = ['model', 'deploy', '--subscription', '6e0f3b4c-5a1d-4c2e-9f8a-0123456789ab', '--resource-group', 'rg', '--account', 'acct', '--name', 'chat', '--model', 'gpt-4o', '--yes'];
+  const deploy = [
+    'model',
+    'deploy',
+    '--subscription',
+    '6e0f3b4c-5a1d-4c2e-9f8a-0123456789ab',
+    '--resource-group',
+    'rg',
+    '--account',
+    'acct',
+    '--name',
+    'chat',
+    '--model',
+    'gpt-4o',
+    '--yes',
+  ];
 
   test('model deploy and quota calc: capacities past 2^53, 1e308, --tpm 1e21: one clear line, exit 2', async () => {
     const cases: Array<[string[], RegExp]> = [
@@ -146,7 +176,10 @@ describe('7: numbers checked before anything is sent', { concurrency: 3 }, () =>
       [['--tpm', '1000000001000'], /TPM must be at most 1,000,000,000/],
     ];
     for (const [flags, expected] of cases) {
-      for (const args of [[...deploy, ...flags], ['quota', 'calc', '--model', 'gpt-4o', ...flags]]) {
+      for (const args of [
+        [...deploy, ...flags],
+        ['quota', 'calc', '--model', 'gpt-4o', ...flags],
+      ]) {
         const result = await runCli(args, { env, timeoutMs: 30000 });
         assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
         assert.match(result.stderr, expected, args.join(' '));
@@ -156,7 +189,13 @@ describe('7: numbers checked before anything is sent', { concurrency: 3 }, () =>
   });
 
   test('a plan capacity of 1e308 is PS9101, not ✔', async () => {
-    const plan = write('huge-capacity-plan.json', JSON.stringify({ region: 'eastus', deployments: [{ account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 1e308 } }] }));
+    const plan = write(
+      'huge-capacity-plan.json',
+      JSON.stringify({
+        region: 'eastus',
+        deployments: [{ account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 1e308 } }],
+      }),
+    );
     const result = await runCli(['quota', 'plan', plan], { timeoutMs: 30000 });
     assert.equal(result.code, 1, result.stderr + result.stdout);
     assert.match(result.stdout, /at most 1,000,000 units.*PS9101/);
@@ -165,10 +204,18 @@ describe('7: numbers checked before anything is sent', { concurrency: 3 }, () =>
 
 describe('10: a document too large to check is said to be not checked, never ✔', () => {
   test('a plan over 8 MiB: lint notes it not checked (⚠, no ✔); quota plan refuses it, exit 2', async () => {
-    const deployments = Array.from({ length: 90_000 }, (_, i) => ({ account: 'a', name: `d${i}`, model: 'gpt-4o', sku: { name: 'Standard', capacity: 1 } }));
+    const deployments = Array.from({ length: 90_000 }, (_, i) => ({
+      account: 'a',
+      name: `d${i}`,
+      model: 'gpt-4o',
+      sku: { name: 'Standard', capacity: 1 },
+    }));
     const plan = write('large/plan.json', JSON.stringify({ region: 'eastus', deployments }, null, 1));
     assert.ok(fs.statSync(plan).size > 8 * 1024 * 1024);
-    for (const args of [['lint', plan], ['lint', path.dirname(plan)]]) {
+    for (const args of [
+      ['lint', plan],
+      ['lint', path.dirname(plan)],
+    ]) {
       const result = await runCli(args, { timeoutMs: 60000 });
       assert.equal(result.code, 0, result.stderr);
       assert.doesNotMatch(result.stdout, /✔/);
@@ -197,13 +244,19 @@ describe('11: messages in one clear line; the token command honours --timeout', 
   test("a value that starts with '-' but is no number: one line that says how to pass it", async () => {
     const result = await runCli(['quota', 'calc', '--model', '-x', '--capacity', '1']);
     assert.equal(result.code, 2);
-    assert.equal(firstLine(result.stderr), "policyset: option '--model' takes a value that starts with '-': write it as --model=<value> (like --model=-1)");
+    assert.equal(
+      firstLine(result.stderr),
+      "policyset: option '--model' takes a value that starts with '-': write it as --model=<value> (like --model=-1)",
+    );
   });
 
   test('a line break inside the token: one message, nothing sent', async () => {
     const result = await runCli(['fetch', 'some-set'], { env: { ...env, POLICYSET_ACCESS_TOKEN: 'TOKEN-first\r\nX-Injected: yes' } });
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /^policyset: The token holds a line break or another character an HTTP header cannot carry, so nothing was sent/);
+    assert.match(
+      result.stderr,
+      /^policyset: The token holds a line break or another character an HTTP header cannot carry, so nothing was sent/,
+    );
     assert.doesNotMatch(result.stderr, /unexpected failure|Invalid character/);
   });
 
@@ -214,7 +267,10 @@ describe('11: messages in one clear line; the token command honours --timeout', 
   });
 
   test('a hung --token-command is stopped at --timeout', async () => {
-    const result = await runCli(['fetch', 'some-set', '--timeout', '1', '--token-command', `"${process.execPath}" -e "setTimeout(() => {}, 600000)"`], { env, timeoutMs: 30000 });
+    const result = await runCli(
+      ['fetch', 'some-set', '--timeout', '1', '--token-command', `"${process.execPath}" -e "setTimeout(() => {}, 600000)"`],
+      { env, timeoutMs: 30000 },
+    );
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /the --token-command did not finish within 1 s \(--timeout\) and was stopped/);
   });
@@ -222,7 +278,11 @@ describe('11: messages in one clear line; the token command honours --timeout', 
   test('a 100 KB argument is not echoed whole', async () => {
     const huge = 'A'.repeat(100_000);
     const set = write('msg-set.json', JSON.stringify({ properties: { displayName: 'x', policyDefinitions: [] } }));
-    for (const args of [['deploy', set, '--name', 'x', '--version', '1.0.0', '--management-group', huge, '--yes'], ['quota', 'calc', '--model', 'gpt-4o', '--capacity', huge], ['lint', huge]]) {
+    for (const args of [
+      ['deploy', set, '--name', 'x', '--version', '1.0.0', '--management-group', huge, '--yes'],
+      ['quota', 'calc', '--model', 'gpt-4o', '--capacity', huge],
+      ['lint', huge],
+    ]) {
       const result = await runCli(args, { env });
       assert.equal(result.code, 2, args[0]);
       assert.ok(result.stderr.length < 1000, `${args[0]}: ${result.stderr.length} characters`);

@@ -35,8 +35,15 @@ before(() => {
   const pack = spawnSync(npm, ['pack', '--pack-destination', work], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 600_000 });
   assert.equal(pack.status, 0, pack.stderr);
   // The build's own lines share standard output with npm's: the tarball is found in the folder.
-  const tarball = path.join(work, fs.readdirSync(work).find((name) => name.endsWith('.tgz'))!);
-  const install = spawnSync(npm, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: work, encoding: 'utf8', timeout: 300_000 });
+  const tarball = path.join(
+    work,
+    fs.readdirSync(work).find((name) => name.endsWith('.tgz'))!,
+  );
+  const install = spawnSync(npm, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+    cwd: work,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   assert.equal(install.status, 0, install.stderr);
   installOutput = install.stdout + install.stderr;
 });
@@ -45,8 +52,11 @@ after(() => fs.rmSync(work, { recursive: true, force: true }));
 test("npm pack leaves the checkout's package.json as it was; the install says nothing of the package's own scripts", () => {
   assert.equal(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'), manifestBefore);
   assert.ok(!fs.existsSync(path.join(REPO_ROOT, 'package.json.before-pack')));
-  const installed = JSON.parse(fs.readFileSync(path.join(prefix, 'lib', 'node_modules', 'policy-set-tools', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-  for (const name of ['preinstall', 'install', 'postinstall', 'prepare']) assert.ok(!installed.scripts?.[name], `the packed package.json has a ${name} script`);
+  const installed = JSON.parse(fs.readFileSync(path.join(prefix, 'lib', 'node_modules', 'policy-set-tools', 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  for (const name of ['preinstall', 'install', 'postinstall', 'prepare'])
+    assert.ok(!installed.scripts?.[name], `the packed package.json has a ${name} script`);
   assert.doesNotMatch(installOutput, /policy-set-tools@[^\s]* \(|install-scripts|allow-scripts/, installOutput);
 });
 
@@ -59,7 +69,8 @@ test('the packed tarball holds what runs, not the tests or sources', () => {
   assert.ok(!fs.existsSync(path.join(installed, 'test')));
   assert.ok(!fs.existsSync(path.join(installed, 'server', 'src')));
   const deps = fs.readdirSync(path.join(installed, 'node_modules'));
-  for (const dev of ['typescript', 'eslint', 'mockttp', 'playwright-core']) assert.ok(!deps.includes(dev), `dev dependency ${dev} installed`);
+  for (const dev of ['typescript', 'eslint', 'mockttp', 'playwright-core'])
+    assert.ok(!deps.includes(dev), `dev dependency ${dev} installed`);
   assert.ok(deps.includes('ajv'));
 });
 
@@ -70,13 +81,21 @@ test('policyset lints from a folder outside the checkout', () => {
   assert.equal(result.status, 1, result.stdout + result.stderr);
   assert.match(result.stdout, /Did you mean 'policyDefinitions'\?/);
   const version = spawnSync(bin('policyset'), ['--version'], { cwd: folder, encoding: 'utf8' });
-  assert.equal(version.stdout.trim(), (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  assert.equal(
+    version.stdout.trim(),
+    (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+  );
 });
 
 test('policyset-language-server answers initialize over stdio from a folder outside the checkout', async () => {
   const folder = fs.mkdtempSync(path.join(work, 'lsp-'));
   const child = spawn(bin('policyset-language-server'), ['--stdio'], { cwd: folder, stdio: ['pipe', 'pipe', 'pipe'] });
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { processId: null, rootUri: null, capabilities: {} },
+  });
   child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   const answer = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -123,10 +142,27 @@ end
 vim.defer_fn(poll, 200)
 `,
   );
-  const set = { properties: { displayName: 'x', policyDefinitionGroups: [{ name: 'Network' }], policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a', groupNames: ['Netwrok'] }] } };
+  const set = {
+    properties: {
+      displayName: 'x',
+      policyDefinitionGroups: [{ name: 'Network' }],
+      policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a', groupNames: ['Netwrok'] }],
+    },
+  };
   fs.writeFileSync(path.join(folder, 'set.json'), JSON.stringify(set, null, 2));
-  const env = { ...process.env, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`, XDG_CONFIG_HOME: folder, XDG_DATA_HOME: folder, XDG_STATE_HOME: folder };
-  const nvim = spawnSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', init, 'set.json'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
+  const env = {
+    ...process.env,
+    PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+    XDG_CONFIG_HOME: folder,
+    XDG_DATA_HOME: folder,
+    XDG_STATE_HOME: folder,
+  };
+  const nvim = spawnSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', init, 'set.json'], {
+    cwd: folder,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.ok(fs.existsSync(result), `Neovim got no diagnostics (status ${nvim.status}): ${nvim.stderr}`);
   const diagnostics = JSON.parse(fs.readFileSync(result, 'utf8')) as Array<{ lnum: number; code: string; message: string }>;
   const undeclared = diagnostics.find((d) => d.code === 'PS5001');
@@ -154,7 +190,13 @@ test("docs/editor.md's Emacs eglot configuration, verbatim, gets diagnostics fro
 (kill-emacs 0)
 `,
   );
-  const set = { properties: { displayName: 'x', policyDefinitionGroups: [{ name: 'Network' }], policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a', groupNames: ['Netwrok'] }] } };
+  const set = {
+    properties: {
+      displayName: 'x',
+      policyDefinitionGroups: [{ name: 'Network' }],
+      policyDefinitions: [{ policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a', groupNames: ['Netwrok'] }],
+    },
+  };
   fs.writeFileSync(path.join(folder, 'set.json'), JSON.stringify(set, null, 2));
   // HOME is the test folder, so no one's own Emacs configuration takes part.
   const env = { ...process.env, HOME: folder, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` };

@@ -64,7 +64,11 @@ class Client {
   }
 
   async initialize(protocolVersion = '2025-06-18'): Promise<Json> {
-    const answer = await this.request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'mcp.test', version: '1.0.0' } });
+    const answer = await this.request('initialize', {
+      protocolVersion,
+      capabilities: {},
+      clientInfo: { name: 'mcp.test', version: '1.0.0' },
+    });
     this.notify('notifications/initialized');
     return answer;
   }
@@ -101,12 +105,20 @@ describe('policyset mcp', () => {
   test('initialize negotiates the protocol version and declares tools', async () => {
     const other = new Client(REPO_ROOT);
     try {
-      const same = await other.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      const same = await other.request('initialize', {
+        protocolVersion: '2025-03-26',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      });
       assert.equal(same.result.protocolVersion, '2025-03-26', 'a version the server speaks is answered with itself');
       assert.ok(same.result.capabilities.tools, 'capabilities.tools');
       assert.equal(same.result.serverInfo.name, 'policyset');
       const unknown = new Client(REPO_ROOT);
-      const newest = await unknown.request('initialize', { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      const newest = await unknown.request('initialize', {
+        protocolVersion: '1999-01-01',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      });
       assert.equal(newest.result.protocolVersion, '2025-11-25', 'an unknown version is answered with the newest the server speaks');
       assert.equal(await unknown.close(), 0);
     } finally {
@@ -150,8 +162,13 @@ describe('policyset mcp', () => {
   });
 
   test('lint of text: as policyset lint --stdin --stdin-filename', async () => {
-    const text = fs.readFileSync(path.join(REPO_ROOT, 'examples/mistakes/contoso-monitoring-set.json'), 'utf8').replace('"policyDefinitions"', '"policyDefinitions" ');
-    const oracle = spawnSync(process.execPath, [CLI, 'lint', '--stdin', '--stdin-filename', 'sets/edited.json', '--format', 'json'], { cwd: REPO_ROOT, input: text });
+    const text = fs
+      .readFileSync(path.join(REPO_ROOT, 'examples/mistakes/contoso-monitoring-set.json'), 'utf8')
+      .replace('"policyDefinitions"', '"policyDefinitions" ');
+    const oracle = spawnSync(process.execPath, [CLI, 'lint', '--stdin', '--stdin-filename', 'sets/edited.json', '--format', 'json'], {
+      cwd: REPO_ROOT,
+      input: text,
+    });
     const expected = JSON.parse(oracle.stdout.toString('utf8')) as Json;
     assert.ok(expected.files[0].diagnostics.length > 0);
     const result = await client.call('lint', { text, filename: 'sets/edited.json' });
@@ -182,7 +199,11 @@ describe('policyset mcp', () => {
     client.send('{ this is not json');
     const ping = await client.request('ping');
     assert.deepEqual(ping.result, {});
-    assert.equal(client.orphans[orphansBefore]?.error?.code, -32700, 'a line that is not JSON: a parse error, answered before the next request');
+    assert.equal(
+      client.orphans[orphansBefore]?.error?.code,
+      -32700,
+      'a line that is not JSON: a parse error, answered before the next request',
+    );
     const after = await client.call('lint', { paths: ['examples/clean/contoso-baseline.json'] });
     assert.notEqual(after.isError, true, 'still serving');
   });
@@ -235,7 +256,15 @@ describe('policyset mcp: the working folder', () => {
   });
 
   test('paths outside the folder, or links out of it, are refused and said so', async () => {
-    for (const given of [path.join(outside, 'secret.json'), `../${path.basename(outside)}/secret.json`, 'sets/link.json', 'elsewhere', 'elsewhere/secret.json', '../**/*.json', '/etc/passwd']) {
+    for (const given of [
+      path.join(outside, 'secret.json'),
+      `../${path.basename(outside)}/secret.json`,
+      'sets/link.json',
+      'elsewhere',
+      'elsewhere/secret.json',
+      '../**/*.json',
+      '/etc/passwd',
+    ]) {
       const result = await client.call('lint', { paths: [given] });
       assert.equal(result.isError, true, given);
       assert.match(result.content[0].text, /outside the working folder/, given);
@@ -262,7 +291,10 @@ describe('policyset mcp: the working folder', () => {
     const result = await client.call('diff', { old: 'old.json', new: 'new.json' });
     assert.notEqual(result.isError, true, JSON.stringify(result));
     assert.deepEqual(result.structuredContent.reports, [expected]);
-    assert.ok(expected.changes.some((c: Json) => c.bump === 'major'), 'a reference removed: the comparison has something to say');
+    assert.ok(
+      expected.changes.some((c: Json) => c.bump === 'major'),
+      'a reference removed: the comparison has something to say',
+    );
     const builtin = await client.call('diff', { old: 'builtin:abc', new: 'new.json' });
     assert.equal(builtin.isError, true, 'builtin:<name> would call the service');
   });

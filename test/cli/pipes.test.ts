@@ -48,7 +48,11 @@ function piped(args: string[], reader: string, env: NodeJS.ProcessEnv = {}): Pro
  */
 function readerGone(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -102,7 +106,10 @@ describe('closed pipes: lint', { concurrency: 3 }, () => {
   }
 
   test('a reader gone before the first write: same status, nothing on stderr', async () => {
-    for (const [folder, expected] of [[cleanDir, 0], [brokenDir, 1]] as const) {
+    for (const [folder, expected] of [
+      [cleanDir, 0],
+      [brokenDir, 1],
+    ] as const) {
       for (const format of ['text', 'json', 'sarif']) {
         const result = await readerGone(['lint', folder, '-f', format]);
         assert.equal(result.stderr, '', result.stderr);
@@ -146,7 +153,11 @@ describe('closed pipes: service commands', { concurrency: 3 }, () => {
   });
 
   test('advisor metadata and quota calc: the status they would have had, nothing on stderr', async () => {
-    for (const args of [['advisor', 'metadata'], ['advisor', 'metadata', '--format', 'json'], ['quota', 'calc', '--model', 'gpt-4o', '--capacity', '10']]) {
+    for (const args of [
+      ['advisor', 'metadata'],
+      ['advisor', 'metadata', '--format', 'json'],
+      ['quota', 'calc', '--model', 'gpt-4o', '--capacity', '10'],
+    ]) {
       const result = await readerGone(args, env());
       assert.deepEqual([result.code, result.stderr], [0, ''], `${args.join(' ')}: ${result.stderr}`);
     }

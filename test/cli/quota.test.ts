@@ -58,13 +58,39 @@ describe('policyset quota calc and simulate', { concurrency: 3 }, () => {
     const known = await runCli(['quota', 'calc', '--model', 'my-model', '--capacity', '2', '--capacity-units', units, '--format', 'json']);
     assert.equal(known.code, 0, known.stderr);
     assert.equal(JSON.parse(known.stdout).rpm, 6);
-    const broken = await runCli(['quota', 'calc', '--model', 'gpt-4o', '--capacity', '2', '--capacity-units', write('bad.json', '{ "models": { "x": "nope" } }')]);
+    const broken = await runCli([
+      'quota',
+      'calc',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '2',
+      '--capacity-units',
+      write('bad.json', '{ "models": { "x": "nope" } }'),
+    ]);
     assert.equal(broken.code, 2);
     assert.match(broken.stderr, /class 'nope', which is not defined/);
   });
 
   test('simulate: 11 requests in one second at 600 RPM, the 11th refused by the RPM window', async () => {
-    const result = await runCli(['quota', 'simulate', '--model', 'gpt-4o', '--capacity', '100', '--rps', '11', '--prompt-tokens', '10', '--max-tokens', '10', '--minutes', String(1 / 60), '--format', 'json']);
+    const result = await runCli([
+      'quota',
+      'simulate',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '100',
+      '--rps',
+      '11',
+      '--prompt-tokens',
+      '10',
+      '--max-tokens',
+      '10',
+      '--minutes',
+      String(1 / 60),
+      '--format',
+      'json',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     const out = JSON.parse(result.stdout);
     assert.deepEqual([out.sent, out.accepted, out.refusedRpm, out.refusedTpm], [11, 10, 1, 0]);
@@ -72,7 +98,24 @@ describe('policyset quota calc and simulate', { concurrency: 3 }, () => {
   });
 
   test('simulate: the TPM per minute with best_of (text)', async () => {
-    const result = await runCli(['quota', 'simulate', '--model', 'gpt-4o', '--capacity', '10', '--rps', '1', '--prompt-tokens', '200', '--max-tokens', '400', '--best-of', '2', '--minutes', '2']);
+    const result = await runCli([
+      'quota',
+      'simulate',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '10',
+      '--rps',
+      '1',
+      '--prompt-tokens',
+      '200',
+      '--max-tokens',
+      '400',
+      '--best-of',
+      '2',
+      '--minutes',
+      '2',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     // 10,000 TPM, each request counts 1,000: 10 per minute; 60 RPM = 1 per second, so the window lets all through.
     assert.match(result.stdout, /each counts 1,000 tokens/);
@@ -81,7 +124,19 @@ describe('policyset quota calc and simulate', { concurrency: 3 }, () => {
   });
 
   test('bad load figures are usage errors', async () => {
-    const result = await runCli(['quota', 'simulate', '--model', 'gpt-4o', '--capacity', '1', '--rps=-3', '--prompt-tokens', '1', '--max-tokens', '1']);
+    const result = await runCli([
+      'quota',
+      'simulate',
+      '--model',
+      'gpt-4o',
+      '--capacity',
+      '1',
+      '--rps=-3',
+      '--prompt-tokens',
+      '1',
+      '--max-tokens',
+      '1',
+    ]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--rps takes a number from 0\.001/);
   });
@@ -89,7 +144,18 @@ describe('policyset quota calc and simulate', { concurrency: 3 }, () => {
 
 describe('policyset quota plan', { concurrency: 3 }, () => {
   const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
-  const usage = { subscription: SUB, location: 'eastus', value: [{ name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' }, currentValue: 90, limit: 100, unit: 'Count' }] };
+  const usage = {
+    subscription: SUB,
+    location: 'eastus',
+    value: [
+      {
+        name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' },
+        currentValue: 90,
+        limit: 100,
+        unit: 'Count',
+      },
+    ],
+  };
   const planText = (usageRef: string) => `{
   "subscription": "${SUB}",
   "region": "eastus",
@@ -106,7 +172,10 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
     const file = write('plan.json', planText('"usage": "usage-eastus.json",'));
     const result = await runCli(['quota', 'plan', file]);
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stdout, /^\s+7:\d+\s+error\s+'gpt-4o' \(Standard\) in 'eastus': this deployment takes the plan to 11,000 TPM, over the 10,000 TPM free .*PS9103$/m);
+    assert.match(
+      result.stdout,
+      /^\s+7:\d+\s+error\s+'gpt-4o' \(Standard\) in 'eastus': this deployment takes the plan to 11,000 TPM, over the 10,000 TPM free .*PS9103$/m,
+    );
     assert.match(result.stdout, /ai-east\/chat\s+gpt-4o Standard\s+capacity 6: 6,000 TPM, 36 RPM \(0 per 1 s window, 6 per 10 s\)/);
   });
 
@@ -115,7 +184,10 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
     const over = await runCli(['quota', 'plan', write('plan-nousage.json', planText('')), '--usage', usageFile, '--format', 'json']);
     assert.equal(over.code, 1);
     const report = JSON.parse(over.stdout);
-    assert.deepEqual(report.diagnostics.map((d: { code: string; range: { start: { line: number } } }) => [d.code, d.range.start.line]), [['PS9103', 6]]);
+    assert.deepEqual(
+      report.diagnostics.map((d: { code: string; range: { start: { line: number } } }) => [d.code, d.range.start.line]),
+      [['PS9103', 6]],
+    );
     const roomy = write('usage-roomy.json', JSON.stringify({ ...usage, value: [{ ...usage.value[0], currentValue: 0 }] }));
     const fine = await runCli(['quota', 'plan', write('plan-fine.json', planText('')), '--usage', roomy]);
     assert.equal(fine.code, 0, fine.stdout + fine.stderr);
@@ -132,18 +204,27 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
 
   test('usage of another region: never a check mark; the quota is said to be NOT checked, in text and JSON; --strict exits 2', async () => {
     const westUsage = write('usage-westus.json', JSON.stringify({ ...usage, location: 'westus' }));
-    const file = write('plan-huge.json', `{ "subscription": "${SUB}", "region": "eastus", "deployments": [ { "account": "ai-east", "name": "huge", "model": "gpt-4o", "sku": { "name": "Standard", "capacity": 6000 } } ] }`);
+    const file = write(
+      'plan-huge.json',
+      `{ "subscription": "${SUB}", "region": "eastus", "deployments": [ { "account": "ai-east", "name": "huge", "model": "gpt-4o", "sku": { "name": "Standard", "capacity": 6000 } } ] }`,
+    );
     const text = await runCli(['quota', 'plan', file, '--usage', westUsage]);
     assert.equal(text.code, 0, text.stderr);
     assert.doesNotMatch(text.stdout, /✔/);
     assert.match(text.stdout, /capacity 6000: 6,000,000 TPM.*\[quota not checked\]/);
-    assert.match(text.stdout, /warning\s+The quota of 'gpt-4o' \(Standard\) was not checked for this deployment: no usage of subscription .* in 'eastus': the usage given is for 'westus'.*PS9105/);
+    assert.match(
+      text.stdout,
+      /warning\s+The quota of 'gpt-4o' \(Standard\) was not checked for this deployment: no usage of subscription .* in 'eastus': the usage given is for 'westus'.*PS9105/,
+    );
     assert.match(text.stdout, /^! 0 errors, 1 warning .*; quota NOT checked for 1 of 1 deployment/m);
     const json = await runCli(['quota', 'plan', file, '--usage', westUsage, '--format', 'json']);
     const report = JSON.parse(json.stdout);
     assert.equal(report.quotaChecked, false);
     assert.match(report.deployments[0].notChecked, /the usage given is for 'westus'/);
-    assert.deepEqual(report.diagnostics.map((d: { code: string; severity: number }) => [d.code, d.severity]), [['PS9105', 2]]);
+    assert.deepEqual(
+      report.diagnostics.map((d: { code: string; severity: number }) => [d.code, d.severity]),
+      [['PS9105', 2]],
+    );
     const strict = await runCli(['quota', 'plan', file, '--usage', westUsage, '--strict']);
     assert.equal(strict.code, 2);
     // With the region's usage it is checked (and over): the error, not the warning.
@@ -154,7 +235,10 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
   });
 
   test('a lone E6 body names no region: its quota is said not to be checked, and no check mark', async () => {
-    const file = write('body.json', '{ "sku": { "name": "Standard", "capacity": 5 }, "properties": { "model": { "format": "OpenAI", "name": "o3" } } }');
+    const file = write(
+      'body.json',
+      '{ "sku": { "name": "Standard", "capacity": 5 }, "properties": { "model": { "format": "OpenAI", "name": "o3" } } }',
+    );
     const result = await runCli(['quota', 'plan', file]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /capacity 5: 5,000 TPM, 5 RPM \(5 RPM: one request every 12 s\)  \[quota not checked\]/);
@@ -164,7 +248,10 @@ describe('policyset quota plan', { concurrency: 3 }, () => {
 
   test('"existing": restating the deployments that fill a region is not counted twice', async () => {
     const full = write('usage-full.json', JSON.stringify({ ...usage, value: [{ ...usage.value[0], currentValue: 100 }] }));
-    const file = write('plan-existing.json', `{ "subscription": "${SUB}", "region": "eastus", "deployments": [ { "account": "ai-east", "name": "a", "model": "gpt-4o", "existing": 60, "sku": { "capacity": 60 } }, { "account": "ai-east", "name": "b", "model": "gpt-4o", "existing": 40, "sku": { "capacity": 40 } } ] }`);
+    const file = write(
+      'plan-existing.json',
+      `{ "subscription": "${SUB}", "region": "eastus", "deployments": [ { "account": "ai-east", "name": "a", "model": "gpt-4o", "existing": 60, "sku": { "capacity": 60 } }, { "account": "ai-east", "name": "b", "model": "gpt-4o", "existing": 40, "sku": { "capacity": 40 } } ] }`,
+    );
     const result = await runCli(['quota', 'plan', file, '--usage', full, '--strict']);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /capacity 60 \(60 now\)/);

@@ -27,7 +27,9 @@ test('a folder of them: the generator template is skipped with its reason, the m
   assert.equal((report as unknown as { summary: { skipped: number } }).summary.skipped, 2);
   const text = await runCli(['lint', FIXTURES]);
   assert.match(text.stdout, /\(1 other JSON file skipped, 1 file skipped as not JSON\)/);
-  const errors = report.files.flatMap((f) => f.diagnostics.filter((d) => d.severity === 'error').map((d) => `${path.basename(f.file)}:${d.line} ${d.code}`));
+  const errors = report.files.flatMap((f) =>
+    f.diagnostics.filter((d) => d.severity === 'error').map((d) => `${path.basename(f.file)}:${d.line} ${d.code}`),
+  );
   assert.deepEqual(errors, ['alerts.json:13 PS4003']);
 });
 
@@ -45,13 +47,23 @@ test("a walk over the policy-as-code framework's .jsonc assignment and exemption
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-jsonc-walk-'));
   try {
     fs.mkdirSync(path.join(dir, 'policyAssignments'));
-    fs.writeFileSync(path.join(dir, 'policyAssignments', 'security.jsonc'), '{\n  // an assignment\n  "nodeName": "/root",\n  "assignment": { "name": "security", },\n  "definitionEntry": { "policySetName": "network-guardrails", },\n}\n');
-    fs.writeFileSync(path.join(dir, 'policyAssignments', 'exemptions.jsonc'), '{\n  /* exemptions */\n  "exemptions": [ { "name": "sandbox", "exemptionCategory": "Waiver", }, ],\n}\n');
+    fs.writeFileSync(
+      path.join(dir, 'policyAssignments', 'security.jsonc'),
+      '{\n  // an assignment\n  "nodeName": "/root",\n  "assignment": { "name": "security", },\n  "definitionEntry": { "policySetName": "network-guardrails", },\n}\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'policyAssignments', 'exemptions.jsonc'),
+      '{\n  /* exemptions */\n  "exemptions": [ { "name": "sandbox", "exemptionCategory": "Waiver", }, ],\n}\n',
+    );
     fs.writeFileSync(path.join(dir, 'broken.json'), '{ "a": 1 "b": 2 }');
     const result = await runCli(['lint', dir, '--no-error-on-unmatched-pattern']);
     assert.match(result.stdout, /0 errors, 0 warnings in 2 policy documents \(1 file skipped as not JSON\)/, result.stdout);
     // The assignment's set is not among the files: said, not passed over.
-    assert.match(result.stdout + result.stderr, /1 assignment not checked: its set is not in the files linted/, result.stdout + result.stderr);
+    assert.match(
+      result.stdout + result.stderr,
+      /1 assignment not checked: its set is not in the files linted/,
+      result.stdout + result.stderr,
+    );
     assert.doesNotMatch(result.stdout, /jsonc: not JSON/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -65,16 +77,32 @@ test('PS8010 on a custom definition whose file is there but does not parse says 
   try {
     fs.mkdirSync(path.join(dir, 'definitions'));
     fs.mkdirSync(path.join(dir, 'sets'));
-    fs.writeFileSync(path.join(dir, 'definitions', 'Deny-Broken.json'), '{\n  "name": "Deny-Broken",\n  "properties": {\n    "policyRule": { "if": { "field": "type", "equals": "x" }, "then": { "effect": "deny" } }\n    "parameters": {}\n  }\n}\n');
-    fs.writeFileSync(path.join(dir, 'definitions', 'Deny-Other.json'), JSON.stringify({ name: 'Deny-Other', properties: { policyRule: { if: { field: 'type', equals: 'x' }, then: { effect: 'deny' } } } }));
+    fs.writeFileSync(
+      path.join(dir, 'definitions', 'Deny-Broken.json'),
+      '{\n  "name": "Deny-Broken",\n  "properties": {\n    "policyRule": { "if": { "field": "type", "equals": "x" }, "then": { "effect": "deny" } }\n    "parameters": {}\n  }\n}\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'definitions', 'Deny-Other.json'),
+      JSON.stringify({ name: 'Deny-Other', properties: { policyRule: { if: { field: 'type', equals: 'x' }, then: { effect: 'deny' } } } }),
+    );
     const id = '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/Deny-Broken';
-    fs.writeFileSync(path.join(dir, 'sets', 'set.json'), JSON.stringify({ name: 's', properties: { displayName: 's', policyDefinitions: [{ policyDefinitionReferenceId: 'a', policyDefinitionId: id }] } }, null, 2));
+    fs.writeFileSync(
+      path.join(dir, 'sets', 'set.json'),
+      JSON.stringify(
+        { name: 's', properties: { displayName: 's', policyDefinitions: [{ policyDefinitionReferenceId: 'a', policyDefinitionId: id }] } },
+        null,
+        2,
+      ),
+    );
     for (const args of [[dir], [path.join(dir, 'sets'), '--definitions', path.join(dir, 'definitions')]]) {
       const result = await runCli(['lint', ...args, '-f', 'json']);
       const report = JSON.parse(result.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string }> }> };
       const ps8010 = report.files.flatMap((f) => f.diagnostics).filter((d) => d.code === 'PS8010');
       assert.equal(ps8010.length, 1, result.stdout);
-      assert.match(ps8010[0].message, /'Deny-Broken' looks to be in '.*Deny-Broken\.json', which could not be read \(CommaExpected at line 5, column 5\)/);
+      assert.match(
+        ps8010[0].message,
+        /'Deny-Broken' looks to be in '.*Deny-Broken\.json', which could not be read \(CommaExpected at line 5, column 5\)/,
+      );
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

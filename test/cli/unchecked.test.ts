@@ -11,7 +11,8 @@ import { cleanSet } from '../support/sets';
 import { uncheckedReferencesOf, parsePolicyDocument, DefinitionCatalog, validateText } from '#service';
 
 const BUILT_IN = '06a78e20-9358-41c9-923c-fb736d382a4d';
-const CUSTOM_ID = '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP';
+const CUSTOM_ID =
+  '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP';
 
 let dir: string;
 const write = (name: string, content: unknown) => {
@@ -54,28 +55,63 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('references not checked against their definitions', () => {
   test('counted by kind and reason: none loaded, or not found among those loaded', () => {
     const document = parsePolicyDocument(fs.readFileSync(path.join(dir, 'sets/with-custom.json'), 'utf8'));
-    assert.deepEqual(uncheckedReferencesOf(document.sets, undefined), { builtIn: { noDefinitions: 1, notFound: 0 }, custom: { noDefinitions: 1, notFound: 0 } });
+    assert.deepEqual(uncheckedReferencesOf(document.sets, undefined), {
+      builtIn: { noDefinitions: 1, notFound: 0 },
+      custom: { noDefinitions: 1, notFound: 0 },
+    });
     const catalog = new DefinitionCatalog();
-    catalog.addIndex([{ id: `/providers/Microsoft.Authorization/policyDefinitions/${BUILT_IN}`, name: BUILT_IN, parameters: {} }, { id: '/providers/Microsoft.Authorization/policyDefinitions/other', name: 'other', parameters: {} }]);
-    assert.deepEqual(uncheckedReferencesOf(document.sets, catalog), { builtIn: { noDefinitions: 0, notFound: 0 }, custom: { noDefinitions: 1, notFound: 0 } });
+    catalog.addIndex([
+      { id: `/providers/Microsoft.Authorization/policyDefinitions/${BUILT_IN}`, name: BUILT_IN, parameters: {} },
+      { id: '/providers/Microsoft.Authorization/policyDefinitions/other', name: 'other', parameters: {} },
+    ]);
+    assert.deepEqual(uncheckedReferencesOf(document.sets, catalog), {
+      builtIn: { noDefinitions: 0, notFound: 0 },
+      custom: { noDefinitions: 1, notFound: 0 },
+    });
     catalog.addDefinitionDocument({ name: 'Deny-Other', properties: { policyRule: {} } });
-    assert.deepEqual(uncheckedReferencesOf(document.sets, catalog), { builtIn: { noDefinitions: 0, notFound: 0 }, custom: { noDefinitions: 0, notFound: 1 } });
+    assert.deepEqual(uncheckedReferencesOf(document.sets, catalog), {
+      builtIn: { noDefinitions: 0, notFound: 0 },
+      custom: { noDefinitions: 0, notFound: 1 },
+    });
     const onlyOther = new DefinitionCatalog();
     onlyOther.addIndex([{ id: '/providers/Microsoft.Authorization/policyDefinitions/other', name: 'other', parameters: {} }]);
     assert.equal(uncheckedReferencesOf(document.sets, onlyOther).builtIn.notFound, 1);
     // The sets a template embeds as strings are counted too.
-    const template = { $schema: 'https://schema.management.azure.com/schemas/2019-08-01/managementGroupDeploymentTemplate.json#', contentVersion: '1.0.0.0', variables: { '$fxv#0': JSON.stringify({ ...cleanSet('e', 'E'), type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01' }) }, resources: [{ type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: "[json(variables('$fxv#0')).name]", properties: "[json(variables('$fxv#0')).properties]" }] };
+    const template = {
+      $schema: 'https://schema.management.azure.com/schemas/2019-08-01/managementGroupDeploymentTemplate.json#',
+      contentVersion: '1.0.0.0',
+      variables: {
+        '$fxv#0': JSON.stringify({ ...cleanSet('e', 'E'), type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01' }),
+      },
+      resources: [
+        {
+          type: 'Microsoft.Authorization/policySetDefinitions',
+          apiVersion: '2021-06-01',
+          name: "[json(variables('$fxv#0')).name]",
+          properties: "[json(variables('$fxv#0')).properties]",
+        },
+      ],
+    };
     assert.equal(validateText(JSON.stringify(template)).unchecked.builtIn.noDefinitions, 1);
   });
 
   test('text: a line under the summary; JSON: uncheckedReferences; SARIF: a notification; a clean run stays exit 0', async () => {
     const text = await runCli(['lint', 'sets'], { cwd: dir });
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /✔ 0 errors, 0 warnings in 2 policy documents\n⚠ 3 references not checked against their definitions: 2 to built-in definitions \(2 with none loaded: --definitions <index>, see policyset definitions index\); 1 to custom definitions \(1 with none loaded: lint their files alongside, or --definitions <folder>\)\n$/);
+    assert.match(
+      text.stdout,
+      /✔ 0 errors, 0 warnings in 2 policy documents\n⚠ 3 references not checked against their definitions: 2 to built-in definitions \(2 with none loaded: --definitions <index>, see policyset definitions index\); 1 to custom definitions \(1 with none loaded: lint their files alongside, or --definitions <folder>\)\n$/,
+    );
     const json = JSON.parse((await runCli(['lint', 'sets', '-f', 'json'], { cwd: dir })).stdout);
-    assert.deepEqual(json.uncheckedReferences, { total: 3, builtIn: { noDefinitions: 2, notFound: 0 }, custom: { noDefinitions: 1, notFound: 0 } });
+    assert.deepEqual(json.uncheckedReferences, {
+      total: 3,
+      builtIn: { noDefinitions: 2, notFound: 0 },
+      custom: { noDefinitions: 1, notFound: 0 },
+    });
     const sarif = JSON.parse((await runCli(['lint', 'sets', '-f', 'sarif'], { cwd: dir })).stdout);
-    const notification = sarif.runs[0].invocations[0].toolExecutionNotifications.find((n: { descriptor?: { id: string } }) => n.descriptor?.id === 'unchecked-references');
+    const notification = sarif.runs[0].invocations[0].toolExecutionNotifications.find(
+      (n: { descriptor?: { id: string } }) => n.descriptor?.id === 'unchecked-references',
+    );
     assert.equal(notification.level, 'warning');
     assert.match(notification.message.text, /^3 references not checked/);
     assert.equal(notification.properties.uncheckedReferences.total, 3);
@@ -86,7 +122,10 @@ describe('references not checked against their definitions', () => {
     assert.equal(strict.code, 2);
     assert.match(strict.stderr, /3 references not checked .* \(--strict\)/);
     fs.mkdirSync(path.join(dir, 'custom'), { recursive: true });
-    write('custom/Deny-Public-IP.json', { name: 'Deny-Public-IP', properties: { policyRule: { if: { field: 'type', equals: 'x' }, then: { effect: 'deny' } } } });
+    write('custom/Deny-Public-IP.json', {
+      name: 'Deny-Public-IP',
+      properties: { policyRule: { if: { field: 'type', equals: 'x' }, then: { effect: 'deny' } } },
+    });
     const index = await runCli(['definitions', 'index', 'builtins/policyDefinitions', '-o', 'index.json'], { cwd: dir });
     assert.equal(index.code, 0, index.stderr);
     const passed = await runCli(['lint', 'sets', '--strict', '-d', 'index.json', '-d', 'custom'], { cwd: dir });
@@ -114,13 +153,24 @@ describe('policyset definitions index', () => {
       category: 'Network',
       sourcePath: 'builtins/policyDefinitions/Network/def.json',
     });
-    assert.deepEqual([index[1].cloud, index[1].sourcePath, index[1].parameters.effect.allowedValues], ['AzureUSGovernment', 'builtins/policyDefinitions/Azure Government/Network/def.json', ['Audit', 'Deny', 'Disabled']]);
+    assert.deepEqual(
+      [index[1].cloud, index[1].sourcePath, index[1].parameters.effect.allowedValues],
+      ['AzureUSGovernment', 'builtins/policyDefinitions/Azure Government/Network/def.json', ['Audit', 'Deny', 'Disabled']],
+    );
     // The index is what --definitions reads: the set's values are checked against it (Deny is not allowed in AzureCloud).
-    const set = cleanSet('deny', 'Deny') as { properties: { parameters: { effect: { allowedValues: string[]; defaultValue: string } }; policyDefinitions: Array<{ parameters: unknown }> } };
+    const set = cleanSet('deny', 'Deny') as {
+      properties: {
+        parameters: { effect: { allowedValues: string[]; defaultValue: string } };
+        policyDefinitions: Array<{ parameters: unknown }>;
+      };
+    };
     set.properties.policyDefinitions[0].parameters = { effect: { value: 'Deny' } };
     write('deny/set.json', set);
     const lint = await runCli(['lint', 'deny', '-d', 'built-in-index.json', '-f', 'json'], { cwd: dir });
-    assert.ok(JSON.parse(lint.stdout).files[0].diagnostics.some((d: { code: string }) => d.code === 'PS8004'), lint.stdout);
+    assert.ok(
+      JSON.parse(lint.stdout).files[0].diagnostics.some((d: { code: string }) => d.code === 'PS8004'),
+      lint.stdout,
+    );
   });
 
   test('usage and input problems: exit 2 with a sentence', async () => {
@@ -130,7 +180,9 @@ describe('policyset definitions index', () => {
     const empty = await runCli(['definitions', 'index', 'sets'], { cwd: dir });
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /no policy definition under sets \(2 JSON files read\)/);
-    const over = await runCli(['definitions', 'index', 'builtins/policyDefinitions', '-o', 'builtins/policyDefinitions/README.json'], { cwd: dir });
+    const over = await runCli(['definitions', 'index', 'builtins/policyDefinitions', '-o', 'builtins/policyDefinitions/README.json'], {
+      cwd: dir,
+    });
     assert.equal(over.code, 2);
     assert.match(over.stderr, /would replace an input/);
   });

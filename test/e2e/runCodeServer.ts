@@ -10,7 +10,15 @@ import { ensureE2eTools, type E2eTools } from './support/install';
 import { packageVsix } from './support/packageVsix';
 import { poll } from './support/processes';
 import { RESULT_PREFIX, type E2eResult } from './suite/index';
-import { E2E_ACCOUNT, E2E_AUTH_PROVIDER, E2E_TOKEN, UI_ANSWERS_FOLDER, UI_REQUEST_PREFIX, type UiAnswer, type UiRequest } from './suite/suiteNames';
+import {
+  E2E_ACCOUNT,
+  E2E_AUTH_PROVIDER,
+  E2E_TOKEN,
+  UI_ANSWERS_FOLDER,
+  UI_REQUEST_PREFIX,
+  type UiAnswer,
+  type UiRequest,
+} from './suite/suiteNames';
 import { startLocalService, type LocalService } from '../fake-service/localService';
 
 export const EXTENSION_ID = 'policyset.policy-set-tools';
@@ -28,7 +36,15 @@ export function launchBrowser(tools: E2eTools): Promise<Browser> {
   return chromium.launch({
     executablePath: tools.chromium,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -41,7 +57,11 @@ export async function newPage(browser: Browser): Promise<Page> {
  * The local service (a separate HTTP server on 127.0.0.1, accepting only the test provider's token) and the
  * user settings that point the suite's code-server at it and name the test authentication provider.
  */
-export async function startSuiteService(): Promise<{ service: LocalService; settings: Record<string, unknown>; machineSettings: Record<string, unknown> }> {
+export async function startSuiteService(): Promise<{
+  service: LocalService;
+  settings: Record<string, unknown>;
+  machineSettings: Record<string, unknown>;
+}> {
   const service = await startLocalService({ token: E2E_TOKEN });
   return {
     service,
@@ -96,7 +116,13 @@ async function doUiRequest(page: Page, request: UiRequest, run: SuiteRun): Promi
       // Each row as a person reads it: the label, then its description after a dash.
       const rows = await pane.locator('.monaco-list-row').evaluateAll((nodes) =>
         nodes.map((node) => {
-          const text = (selector: string) => ((node as unknown as { querySelector(s: string): { textContent: string | null } | null }).querySelector(selector)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+          const text = (selector: string) =>
+            (
+              (node as unknown as { querySelector(s: string): { textContent: string | null } | null }).querySelector(selector)
+                ?.textContent ?? ''
+            )
+              .replace(/\s+/g, ' ')
+              .trim();
           const description = text('.label-description');
           return `${text('.label-name')}${description ? ` — ${description}` : ''}`;
         }),
@@ -137,7 +163,11 @@ async function doUiRequest(page: Page, request: UiRequest, run: SuiteRun): Promi
  * clicks Allow: the smoke-test driver refuses to show dialogs, so the runner records it beforehand, in the
  * browser's workbench storage (application scope), as "Manage Trusted Extensions" would.
  */
-async function allowAccountAccess(page: Page, serverUrl: string, grant: { providerId: string; account: string; extensionId: string; extensionName: string }): Promise<void> {
+async function allowAccountAccess(
+  page: Page,
+  serverUrl: string,
+  grant: { providerId: string; account: string; extensionId: string; extensionName: string },
+): Promise<void> {
   await page.goto(`${serverUrl}/healthz`);
   const key = `${grant.providerId}-${grant.account}`;
   const value = JSON.stringify([{ id: grant.extensionId.toLowerCase(), name: grant.extensionName, allowed: true }]);
@@ -164,7 +194,8 @@ function textFilesUnder(dir: string, skip: string): Array<{ path: string; text: 
       const full = path.join(d, entry.name);
       if (full === skip) continue;
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && fs.statSync(full).size < 8 * 1024 * 1024) files.push({ path: full, text: fs.readFileSync(full, 'latin1') });
+      else if (entry.isFile() && fs.statSync(full).size < 8 * 1024 * 1024)
+        files.push({ path: full, text: fs.readFileSync(full, 'latin1') });
     }
   };
   walk(dir);
@@ -234,7 +265,12 @@ export async function runSuite(server: CodeServer, browser: Browser, timeoutMs =
       ['extensionDevelopmentPath', remote(server.installedExtension(EXTENSION_ID))],
       ['extensionTestsPath', remote(path.join(REPO_ROOT, 'test', 'out', 'e2e', 'suite', 'index.js'))],
     ];
-    await allowAccountAccess(page, server.url, { providerId: E2E_AUTH_PROVIDER, account: E2E_ACCOUNT, extensionId: EXTENSION_ID, extensionName: 'Policy Set Tools' });
+    await allowAccountAccess(page, server.url, {
+      providerId: E2E_AUTH_PROVIDER,
+      account: E2E_ACCOUNT,
+      extensionId: EXTENSION_ID,
+      extensionName: 'Policy Set Tools',
+    });
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
     try {
       run.exitCode = await poll('the integration suite to finish (window.codeAutomationExit)', () => exited, timeoutMs, 200);
@@ -265,7 +301,10 @@ async function main(): Promise<void> {
   try {
     browser = await launchBrowser(tools);
     const run = await runSuite(server, browser);
-    for (const result of run.results) console.log(`${result.state === 'passed' ? 'ok  ' : 'FAIL'}  ${result.suite} › ${result.title}${result.error ? `\n      ${result.error.split('\n').slice(0, 3).join('\n      ')}` : ''}`);
+    for (const result of run.results)
+      console.log(
+        `${result.state === 'passed' ? 'ok  ' : 'FAIL'}  ${result.suite} › ${result.title}${result.error ? `\n      ${result.error.split('\n').slice(0, 3).join('\n      ')}` : ''}`,
+      );
     console.log(`exit code ${run.exitCode}, ${run.results.filter((r) => r.state === 'passed').length}/${run.results.length} passed`);
     process.exitCode = run.exitCode === 0 ? 0 : 1;
   } finally {

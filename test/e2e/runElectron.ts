@@ -11,7 +11,8 @@ import { REPO_ROOT } from '../support/corpus';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures');
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run `npm run bundle` first');
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js')))
+    throw new Error('dist/extension.js is missing: run `npm run bundle` first');
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-e2e-electron-'));
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-e2e-electron-user-'));
   fs.cpSync(FIXTURES, workspace, { recursive: true });
@@ -20,7 +21,15 @@ async function main(): Promise<void> {
       version: process.env.POLICYSET_E2E_VSCODE_VERSION ?? 'stable',
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: path.join(__dirname, 'suite', 'index.js'),
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', '--user-data-dir', userData],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+        '--user-data-dir',
+        userData,
+      ],
     });
   } finally {
     fs.rmSync(workspace, { recursive: true, force: true });

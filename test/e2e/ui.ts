@@ -24,7 +24,10 @@ export class Workbench {
     await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
     // The explorer shows the folder once the remote file system answers.
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: UNDEFINED_GROUP_FIXTURE }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: UNDEFINED_GROUP_FIXTURE })
+      .first()
+      .waitFor({ timeout: 60_000 });
     return new Workbench(page, folder);
   }
 
@@ -99,7 +102,10 @@ export class Workbench {
   /** The visible text of the active editor (the fixtures fit the window). */
   async editorText(): Promise<string> {
     const lines = await this.page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').evaluateAll((nodes) =>
-      nodes.map((node) => ({ top: parseFloat((node as unknown as { style: { top: string } }).style.top) || 0, text: (node.textContent ?? '').replace(/\u00a0/g, ' ') })),
+      nodes.map((node) => ({
+        top: parseFloat((node as unknown as { style: { top: string } }).style.top) || 0,
+        text: (node.textContent ?? '').replace(/\u00a0/g, ' '),
+      })),
     );
     return lines
       .sort((a, b) => a.top - b.top)

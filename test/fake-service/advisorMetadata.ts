@@ -38,7 +38,16 @@ export function metadataEntities(namespace: string): Array<Record<string, unknow
   return [
     entity('recommendationType', 'Recommendation Type', TYPES, ['recommendationCategory', 'recommendationImpact']),
     entity('recommendationCategory', 'Category', CATEGORIES, null),
-    entity('recommendationImpact', 'Impact', [['High', 'High'], ['Medium', 'Medium'], ['Low', 'Low']], null),
+    entity(
+      'recommendationImpact',
+      'Impact',
+      [
+        ['High', 'High'],
+        ['Medium', 'Medium'],
+        ['Low', 'Low'],
+      ],
+      null,
+    ),
   ];
 }
 
@@ -71,7 +80,15 @@ export function advisorMetadataRoute({ namespace }: { namespace: string }): Rout
     const apiVersion = url.searchParams.get('api-version');
     if (apiVersion !== METADATA_API_VERSION) {
       done('400 api-version');
-      return send(400, JSON.stringify({ error: { code: apiVersion ? 'InvalidApiVersionParameter' : 'MissingApiVersionParameter', message: `The api-version '${apiVersion ?? ''}' is not supported; use '${METADATA_API_VERSION}'.` } }));
+      return send(
+        400,
+        JSON.stringify({
+          error: {
+            code: apiVersion ? 'InvalidApiVersionParameter' : 'MissingApiVersionParameter',
+            message: `The api-version '${apiVersion ?? ''}' is not supported; use '${METADATA_API_VERSION}'.`,
+          },
+        }),
+      );
     }
     let selected = entities;
     const filter = url.searchParams.get('$filter');

@@ -34,8 +34,20 @@ export class EventstreamStore {
       sensitivityLabel: { id: '9b1c7e0a-4d2f-4c3b-8e5a-6f7d8c9b0a12' },
       tags: [{ id: 'c0ffee00-1234-4abc-8def-001122334455', displayName: 'production' }],
     });
-    this.put({ id: LOCAL_EVENTSTREAMS.clicks, workspaceId: LOCAL_WORKSPACES.sales, displayName: 'Clickstream', description: 'Page views and clicks.', type: 'Eventstream' });
-    this.put({ id: LOCAL_EVENTSTREAMS.deviceEvents, workspaceId: LOCAL_WORKSPACES.telemetry, displayName: 'Device events', description: 'Telemetry from field devices.', type: 'Eventstream' });
+    this.put({
+      id: LOCAL_EVENTSTREAMS.clicks,
+      workspaceId: LOCAL_WORKSPACES.sales,
+      displayName: 'Clickstream',
+      description: 'Page views and clicks.',
+      type: 'Eventstream',
+    });
+    this.put({
+      id: LOCAL_EVENTSTREAMS.deviceEvents,
+      workspaceId: LOCAL_WORKSPACES.telemetry,
+      displayName: 'Device events',
+      description: 'Telemetry from field devices.',
+      type: 'Eventstream',
+    });
   }
 
   private key(workspaceId: string, id: string): string {
@@ -65,11 +77,19 @@ export function eventstreamRoute({ store }: { store: EventstreamStore }): Route 
     const [workspaceId, id] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
     if (!UUID.test(workspaceId) || !UUID.test(id)) {
       done('400 id');
-      return send(400, itemsErrorBody('InvalidParameter', `The workspace ID '${workspaceId}' or item ID '${id}' is not a UUID.`, requestId), { 'x-ms-request-id': requestId });
+      return send(
+        400,
+        itemsErrorBody('InvalidParameter', `The workspace ID '${workspaceId}' or item ID '${id}' is not a UUID.`, requestId),
+        { 'x-ms-request-id': requestId },
+      );
     }
     const notFound = () => {
       done('404 ItemNotFound');
-      return send(404, itemsErrorBody('ItemNotFound', 'The requested item was not found.', requestId, { resourceId: id, resourceType: 'Eventstream' }), { 'x-ms-request-id': requestId });
+      return send(
+        404,
+        itemsErrorBody('ItemNotFound', 'The requested item was not found.', requestId, { resourceId: id, resourceType: 'Eventstream' }),
+        { 'x-ms-request-id': requestId },
+      );
     };
     if (method === 'GET') {
       const item = store.get(workspaceId, id);

@@ -132,7 +132,14 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
       if (url.pathname.startsWith('/_local/')) return admin(req.method ?? 'GET', url.pathname, body, send);
 
-      const record: RecordedRequest = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, at: Date.now() };
+      const record: RecordedRequest = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body,
+        at: Date.now(),
+      };
       requests.push(record);
       const done = (outcome: string) => {
         record.outcome = outcome;
@@ -141,14 +148,19 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
       const items = isItemsPath(url.pathname);
       // Each interface answers in its own error shape.
-      const failure = (code: string, message: string, target?: string) => (items ? itemsErrorBody(code, message, requestId) : errorBody(code, message, target));
-      const fault = faults.find((f) => (!f.method || f.method.toUpperCase() === req.method) && (!f.path || url.pathname.startsWith(f.path)));
+      const failure = (code: string, message: string, target?: string) =>
+        items ? itemsErrorBody(code, message, requestId) : errorBody(code, message, target);
+      const fault = faults.find(
+        (f) => (!f.method || f.method.toUpperCase() === req.method) && (!f.path || url.pathname.startsWith(f.path)),
+      );
       if (fault) {
         if (fault.count !== undefined && --fault.count <= 0) faults.splice(faults.indexOf(fault), 1);
         done(`fault ${fault.mode}`);
         switch (fault.mode) {
           case '429':
-            return send(429, failure(items ? 'RequestBlocked' : 'TooManyRequests', 'Too many requests; retry later.'), { 'Retry-After': String(fault.retryAfter ?? 1) });
+            return send(429, failure(items ? 'RequestBlocked' : 'TooManyRequests', 'Too many requests; retry later.'), {
+              'Retry-After': String(fault.retryAfter ?? 1),
+            });
           case '429bare':
             return send(429, failure(items ? 'RequestBlocked' : 'TooManyRequests', 'Too many requests; retry later.'));
           case '500':
@@ -170,9 +182,16 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       const token = /^Bearer (\S+)$/.exec(auth)?.[1];
       if (!token || (options.token !== undefined && token !== options.token)) {
         done('401');
-        return send(401, failure(items ? 'Unauthorized' : 'AuthenticationFailed', token ? 'The access token is not valid.' : 'Authentication failed: the Authorization header is missing or not a bearer token.'), {
-          'WWW-Authenticate': 'Bearer',
-        });
+        return send(
+          401,
+          failure(
+            items ? 'Unauthorized' : 'AuthenticationFailed',
+            token ? 'The access token is not valid.' : 'Authentication failed: the Authorization header is missing or not a bearer token.',
+          ),
+          {
+            'WWW-Authenticate': 'Bearer',
+          },
+        );
       }
       const context = { method: req.method ?? '', url, body, req, send, done };
       for (const route of routes) if (route(context)) return;
@@ -195,7 +214,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     if (pathname === '/_local/eventstreams' && method === 'POST') {
       try {
         const item = JSON.parse(body) as StoredItem;
-        if (typeof item?.id !== 'string' || typeof item.workspaceId !== 'string') throw new Error('an eventstream needs string id and workspaceId');
+        if (typeof item?.id !== 'string' || typeof item.workspaceId !== 'string')
+          throw new Error('an eventstream needs string id and workspaceId');
         eventstreams.put(item);
         return send(201, JSON.stringify(item));
       } catch (error) {
@@ -252,6 +272,12 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 /** Parses `--fault 429:2` (mode, then Retry-After or nothing) and `--fault 500x3` (count). */
 export function parseFault(text: string): Fault {
   const match = /^([a-z0-9]+)(?::(\d+))?(?:x(\d+))?(?:@(GET|PUT|DELETE))?$/i.exec(text.trim());
-  if (!match || !FAULT_MODES.includes(match[1] as FaultMode)) throw new Error(`--fault takes <mode>[:retryAfter][x<count>][@GET|@PUT|@DELETE] with mode ${FAULT_MODES.join(', ')}; not '${text}'`);
-  return { mode: match[1] as FaultMode, retryAfter: match[2] ? Number(match[2]) : undefined, count: match[3] ? Number(match[3]) : undefined, method: match[4]?.toUpperCase() };
+  if (!match || !FAULT_MODES.includes(match[1] as FaultMode))
+    throw new Error(`--fault takes <mode>[:retryAfter][x<count>][@GET|@PUT|@DELETE] with mode ${FAULT_MODES.join(', ')}; not '${text}'`);
+  return {
+    mode: match[1] as FaultMode,
+    retryAfter: match[2] ? Number(match[2]) : undefined,
+    count: match[3] ? Number(match[3]) : undefined,
+    method: match[4]?.toUpperCase(),
+  };
 }

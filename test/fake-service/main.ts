@@ -53,8 +53,11 @@ async function main(): Promise<void> {
       : `${source.count} built-in sets from the seed`;
   process.stdout.write(`Local policy service listening on ${service.url} (${which})\n`);
   const workspaces = new Set([...service.eventstreams.items.values()].map((i) => i.workspaceId));
-  process.stdout.write(`  advisor metadata at /providers/${values.namespace as string}.Advisor/metadata; ${service.eventstreams.items.size} eventstreams in ${workspaces.size} workspaces under /v1/workspaces/\n`);
-  for (const item of service.eventstreams.items.values()) process.stdout.write(`    ${item.workspaceId} ${item.id} ${String(item.displayName)}\n`);
+  process.stdout.write(
+    `  advisor metadata at /providers/${values.namespace as string}.Advisor/metadata; ${service.eventstreams.items.size} eventstreams in ${workspaces.size} workspaces under /v1/workspaces/\n`,
+  );
+  for (const item of service.eventstreams.items.values())
+    process.stdout.write(`    ${item.workspaceId} ${item.id} ${String(item.displayName)}\n`);
   process.stdout.write(
     `  model deployments and quota usage under /subscriptions/<id>/: ${service.quota.accounts.size} accounts, ${service.quota.deployments.size} deployments (seed with --quota or POST /_local/quota)\n`,
   );

@@ -16,7 +16,17 @@ export interface QuotaSeed {
   /** Quota limits in units of 1,000 TPM (as E7 reports them). */
   limits?: Array<{ subscriptionId?: string; location: string; model: string; sku?: string; format?: string; limit: number }>;
   /** Deployments that exist already. */
-  deployments?: Array<{ subscriptionId: string; resourceGroup: string; account: string; name: string; model: string; version?: string; format?: string; sku?: string; capacity: number }>;
+  deployments?: Array<{
+    subscriptionId: string;
+    resourceGroup: string;
+    account: string;
+    name: string;
+    model: string;
+    version?: string;
+    format?: string;
+    sku?: string;
+    capacity: number;
+  }>;
   /** Limit of a (region, model, type) that no entry names (default 100, i.e. 100,000 TPM). */
   defaultLimit?: number;
   defaultLocation?: string;
@@ -60,8 +70,10 @@ export class QuotaStore {
     if (seed.defaultLimit !== undefined) this.defaultLimit = seed.defaultLimit;
     if (seed.defaultLocation !== undefined) this.defaultLocation = seed.defaultLocation;
     if (seed.pageSize !== undefined) this.pageSize = Math.max(1, seed.pageSize);
-    for (const a of seed.accounts ?? []) this.accounts.set(accountKey(a.subscriptionId, a.resourceGroup, a.name), { ...a, location: a.location.toLowerCase() });
-    for (const l of seed.limits ?? []) this.limits.set(limitKey(l.subscriptionId ?? '*', l.location, l.format ?? 'OpenAI', l.sku ?? 'Standard', l.model), l.limit);
+    for (const a of seed.accounts ?? [])
+      this.accounts.set(accountKey(a.subscriptionId, a.resourceGroup, a.name), { ...a, location: a.location.toLowerCase() });
+    for (const l of seed.limits ?? [])
+      this.limits.set(limitKey(l.subscriptionId ?? '*', l.location, l.format ?? 'OpenAI', l.sku ?? 'Standard', l.model), l.limit);
     for (const d of seed.deployments ?? []) {
       const account = this.account(d.subscriptionId, d.resourceGroup, d.account);
       this.deployments.set(deploymentKey(account, d.name), {
@@ -82,14 +94,23 @@ export class QuotaStore {
   }
 
   limitOf(subscriptionId: string, location: string, format: string, sku: string, model: string): number {
-    return this.limits.get(limitKey(subscriptionId, location, format, sku, model)) ?? this.limits.get(limitKey('*', location, format, sku, model)) ?? this.defaultLimit;
+    return (
+      this.limits.get(limitKey(subscriptionId, location, format, sku, model)) ??
+      this.limits.get(limitKey('*', location, format, sku, model)) ??
+      this.defaultLimit
+    );
   }
 
   /** Units used in a region by a (format, type, model), leaving out one deployment (the one being resized). */
   used(subscriptionId: string, location: string, format: string, sku: string, model: string, except?: string): number {
     let sum = 0;
     for (const [key, d] of this.deployments) {
-      if (key === except || d.account.subscriptionId.toLowerCase() !== subscriptionId.toLowerCase() || d.account.location !== location.toLowerCase()) continue;
+      if (
+        key === except ||
+        d.account.subscriptionId.toLowerCase() !== subscriptionId.toLowerCase() ||
+        d.account.location !== location.toLowerCase()
+      )
+        continue;
       if (limitKey('', '', d.model.format, d.sku.name, d.model.name) === limitKey('', '', format, sku, model)) sum += d.sku.capacity;
     }
     return sum;
@@ -101,10 +122,20 @@ export class QuotaStore {
     const names = new Map<string, { format: string; sku: string; model: string }>();
     for (const key of this.limits.keys()) {
       const [sub, l, format, sku, model] = key.split('|');
-      if ((sub === '*' || sub === subscriptionId.toLowerCase()) && l === loc) names.set(limitKey('', '', format, sku, model), { format: this.casing.get(format) ?? format, sku: this.casing.get(sku) ?? sku, model });
+      if ((sub === '*' || sub === subscriptionId.toLowerCase()) && l === loc)
+        names.set(limitKey('', '', format, sku, model), {
+          format: this.casing.get(format) ?? format,
+          sku: this.casing.get(sku) ?? sku,
+          model,
+        });
     }
     for (const d of this.deployments.values()) {
-      if (d.account.subscriptionId.toLowerCase() === subscriptionId.toLowerCase() && d.account.location === loc) names.set(limitKey('', '', d.model.format, d.sku.name, d.model.name), { format: d.model.format, sku: d.sku.name, model: d.model.name });
+      if (d.account.subscriptionId.toLowerCase() === subscriptionId.toLowerCase() && d.account.location === loc)
+        names.set(limitKey('', '', d.model.format, d.sku.name, d.model.name), {
+          format: d.model.format,
+          sku: d.sku.name,
+          model: d.model.name,
+        });
     }
     const entries: unknown[] = [...names.values()].map(({ format, sku, model }) => ({
       name: { value: `${format}.${sku}.${model}`, localizedValue: `Tokens Per Minute (thousands) - ${model}` },
@@ -112,8 +143,15 @@ export class QuotaStore {
       limit: this.limitOf(subscriptionId, loc, format, sku, model),
       unit: 'Count',
     }));
-    const accounts = [...this.accounts.values()].filter((a) => a.subscriptionId.toLowerCase() === subscriptionId.toLowerCase() && a.location === loc).length;
-    entries.push({ name: { value: 'AccountCount', localizedValue: 'Cognitive Services total account limit' }, currentValue: accounts, limit: MAX_RESOURCES_PER_REGION, unit: 'Count' });
+    const accounts = [...this.accounts.values()].filter(
+      (a) => a.subscriptionId.toLowerCase() === subscriptionId.toLowerCase() && a.location === loc,
+    ).length;
+    entries.push({
+      name: { value: 'AccountCount', localizedValue: 'Cognitive Services total account limit' },
+      currentValue: accounts,
+      limit: MAX_RESOURCES_PER_REGION,
+      unit: 'Count',
+    });
     return entries;
   }
 
@@ -127,15 +165,20 @@ export class QuotaStore {
 }
 
 const accountKey = (sub: string, rg: string, name: string) => `${sub}|${rg}|${name}`.toLowerCase();
-const limitKey = (sub: string, location: string, format: string, sku: string, model: string) => `${sub}|${location}|${format}|${sku}|${model}`.toLowerCase();
-const deploymentKey = (account: Account, name: string) => `${accountKey(account.subscriptionId, account.resourceGroup, account.name)}|${name.toLowerCase()}`;
+const limitKey = (sub: string, location: string, format: string, sku: string, model: string) =>
+  `${sub}|${location}|${format}|${sku}|${model}`.toLowerCase();
+const deploymentKey = (account: Account, name: string) =>
+  `${accountKey(account.subscriptionId, account.resourceGroup, account.name)}|${name.toLowerCase()}`;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function modelDeploymentRoute(options: { namespace: string; store: QuotaStore }): Route {
   const { namespace, store } = options;
   const provider = `${namespace}.CognitiveServices`.replace(/[.]/g, '\\.');
-  const deploymentPath = new RegExp(`^/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/${provider}/accounts/([^/]+)/deployments/([^/]+)$`, 'i');
+  const deploymentPath = new RegExp(
+    `^/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/${provider}/accounts/([^/]+)/deployments/([^/]+)$`,
+    'i',
+  );
   const usagesPath = new RegExp(`^/subscriptions/([^/]+)/providers/${provider}/locations/([^/]+)/usages$`, 'i');
 
   return ({ method, url, body, req, send, done }) => {
@@ -145,7 +188,14 @@ export function modelDeploymentRoute(options: { namespace: string; store: QuotaS
     const apiVersion = url.searchParams.get('api-version');
     if (apiVersion !== DEPLOYMENT_API_VERSION) {
       done('400 api-version');
-      return send(400, errorBody(apiVersion ? 'InvalidApiVersionParameter' : 'MissingApiVersionParameter', `The api-version '${apiVersion ?? ''}' is not supported; use '${DEPLOYMENT_API_VERSION}'.`, 'api-version'));
+      return send(
+        400,
+        errorBody(
+          apiVersion ? 'InvalidApiVersionParameter' : 'MissingApiVersionParameter',
+          `The api-version '${apiVersion ?? ''}' is not supported; use '${DEPLOYMENT_API_VERSION}'.`,
+          'api-version',
+        ),
+      );
     }
     const [sub] = (deployment ?? usages)!.slice(1).map(decodeURIComponent);
     if (!GUID.test(sub)) {
@@ -161,7 +211,10 @@ export function modelDeploymentRoute(options: { namespace: string; store: QuotaS
       const start = Number.isInteger(skip) && skip >= 0 ? skip : 0;
       const page = all.slice(start, start + store.pageSize);
       const host = req.headers.host ?? '127.0.0.1';
-      const nextLink = start + store.pageSize < all.length ? `http://${host}${url.pathname}?api-version=${DEPLOYMENT_API_VERSION}&$skipToken=${start + store.pageSize}` : undefined;
+      const nextLink =
+        start + store.pageSize < all.length
+          ? `http://${host}${url.pathname}?api-version=${DEPLOYMENT_API_VERSION}&$skipToken=${start + store.pageSize}`
+          : undefined;
       done(`200 usages ${page.length}${nextLink ? ' (more)' : ''}`);
       return send(200, JSON.stringify({ value: page, ...(nextLink ? { nextLink } : {}) }));
     }
@@ -170,7 +223,13 @@ export function modelDeploymentRoute(options: { namespace: string; store: QuotaS
     // A GET under an account that does not exist says so, as the real service does (a PUT creates it here).
     if (method === 'GET' && !store.accounts.has(accountKey(sub, rg, accountName))) {
       done('404 account');
-      return send(404, errorBody('ParentResourceNotFound', `Can not perform requested operation on nested resource. Parent resource '${accountName}' not found.`));
+      return send(
+        404,
+        errorBody(
+          'ParentResourceNotFound',
+          `Can not perform requested operation on nested resource. Parent resource '${accountName}' not found.`,
+        ),
+      );
     }
     const account = store.account(sub, rg, accountName);
     const key = deploymentKey(account, name);
@@ -200,9 +259,21 @@ export function modelDeploymentRoute(options: { namespace: string; store: QuotaS
       done('400 sku');
       return send(400, errorBody('InvalidResourceProperties', 'The sku needs a name and a positive integer capacity.', 'sku'));
     }
-    if (!model || typeof model.name !== 'string' || typeof model.format !== 'string' || (model.version !== undefined && typeof model.version !== 'string')) {
+    if (
+      !model ||
+      typeof model.name !== 'string' ||
+      typeof model.format !== 'string' ||
+      (model.version !== undefined && typeof model.version !== 'string')
+    ) {
       done('400 model');
-      return send(400, errorBody('InvalidResourceProperties', 'properties.model needs a format and a name (strings), and a string version when it has one.', 'properties.model'));
+      return send(
+        400,
+        errorBody(
+          'InvalidResourceProperties',
+          'properties.model needs a format and a name (strings), and a string version when it has one.',
+          'properties.model',
+        ),
+      );
     }
     const capacity = sku.capacity as number;
     const used = store.used(sub, account.location, model.format, sku.name, model.name, key);
@@ -212,10 +283,18 @@ export function modelDeploymentRoute(options: { namespace: string; store: QuotaS
       done('400 InsufficientQuota');
       return send(
         400,
-        errorBody('InsufficientQuota', `This operation needs ${capacity} new capacity in quota ${quota}, more than the ${Math.max(0, limit - used)} available. The quota usage is ${used} and the quota limit is ${limit} for quota ${quota}.`),
+        errorBody(
+          'InsufficientQuota',
+          `This operation needs ${capacity} new capacity in quota ${quota}, more than the ${Math.max(0, limit - used)} available. The quota usage is ${used} and the quota limit is ${limit} for quota ${quota}.`,
+        ),
       );
     }
-    const stored: Deployment = { account, name, sku: { name: sku.name, capacity }, model: { format: model.format, name: model.name, ...(model.version ? { version: model.version as string } : {}) } };
+    const stored: Deployment = {
+      account,
+      name,
+      sku: { name: sku.name, capacity },
+      model: { format: model.format, name: model.name, ...(model.version ? { version: model.version as string } : {}) },
+    };
     store.deployments.set(key, stored);
     done(existing ? '200 updated' : '201 created');
     return send(existing ? 200 : 201, JSON.stringify(resource(namespace, id, stored, existing ? 'Succeeded' : 'Creating')));

@@ -32,7 +32,8 @@ export class BuiltInStore {
     }
     const manifest = path.join(corpusDir, 'builtin-policy-sets-manifest.json');
     if (fs.existsSync(manifest)) {
-      const files = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { files: Array<{ corpusPath: string; cloud: string; name: string }> }).files;
+      const files = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { files: Array<{ corpusPath: string; cloud: string; name: string }> })
+        .files;
       // The public cloud's sets; a name the Government folder repeats stays the public one.
       for (const file of files) {
         if (file.cloud !== 'AzureCloud') continue;
@@ -66,7 +67,12 @@ export class BuiltInStore {
       const index = path.join(this.corpusDir, 'builtin-policy-definitions-index.json');
       const byId = new Map<string, { version?: string; versions?: string[] }>();
       if (this.kind === 'corpus' && fs.existsSync(index)) {
-        for (const entry of JSON.parse(fs.readFileSync(index, 'utf8')) as Array<{ id: string; version?: string; versions?: string[]; cloud: string }>) {
+        for (const entry of JSON.parse(fs.readFileSync(index, 'utf8')) as Array<{
+          id: string;
+          version?: string;
+          versions?: string[];
+          cloud: string;
+        }>) {
           if (entry.cloud === 'AzureCloud' || !byId.has(entry.id.toLowerCase())) byId.set(entry.id.toLowerCase(), entry);
         }
       }
@@ -88,7 +94,10 @@ function expandReference(store: BuiltInStore, reference: Record<string, unknown>
   const id = typeof reference.policyDefinitionId === 'string' ? reference.policyDefinitionId : '';
   const known = store.definition(id);
   const wanted = typeof reference.definitionVersion === 'string' ? reference.definitionVersion : undefined;
-  const versions = (known?.versions?.length ? known.versions : known?.version ? [known.version] : [wanted?.replace(/\*/g, '0') ?? '1.0.0']).slice().sort(compareVersions).reverse();
+  const versions = (known?.versions?.length ? known.versions : known?.version ? [known.version] : [wanted?.replace(/\*/g, '0') ?? '1.0.0'])
+    .slice()
+    .sort(compareVersions)
+    .reverse();
   const latest = versions[0];
   const admits = (v: string) => !wanted || wanted.split('.').every((part, i) => part === '*' || part === v.split('.')[i]);
   const effective = versions.find(admits) ?? latest;
@@ -97,7 +106,8 @@ function expandReference(store: BuiltInStore, reference: Record<string, unknown>
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const valueOf = (object: Record<string, unknown>, lower: string) => object[Object.keys(object).find((k) => k.toLowerCase() === lower) ?? ''];
+const valueOf = (object: Record<string, unknown>, lower: string) =>
+  object[Object.keys(object).find((k) => k.toLowerCase() === lower) ?? ''];
 
 /**
  * The spec's required fields of the deployable resource (A1, A2), as strictly as the real service: every
@@ -107,26 +117,53 @@ const valueOf = (object: Record<string, unknown>, lower: string) => object[Objec
 function a2Problem(properties: Record<string, unknown>): { code: string; message: string; target: string } | undefined {
   const references = properties.policyDefinitions as unknown[];
   for (const [i, reference] of references.entries()) {
-    if (!isObject(reference)) return { code: 'InvalidRequestContent', message: `The policy definition reference at index ${i} is not an object.`, target: `properties.policyDefinitions[${i}]` };
+    if (!isObject(reference))
+      return {
+        code: 'InvalidRequestContent',
+        message: `The policy definition reference at index ${i} is not an object.`,
+        target: `properties.policyDefinitions[${i}]`,
+      };
     const id = valueOf(reference, 'policydefinitionid');
     if (typeof id !== 'string' || !id)
-      return { code: 'InvalidRequestContent', message: `The policy definition reference at index ${i} has no 'policyDefinitionId'; it is required.`, target: `properties.policyDefinitions[${i}].policyDefinitionId` };
+      return {
+        code: 'InvalidRequestContent',
+        message: `The policy definition reference at index ${i} has no 'policyDefinitionId'; it is required.`,
+        target: `properties.policyDefinitions[${i}].policyDefinitionId`,
+      };
   }
   const groups = valueOf(properties, 'policydefinitiongroups');
   if (groups !== undefined) {
-    if (!Array.isArray(groups)) return { code: 'InvalidRequestContent', message: "'policyDefinitionGroups' is not an array.", target: 'properties.policyDefinitionGroups' };
+    if (!Array.isArray(groups))
+      return {
+        code: 'InvalidRequestContent',
+        message: "'policyDefinitionGroups' is not an array.",
+        target: 'properties.policyDefinitionGroups',
+      };
     for (const [i, group] of groups.entries()) {
       const name = isObject(group) ? valueOf(group, 'name') : undefined;
-      if (typeof name !== 'string' || !name) return { code: 'InvalidRequestContent', message: `The policy definition group at index ${i} has no 'name'; it is required.`, target: `properties.policyDefinitionGroups[${i}].name` };
+      if (typeof name !== 'string' || !name)
+        return {
+          code: 'InvalidRequestContent',
+          message: `The policy definition group at index ${i} has no 'name'; it is required.`,
+          target: `properties.policyDefinitionGroups[${i}].name`,
+        };
     }
   }
   const policyType = valueOf(properties, 'policytype');
   if (policyType !== undefined) {
     const known = ['notspecified', 'builtin', 'custom', 'static'];
     if (typeof policyType !== 'string' || !known.includes(policyType.toLowerCase()))
-      return { code: 'InvalidRequestContent', message: `'${String(policyType)}' is not a policyType: use NotSpecified, BuiltIn, Custom or Static.`, target: 'properties.policyType' };
+      return {
+        code: 'InvalidRequestContent',
+        message: `'${String(policyType)}' is not a policyType: use NotSpecified, BuiltIn, Custom or Static.`,
+        target: 'properties.policyType',
+      };
     if (policyType.toLowerCase() === 'builtin' || policyType.toLowerCase() === 'static')
-      return { code: 'InvalidPolicyType', message: `A policy set definition version deployed at a scope cannot have policyType '${policyType}'.`, target: 'properties.policyType' };
+      return {
+        code: 'InvalidPolicyType',
+        message: `A policy set definition version deployed at a scope cannot have policyType '${policyType}'.`,
+        target: 'properties.policyType',
+      };
   }
   return undefined;
 }
@@ -148,7 +185,14 @@ export function policySetRoute({ namespace, store, versions }: PolicySetRouteOpt
     const apiVersion = url.searchParams.get('api-version');
     if (apiVersion !== API_VERSION) {
       done('400 api-version');
-      return send(400, errorBody(apiVersion ? 'InvalidApiVersionParameter' : 'MissingApiVersionParameter', `The api-version '${apiVersion ?? ''}' is not supported; use '${API_VERSION}'.`, 'api-version'));
+      return send(
+        400,
+        errorBody(
+          apiVersion ? 'InvalidApiVersionParameter' : 'MissingApiVersionParameter',
+          `The api-version '${apiVersion ?? ''}' is not supported; use '${API_VERSION}'.`,
+          'api-version',
+        ),
+      );
     }
 
     let match = builtIn.exec(url.pathname);
@@ -199,7 +243,14 @@ export function policySetRoute({ namespace, store, versions }: PolicySetRouteOpt
       const properties = (parsed as { properties?: { policyDefinitions?: unknown; version?: unknown } })?.properties;
       if (!properties || typeof properties !== 'object' || !Array.isArray(properties.policyDefinitions)) {
         done('400 body');
-        return send(400, errorBody('InvalidRequestContent', "The request content has no 'properties.policyDefinitions' array.", 'properties.policyDefinitions'));
+        return send(
+          400,
+          errorBody(
+            'InvalidRequestContent',
+            "The request content has no 'properties.policyDefinitions' array.",
+            'properties.policyDefinitions',
+          ),
+        );
       }
       const invalid = a2Problem(properties as Record<string, unknown>);
       if (invalid) {
@@ -208,7 +259,14 @@ export function policySetRoute({ namespace, store, versions }: PolicySetRouteOpt
       }
       if (properties.version !== undefined && properties.version !== versionName) {
         done('400 version');
-        return send(400, errorBody('InvalidPolicySetDefinitionVersion', `properties.version '${String(properties.version)}' does not match the version name '${versionName}'.`, 'properties.version'));
+        return send(
+          400,
+          errorBody(
+            'InvalidPolicySetDefinitionVersion',
+            `properties.version '${String(properties.version)}' does not match the version name '${versionName}'.`,
+            'properties.version',
+          ),
+        );
       }
       const id = `${scope}/providers/${namespace}.Authorization/policySetDefinitions/${name}/versions/${versionName}`;
       const existed = versions.has(id.toLowerCase());
@@ -218,7 +276,14 @@ export function policySetRoute({ namespace, store, versions }: PolicySetRouteOpt
         name: versionName,
         type: `${namespace}.Authorization/policySetDefinitions/versions`,
         properties: { ...properties, policyType: 'Custom', version: versionName },
-        systemData: { createdBy: 'local-user', createdByType: 'User', createdAt: now, lastModifiedBy: 'local-user', lastModifiedByType: 'User', lastModifiedAt: now },
+        systemData: {
+          createdBy: 'local-user',
+          createdByType: 'User',
+          createdAt: now,
+          lastModifiedBy: 'local-user',
+          lastModifiedByType: 'User',
+          lastModifiedAt: now,
+        },
       };
       versions.set(id.toLowerCase(), resource);
       done(existed ? '200' : '201');

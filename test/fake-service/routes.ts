@@ -24,7 +24,12 @@ export function errorBody(code: string, message: string, target?: string): strin
 }
 
 /** The ErrorResponse shape of the workspace-items interface (C: E4, E5): errorCode, message, requestId in the body. */
-export function itemsErrorBody(errorCode: string, message: string, requestId: string, relatedResource?: { resourceId: string; resourceType: string }): string {
+export function itemsErrorBody(
+  errorCode: string,
+  message: string,
+  requestId: string,
+  relatedResource?: { resourceId: string; resourceType: string },
+): string {
   return JSON.stringify({ errorCode, message, requestId, ...(relatedResource ? { relatedResource } : {}), moreDetails: [] });
 }
 

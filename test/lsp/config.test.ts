@@ -37,19 +37,20 @@ function workspace(name: string, config: string | undefined) {
 }
 
 /** A publication for the document; with `codes`, one whose diagnostics are these [code, severity] pairs (a check may be published more than once). */
-const published =
-  (uri: string, version: number, codes?: Array<[string, number]>) =>
-  (n: { method: string; params: PublishParams }) =>
-    n.method === 'textDocument/publishDiagnostics' &&
-    n.params.uri === uri &&
-    n.params.version === version &&
-    (!codes || JSON.stringify(n.params.diagnostics.map((d) => [d.code, d.severity])) === JSON.stringify(codes));
+const published = (uri: string, version: number, codes?: Array<[string, number]>) => (n: { method: string; params: PublishParams }) =>
+  n.method === 'textDocument/publishDiagnostics' &&
+  n.params.uri === uri &&
+  n.params.version === version &&
+  (!codes || JSON.stringify(n.params.diagnostics.map((d) => [d.code, d.severity])) === JSON.stringify(codes));
 
 describe('.policysetrc.json in the language server', () => {
   test('a rule turned off in the workspace file is off in the editor, over the settings; a change to the file is applied', async () => {
     const { root, rootUri, configUri } = workspace('off', '// team choices\n{ "rules": { "PS7003": "off" }, }');
     // The extension's settings say error: the file wins where both say something.
-    const client = await startLanguageServer({ rootUri, initializationOptions: { policySet: { severities: { 'unused-parameter': 'error' } } } });
+    const client = await startLanguageServer({
+      rootUri,
+      initializationOptions: { policySet: { severities: { 'unused-parameter': 'error' } } },
+    });
     const uri = pathToFileURL(path.join(root, 'sets', 'set.json')).href;
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text: setWithWarning('s') } });
     const opened = await client.waitFor<PublishParams>(published(uri, 1));
@@ -74,14 +75,17 @@ describe('.policysetrc.json in the language server', () => {
     const client = await startLanguageServer({ rootUri, pull: true });
     const uri = pathToFileURL(path.join(root, 'sets', 'set.json')).href;
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text: setWithWarning('s') } });
-    const pullCodes = async () => (await client.request<{ items: PublishParams['diagnostics'] }>('textDocument/diagnostic', { textDocument: { uri } }, 20000)).result!.items.map((d) => d.code);
+    const pullCodes = async () =>
+      (
+        await client.request<{ items: PublishParams['diagnostics'] }>('textDocument/diagnostic', { textDocument: { uri } }, 20000)
+      ).result!.items.map((d) => d.code);
     assert.deepEqual(await pullCodes(), []);
     const refreshes = () => client.serverRequests.filter((r) => r.method === 'workspace/diagnostic/refresh').length;
     const before = refreshes();
     fs.writeFileSync(path.join(root, '.policysetrc.json'), '{ "rules": { "PS7003": "error" } }');
     client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: configUri, type: 2 }] });
     // Polls for the server's refresh request (no fixed sleep); fails after 10 s without one.
-    for (const deadline = Date.now() + 10000; refreshes() === before; ) {
+    for (const deadline = Date.now() + 10000; refreshes() === before;) {
       assert.ok(Date.now() < deadline, 'no workspace/diagnostic/refresh after the config file changed');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -93,8 +97,12 @@ describe('.policysetrc.json in the language server', () => {
     const client = await startLanguageServer({ rootUri });
     const ignored = pathToFileURL(path.join(root, 'legacy', 'old.json')).href;
     const checked = pathToFileURL(path.join(root, 'sets', 'new.json')).href;
-    client.notify('textDocument/didOpen', { textDocument: { uri: ignored, languageId: 'policyset', version: 1, text: setWithWarning('o') } });
-    client.notify('textDocument/didOpen', { textDocument: { uri: checked, languageId: 'policyset', version: 1, text: setWithWarning('n') } });
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri: ignored, languageId: 'policyset', version: 1, text: setWithWarning('o') },
+    });
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri: checked, languageId: 'policyset', version: 1, text: setWithWarning('n') },
+    });
     assert.deepEqual((await client.waitFor<PublishParams>(published(ignored, 1))).params.diagnostics, []);
     assert.deepEqual(
       (await client.waitFor<PublishParams>(published(checked, 1))).params.diagnostics.map((d) => d.code),

@@ -37,17 +37,36 @@ test('rename of a set parameter edits every consumer in the workspace that passe
     // The workspace scan runs after the first diagnostics: asked until the consumer is known (10 s at most).
     let edit: WorkspaceEdit | null | undefined;
     for (let i = 0; i < 100; i++) {
-      edit = (await client.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: setUri }, position: at, newName: 'allowedRegions' })).result;
+      edit = (
+        await client.request<WorkspaceEdit>('textDocument/rename', {
+          textDocument: { uri: setUri },
+          position: at,
+          newName: 'allowedRegions',
+        })
+      ).result;
       if (edit?.changes?.[assignmentUri]) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.deepEqual(Object.keys(edit?.changes ?? {}).sort(), [assignmentUri, setUri].sort(), 'the set and its one consumer, no other file');
+    assert.deepEqual(
+      Object.keys(edit?.changes ?? {}).sort(),
+      [assignmentUri, setUri].sort(),
+      'the set and its one consumer, no other file',
+    );
     const renamed = TextDocument.applyEdits(TextDocument.create(assignmentUri, 'json', 1, assignmentText), edit!.changes![assignmentUri]);
     assert.equal(renamed, assignmentText.replace('"AllowedLocations"', '"allowedRegions"'));
     const setRenamed = TextDocument.applyEdits(TextDocument.create(setUri, 'json', 1, setText), edit!.changes![setUri]);
-    assert.equal(setRenamed, setText.replace('"AllowedLocations": {', '"allowedRegions": {').replaceAll("parameters('AllowedLocations')", "parameters('allowedRegions')"));
+    assert.equal(
+      setRenamed,
+      setText
+        .replace('"AllowedLocations": {', '"allowedRegions": {')
+        .replaceAll("parameters('AllowedLocations')", "parameters('allowedRegions')"),
+    );
 
-    const references = await client.request<Location[]>('textDocument/references', { textDocument: { uri: setUri }, position: at, context: { includeDeclaration: true } });
+    const references = await client.request<Location[]>('textDocument/references', {
+      textDocument: { uri: setUri },
+      position: at,
+      context: { includeDeclaration: true },
+    });
     assert.deepEqual([...new Set((references.result ?? []).map((l) => l.uri))].sort(), [assignmentUri, setUri].sort());
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -17,13 +17,19 @@ interface PublishParams {
 }
 
 const EXAMPLES = ['clean', 'mistakes'].flatMap((dir) =>
-  fs.readdirSync(path.join(REPO_ROOT, 'examples', dir)).map((name) => ({ name: `${dir}-${name}`, text: fs.readFileSync(path.join(REPO_ROOT, 'examples', dir, name), 'utf8') })),
+  fs
+    .readdirSync(path.join(REPO_ROOT, 'examples', dir))
+    .map((name) => ({ name: `${dir}-${name}`, text: fs.readFileSync(path.join(REPO_ROOT, 'examples', dir, name), 'utf8') })),
 );
 // More documents than the server keeps parses for (8), each example several times under other names.
 const DOCUMENTS = [0, 1, 2].flatMap((copy) => EXAMPLES.map((e) => ({ uri: `file:///work/many/${copy}/${e.name}`, text: e.text })));
 
 const published = (client: LspClient, uri: string, version = 1, since = 0) =>
-  client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version, 20000, { since });
+  client.waitFor<PublishParams>(
+    (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version,
+    20000,
+    { since },
+  );
 
 function open(client: LspClient, uri: string, text: string, version = 1) {
   client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version, text } });
@@ -49,7 +55,10 @@ describe('documents held lightly', () => {
     const together = await startLanguageServer();
     for (const d of DOCUMENTS) open(together, d.uri, d.text);
     const all = await Promise.all(DOCUMENTS.map((d) => published(together, d.uri)));
-    assert.ok(all.some((p) => p.params.diagnostics.length > 0), 'the examples with mistakes have diagnostics');
+    assert.ok(
+      all.some((p) => p.params.diagnostics.length > 0),
+      'the examples with mistakes have diagnostics',
+    );
 
     const alone = await startLanguageServer();
     for (const [i, d] of DOCUMENTS.entries()) {
@@ -76,7 +85,11 @@ describe('documents held lightly', () => {
       assert.deepEqual(a.result, b.result, method);
     }
     const info = (await together.request<{ problems: number }>('policySet/documentInfo', { textDocument: { uri: first.uri } })).result;
-    assert.equal(info?.problems, all[DOCUMENTS.indexOf(first)].params.diagnostics.filter((d) => !('severity' in d) || (d as { severity: number }).severity <= 3).length);
+    assert.equal(
+      info?.problems,
+      all[DOCUMENTS.indexOf(first)].params.diagnostics.filter((d) => !('severity' in d) || (d as { severity: number }).severity <= 3)
+        .length,
+    );
 
     // An edit to one of many open documents is validated as usual.
     const since = together.notifications.length;
@@ -95,9 +108,14 @@ describe('documents held lightly', () => {
     const uri = 'file:///work/pull-on-save.json';
     const broken = SET.replace('"groupNames": ["Network"]', '"groupNames": ["Netwrk"]');
     open(client, uri, broken);
-    const pull = async () => (await client.request<{ items: PublishParams['diagnostics'] }>('textDocument/diagnostic', { textDocument: { uri } }, 20000)).result!.items;
+    const pull = async () =>
+      (await client.request<{ items: PublishParams['diagnostics'] }>('textDocument/diagnostic', { textDocument: { uri } }, 20000)).result!
+        .items;
     const first = await pull();
-    assert.ok(first.some((d) => d.code === 'PS5001'), 'the undeclared group');
+    assert.ok(
+      first.some((d) => d.code === 'PS5001'),
+      'the undeclared group',
+    );
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: SET }] });
     assert.deepEqual(await pull(), first, 'not saved yet: the saved state answers');
     // The save is taken when the server asks the client to pull again (workspace/diagnostic/refresh): no sleep.
@@ -123,7 +141,10 @@ describe('documents held lightly', () => {
       const known = (n: { params: PublishParams }) => n.params.diagnostics.some((d) => d.code === 'PS8001');
       // Nothing knows watched-def yet: its parameters are not checked.
       await published(client, uri);
-      await client.waitFor((n) => n.method === 'window/logMessage' && /Known policy definitions: 0/.test((n.params as { message: string }).message), 20000);
+      await client.waitFor(
+        (n) => n.method === 'window/logMessage' && /Known policy definitions: 0/.test((n.params as { message: string }).message),
+        20000,
+      );
 
       const sub = path.join(folder, 'defs');
       mkdirSync(sub);
@@ -137,13 +158,21 @@ describe('documents held lightly', () => {
       let since = client.notifications.length;
       // Only the folder's creation is reported (as some watchers do when a folder is moved in).
       client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(sub).href, type: 1 }] });
-      const withDefinition = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && known(n), 20000, { since });
+      const withDefinition = await client.waitFor<PublishParams>(
+        (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && known(n),
+        20000,
+        { since },
+      );
       assert.ok(withDefinition.params.diagnostics.some((d) => d.code === 'PS8001' && /extra/.test(d.message)));
 
       rmSync(sub, { recursive: true, force: true });
       since = client.notifications.length;
       client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(sub).href, type: 3 }] });
-      await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && !known(n), 20000, { since });
+      await client.waitFor<PublishParams>(
+        (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && !known(n),
+        20000,
+        { since },
+      );
     });
   });
 });

@@ -26,7 +26,8 @@ const SET = JSON.stringify(
       policyDefinitions: [
         {
           policyDefinitionReferenceId: 'mine',
-          policyDefinitionId: '/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Authorization/policyDefinitions/mine',
+          policyDefinitionId:
+            '/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Authorization/policyDefinitions/mine',
           groupNames: ['Storage'],
           parameters: { effect: { value: "[parameters('storageEffect')]" }, locations: { value: "[parameters('allowedLocations')]" } },
         },
@@ -48,9 +49,11 @@ const DEFINITION = JSON.stringify({
 });
 
 const WHOLE = { start: { line: 0, character: 0 }, end: { line: 10000, character: 0 } };
-const positionOf = (text: string, needle: string, delta = 1) => TextDocument.create('x', 'json', 1, text).positionAt(text.indexOf(needle) + delta);
+const positionOf = (text: string, needle: string, delta = 1) =>
+  TextDocument.create('x', 'json', 1, text).positionAt(text.indexOf(needle) + delta);
 const labelOf = (hint: InlayHint) => (typeof hint.label === 'string' ? hint.label : hint.label.map((p) => p.value).join(''));
-const isLog = (pattern: RegExp) => (n: { method: string; params: unknown }) => n.method === 'window/logMessage' && pattern.test((n.params as { message: string }).message);
+const isLog = (pattern: RegExp) => (n: { method: string; params: unknown }) =>
+  n.method === 'window/logMessage' && pattern.test((n.params as { message: string }).message);
 
 async function open(client: LspClient, uri: string, text: string) {
   client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text } });
@@ -95,40 +98,67 @@ describe('editor features over stdio', () => {
 
   test('inlay hints of a range: only those in it', async () => {
     const line = positionOf(SET, '"apim"').line;
-    const { result } = await client.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: setUri }, range: { start: { line, character: 0 }, end: { line: line + 3, character: 0 } } });
-    assert.deepEqual((result ?? []).map(labelOf), ["API Management subscriptions should not be scoped to all AP… · Audit, the definition's default", '→ 1.1.0']);
+    const { result } = await client.request<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri: setUri },
+      range: { start: { line, character: 0 }, end: { line: line + 3, character: 0 } },
+    });
+    assert.deepEqual((result ?? []).map(labelOf), [
+      "API Management subscriptions should not be scoped to all AP… · Audit, the definition's default",
+      '→ 1.1.0',
+    ]);
   });
 
   test("document links: the workspace definition's file, the built-in's portal page, the policy metadata", async () => {
     const { result } = await client.request<DocumentLink[]>('textDocument/documentLink', { textDocument: { uri: setUri } });
-    assert.deepEqual((result ?? []).map((l) => [l.range.start.line, l.target]), [
-      [positionOf(SET, 'ACF1001').line, 'https://management.azure.com/providers/Microsoft.PolicyInsights/policyMetadata/ACF1001?api-version=2019-10-01'],
-      [positionOf(SET, '/mine"').line, definitionUri],
-      [positionOf(SET, '2aef1"').line, `https://portal.azure.com/#view/Microsoft_Azure_Policy/PolicyDetailBlade/definitionId/${encodeURIComponent(API_MANAGEMENT)}`],
-    ]);
+    assert.deepEqual(
+      (result ?? []).map((l) => [l.range.start.line, l.target]),
+      [
+        [
+          positionOf(SET, 'ACF1001').line,
+          'https://management.azure.com/providers/Microsoft.PolicyInsights/policyMetadata/ACF1001?api-version=2019-10-01',
+        ],
+        [positionOf(SET, '/mine"').line, definitionUri],
+        [
+          positionOf(SET, '2aef1"').line,
+          `https://portal.azure.com/#view/Microsoft_Azure_Policy/PolicyDetailBlade/definitionId/${encodeURIComponent(API_MANAGEMENT)}`,
+        ],
+      ],
+    );
   });
 
   test('workspace symbols: the open set, and the definition file of the workspace', async () => {
     const { result: parameters } = await client.request<SymbolInformation[]>('workspace/symbol', { query: 'storeff' });
-    assert.deepEqual((parameters ?? []).map((s) => [s.name, s.containerName, s.location.uri, s.location.range.start.line]), [['storageEffect', 'Editor features', setUri, positionOf(SET, '"storageEffect"').line]]);
+    assert.deepEqual(
+      (parameters ?? []).map((s) => [s.name, s.containerName, s.location.uri, s.location.range.start.line]),
+      [['storageEffect', 'Editor features', setUri, positionOf(SET, '"storageEffect"').line]],
+    );
     const { result: definitions } = await client.request<SymbolInformation[]>('workspace/symbol', { query: 'mystorage' });
-    assert.deepEqual((definitions ?? []).map((s) => [s.name, s.location.uri]), [['My storage definition', definitionUri]]);
+    assert.deepEqual(
+      (definitions ?? []).map((s) => [s.name, s.location.uri]),
+      [['My storage definition', definitionUri]],
+    );
     const { result: all } = await client.request<SymbolInformation[]>('workspace/symbol', { query: '' });
     assert.ok((all ?? []).length <= 500);
   });
 
   test('document highlight: the group declaration as Write, its uses as Read', async () => {
-    const { result } = await client.request<DocumentHighlight[]>('textDocument/documentHighlight', { textDocument: { uri: setUri }, position: positionOf(SET, '"storage"', 2) });
+    const { result } = await client.request<DocumentHighlight[]>('textDocument/documentHighlight', {
+      textDocument: { uri: setUri },
+      position: positionOf(SET, '"storage"', 2),
+    });
     const lineOfNth = (needle: string, nth: number) => {
       let offset = -1;
       for (let i = 0; i <= nth; i++) offset = SET.indexOf(needle, offset + 1);
       return SET.slice(0, offset).split('\n').length - 1;
     };
-    assert.deepEqual((result ?? []).map((h) => [h.range.start.line, h.kind]), [
-      [lineOfNth('"Storage"', 0), 3],
-      [lineOfNth('"Storage"', 1), 2],
-      [lineOfNth('"storage"', 0), 2],
-    ]);
+    assert.deepEqual(
+      (result ?? []).map((h) => [h.range.start.line, h.kind]),
+      [
+        [lineOfNth('"Storage"', 0), 3],
+        [lineOfNth('"Storage"', 1), 2],
+        [lineOfNth('"storage"', 0), 2],
+      ],
+    );
   });
 
   test('Spain_ENS (600 KB): a screenful of inlay hints, warm, within the standing latency', async (t) => {
@@ -163,7 +193,9 @@ describe('editor features over stdio', () => {
     };
     const links = await timed<DocumentLink[]>('textDocument/documentLink', { textDocument: { uri } });
     const symbols = await timed<SymbolInformation[]>('workspace/symbol', { query: 'acc' });
-    t.diagnostic(`Spain_ENS over stdio, warm: documentLink ${links.ms.toFixed(1)} ms (${links.answer.result?.length} links), workspace/symbol 'acc' ${symbols.ms.toFixed(1)} ms (${symbols.answer.result?.length} symbols)`);
+    t.diagnostic(
+      `Spain_ENS over stdio, warm: documentLink ${links.ms.toFixed(1)} ms (${links.answer.result?.length} links), workspace/symbol 'acc' ${symbols.ms.toFixed(1)} ms (${symbols.answer.result?.length} symbols)`,
+    );
     assert.ok((links.answer.result ?? []).length > 800, 'every member of Spain_ENS names a built-in');
     assert.equal(symbols.answer.result?.length, 500, 'a short query over the set is cut at 500');
     assert.ok(links.ms < 200 && symbols.ms < 200);
@@ -174,7 +206,12 @@ test('the server declares the four features at initialize', async () => {
   const { client, capabilities } = await startInitialized();
   try {
     assert.deepEqual(
-      [capabilities.inlayHintProvider, capabilities.documentLinkProvider, capabilities.workspaceSymbolProvider, capabilities.documentHighlightProvider],
+      [
+        capabilities.inlayHintProvider,
+        capabilities.documentLinkProvider,
+        capabilities.workspaceSymbolProvider,
+        capabilities.documentHighlightProvider,
+      ],
       [{ resolveProvider: false }, { resolveProvider: false }, true, true],
     );
   } finally {

@@ -21,8 +21,22 @@ test('policySet/evaluate: the answer of policyset evaluate --format json; Invali
       assignment: read('examples/evaluate/assignment.json'),
       related: read('examples/evaluate/diagnostic-settings.json'),
     };
-    const answer = (await client.request<{ results: Array<{ referenceId: string; outcome: string }> }>('policySet/evaluate', params)).result!;
-    const cli = await runCli(['evaluate', 'examples/clean/contoso-baseline.json', '-r', 'examples/evaluate/key-vault.json', '-d', 'examples/definitions', '-a', 'examples/evaluate/assignment.json', '--related', 'examples/evaluate/diagnostic-settings.json', '-f', 'json']);
+    const answer = (await client.request<{ results: Array<{ referenceId: string; outcome: string }> }>('policySet/evaluate', params))
+      .result!;
+    const cli = await runCli([
+      'evaluate',
+      'examples/clean/contoso-baseline.json',
+      '-r',
+      'examples/evaluate/key-vault.json',
+      '-d',
+      'examples/definitions',
+      '-a',
+      'examples/evaluate/assignment.json',
+      '--related',
+      'examples/evaluate/diagnostic-settings.json',
+      '-f',
+      'json',
+    ]);
     // The same but for the CLI's hint on where definitions come from (its --definitions flag).
     assert.deepEqual(answer, JSON.parse(cli.stdout.replaceAll(' (give it with --definitions)', '')));
     assert.equal(answer.results.find((r) => r.referenceId === 'auditDiagnosticSettings')?.outcome, 'nonCompliant');

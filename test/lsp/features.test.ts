@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, DocumentSymbol, Hover, Range, Location, MarkupContent, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import type {
+  CodeAction,
+  DocumentSymbol,
+  Hover,
+  Range,
+  Location,
+  MarkupContent,
+  TextEdit,
+  WorkspaceEdit,
+} from 'vscode-languageserver-types';
 import { startLanguageServer, type LspClient } from '../support/lspClient';
 
 const SET = `{
@@ -31,19 +40,26 @@ interface PublishParams {
   diagnostics: Array<{ code: string; range: Range }>;
 }
 
-const positionOf = (text: string, needle: string, delta = 1) => TextDocument.create('x', 'json', 1, text).positionAt(text.indexOf(needle) + delta);
+const positionOf = (text: string, needle: string, delta = 1) =>
+  TextDocument.create('x', 'json', 1, text).positionAt(text.indexOf(needle) + delta);
 const lineOf = (needle: string) => positionOf(SET, needle).line;
 
 async function open(client: LspClient, uri: string, text: string, version = 1) {
   client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version, text } });
-  return (await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version)).params;
+  return (
+    await client.waitFor<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === version,
+    )
+  ).params;
 }
 
 describe('language server features over stdio', () => {
   let client: LspClient;
   const uri = 'file:///work/features.json';
   // Started in the suite's body: the helper's cleanup hook belongs to the suite.
-  const started = startLanguageServer({ capabilities: { textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } } } });
+  const started = startLanguageServer({
+    capabilities: { textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } } },
+  });
   let opened: PublishParams;
   before(async () => {
     client = await started;
@@ -51,14 +67,23 @@ describe('language server features over stdio', () => {
   });
 
   test('hover on a parameter reference shows the declared parameter', async () => {
-    const { result } = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: positionOf(SET, "parameters('effect')", 13) });
+    const { result } = await client.request<Hover>('textDocument/hover', {
+      textDocument: { uri },
+      position: positionOf(SET, "parameters('effect')", 13),
+    });
     assert.match((result?.contents as MarkupContent).value, /`effect`: String[\s\S]*Default: `"Audit"`[\s\S]*strongType: `location`/);
   });
 
   test('definition of a group reference lands on the declaration', async () => {
-    const { result } = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(SET, '"Network"', 2) });
+    const { result } = await client.request<Location[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: positionOf(SET, '"Network"', 2),
+    });
     // The first "Network" is the declaration; ask from the use.
-    const fromUse = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: positionOf(SET, '["Network"', 3) });
+    const fromUse = await client.request<Location[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: positionOf(SET, '["Network"', 3),
+    });
     assert.equal(result?.[0].range.start.line, lineOf('"name": "Network"'));
     assert.equal(fromUse.result?.[0].range.start.line, lineOf('"name": "Network"'));
   });
@@ -76,24 +101,41 @@ describe('language server features over stdio', () => {
   });
 
   test('rename of a group edits the declaration and every use; a bad rename is refused with an error', async () => {
-    const prepared = await client.request<{ placeholder: string }>('textDocument/prepareRename', { textDocument: { uri }, position: positionOf(SET, '["Network"', 3) });
+    const prepared = await client.request<{ placeholder: string }>('textDocument/prepareRename', {
+      textDocument: { uri },
+      position: positionOf(SET, '["Network"', 3),
+    });
     assert.equal(prepared.result?.placeholder, 'Network');
-    const { result } = await client.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position: positionOf(SET, '["Network"', 3), newName: 'Perimeter' });
+    const { result } = await client.request<WorkspaceEdit>('textDocument/rename', {
+      textDocument: { uri },
+      position: positionOf(SET, '["Network"', 3),
+      newName: 'Perimeter',
+    });
     const edits = result?.changes?.[uri] ?? [];
     assert.equal(edits.length, 2);
     const renamed = TextDocument.applyEdits(TextDocument.create(uri, 'json', 1, SET), edits);
     assert.match(renamed, /"name": "Perimeter"/);
     assert.match(renamed, /\["Perimeter", "Netwrk"\]/);
-    const refused = await client.request('textDocument/rename', { textDocument: { uri }, position: positionOf(SET, '"Features"'), newName: 'x' });
+    const refused = await client.request('textDocument/rename', {
+      textDocument: { uri },
+      position: positionOf(SET, '"Features"'),
+      newName: 'x',
+    });
     assert.ok(refused.error, 'renaming a display name is refused');
   });
 
   test('outline, folding and formatting', async () => {
     const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
-    assert.deepEqual(symbols.result?.[0].children?.map((c) => c.name), ['parameters', 'policyDefinitionGroups', 'policyDefinitions']);
+    assert.deepEqual(
+      symbols.result?.[0].children?.map((c) => c.name),
+      ['parameters', 'policyDefinitionGroups', 'policyDefinitions'],
+    );
     const folding = await client.request<unknown[]>('textDocument/foldingRange', { textDocument: { uri } });
     assert.ok((folding.result?.length ?? 0) > 3);
-    const formatted = await client.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } });
+    const formatted = await client.request<TextEdit[]>('textDocument/formatting', {
+      textDocument: { uri },
+      options: { tabSize: 4, insertSpaces: true },
+    });
     const text = TextDocument.applyEdits(TextDocument.create(uri, 'json', 1, SET), formatted.result ?? []);
     assert.deepEqual(JSON.parse(text), JSON.parse(SET));
     assert.match(text, /\n {4}"properties"/);
@@ -101,7 +143,10 @@ describe('language server features over stdio', () => {
 
   test('completion: strongType values, declared groups, set parameters in parameters()', async () => {
     const labels = async (needle: string, delta: number) => {
-      const { result } = await client.request<{ items: Array<{ label: string }> }>('textDocument/completion', { textDocument: { uri }, position: positionOf(SET, needle, delta) });
+      const { result } = await client.request<{ items: Array<{ label: string }> }>('textDocument/completion', {
+        textDocument: { uri },
+        position: positionOf(SET, needle, delta),
+      });
       return result?.items.map((i) => i.label) ?? [];
     };
     const strongTypes = await labels('"strongType": "location"', 15);
@@ -113,21 +158,35 @@ describe('language server features over stdio', () => {
   test('a quick fix declares the missing group', async () => {
     const diagnostic = opened.diagnostics.find((d) => d.code === 'PS5001');
     assert.ok(diagnostic);
-    const { result } = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    const { result } = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostic.range,
+      context: { diagnostics: [diagnostic] },
+    });
     const declare = result?.find((a) => /declare/i.test(a.title));
     assert.ok(declare?.edit?.changes?.[uri], JSON.stringify(result?.map((a) => a.title)));
     const fixed = TextDocument.applyEdits(TextDocument.create(uri, 'json', 1, SET), declare.edit.changes[uri]);
     client.notify('textDocument/didChange', { textDocument: { uri: `${uri}`, version: 2 }, contentChanges: [{ text: fixed }] });
-    const after = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2);
+    const after = await client.waitFor<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2,
+    );
     assert.ok(!after.params.diagnostics.some((d) => d.code === 'PS5001'));
     client.notify('textDocument/didChange', { textDocument: { uri: `${uri}`, version: 3 }, contentChanges: [{ text: SET }] });
-    await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 3);
-    const none = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ['refactor'] } });
+    await client.waitFor<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 3,
+    );
+    const none = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostic.range,
+      context: { diagnostics: [diagnostic], only: ['refactor'] },
+    });
     assert.deepEqual(none.result, []);
   });
 
   test('policySet/documentInfo: the kind and the problem count for the status item', async () => {
-    const { result } = await client.request<{ kind: string; problems: number; errors: number }>('policySet/documentInfo', { textDocument: { uri } });
+    const { result } = await client.request<{ kind: string; problems: number; errors: number }>('policySet/documentInfo', {
+      textDocument: { uri },
+    });
     assert.equal(result?.kind, 'policySetDefinition');
     assert.ok((result?.errors ?? 0) >= 1, 'the undefined group is an error');
     const short = await client.request<{ kind: string }>('policySet/documentInfo', { uri });
@@ -135,7 +194,10 @@ describe('language server features over stdio', () => {
   });
 
   test('requests on a document that is not open answer empty; unknown positions answer null', async () => {
-    const missing = await client.request('textDocument/hover', { textDocument: { uri: 'file:///work/none.json' }, position: { line: 0, character: 0 } });
+    const missing = await client.request('textDocument/hover', {
+      textDocument: { uri: 'file:///work/none.json' },
+      position: { line: 0, character: 0 },
+    });
     assert.equal(missing.result, null);
     const far = await client.request('textDocument/definition', { textDocument: { uri }, position: { line: 999, character: 0 } });
     assert.deepEqual(far.result, []);
@@ -151,7 +213,11 @@ describe('settings and workspace definitions', () => {
       JSON.stringify({
         id: '/providers/Microsoft.Authorization/policyDefinitions/workspace-def',
         name: 'workspace-def',
-        properties: { displayName: 'From the workspace', policyRule: { if: {}, then: { effect: 'audit' } }, parameters: { effect: { type: 'String' } } },
+        properties: {
+          displayName: 'From the workspace',
+          policyRule: { if: {}, then: { effect: 'audit' } },
+          parameters: { effect: { type: 'String' } },
+        },
       }),
     );
   });
@@ -166,20 +232,37 @@ describe('settings and workspace definitions', () => {
     const uri = pathToFileURL(path.join(folder, 'set.json')).href;
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: SET } });
     // 'extra' is not a parameter of the workspace definition: found once the workspace is read.
-    const first = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.diagnostics.some((d) => d.code === 'PS8001'));
+    const first = await client.waitFor<PublishParams>(
+      (n) =>
+        n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.diagnostics.some((d) => d.code === 'PS8001'),
+    );
     assert.equal(first.params.diagnostics.find((d) => d.code === 'PS8001')?.range.start.line, lineOf('"extra"'));
-    assert.ok(client.serverRequests.some((r) => r.method === 'client/registerCapability'), 'the server watches JSON files');
+    assert.ok(
+      client.serverRequests.some((r) => r.method === 'client/registerCapability'),
+      'the server watches JSON files',
+    );
 
     writeFileSync(
       path.join(folder, 'workspace-def.json'),
       JSON.stringify({
         id: '/providers/Microsoft.Authorization/policyDefinitions/workspace-def',
-        properties: { policyRule: { if: {}, then: { effect: 'audit' } }, parameters: { effect: { type: 'String' }, extra: { type: 'Integer' } } },
+        properties: {
+          policyRule: { if: {}, then: { effect: 'audit' } },
+          parameters: { effect: { type: 'String' }, extra: { type: 'Integer' } },
+        },
       }),
     );
     const count = client.notifications.length;
-    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(path.join(folder, 'workspace-def.json')).href, type: 2 }] });
-    await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && client.notifications.indexOf(n as never) >= count && !n.params.diagnostics.some((d) => d.code === 'PS8001'));
+    client.notify('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(path.join(folder, 'workspace-def.json')).href, type: 2 }],
+    });
+    await client.waitFor<PublishParams>(
+      (n) =>
+        n.method === 'textDocument/publishDiagnostics' &&
+        n.params.uri === uri &&
+        client.notifications.indexOf(n as never) >= count &&
+        !n.params.diagnostics.some((d) => d.code === 'PS8001'),
+    );
   });
 
   test('validate.run onSave: edits are not validated until the document is saved', async () => {
@@ -195,15 +278,35 @@ describe('settings and workspace definitions', () => {
     // its open siblings after the debounce of validation on type. So once the sibling's diagnostics for the edit
     // made after ours arrive, an on-type validation of our edit would have arrived before them.
     const parts = Object.fromEntries(['definitions', 'parameters'].map((part) => [part, `file:///work/split/azurepolicyset.${part}.json`]));
-    await open(client, parts.definitions, `[{ "policyDefinitionId": "/providers/Microsoft.Authorization/policyDefinitions/workspace-def", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]`);
+    await open(
+      client,
+      parts.definitions,
+      `[{ "policyDefinitionId": "/providers/Microsoft.Authorization/policyDefinitions/workspace-def", "parameters": { "effect": { "value": "[parameters('effect')]" } } }]`,
+    );
     await open(client, parts.parameters, '{ "effect": { "type": "String" } }');
-    const sibling = client.nextNotification<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === parts.definitions, 20000);
+    const sibling = client.nextNotification<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === parts.definitions,
+      20000,
+    );
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: SET }] });
-    client.notify('textDocument/didChange', { textDocument: { uri: parts.parameters, version: 2 }, contentChanges: [{ text: '{ "effect": { "type": "String", "defaultValue": "Audit" } }' }] });
+    client.notify('textDocument/didChange', {
+      textDocument: { uri: parts.parameters, version: 2 },
+      contentChanges: [{ text: '{ "effect": { "type": "String", "defaultValue": "Audit" } }' }],
+    });
     await sibling;
-    assert.ok(!client.notifications.some((n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishParams).uri === uri && (n.params as PublishParams).version === 2), 'no validation on type');
+    assert.ok(
+      !client.notifications.some(
+        (n) =>
+          n.method === 'textDocument/publishDiagnostics' &&
+          (n.params as PublishParams).uri === uri &&
+          (n.params as PublishParams).version === 2,
+      ),
+      'no validation on type',
+    );
     client.notify('textDocument/didSave', { textDocument: { uri } });
-    const saved = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2);
+    const saved = await client.waitFor<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2,
+    );
     assert.ok(saved.params.diagnostics.some((d) => d.code === 'PS5001'));
   });
 

@@ -41,10 +41,17 @@ describe('hostile files in the language server', () => {
       client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text } });
       // A liveness deadline, not a timing: before the bounded reader the FIFO blocked the server for good
       // and /dev/zero grew it by gigabytes without an answer.
-      const published = await client.waitFor((n) => n.method === 'textDocument/publishDiagnostics' && (n.params as { uri: string }).uri === uri, 20000);
+      const published = await client.waitFor(
+        (n) => n.method === 'textDocument/publishDiagnostics' && (n.params as { uri: string }).uri === uri,
+        20000,
+      );
       assert.ok(published);
       const started = performance.now();
-      const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: positionAt(text, text.indexOf('"capacity": 6') + 2) }, 20000);
+      const hover = await client.request<{ contents: { value: string } }>(
+        'textDocument/hover',
+        { textDocument: { uri }, position: positionAt(text, text.indexOf('"capacity": 6') + 2) },
+        20000,
+      );
       assert.equal(hover.error, undefined);
       assert.match(hover.result?.contents.value ?? '', /6,000/);
       const rss = rssMb(client.child.pid!);
@@ -57,7 +64,10 @@ describe('hostile files in the language server', () => {
     const client = await startLanguageServer({ rootUri: pathToFileURL(dir).href });
     const uri = pathToFileURL(path.join(dir, 'plan-shadow.json')).href;
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: PLAN('shadow') } });
-    const logged = await client.waitFor((n) => n.method === 'window/logMessage' && /shadow/.test((n.params as { message: string }).message), 20000);
+    const logged = await client.waitFor(
+      (n) => n.method === 'window/logMessage' && /shadow/.test((n.params as { message: string }).message),
+      20000,
+    );
     const message = (logged.params as { message: string }).message;
     assert.match(message, /not valid JSON.*line 1, column 1/);
     assert.doesNotMatch(message, /root|20222/);
@@ -70,8 +80,14 @@ describe('hostile files in the language server', () => {
     const uri = 'file:///tmp/policyset-hostile-deep.json';
     const text = '['.repeat(200_000) + ']'.repeat(200_000);
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text } });
-    const published = await client.waitFor<{ uri: string; diagnostics: Array<{ code: string }> }>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri, 20000);
-    assert.deepEqual(published.params.diagnostics.map((d) => d.code), ['PS1003']);
+    const published = await client.waitFor<{ uri: string; diagnostics: Array<{ code: string }> }>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+      20000,
+    );
+    assert.deepEqual(
+      published.params.diagnostics.map((d) => d.code),
+      ['PS1003'],
+    );
     const middle = { line: 0, character: 100_000 };
     const asks: Array<[string, object, unknown]> = [
       ['textDocument/hover', { position: middle }, null],

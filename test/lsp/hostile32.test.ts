@@ -11,12 +11,26 @@ const REQUESTS: Array<[string, Params]> = [
   ['textDocument/definition', (uri, position) => ({ textDocument: { uri }, position })],
   ['textDocument/references', (uri, position) => ({ textDocument: { uri }, position, context: { includeDeclaration: true } })],
   ['textDocument/prepareRename', (uri, position) => ({ textDocument: { uri }, position })],
-  ['textDocument/codeAction', (uri, position) => ({ textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: position }, context: { diagnostics: [] } })],
+  [
+    'textDocument/codeAction',
+    (uri, position) => ({
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: position },
+      context: { diagnostics: [] },
+    }),
+  ],
   ['textDocument/documentSymbol', (uri) => ({ textDocument: { uri } })],
   ['textDocument/foldingRange', (uri) => ({ textDocument: { uri } })],
   ['textDocument/selectionRange', (uri, position) => ({ textDocument: { uri }, positions: [position] })],
   ['textDocument/formatting', (uri) => ({ textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })],
-  ['textDocument/rangeFormatting', (uri, position) => ({ textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: position }, options: { tabSize: 2, insertSpaces: true } })],
+  [
+    'textDocument/rangeFormatting',
+    (uri, position) => ({
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: position },
+      options: { tabSize: 2, insertSpaces: true },
+    }),
+  ],
   ['textDocument/inlayHint', (uri, position) => ({ textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: position } })],
   ['textDocument/documentLink', (uri) => ({ textDocument: { uri } })],
   ['textDocument/documentHighlight', (uri, position) => ({ textDocument: { uri }, position })],
@@ -31,10 +45,16 @@ test('[[[[… and {{{{… (3,000 and 6,000): every request answers, none with a 
   for (const open of ['[', '{', '{"a":[', '[{"a":']) {
     for (const count of [3000, 6000]) {
       const text = open.repeat(count);
-      for (const [suffix, languageId] of [['.policyset.json', 'policyset'], ['.json', 'json']]) {
+      for (const [suffix, languageId] of [
+        ['.policyset.json', 'policyset'],
+        ['.json', 'json'],
+      ]) {
         const uri = `file:///hostile32/brackets-${n++}${suffix}`;
         client.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
-        for (const position of [{ line: 0, character: 1 }, { line: 0, character: text.length }]) {
+        for (const position of [
+          { line: 0, character: 1 },
+          { line: 0, character: text.length },
+        ]) {
           for (const [method, params] of REQUESTS) {
             const started = Date.now();
             // A liveness deadline (a hang of the formatter took 18 s at 4,000 '{'), not a timing.

@@ -23,7 +23,11 @@ test('policySet/documentDiagnostics: the diagnostics the server publishes; null 
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: fs.readFileSync(file, 'utf8') } });
     const published = await client.waitFor<Published>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri, 20000);
     assert.ok(published.params.diagnostics.length > 0, 'the example has mistakes');
-    const answer = (await client.request<{ uri: string; kind: string; diagnostics: Published['diagnostics'] }>('policySet/documentDiagnostics', { textDocument: { uri } })).result!;
+    const answer = (
+      await client.request<{ uri: string; kind: string; diagnostics: Published['diagnostics'] }>('policySet/documentDiagnostics', {
+        textDocument: { uri },
+      })
+    ).result!;
     assert.equal(answer.kind, 'policySetDefinition');
     assert.deepEqual(
       answer.diagnostics,

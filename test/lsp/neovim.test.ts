@@ -49,7 +49,11 @@ interface NvimResult {
 function ensureNeovim(): string {
   const found = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
   if (found.status !== 0) {
-    const install = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'ensure-neovim.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60 * 1000 });
+    const install = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'ensure-neovim.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 10 * 60 * 1000,
+    });
     if (install.status !== 0) throw new Error(`scripts/ensure-neovim.sh failed (${install.status}): ${install.stderr}`);
   }
   const version = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
@@ -67,24 +71,31 @@ function isAlive(pid: number): boolean {
 }
 
 /** Runs Neovim headless with no stdin and no user configuration; it is killed after the timeout whatever happens. */
-function runNeovim(fixture: string, resultFile: string): Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }> {
+function runNeovim(
+  fixture: string,
+  resultFile: string,
+): Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('nvim', ['--headless', '--clean', '-n', '-i', 'NONE', '-u', 'NONE', '-c', `luafile ${path.join(SOURCE_DIR, 'lspCheck.lua')}`], {
-      cwd: path.dirname(fixture),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        POLICYSET_NVIM_FIXTURE: fixture,
-        POLICYSET_NVIM_RESULT: resultFile,
-        POLICYSET_NVIM_SERVER: SERVER_BIN,
-        POLICYSET_NVIM_NODE: process.execPath,
-        // Neovim writes its LSP log and shada under these: keep them in the temporary folder.
-        XDG_CACHE_HOME: path.dirname(resultFile),
-        XDG_STATE_HOME: path.dirname(resultFile),
-        XDG_DATA_HOME: path.dirname(resultFile),
-        XDG_CONFIG_HOME: path.dirname(resultFile),
+    const child = spawn(
+      'nvim',
+      ['--headless', '--clean', '-n', '-i', 'NONE', '-u', 'NONE', '-c', `luafile ${path.join(SOURCE_DIR, 'lspCheck.lua')}`],
+      {
+        cwd: path.dirname(fixture),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          POLICYSET_NVIM_FIXTURE: fixture,
+          POLICYSET_NVIM_RESULT: resultFile,
+          POLICYSET_NVIM_SERVER: SERVER_BIN,
+          POLICYSET_NVIM_NODE: process.execPath,
+          // Neovim writes its LSP log and shada under these: keep them in the temporary folder.
+          XDG_CACHE_HOME: path.dirname(resultFile),
+          XDG_STATE_HOME: path.dirname(resultFile),
+          XDG_DATA_HOME: path.dirname(resultFile),
+          XDG_CONFIG_HOME: path.dirname(resultFile),
+        },
       },
-    });
+    );
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -107,11 +118,19 @@ function runNeovim(fixture: string, resultFile: string): Promise<{ code: number 
 /** Location | Location[] | LocationLink[] → [uri, range] pairs. */
 function locations(result: unknown): Array<{ uri: string; range: Range }> {
   const list = (Array.isArray(result) ? result : result ? [result] : []) as Array<Record<string, unknown>>;
-  return list.map((l) => ('targetUri' in l ? { uri: l.targetUri as string, range: (l.targetSelectionRange ?? l.targetRange) as Range } : { uri: l.uri as string, range: l.range as Range }));
+  return list.map((l) =>
+    'targetUri' in l
+      ? { uri: l.targetUri as string, range: (l.targetSelectionRange ?? l.targetRange) as Range }
+      : { uri: l.uri as string, range: l.range as Range },
+  );
 }
 
 function labels(result: unknown): string[] {
-  const items = (Array.isArray(result) ? result : ((result as { items?: unknown[] } | null)?.items ?? [])) as Array<{ label: string; insertText?: string; textEdit?: { newText: string } }>;
+  const items = (Array.isArray(result) ? result : ((result as { items?: unknown[] } | null)?.items ?? [])) as Array<{
+    label: string;
+    insertText?: string;
+    textEdit?: { newText: string };
+  }>;
   return items.map((item) => item.label.replace(/^"|"$/g, ''));
 }
 
@@ -123,9 +142,16 @@ function hoverText(result: unknown): string {
 
 /** The text edits of a WorkspaceEdit for one document, from `changes` or `documentChanges`. */
 function editsFor(edit: unknown, uri: string): TextEdit[] {
-  const workspaceEdit = edit as { changes?: Record<string, TextEdit[]>; documentChanges?: Array<{ textDocument?: { uri: string }; edits?: TextEdit[] }> };
-  const fromChanges = Object.entries(workspaceEdit.changes ?? {}).filter(([u]) => sameFile(u, uri)).flatMap(([, edits]) => edits);
-  const fromDocumentChanges = (workspaceEdit.documentChanges ?? []).filter((c) => c.textDocument && sameFile(c.textDocument.uri, uri)).flatMap((c) => c.edits ?? []);
+  const workspaceEdit = edit as {
+    changes?: Record<string, TextEdit[]>;
+    documentChanges?: Array<{ textDocument?: { uri: string }; edits?: TextEdit[] }>;
+  };
+  const fromChanges = Object.entries(workspaceEdit.changes ?? {})
+    .filter(([u]) => sameFile(u, uri))
+    .flatMap(([, edits]) => edits);
+  const fromDocumentChanges = (workspaceEdit.documentChanges ?? [])
+    .filter((c) => c.textDocument && sameFile(c.textDocument.uri, uri))
+    .flatMap((c) => c.edits ?? []);
   return [...fromChanges, ...fromDocumentChanges];
 }
 
@@ -154,7 +180,10 @@ describe('Neovim as the LSP client (a client this project did not write)', () =>
     fs.writeFileSync(fixture, fixtureText);
     const resultFile = path.join(workDir, 'result.json');
     const run = await runNeovim(fixture, resultFile);
-    assert.ok(fs.existsSync(resultFile), `nvim exited (${run.code}, ${run.signal}) without writing its result; stderr: ${run.stderr} stdout: ${run.stdout}`);
+    assert.ok(
+      fs.existsSync(resultFile),
+      `nvim exited (${run.code}, ${run.signal}) without writing its result; stderr: ${run.stderr} stdout: ${run.stdout}`,
+    );
     result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as NvimResult;
     // The server is Neovim's child; it must be gone with it, and is killed here if it is not.
     if (result.server_pid && isAlive(result.server_pid)) {
@@ -186,13 +215,18 @@ describe('Neovim as the LSP client (a client this project did not write)', () =>
 
   test('completion inside metadata.strongType offers strongType values', () => {
     const offered = labels(answered(result.steps.strongType, 'completion in strongType'));
-    for (const value of ['location', 'resourceTypes', 'existingResourceGroups']) assert.ok(offered.includes(value), `${value} not offered; got ${JSON.stringify(offered.slice(0, 40))}`);
+    for (const value of ['location', 'resourceTypes', 'existingResourceGroups'])
+      assert.ok(offered.includes(value), `${value} not offered; got ${JSON.stringify(offered.slice(0, 40))}`);
   });
 
   test('completion inside groupNames offers the declared group names, and only those', () => {
     const offered = labels(answered(result.steps.groupNames, 'completion in groupNames'));
     assert.ok(offered.includes('Storage'), `Storage not offered; got ${JSON.stringify(offered)}`);
-    assert.deepEqual(offered.filter((l) => !['Network', 'Storage'].includes(l)), [], 'only declared group names belong there');
+    assert.deepEqual(
+      offered.filter((l) => !['Network', 'Storage'].includes(l)),
+      [],
+      'only declared group names belong there',
+    );
   });
 
   test("hover on [parameters('effect')] shows the declared parameter", () => {
@@ -212,8 +246,12 @@ describe('Neovim as the LSP client (a client this project did not write)', () =>
   test('references of a parameter include every use', () => {
     const found = locations(answered(result.steps.references, 'references'));
     const lines = found.filter((l) => sameFile(l.uri, result.uri)).map((l) => l.range.start.line);
-    for (const line of result.parameter_use_lines) assert.ok(lines.includes(line), `the use on line ${line + 1} is missing from ${JSON.stringify(lines)}`);
-    assert.ok(lines.includes(result.parameter_declaration_line), `the declaration (includeDeclaration) is missing from ${JSON.stringify(lines)}`);
+    for (const line of result.parameter_use_lines)
+      assert.ok(lines.includes(line), `the use on line ${line + 1} is missing from ${JSON.stringify(lines)}`);
+    assert.ok(
+      lines.includes(result.parameter_declaration_line),
+      `the declaration (includeDeclaration) is missing from ${JSON.stringify(lines)}`,
+    );
   });
 
   test('rename of a group edits its declaration and every use, and Neovim applies it', () => {
@@ -221,7 +259,10 @@ describe('Neovim as the LSP client (a client this project did not write)', () =>
     const edits = editsFor(edit, result.uri);
     assert.equal(edits.length, 3, `declaration and two uses expected: ${JSON.stringify(edits)}`);
     const expected = fixtureText.split('\n').flatMap((line, i) => (line.includes('"Network"') ? [i] : []));
-    assert.deepEqual(edits.map((e) => e.range.start.line).sort((a, b) => a - b), expected);
+    assert.deepEqual(
+      edits.map((e) => e.range.start.line).sort((a, b) => a - b),
+      expected,
+    );
     // What Neovim made of the edit: every "Network" group is now "Perimeter", and nothing else changed.
     assert.equal(result.text_after_rename, fixtureText.replaceAll('"Network"', '"Perimeter"').replace(/\n$/, ''));
   });

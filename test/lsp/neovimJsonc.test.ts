@@ -16,18 +16,29 @@ function luaSnippet(): string {
   return block;
 }
 
-test("docs/editor.md's Neovim configuration attaches to a .jsonc set and gets its diagnostics", { skip: spawnSync('nvim', ['--version']).status !== 0 && 'no nvim (scripts/ensure-neovim.sh installs it; test/cli/install.test.ts runs the snippet too)' }, () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-nvim-jsonc-'));
-  try {
-    const bin = path.join(folder, 'bin');
-    fs.mkdirSync(bin);
-    const server = path.join(bin, 'policyset-language-server');
-    fs.writeFileSync(server, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'bin', 'policyset-language-server.js'))} "$@"\n`, { mode: 0o755 });
-    const result = path.join(folder, 'diagnostics.json');
-    fs.writeFileSync(
-      path.join(folder, 'init.lua'),
-      luaSnippet() +
-        `
+test(
+  "docs/editor.md's Neovim configuration attaches to a .jsonc set and gets its diagnostics",
+  {
+    skip:
+      spawnSync('nvim', ['--version']).status !== 0 &&
+      'no nvim (scripts/ensure-neovim.sh installs it; test/cli/install.test.ts runs the snippet too)',
+  },
+  () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-nvim-jsonc-'));
+    try {
+      const bin = path.join(folder, 'bin');
+      fs.mkdirSync(bin);
+      const server = path.join(bin, 'policyset-language-server');
+      fs.writeFileSync(
+        server,
+        `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'bin', 'policyset-language-server.js'))} "$@"\n`,
+        { mode: 0o755 },
+      );
+      const result = path.join(folder, 'diagnostics.json');
+      fs.writeFileSync(
+        path.join(folder, 'init.lua'),
+        luaSnippet() +
+          `
 local function report()
   local found = {}
   for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(found, { code = d.code, message = d.message }) end
@@ -42,11 +53,11 @@ local function poll()
 end
 vim.defer_fn(poll, 200)
 `,
-    );
-    // A set of the framework's shape, with a comment (JSONC) and a group name that is not declared.
-    fs.writeFileSync(
-      path.join(folder, 'set.jsonc'),
-      `{
+      );
+      // A set of the framework's shape, with a comment (JSONC) and a group name that is not declared.
+      fs.writeFileSync(
+        path.join(folder, 'set.jsonc'),
+        `{
   // a comment: this file is JSONC
   "properties": {
     "displayName": "x",
@@ -55,16 +66,31 @@ vim.defer_fn(poll, 200)
   }
 }
 `,
-    );
-    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, XDG_CONFIG_HOME: folder, XDG_DATA_HOME: folder, XDG_STATE_HOME: folder };
-    const nvim = spawnSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', path.join(folder, 'init.lua'), 'set.jsonc'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
-    assert.ok(fs.existsSync(result), `Neovim got no diagnostics for the .jsonc file (status ${nvim.status}): ${nvim.stderr}`);
-    const got = JSON.parse(fs.readFileSync(result, 'utf8')) as { filetype: string; diagnostics: Array<{ code: string; message: string }> };
-    assert.equal(got.filetype, 'jsonc');
-    const undeclared = got.diagnostics.find((d) => d.code === 'PS5001');
-    assert.ok(undeclared, JSON.stringify(got));
-    assert.match(undeclared.message, /Netwrok/);
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-});
+      );
+      const env = {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        XDG_CONFIG_HOME: folder,
+        XDG_DATA_HOME: folder,
+        XDG_STATE_HOME: folder,
+      };
+      const nvim = spawnSync('nvim', ['--headless', '-n', '-i', 'NONE', '-u', path.join(folder, 'init.lua'), 'set.jsonc'], {
+        cwd: folder,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.ok(fs.existsSync(result), `Neovim got no diagnostics for the .jsonc file (status ${nvim.status}): ${nvim.stderr}`);
+      const got = JSON.parse(fs.readFileSync(result, 'utf8')) as {
+        filetype: string;
+        diagnostics: Array<{ code: string; message: string }>;
+      };
+      assert.equal(got.filetype, 'jsonc');
+      const undeclared = got.diagnostics.find((d) => d.code === 'PS5001');
+      assert.ok(undeclared, JSON.stringify(got));
+      assert.match(undeclared.message, /Netwrok/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  },
+);

@@ -20,7 +20,11 @@ function set(version: string, breaking: boolean): string {
         parameters,
         policyDefinitions: [
           { policyDefinitionReferenceId: 'ref1', policyDefinitionId: DEF_A, parameters: { effect: { value: "[parameters('effect')]" } } },
-          { policyDefinitionReferenceId: 'ref2', policyDefinitionId: DEF_B, ...(breaking ? {} : { parameters: { tagName: { value: "[parameters('tagName')]" } } }) },
+          {
+            policyDefinitionReferenceId: 'ref2',
+            policyDefinitionId: DEF_B,
+            ...(breaking ? {} : { parameters: { tagName: { value: "[parameters('tagName')]" } } }),
+          },
         ],
       },
     },
@@ -47,21 +51,40 @@ const versionLine = EDITED.split('\n').findIndex((l) => l.includes('"version"'))
 
 describe('version check over LSP', () => {
   test('push: PS3006 on the version once the earlier text is given; the quick fix writes 2.0.0', async () => {
-    const client = await startLanguageServer({ capabilities: { textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } } } });
+    const client = await startLanguageServer({
+      capabilities: { textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } } },
+    });
     const uri = 'file:///work/versions/set.json';
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: EDITED } });
-    const opened = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 1);
+    const opened = await client.waitFor<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 1,
+    );
     assert.ok(!opened.params.diagnostics.some((d) => d.code === 'PS3006'), 'nothing to compare with yet');
 
     const since = client.notifications.length;
-    const answer = await client.request<{ previous: boolean }>('policySet/setPreviousText', { textDocument: { uri }, text: COMMITTED, label: 'HEAD' });
+    const answer = await client.request<{ previous: boolean }>('policySet/setPreviousText', {
+      textDocument: { uri },
+      text: COMMITTED,
+      label: 'HEAD',
+    });
     assert.equal(answer.result?.previous, true);
-    const checked = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.diagnostics.some((d) => d.code === 'PS3006'), 10000, { since });
+    const checked = await client.waitFor<PublishParams>(
+      (n) =>
+        n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.diagnostics.some((d) => d.code === 'PS3006'),
+      10000,
+      { since },
+    );
     const diagnostic = checked.params.diagnostics.find((d) => d.code === 'PS3006')!;
     assert.equal(diagnostic.range.start.line, versionLine);
     assert.match(diagnostic.message, /since HEAD \(1\.2\.3\).*major.*use '2\.0\.0'/);
 
-    const { result: actions } = await client.request<Array<{ title: string; isPreferred?: boolean; edit: { changes: Record<string, Array<{ range: Diagnostic['range']; newText: string }>> } }>>('textDocument/codeAction', {
+    const { result: actions } = await client.request<
+      Array<{
+        title: string;
+        isPreferred?: boolean;
+        edit: { changes: Record<string, Array<{ range: Diagnostic['range']; newText: string }>> };
+      }>
+    >('textDocument/codeAction', {
       textDocument: { uri },
       range: diagnostic.range,
       context: { diagnostics: [diagnostic], only: ['quickfix'] },
@@ -78,15 +101,27 @@ describe('version check over LSP', () => {
     const line = lines[edit.range.start.line];
     lines[edit.range.start.line] = line.slice(0, edit.range.start.character) + edit.newText + line.slice(edit.range.end.character);
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: lines.join('\n') }] });
-    const fixed = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2);
+    const fixed = await client.waitFor<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2,
+    );
     assert.ok(!fixed.params.diagnostics.some((d) => d.code === 'PS3006'), JSON.stringify(fixed.params.diagnostics));
 
     // Forgetting the earlier text (null) turns the check off.
     client.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: EDITED }] });
-    await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 3 && n.params.diagnostics.some((d) => d.code === 'PS3006'));
+    await client.waitFor<PublishParams>(
+      (n) =>
+        n.method === 'textDocument/publishDiagnostics' &&
+        n.params.uri === uri &&
+        n.params.version === 3 &&
+        n.params.diagnostics.some((d) => d.code === 'PS3006'),
+    );
     const before = client.notifications.length;
     await client.request('policySet/setPreviousText', { textDocument: { uri }, text: null });
-    const cleared = await client.waitFor<PublishParams>((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri, 10000, { since: before });
+    const cleared = await client.waitFor<PublishParams>(
+      (n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri,
+      10000,
+      { since: before },
+    );
     assert.ok(!cleared.params.diagnostics.some((d) => d.code === 'PS3006'));
   });
 
@@ -106,7 +141,17 @@ describe('version check over LSP', () => {
     const none = await client.request<{ compared: boolean }>('policySet/changeReport', { textDocument: { uri } });
     assert.equal(none.result?.compared, false);
     await client.request('policySet/setPreviousText', { textDocument: { uri }, text: COMMITTED, label: 'HEAD' });
-    const { result } = await client.request<{ compared: boolean; label: string; reports: Array<{ requiredBump: string; suggestedVersion: string; versionOk: boolean; versionLine: number; changes: Array<{ kind: string; bump: string; side: string; range: Diagnostic['range'] }> }> }>('policySet/changeReport', { textDocument: { uri } });
+    const { result } = await client.request<{
+      compared: boolean;
+      label: string;
+      reports: Array<{
+        requiredBump: string;
+        suggestedVersion: string;
+        versionOk: boolean;
+        versionLine: number;
+        changes: Array<{ kind: string; bump: string; side: string; range: Diagnostic['range'] }>;
+      }>;
+    }>('policySet/changeReport', { textDocument: { uri } });
     assert.equal(result!.compared, true);
     assert.equal(result!.label, 'HEAD');
     const [report] = result!.reports;
@@ -116,7 +161,11 @@ describe('version check over LSP', () => {
     assert.equal(report.versionLine, versionLine);
     const removed = report.changes.find((c) => c.kind === 'parameter-removed')!;
     assert.equal(removed.side, 'old');
-    assert.equal(EDITED.split('\n')[removed.range.start.line].trim(), '"parameters": {', 'a removal is shown where it was taken from in the document');
+    assert.equal(
+      EDITED.split('\n')[removed.range.start.line].trim(),
+      '"parameters": {',
+      'a removal is shown where it was taken from in the document',
+    );
 
     const bad = await client.request('policySet/setPreviousText', { text: 'x' });
     assert.equal(bad.error?.code, -32602);

@@ -36,7 +36,10 @@ interface Stats {
   pending: number;
 }
 
-const PULL = { textDocument: { diagnostic: { dynamicRegistration: false } }, workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } };
+const PULL = {
+  textDocument: { diagnostic: { dynamicRegistration: false } },
+  workspace: { didChangeWatchedFiles: { dynamicRegistration: true } },
+};
 const SEVERITY: Record<string, number> = { error: 1, warning: 2, info: 3, hint: 4 };
 
 const temps: string[] = [];
@@ -67,11 +70,19 @@ async function stats(client: LspProcess): Promise<Stats> {
 async function cliFindings(folder: string): Promise<Map<string, Diag[]>> {
   const run = await runCli(['lint', '.', '--format', 'json', '--no-error-on-unmatched-pattern'], { cwd: folder });
   assert.ok(run.code === 0 || run.code === 1, `lint exited ${run.code}: ${run.stderr}`);
-  const report = JSON.parse(run.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; severity: string; message: string; range: Diag['range'] }> }> };
-  return new Map(report.files.map((f) => [path.resolve(folder, f.file), f.diagnostics.map((d) => ({ code: d.code, severity: SEVERITY[d.severity], message: d.message, range: d.range }))]));
+  const report = JSON.parse(run.stdout) as {
+    files: Array<{ file: string; diagnostics: Array<{ code: string; severity: string; message: string; range: Diag['range'] }> }>;
+  };
+  return new Map(
+    report.files.map((f) => [
+      path.resolve(folder, f.file),
+      f.diagnostics.map((d) => ({ code: d.code, severity: SEVERITY[d.severity], message: d.message, range: d.range })),
+    ]),
+  );
 }
 
-const key = (d: Diag) => JSON.stringify([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.code, d.severity, d.message]);
+const key = (d: Diag) =>
+  JSON.stringify([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.code, d.severity, d.message]);
 const keys = (list: Diag[]) => list.map(key).sort();
 
 /** Every file the CLI reports has the same diagnostics in the server's reports, and the server reports nothing the CLI does not. */
@@ -81,7 +92,8 @@ function assertSameFindings(reports: Report[], cli: Map<string, Diag[]>) {
     assert.ok(server.has(file), `the server has no report of ${file}`);
     assert.deepEqual(keys(server.get(file)!), keys(diagnostics), `diagnostics of ${file}`);
   }
-  for (const [file, diagnostics] of server) if (diagnostics.length) assert.ok(cli.has(file), `the server reports ${file}, the CLI does not`);
+  for (const [file, diagnostics] of server)
+    if (diagnostics.length) assert.ok(cli.has(file), `the server reports ${file}, the CLI does not`);
 }
 
 /** A workspace with a config file: a rule raised, a folder ignored, a minimum severity, the built-in definitions' index. */
@@ -91,12 +103,19 @@ function configuredWorkspace(): string {
   fs.mkdirSync(path.join(dir, 'vendor'));
   fs.writeFileSync(path.join(dir, 'vendor', 'broken.json'), '{ "properties": { "policyDefinitions": [ }');
   const index = path.join(REPO_ROOT, 'test', 'fixtures', 'corpus', 'builtin-policy-definitions-index.json');
-  fs.writeFileSync(path.join(dir, '.policysetrc.json'), JSON.stringify({ rules: { 'unused-parameter': 'error' }, ignore: ['vendor/'], minSeverity: 'warning', definitions: [index] }));
+  fs.writeFileSync(
+    path.join(dir, '.policysetrc.json'),
+    JSON.stringify({ rules: { 'unused-parameter': 'error' }, ignore: ['vendor/'], minSeverity: 'warning', definitions: [index] }),
+  );
   return dir;
 }
 
 describe('workspace/diagnostic: the same findings as policyset lint <folder>', () => {
-  const folders = [path.join(REPO_ROOT, 'test', 'fixtures', 'repositories'), path.join(REPO_ROOT, 'test', 'fixtures', 'dialects'), path.join(REPO_ROOT, 'examples')];
+  const folders = [
+    path.join(REPO_ROOT, 'test', 'fixtures', 'repositories'),
+    path.join(REPO_ROOT, 'test', 'fixtures', 'dialects'),
+    path.join(REPO_ROOT, 'examples'),
+  ];
   for (const folder of folders) {
     test(path.relative(REPO_ROOT, folder), async () => {
       const [client, cli] = await Promise.all([start(folder), cliFindings(folder)]);
@@ -113,7 +132,10 @@ describe('workspace/diagnostic: the same findings as policyset lint <folder>', (
     const reports = await pull(client);
     assertSameFindings(reports, cli);
     assert.ok(!reports.some((r) => r.uri.includes('/vendor/')), 'an ignored file is not reported');
-    assert.ok([...cli.values()].flat().some((d) => d.code === 'PS7003' && d.severity === 1), 'the config turned unused-parameter into an error');
+    assert.ok(
+      [...cli.values()].flat().some((d) => d.code === 'PS7003' && d.severity === 1),
+      'the config turned unused-parameter into an error',
+    );
   });
 });
 
@@ -138,7 +160,10 @@ describe('workspace/diagnostic: result ids, partial results, progress', () => {
     // A file the client holds that is gone is cleared.
     const gone = pathToFileURL(path.join(folder, 'no-such-file.json')).href;
     const third = await pull(client, [...held, { uri: gone, value: 'x' }]);
-    assert.deepEqual(third.find((r) => r.uri === gone), { kind: 'full', uri: gone, version: null, resultId: 'none', items: [] });
+    assert.deepEqual(
+      third.find((r) => r.uri === gone),
+      { kind: 'full', uri: gone, version: null, resultId: 'none', items: [] },
+    );
   });
 
   test('partial results and work-done progress: the files stream in $/progress, the request is held open until cancelled', async () => {
@@ -160,13 +185,23 @@ describe('workspace/diagnostic: result ids, partial results, progress', () => {
         }
       }, 20);
     });
-    client.send({ jsonrpc: '2.0', id: 'held', method: 'workspace/diagnostic', params: { previousResultIds: [], partialResultToken: 'partial', workDoneToken: 'work' } });
+    client.send({
+      jsonrpc: '2.0',
+      id: 'held',
+      method: 'workspace/diagnostic',
+      params: { previousResultIds: [], partialResultToken: 'partial', workDoneToken: 'work' },
+    });
     await done;
     await new Promise((r) => setTimeout(r, 200));
-    for (const n of client.notifications.splice(0)) if (n.method === '$/progress' && (n.params as { token: string }).token === 'partial') streamed.push(...(n.params as { value: { items: Report[] } }).value.items);
+    for (const n of client.notifications.splice(0))
+      if (n.method === '$/progress' && (n.params as { token: string }).token === 'partial')
+        streamed.push(...(n.params as { value: { items: Report[] } }).value.items);
     assertSameFindings(streamed, cli);
     assert.equal(work[0].kind, 'begin');
-    assert.ok(work.some((w) => w.kind === 'report' && /^Checking \d+ of \d+ files$/.test(w.message ?? '')), JSON.stringify(work));
+    assert.ok(
+      work.some((w) => w.kind === 'report' && /^Checking \d+ of \d+ files$/.test(w.message ?? '')),
+      JSON.stringify(work),
+    );
     // Held open for what changes next; cancelled, it answers RequestCancelled.
     const answered = new Promise<{ error?: { code: number } }>((resolve) => {
       const poll = setInterval(() => {
@@ -197,7 +232,11 @@ describe('the workspace check gives way to the editor', () => {
     // Requests are answered between files: a hover on the open document while files are still waiting.
     let answeredMidway = false;
     for (let i = 0; i < 400 && !answeredMidway; i++) {
-      const hover = await client.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } }, 10000);
+      const hover = await client.request<{ contents: unknown } | null>(
+        'textDocument/hover',
+        { textDocument: { uri }, position: { line: 1, character: 5 } },
+        10000,
+      );
       assert.equal(hover.error, undefined);
       const s = await stats(client);
       answeredMidway = s.loaded && s.checked > 0 && s.pending > 0;
@@ -220,7 +259,9 @@ describe('policySet.validate.workspace: pushed diagnostics for clients that do n
     }
     await new Promise((r) => setTimeout(r, 200));
     const pushed = new Map<string, Diag[]>();
-    for (const n of client.notifications) if (n.method === 'textDocument/publishDiagnostics') pushed.set((n.params as { uri: string }).uri, (n.params as { diagnostics: Diag[] }).diagnostics);
+    for (const n of client.notifications)
+      if (n.method === 'textDocument/publishDiagnostics')
+        pushed.set((n.params as { uri: string }).uri, (n.params as { diagnostics: Diag[] }).diagnostics);
     assertSameFindings(
       [...pushed].map(([uri, items]) => ({ kind: 'full', uri, version: null, items })),
       new Map([...cli].filter(([, d]) => d.length)),
@@ -236,13 +277,19 @@ describe('policySet.validate.workspace: pushed diagnostics for clients that do n
     fs.writeFileSync(file, JSON.stringify(set, null, 2));
     const uri = pathToFileURL(file).href;
     const client = await start(dir, {}, { policySet: { validate: { workspace: true } } });
-    const isFor = (n: { method: string; params: unknown }) => n.method === 'textDocument/publishDiagnostics' && (n.params as { uri: string }).uri === uri;
+    const isFor = (n: { method: string; params: unknown }) =>
+      n.method === 'textDocument/publishDiagnostics' && (n.params as { uri: string }).uri === uri;
     const fromDisk = await client.waitFor<{ diagnostics: Diag[]; version?: number }>(isFor, 20000);
-    assert.deepEqual(fromDisk.params.diagnostics.map((d) => d.code), ['PS7003']);
+    assert.deepEqual(
+      fromDisk.params.diagnostics.map((d) => d.code),
+      ['PS7003'],
+    );
     assert.equal(fromDisk.params.version, undefined);
     // Opened with the mistake fixed: the open document's diagnostics (with its version).
     client.clearNotifications();
-    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: JSON.stringify(cleanSet('with-unused', 'With unused'), null, 2) } });
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'json', version: 1, text: JSON.stringify(cleanSet('with-unused', 'With unused'), null, 2) },
+    });
     const opened = await client.waitFor<{ diagnostics: Diag[]; version?: number }>(isFor, 20000);
     assert.deepEqual({ version: opened.params.version, codes: opened.params.diagnostics.map((d) => d.code) }, { version: 1, codes: [] });
     // Closed without saving: cleared, then the file's own diagnostics again.
@@ -250,7 +297,10 @@ describe('policySet.validate.workspace: pushed diagnostics for clients that do n
     client.notify('textDocument/didClose', { textDocument: { uri } });
     await client.waitFor<{ diagnostics: Diag[] }>((n) => isFor(n) && (n.params as { diagnostics: Diag[] }).diagnostics.length > 0, 20000);
     const last = client.notifications.filter(isFor).at(-1)!.params as { diagnostics: Diag[] };
-    assert.deepEqual(last.diagnostics.map((d) => d.code), ['PS7003']);
+    assert.deepEqual(
+      last.diagnostics.map((d) => d.code),
+      ['PS7003'],
+    );
   });
 
   test('off (the default when pushing): nothing is checked or pushed beyond the open documents', async () => {
@@ -268,7 +318,20 @@ describe('live: a change re-checks the changed file and the files that depend on
   function liveWorkspace(unrelated = 20): string {
     const dir = tempDir('policyset-wsd-live-');
     const definition = (allowed: string[]) =>
-      JSON.stringify({ name: 'require-owner', properties: { displayName: 'Require owner', policyType: 'Custom', mode: 'Indexed', parameters: { effect: { type: 'String', allowedValues: allowed } }, policyRule: { if: { field: 'tags.owner', exists: 'false' }, then: { effect: "[parameters('effect')]" } } } }, null, 2);
+      JSON.stringify(
+        {
+          name: 'require-owner',
+          properties: {
+            displayName: 'Require owner',
+            policyType: 'Custom',
+            mode: 'Indexed',
+            parameters: { effect: { type: 'String', allowedValues: allowed } },
+            policyRule: { if: { field: 'tags.owner', exists: 'false' }, then: { effect: "[parameters('effect')]" } },
+          },
+        },
+        null,
+        2,
+      );
     fs.mkdirSync(path.join(dir, 'policyDefinitions'));
     fs.writeFileSync(path.join(dir, 'policyDefinitions', 'require-owner.json'), definition(['Audit', 'Deny']));
     fs.mkdirSync(path.join(dir, 'policySetDefinitions'));
@@ -277,12 +340,23 @@ describe('live: a change re-checks the changed file and the files that depend on
       properties: {
         displayName: name,
         policyType: 'Custom',
-        policyDefinitions: [{ policyDefinitionReferenceId: 'owner', policyDefinitionId: '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/require-owner', parameters: { effect: { value: 'Deny' } } }],
+        policyDefinitions: [
+          {
+            policyDefinitionReferenceId: 'owner',
+            policyDefinitionId:
+              '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyDefinitions/require-owner',
+            parameters: { effect: { value: 'Deny' } },
+          },
+        ],
       },
     });
     fs.writeFileSync(path.join(dir, 'policySetDefinitions', 'consumer-a.json'), JSON.stringify(consumer('consumer-a'), null, 2));
     fs.writeFileSync(path.join(dir, 'policySetDefinitions', 'consumer-b.json'), JSON.stringify(consumer('consumer-b'), null, 2));
-    for (let i = 0; i < unrelated; i++) fs.writeFileSync(path.join(dir, 'policySetDefinitions', `unrelated-${i}.json`), JSON.stringify(cleanSet(`unrelated-${i}`, `Unrelated ${i}`), null, 2));
+    for (let i = 0; i < unrelated; i++)
+      fs.writeFileSync(
+        path.join(dir, 'policySetDefinitions', `unrelated-${i}.json`),
+        JSON.stringify(cleanSet(`unrelated-${i}`, `Unrelated ${i}`), null, 2),
+      );
     return dir;
   }
 
@@ -299,10 +373,16 @@ describe('live: a change re-checks the changed file and the files that depend on
     fs.writeFileSync(definitionFile, fs.readFileSync(definitionFile, 'utf8').replace('"Deny"', '"Disabled"'));
     client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(definitionFile).href, type: 2 }] });
     await new Promise((r) => setTimeout(r, 400));
-    const second = await pull(client, first.map((r) => ({ uri: r.uri, value: r.resultId! })));
+    const second = await pull(
+      client,
+      first.map((r) => ({ uri: r.uri, value: r.resultId! })),
+    );
     const after = await stats(client);
     assert.equal(after.checked - before.checked, 3, 'the definition and its two consumers, not the 20 others');
-    const changed = second.filter((r) => r.kind === 'full').map((r) => path.basename(fileURLToPath(r.uri))).sort();
+    const changed = second
+      .filter((r) => r.kind === 'full')
+      .map((r) => path.basename(fileURLToPath(r.uri)))
+      .sort();
     assert.deepEqual(changed, ['consumer-a.json', 'consumer-b.json']);
     assert.ok(second.find((r) => r.uri === consumerA)!.items!.some((d) => d.code === 'PS8004'));
     // And what the CLI says of the folder now.
@@ -334,11 +414,15 @@ describe('live: a change re-checks the changed file and the files that depend on
     }
     await pull(client);
     after = await stats(client);
-    assert.equal(after.checked - before.checked, 1000, 'the rewritten sets, and not the files saved with the same bytes, checked once each');
+    assert.equal(
+      after.checked - before.checked,
+      1000,
+      'the rewritten sets, and not the files saved with the same bytes, checked once each',
+    );
     assert.equal(after.batches - before.batches, 1);
   });
 
-  test("a set whose groups others import, changed on disk: the importers are checked again, and say what the CLI says", async () => {
+  test('a set whose groups others import, changed on disk: the importers are checked again, and say what the CLI says', async () => {
     const dir = tempDir('policyset-wsd-import-');
     fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'dialects', 'policy-as-code'), dir, { recursive: true });
     const client = await start(dir);
@@ -359,7 +443,10 @@ describe('live: a change re-checks the changed file and the files that depend on
     const after = await stats(client);
     assert.equal(after.checked - before.checked, 1 + importers.length, 'the set and its importers only');
     const guardrails = second.find((r) => r.uri.endsWith('/network-guardrails.jsonc'))!;
-    assert.ok(guardrails.items!.some((d) => d.code === 'PS5001' && d.message.includes('NS-2')), JSON.stringify(guardrails.items));
+    assert.ok(
+      guardrails.items!.some((d) => d.code === 'PS5001' && d.message.includes('NS-2')),
+      JSON.stringify(guardrails.items),
+    );
     assertSameFindings(second, await cliFindings(dir));
   });
 
@@ -369,7 +456,9 @@ describe('live: a change re-checks the changed file and the files that depend on
     await pull(client);
     const before = await stats(client);
     fs.writeFileSync(path.join(dir, '.policysetrc.json'), JSON.stringify({ rules: { 'unused-parameter': 'off' } }));
-    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(path.join(dir, '.policysetrc.json')).href, type: 1 }] });
+    client.notify('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(path.join(dir, '.policysetrc.json')).href, type: 1 }],
+    });
     await new Promise((r) => setTimeout(r, 400));
     await pull(client);
     const after = await stats(client);

@@ -14,10 +14,31 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'an allowed value in another casing', text: assignment(`"parameters": { "tagName": { "value": "env" }, "effect": { "value": "deny" } }`), notCodes: ['PS9204'], options: withSets },
-  { name: 'a parameter without allowedValues', text: assignment(`"parameters": { "tagName": { "value": "anything" } }`), notCodes: ['PS9204'], options: withSets },
-  { name: 'an expression', text: assignment(`"parameters": { "effect": { "value": "[parameters('effect')]" } }`), notCodes: ['PS9204'], options: withSets },
-  { name: 'a value of the wrong type is the type rule’s', text: assignment(`"parameters": { "effect": { "value": 3 } }`), notCodes: ['PS9204'], options: withSets, allowErrors: ['PS9203'] },
+  {
+    name: 'an allowed value in another casing',
+    text: assignment(`"parameters": { "tagName": { "value": "env" }, "effect": { "value": "deny" } }`),
+    notCodes: ['PS9204'],
+    options: withSets,
+  },
+  {
+    name: 'a parameter without allowedValues',
+    text: assignment(`"parameters": { "tagName": { "value": "anything" } }`),
+    notCodes: ['PS9204'],
+    options: withSets,
+  },
+  {
+    name: 'an expression',
+    text: assignment(`"parameters": { "effect": { "value": "[parameters('effect')]" } }`),
+    notCodes: ['PS9204'],
+    options: withSets,
+  },
+  {
+    name: 'a value of the wrong type is the type rule’s',
+    text: assignment(`"parameters": { "effect": { "value": 3 } }`),
+    notCodes: ['PS9204'],
+    options: withSets,
+    allowErrors: ['PS9203'],
+  },
 ];
 
 run('assignment-value-not-allowed', { valid, invalid });

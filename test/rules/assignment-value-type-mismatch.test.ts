@@ -28,11 +28,45 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'values of the declared types', text: assignment(`"parameters": { "tagName": { "value": "env" }, "excludedResourceGroups": { "value": ["a"] }, "maxAgeDays": { "value": 7 } }`), notCodes: ['PS9203'], options: withSets },
-  { name: 'an ARM expression is filled in at deployment', text: assignment(`"parameters": { "excludedResourceGroups": { "value": "[parameters('groups')]" }, "maxAgeDays": { "value": "[[parameters('days')]" } }`), notCodes: ['PS9203'], options: withSets },
-  { name: 'placeholders are filled in by a tool', text: assignment(`"parameters": { "excludedResourceGroups": { "value": "\${excluded_groups}" }, "maxAgeDays": { "value": "{maxAgeDays}" } }`), notCodes: ['PS9203'], options: withSets },
-  { name: "null: a library's value that its module fills in", text: assignment(`"parameters": { "tagName": { "value": null }, "maxAgeDays": { "value": null } }`), notCodes: ['PS9203'], options: withSets },
-  { name: 'a set that is not known', text: assignment(`"parameters": { "excludedResourceGroups": { "value": "x" } }`, '/providers/Microsoft.Authorization/policySetDefinitions/unknown'), notCodes: ['PS9203'], options: withSets },
+  {
+    name: 'values of the declared types',
+    text: assignment(
+      `"parameters": { "tagName": { "value": "env" }, "excludedResourceGroups": { "value": ["a"] }, "maxAgeDays": { "value": 7 } }`,
+    ),
+    notCodes: ['PS9203'],
+    options: withSets,
+  },
+  {
+    name: 'an ARM expression is filled in at deployment',
+    text: assignment(
+      `"parameters": { "excludedResourceGroups": { "value": "[parameters('groups')]" }, "maxAgeDays": { "value": "[[parameters('days')]" } }`,
+    ),
+    notCodes: ['PS9203'],
+    options: withSets,
+  },
+  {
+    name: 'placeholders are filled in by a tool',
+    text: assignment(
+      `"parameters": { "excludedResourceGroups": { "value": "\${excluded_groups}" }, "maxAgeDays": { "value": "{maxAgeDays}" } }`,
+    ),
+    notCodes: ['PS9203'],
+    options: withSets,
+  },
+  {
+    name: "null: a library's value that its module fills in",
+    text: assignment(`"parameters": { "tagName": { "value": null }, "maxAgeDays": { "value": null } }`),
+    notCodes: ['PS9203'],
+    options: withSets,
+  },
+  {
+    name: 'a set that is not known',
+    text: assignment(
+      `"parameters": { "excludedResourceGroups": { "value": "x" } }`,
+      '/providers/Microsoft.Authorization/policySetDefinitions/unknown',
+    ),
+    notCodes: ['PS9203'],
+    options: withSets,
+  },
 ];
 
 run('assignment-value-type-mismatch', { valid, invalid });

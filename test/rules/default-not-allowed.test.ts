@@ -40,12 +40,17 @@ const valid: ValidCase[] = [
 
 run('default-not-allowed', { valid, invalid });
 
-const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
+const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) =>
+  validateText(text, options)
+    .diagnostics.map((d) => String(d.code))
+    .filter((c) => wanted.includes(c));
 
 describe('a value that holds an expression is not checked as written (isLiteral)', () => {
   test('a default array with an expression inside is not compared with the allowed values (PS6003); a plain one is', () => {
     const withDefault = (def: string) =>
-      a3(`{ "parameters": { "p": { "type": "Array", "allowedValues": [["a"], ["b"]], "defaultValue": ${def} } }, "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { "listOfLocations": { "value": "[parameters('p')]" } } }] }`);
+      a3(
+        `{ "parameters": { "p": { "type": "Array", "allowedValues": [["a"], ["b"]], "defaultValue": ${def} } }, "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}", "parameters": { "listOfLocations": { "value": "[parameters('p')]" } } }] }`,
+      );
     assert.deepEqual(codesOf(withDefault('["c"]'), ['PS6003']), ['PS6003']);
     assert.deepEqual(codesOf(withDefault(`["[field('name')]"]`), ['PS6003']), []);
     assert.deepEqual(codesOf(withDefault(`[{ "x": ["[field('name')]"] }]`), ['PS6003']), []);

@@ -4,7 +4,7 @@ import { withParameters } from '../support/ruleDocuments/parameters';
 
 const invalid: InvalidCase[] = [
   {
-    name: "String parameter with an array default (CMMC_L3.json): a warning on the key",
+    name: 'String parameter with an array default (CMMC_L3.json): a warning on the key',
     text: withParameters(`"p": { "type": "String", |"defaultValue"|: [] }`),
     code: 'PS6001',
     severity: 2,

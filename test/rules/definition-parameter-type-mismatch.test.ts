@@ -4,7 +4,7 @@ import { withCatalog, ref, LOCATIONS, MULTI, withVariants } from '../support/rul
 
 const invalid: InvalidCase[] = [
   {
-    name: "a string for an Integer parameter",
+    name: 'a string for an Integer parameter',
     text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "maxCount": { "value": |"5"| } }`),
     code: 'PS8003',
     options: withCatalog,

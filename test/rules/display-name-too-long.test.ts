@@ -27,8 +27,17 @@ const invalid: InvalidCase[] = [
 
 const valid: ValidCase[] = [
   { name: 'displayName of exactly 128 characters', text: withText('displayName', 'x'.repeat(128), false), notCodes: ['PS9004'] },
-  { name: 'displayName of 128 characters, some written as escapes', text: withText('displayName', '\\u00e9'.repeat(10) + 'x'.repeat(118), false), notCodes: ['PS9004'] },
-  { name: "PS9004 'off' by code", text: withText('displayName', 'x'.repeat(200), false), options: { severities: { PS9004: 'off' } }, notCodes: ['PS9004'] },
+  {
+    name: 'displayName of 128 characters, some written as escapes',
+    text: withText('displayName', '\\u00e9'.repeat(10) + 'x'.repeat(118), false),
+    notCodes: ['PS9004'],
+  },
+  {
+    name: "PS9004 'off' by code",
+    text: withText('displayName', 'x'.repeat(200), false),
+    options: { severities: { PS9004: 'off' } },
+    notCodes: ['PS9004'],
+  },
   {
     name: 'template: a long deployment-time displayName and description',
     text: template(`    {

@@ -15,7 +15,8 @@ const invalid: InvalidCase[] = [
 run('document-too-large', { valid: [], invalid });
 
 describe("the figures in the limits' messages", () => {
-  const diagnosticsOf = (text: string, code: string) => validateText(text, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === code);
+  const diagnosticsOf = (text: string, code: string) =>
+    validateText(text, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === code);
 
   test('PS9006 gives the size in MiB and the bound, in its message and its description', () => {
     const text = `{"name": "huge", "properties": {"description": "${'x'.repeat(9 * 1024 * 1024)}", "policyDefinitions": []}}`;

@@ -10,14 +10,20 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'three: the second and the third',
-    text: assignment(`"nonComplianceMessages": [{ "message": "a" }, { "message": "b", "policyDefinitionReferenceId": "requireTag" }, { |"message"|: "c" }, { "message": "d" }]`),
+    text: assignment(
+      `"nonComplianceMessages": [{ "message": "a" }, { "message": "b", "policyDefinitionReferenceId": "requireTag" }, { |"message"|: "c" }, { "message": "d" }]`,
+    ),
     code: 'PS9207',
     count: 2,
   },
 ];
 
 const valid: ValidCase[] = [
-  { name: 'one default and one per member', text: assignment(`"nonComplianceMessages": [{ "message": "a" }, { "message": "b", "policyDefinitionReferenceId": "requireTag" }]`), notCodes: ['PS9207'] },
+  {
+    name: 'one default and one per member',
+    text: assignment(`"nonComplianceMessages": [{ "message": "a" }, { "message": "b", "policyDefinitionReferenceId": "requireTag" }]`),
+    notCodes: ['PS9207'],
+  },
   {
     name: "the framework's tree: one default per node",
     text: epac(`"definitionEntry": { "policySetName": "${SET_NAME}" },

@@ -66,7 +66,7 @@ const valid: ValidCase[] = [
   {
     name: 'a 277-character reference id with special characters',
     text: a3(`{ "policyDefinitions": [
-      { "policyDefinitionId": "${D1}", "policyDefinitionReferenceId": "${'A (b), c & d / [e]: f\'s '.repeat(11)}xy" }
+      { "policyDefinitionId": "${D1}", "policyDefinitionReferenceId": "${"A (b), c & d / [e]: f's ".repeat(11)}xy" }
     ] }`),
     notCodes: ['PS4001', 'PS4003'],
   },

@@ -24,7 +24,11 @@ const invalid: InvalidCase[] = [
 const valid: ValidCase[] = [
   {
     name: "'[[' in a template is the escape a template needs: PS7006 says nothing",
-    text: template(setResource(`{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }] }`)),
+    text: template(
+      setResource(
+        `{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[[parameters('effect')]" } } }] }`,
+      ),
+    ),
     notCodes: ['PS7006'],
   },
   {

@@ -17,7 +17,13 @@ function exemption(expiresOn: string): string {
 }
 
 const invalid: InvalidCase[] = [
-  { name: 'expired before the clock', text: exemption('|"2026-05-31T23:59:59Z"|'), code: 'PS9208', options: NOW, data: { date: '2026-05-31T23:59:59Z' } },
+  {
+    name: 'expired before the clock',
+    text: exemption('|"2026-05-31T23:59:59Z"|'),
+    code: 'PS9208',
+    options: NOW,
+    data: { date: '2026-05-31T23:59:59Z' },
+  },
   {
     name: "the framework's exemption list",
     text: `{

@@ -44,12 +44,20 @@ const valid: ValidCase[] = [
 
 run('invalid-api-version', { valid, invalid });
 
-const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
+const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) =>
+  validateText(text, options)
+    .diagnostics.map((d) => String(d.code))
+    .filter((c) => wanted.includes(c));
 
 describe("a version resource's apiVersion is a real date (PS3005)", () => {
-  const withApiVersion = (apiVersion: string) => a1(`{ "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}" }] }`).replace('"apiVersion": "2025-11-01"', `"apiVersion": "${apiVersion}"`);
+  const withApiVersion = (apiVersion: string) =>
+    a1(`{ "policyDefinitions": [{ "policyDefinitionId": "${DEF.main}" }] }`).replace(
+      '"apiVersion": "2025-11-01"',
+      `"apiVersion": "${apiVersion}"`,
+    );
   test('months 1 to 12 and days 1 to 31, the whole value, an optional -preview', () => {
     for (const v of ['2025-01-01', '2025-12-31', '2025-11-01-preview']) assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), [], v);
-    for (const v of ['2025-00-01', '2025-13-01', '2025-01-00', '2025-01-32', 'x2025-01-01', '2025-01-01x', '2025-01-01-previewx']) assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), ['PS3005'], v);
+    for (const v of ['2025-00-01', '2025-13-01', '2025-01-00', '2025-01-32', 'x2025-01-01', '2025-01-01x', '2025-01-01-previewx'])
+      assert.deepEqual(codesOf(withApiVersion(v), ['PS3005']), ['PS3005'], v);
   });
 });

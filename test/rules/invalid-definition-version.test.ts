@@ -4,10 +4,26 @@ import { refWith } from '../support/ruleDocuments/versions';
 
 const invalid: InvalidCase[] = [
   { name: "definitionVersion '1.*'", text: a3(`{ "policyDefinitions": [${refWith('"definitionVersion": |"1.*"|')}] }`), code: 'PS3003' },
-  { name: "definitionVersion '*.*.*'", text: a3(`{ "policyDefinitions": [${refWith('"definitionVersion": |"*.*.*"|')}] }`), code: 'PS3003' },
-  { name: "definitionVersion '1.*.0'", text: a3(`{ "policyDefinitions": [${refWith('"definitionVersion": |"1.*.0"|')}] }`), code: 'PS3003' },
-  { name: "definitionVersion 'latest'", text: a3(`{ "policyDefinitions": [${refWith('"definitionVersion": |"latest"|')}] }`), code: 'PS3003' },
-  { name: "definitionVersion 'v1.*.*'", text: a1(`{ "policyDefinitions": [${refWith('"definitionVersion": |"v1.*.*"|')}] }`), code: 'PS3003' },
+  {
+    name: "definitionVersion '*.*.*'",
+    text: a3(`{ "policyDefinitions": [${refWith('"definitionVersion": |"*.*.*"|')}] }`),
+    code: 'PS3003',
+  },
+  {
+    name: "definitionVersion '1.*.0'",
+    text: a3(`{ "policyDefinitions": [${refWith('"definitionVersion": |"1.*.0"|')}] }`),
+    code: 'PS3003',
+  },
+  {
+    name: "definitionVersion 'latest'",
+    text: a3(`{ "policyDefinitions": [${refWith('"definitionVersion": |"latest"|')}] }`),
+    code: 'PS3003',
+  },
+  {
+    name: "definitionVersion 'v1.*.*'",
+    text: a1(`{ "policyDefinitions": [${refWith('"definitionVersion": |"v1.*.*"|')}] }`),
+    code: 'PS3003',
+  },
   {
     name: 'definitionVersion in the second of several multi-line references',
     text: a3(`{

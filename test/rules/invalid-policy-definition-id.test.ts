@@ -25,7 +25,9 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'definitions do not live at resource group scope',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": |"/subscriptions/0000/resourceGroups/rg/providers/Microsoft.Authorization/policyDefinitions/x"| }] }`),
+    text: a3(
+      `{ "policyDefinitions": [{ "policyDefinitionId": |"/subscriptions/0000/resourceGroups/rg/providers/Microsoft.Authorization/policyDefinitions/x"| }] }`,
+    ),
     code: 'PS4003',
   },
   {

@@ -11,9 +11,24 @@ const invalid: InvalidCase[] = [
     message: /'folderId' must be a UUID/,
   },
   { name: 'an id that is not a UUID', text: `{ "id": |"item-1"|, "workspaceId": "${WS}", "type": "Eventstream" }`, code: 'PS2007' },
-  { name: 'tags must be an array (an object is marked at its key)', text: item('"type": "Eventstream", |"tags"|: { "id": "x" }'), code: 'PS2007', message: /'tags' must be an array, not an object/ },
-  { name: 'a tag id must be a UUID', text: item('"type": "Eventstream", "tags": [{ "id": |"t"|, "displayName": "prod" }]'), code: 'PS2007', message: /'tags\[0\]'|'id' must be a UUID/ },
-  { name: 'a type that is not a string is a schema error', text: item('"type": |42|'), code: 'PS2007', message: /must be a string, not an integer/ },
+  {
+    name: 'tags must be an array (an object is marked at its key)',
+    text: item('"type": "Eventstream", |"tags"|: { "id": "x" }'),
+    code: 'PS2007',
+    message: /'tags' must be an array, not an object/,
+  },
+  {
+    name: 'a tag id must be a UUID',
+    text: item('"type": "Eventstream", "tags": [{ "id": |"t"|, "displayName": "prod" }]'),
+    code: 'PS2007',
+    message: /'tags\[0\]'|'id' must be a UUID/,
+  },
+  {
+    name: 'a type that is not a string is a schema error',
+    text: item('"type": |42|'),
+    code: 'PS2007',
+    message: /must be a string, not an integer/,
+  },
   { name: 'sensitivityLabel.id', text: item('"type": "Eventstream", "sensitivityLabel": { "id": |"secret"| }'), code: 'PS2007' },
 ];
 
@@ -21,10 +36,16 @@ const valid: ValidCase[] = [
   ...ITEM_TYPES.map((type) => ({ name: `ItemType ${type}`, text: item(`"type": "${type}"`), notCodes: ['PS2007', 'PS2008'] })),
   {
     name: 'every field of section C',
-    text: item(`"folderId": "${WS}", "description": "d", "type": "Eventstream", "sensitivityLabel": { "id": "${ID}" }, "tags": [{ "id": "${ID}", "displayName": "prod" }]`),
+    text: item(
+      `"folderId": "${WS}", "description": "d", "type": "Eventstream", "sensitivityLabel": { "id": "${ID}" }, "tags": [{ "id": "${ID}", "displayName": "prod" }]`,
+    ),
     notCodes: ['PS2007', 'PS2008'],
   },
-  { name: 'unknown fields are allowed (the item shape can grow too)', text: item('"type": "Eventstream", "properties2": 1'), notCodes: ['PS2007', 'PS2008'] },
+  {
+    name: 'unknown fields are allowed (the item shape can grow too)',
+    text: item('"type": "Eventstream", "properties2": 1'),
+    notCodes: ['PS2007', 'PS2008'],
+  },
 ];
 
 run('invalid-workspace-item', { valid, invalid });

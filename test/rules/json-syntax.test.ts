@@ -68,7 +68,11 @@ const valid: ValidCase[] = [
   { name: 'a well-formed A3 document', text: a3(`{ "policyDefinitions": [${REF}] }`), notCodes: ['PS1001', 'PS1002', 'PS1003', 'PS1004'] },
   { name: 'CRLF line endings', text: a3(`{\n    "policyDefinitions": [${REF}]\n  }`), crlf: true, notCodes: ['PS1001'] },
   { name: 'a byte order mark', text: '\uFEFF' + a3(`{ "policyDefinitions": [${REF}] }`), notCodes: ['PS1001'] },
-  { name: 'no final newline, tabs for indentation', text: `{\n\t"properties": {\n\t\t"policyDefinitions": [${REF}]\n\t}\n}`, notCodes: ['PS1001'] },
+  {
+    name: 'no final newline, tabs for indentation',
+    text: `{\n\t"properties": {\n\t\t"policyDefinitions": [${REF}]\n\t}\n}`,
+    notCodes: ['PS1001'],
+  },
   { name: 'a broken document that is not a policy document gets nothing', text: `{ "name": "x" "version": 1 }`, notCodes: ['PS1001'] },
   {
     name: 'comments in an ARM template',

@@ -24,9 +24,25 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'tagName passed (a placeholder value counts)', text: assignment(`"parameters": { "tagName": { "value": "\${tag_name}" } }`), notCodes: ['PS9209'], options: withSets },
-  { name: 'in a deployment template it is the error missing-assignment-parameter instead', text: templateAssignment(`"parameters": {}`), notCodes: ['PS9209'], options: withSets, allowErrors: ['PS9202'] },
-  { name: "the framework's tree (its parameter file may pass it)", text: epac(`"definitionEntry": { "policySetName": "${SET_NAME}" }`), notCodes: ['PS9209'], options: withSets },
+  {
+    name: 'tagName passed (a placeholder value counts)',
+    text: assignment(`"parameters": { "tagName": { "value": "\${tag_name}" } }`),
+    notCodes: ['PS9209'],
+    options: withSets,
+  },
+  {
+    name: 'in a deployment template it is the error missing-assignment-parameter instead',
+    text: templateAssignment(`"parameters": {}`),
+    notCodes: ['PS9209'],
+    options: withSets,
+    allowErrors: ['PS9202'],
+  },
+  {
+    name: "the framework's tree (its parameter file may pass it)",
+    text: epac(`"definitionEntry": { "policySetName": "${SET_NAME}" }`),
+    notCodes: ['PS9209'],
+    options: withSets,
+  },
   { name: 'a set that is not known', text: assignment(`"parameters": {}`, UNKNOWN_SET_ID), notCodes: ['PS9209'], options: withSets },
 ];
 

@@ -25,7 +25,11 @@ const invalid: InvalidCase[] = [
   },
   {
     name: "template: a malformed '[[...]' policy expression",
-    text: template(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[concat('a' |'|b')]" } } }] }`)),
+    text: template(
+      setResource(
+        `{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[concat('a' |'|b')]" } } }] }`,
+      ),
+    ),
     code: 'PS7004',
   },
 ];

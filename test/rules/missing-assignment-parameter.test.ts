@@ -27,15 +27,30 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'tagName passed', text: templateAssignment(`"parameters": { "tagName": { "value": "env" } }`), notCodes: ['PS9202'], options: withSets },
-  { name: 'tagName passed in another casing', text: templateAssignment(`"parameters": { "TAGNAME": { "value": "env" } }`), notCodes: ['PS9202'], options: withSets },
+  {
+    name: 'tagName passed',
+    text: templateAssignment(`"parameters": { "tagName": { "value": "env" } }`),
+    notCodes: ['PS9202'],
+    options: withSets,
+  },
+  {
+    name: 'tagName passed in another casing',
+    text: templateAssignment(`"parameters": { "TAGNAME": { "value": "env" } }`),
+    notCodes: ['PS9202'],
+    options: withSets,
+  },
   {
     name: "a library's bare assignment resource (completed by a tool before it is deployed) is not checked",
     text: assignment(`"parameters": {}`),
     notCodes: ['PS9202'],
     options: withSets,
   },
-  { name: "the framework's tree (values may come from its parameter file)", text: epac(`"definitionEntry": { "policySetName": "${SET_NAME}" }`), notCodes: ['PS9202'], options: withSets },
+  {
+    name: "the framework's tree (values may come from its parameter file)",
+    text: epac(`"definitionEntry": { "policySetName": "${SET_NAME}" }`),
+    notCodes: ['PS9202'],
+    options: withSets,
+  },
   {
     name: 'parameters passed as a whole by an expression',
     text: templateAssignment(`"parameters": "[variables('values')]"`),

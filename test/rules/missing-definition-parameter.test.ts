@@ -82,7 +82,7 @@ const valid: ValidCase[] = [
     notCodes: ['PS8002'],
   },
   {
-    name: "template: a reference whose parameters are a deployment-time expression is not checked for missing ones",
+    name: 'template: a reference whose parameters are a deployment-time expression is not checked for missing ones',
     text: template(`    {
       "type": "Microsoft.Authorization/policySetDefinitions",
       "apiVersion": "2025-11-01",

@@ -18,7 +18,9 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'the same definition 22 times without reference ids: each related to the first 20 others',
-    text: a3(`{ "policyDefinitions": [{ |"policyDefinitionId"|: "${D1}" }, ${Array.from({ length: 21 }, () => `{ "policyDefinitionId": "${D1}" }`).join(', ')}] }`),
+    text: a3(
+      `{ "policyDefinitions": [{ |"policyDefinitionId"|: "${D1}" }, ${Array.from({ length: 21 }, () => `{ "policyDefinitionId": "${D1}" }`).join(', ')}] }`,
+    ),
     code: 'PS4002',
     count: 22,
     related: Array.from({ length: 20 }, () => `"${D1}"`),

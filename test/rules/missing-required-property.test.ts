@@ -54,7 +54,9 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'properties without policyDefinitions: the properties key',
-    text: a3(`{ "displayName": "x", "policyDefinitions": [] }`).replace('"policyDefinitions": []', '"description": "y"').replace('"properties"', '|"properties"|'),
+    text: a3(`{ "displayName": "x", "policyDefinitions": [] }`)
+      .replace('"policyDefinitions": []', '"description": "y"')
+      .replace('"properties"', '|"properties"|'),
     code: 'PS2002',
   },
   {

@@ -8,14 +8,22 @@ import { withCatalog, ref, LOCATIONS, MULTI, withVariants } from '../support/rul
 const invalid: InvalidCase[] = [
   {
     name: 'a String set parameter passed whole to an Array parameter: the name in the call',
-    text: ref(DEF.main, `"parameters": { "listOfLocations": { "value": "[parameters('|location|')]" } }`, `"location": { "type": "String" }`),
+    text: ref(
+      DEF.main,
+      `"parameters": { "listOfLocations": { "value": "[parameters('|location|')]" } }`,
+      `"location": { "type": "String" }`,
+    ),
     code: 'PS8009',
     options: withCatalog,
     data: { setParameter: 'location', setType: 'String', name: 'listOfLocations', type: 'Array' },
   },
   {
     name: "a lowercase 'array' set parameter passed to a String parameter",
-    text: ref(DEF.main, `"parameters": { ${LOCATIONS}, "effect": { "value": "[parameters('|effects|')]" } }`, `"effects": { "type": "array" }`),
+    text: ref(
+      DEF.main,
+      `"parameters": { ${LOCATIONS}, "effect": { "value": "[parameters('|effects|')]" } }`,
+      `"effects": { "type": "array" }`,
+    ),
     code: 'PS8009',
     options: withCatalog,
   },
@@ -78,7 +86,10 @@ const valid: ValidCase[] = [
 
 run('parameter-type-flow', { valid, invalid });
 
-const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) => validateText(text, options).diagnostics.map((d) => String(d.code)).filter((c) => wanted.includes(c));
+const codesOf = (text: string, wanted: string[], options: ValidateOptions = {}) =>
+  validateText(text, options)
+    .diagnostics.map((d) => String(d.code))
+    .filter((c) => wanted.includes(c));
 
 describe('a set parameter passed whole to a definition parameter of another type (PS8009)', () => {
   const flow = (setType: string, target: string, value: string) =>

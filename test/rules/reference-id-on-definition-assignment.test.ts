@@ -17,8 +17,16 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'an assignment of a set', text: assignment(`"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "requireTag" }]`), notCodes: ['PS9206'] },
-  { name: 'a definition assignment with a default message only', text: assignment(`"nonComplianceMessages": [{ "message": "m" }]`, DEFINITION_ID), notCodes: ['PS9206'] },
+  {
+    name: 'an assignment of a set',
+    text: assignment(`"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "requireTag" }]`),
+    notCodes: ['PS9206'],
+  },
+  {
+    name: 'a definition assignment with a default message only',
+    text: assignment(`"nonComplianceMessages": [{ "message": "m" }]`, DEFINITION_ID),
+    notCodes: ['PS9206'],
+  },
   {
     name: "the framework's tree with a set among its entries",
     text: epac(`"definitionEntryList": [{ "policyName": "require-tag" }, { "policySetName": "${SET_NAME}" }],

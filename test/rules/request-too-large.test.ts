@@ -36,7 +36,8 @@ const valid: ValidCase[] = [
 run('request-too-large', { valid, invalid });
 
 describe("the figures in the limits' messages", () => {
-  const diagnosticsOf = (text: string, code: string) => validateText(text, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === code);
+  const diagnosticsOf = (text: string, code: string) =>
+    validateText(text, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === code);
 
   test('PS9003 gives the size in KiB, rounded up', () => {
     const set = (bytes: number) => {

@@ -24,7 +24,9 @@ const valid: ValidCase[] = [
   },
   {
     name: '"schema": null on a String parameter (Resources_ZoneResilient.json)',
-    text: withParameters(`"p": { "allowedValues": ["Both", "Redundant", "Aligned"], "defaultValue": "Both", "schema": null, "type": "string" }`),
+    text: withParameters(
+      `"p": { "allowedValues": ["Both", "Redundant", "Aligned"], "defaultValue": "Both", "schema": null, "type": "string" }`,
+    ),
     notCodes: ['PS6004', 'PS6005'],
   },
   {

@@ -171,9 +171,17 @@ describe("PS2001's words: the types with their articles, null, and the property'
   test('a string, an array, an object, an integer, or null; a name holding a quote keeps it', () => {
     const text = JSON.stringify({
       name: 's',
-      properties: { displayName: 'x', policyType: 5, policyDefinitions: 'x', description: {}, parameters: { "it's": 5, p: { type: 'String', metadata: { displayName: 5 } } } },
+      properties: {
+        displayName: 'x',
+        policyType: 5,
+        policyDefinitions: 'x',
+        description: {},
+        parameters: { "it's": 5, p: { type: 'String', metadata: { displayName: 5 } } },
+      },
     });
-    const messages = validateText(text).diagnostics.filter((d) => d.code === 'PS2001').map((d) => d.message);
+    const messages = validateText(text)
+      .diagnostics.filter((d) => d.code === 'PS2001')
+      .map((d) => d.message);
     assert.deepEqual(messages.sort(), [
       "'description' must be a string or null, not an object.",
       "'displayName' must be a string, not an integer.",

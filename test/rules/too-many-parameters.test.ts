@@ -6,8 +6,6 @@ const invalid: InvalidCase[] = [
   { name: '401 parameters: the parameters key', text: setWithParameters(401, true), code: 'PS9002', data: { count: 401 } },
 ];
 
-const valid: ValidCase[] = [
-  { name: 'exactly 400 parameters', text: setWithParameters(400, false), notCodes: ['PS9002', 'PS7003'] },
-];
+const valid: ValidCase[] = [{ name: 'exactly 400 parameters', text: setWithParameters(400, false), notCodes: ['PS9002', 'PS7003'] }];
 
 run('too-many-parameters', { valid, invalid });

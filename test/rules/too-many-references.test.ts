@@ -6,8 +6,6 @@ const invalid: InvalidCase[] = [
   { name: '1001 references: the policyDefinitions key', text: setWithReferences(1001, true), code: 'PS9001', data: { count: 1001 } },
 ];
 
-const valid: ValidCase[] = [
-  { name: 'exactly 1000 references', text: setWithReferences(1000, false), notCodes: ['PS9001'] },
-];
+const valid: ValidCase[] = [{ name: 'exactly 1000 references', text: setWithReferences(1000, false), notCodes: ['PS9001'] }];
 
 run('too-many-references', { valid, invalid });

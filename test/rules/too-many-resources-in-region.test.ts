@@ -15,14 +15,25 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: '30 accounts in a region, and the same account twice', text: `{ "region": "westus", "deployments": [${Array.from({ length: 30 }, (_, i) => `{ "account": "a${i}", "name": "x", "model": "gpt-4o", "sku": { "capacity": 1 } }`).join(', ')}, { "account": "a0", "name": "y", "model": "gpt-4o", "sku": { "capacity": 1 } }] }`, notCodes: ['PS9104'] },
+  {
+    name: '30 accounts in a region, and the same account twice',
+    text: `{ "region": "westus", "deployments": [${Array.from({ length: 30 }, (_, i) => `{ "account": "a${i}", "name": "x", "model": "gpt-4o", "sku": { "capacity": 1 } }`).join(', ')}, { "account": "a0", "name": "y", "model": "gpt-4o", "sku": { "capacity": 1 } }] }`,
+    notCodes: ['PS9104'],
+  },
 ];
 
 run('too-many-resources-in-region', { valid, invalid });
 
 test("PS9104 takes the region's resource limit from the plan's own saved usage (AccountCount)", () => {
   const accountUsage = `{ "subscription": "${SUB}", "location": "eastus", "value": [{ "name": { "value": "AccountCount" }, "currentValue": 0, "limit": 2 }] }`;
-  const three = plan([d('a', '1').replace('ai-east', 'one'), d('b', '1').replace('ai-east', 'two'), d('c', '1').replace('ai-east', 'three')], `\n  "usage": ${accountUsage},`);
-  const messages = validateText(three).diagnostics.filter((x) => x.code === 'PS9104').map((x) => x.message);
-  assert.deepEqual(messages, ["Account 'three' is model-service resource 3 in 'eastus': at most 2 are allowed per subscription and region."]);
+  const three = plan(
+    [d('a', '1').replace('ai-east', 'one'), d('b', '1').replace('ai-east', 'two'), d('c', '1').replace('ai-east', 'three')],
+    `\n  "usage": ${accountUsage},`,
+  );
+  const messages = validateText(three)
+    .diagnostics.filter((x) => x.code === 'PS9104')
+    .map((x) => x.message);
+  assert.deepEqual(messages, [
+    "Account 'three' is model-service resource 3 in 'eastus': at most 2 are allowed per subscription and region.",
+  ]);
 });

@@ -27,7 +27,10 @@ const invalid: InvalidCase[] = [
       { title: "Change to 'Storage'", output: GROUPED('["Network", "Storage", "Storage"]'), preferred: true },
       {
         title: "Declare group 'Storag' in policyDefinitionGroups",
-        output: GROUPED('["Network", "Storage", "Storag"]').replace('{ "name": "Storage" }\n', '{ "name": "Storage" },\n      { "name": "Storag" }\n'),
+        output: GROUPED('["Network", "Storage", "Storag"]').replace(
+          '{ "name": "Storage" }\n',
+          '{ "name": "Storage" },\n      { "name": "Storag" }\n',
+        ),
       },
     ],
   },
@@ -42,7 +45,10 @@ const invalid: InvalidCase[] = [
     fixes: [
       {
         title: "Declare group 'Compute' in policyDefinitionGroups",
-        output: GROUPED('["Network", "Storage", "Compute"]').replace('{ "name": "Storage" }\n', '{ "name": "Storage" },\n      { "name": "Compute" }\n'),
+        output: GROUPED('["Network", "Storage", "Compute"]').replace(
+          '{ "name": "Storage" }\n',
+          '{ "name": "Storage" },\n      { "name": "Compute" }\n',
+        ),
         preferred: true,
       },
     ],
@@ -115,7 +121,8 @@ const valid: ValidCase[] = [
   },
   {
     name: 'template: policyDefinitionGroups as a deployment-time expression leaves every group possibly declared',
-    text: template(`    {
+    text: template(
+      `    {
       "type": "Microsoft.Authorization/policySetDefinitions",
       "apiVersion": "2025-11-01",
       "name": "grouped",
@@ -123,11 +130,23 @@ const valid: ValidCase[] = [
         "policyDefinitionGroups": "[parameters('groups')]",
         "policyDefinitions": [{ "policyDefinitionId": "${D1}", "groupNames": ["Anything"] }]
       }
-    }`, '{ "groups": { "type": "array" } }'),
+    }`,
+      '{ "groups": { "type": "array" } }',
+    ),
     notCodes: ['PS5001'],
   },
-  { name: "severities: PS5001 'off' by code", text: GROUPED('["Compute"]'), options: { severities: { PS5001: 'off' } }, notCodes: ['PS5001'] },
-  { name: "severities: undefined-group 'off' by rule name", text: GROUPED('["Compute"]'), options: { severities: { 'undefined-group': 'off' } }, notCodes: ['PS5001'] },
+  {
+    name: "severities: PS5001 'off' by code",
+    text: GROUPED('["Compute"]'),
+    options: { severities: { PS5001: 'off' } },
+    notCodes: ['PS5001'],
+  },
+  {
+    name: "severities: undefined-group 'off' by rule name",
+    text: GROUPED('["Compute"]'),
+    options: { severities: { 'undefined-group': 'off' } },
+    notCodes: ['PS5001'],
+  },
   { name: 'a group name in another casing is defined', text: GROUPED('["NETWORK", "storage"]'), notCodes: ['PS5001', 'PS5003'] },
   {
     name: 'empty groupNames and an empty policyDefinitionGroups (NetworkSecurityGroupFlowLog_Enabled.json)',

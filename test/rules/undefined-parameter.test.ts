@@ -16,7 +16,10 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'the declared parameters it relates to are the first 20',
-    text: passing(`"[parameters('|x|')]"`, ['effect', 'list', ...Array.from({ length: 19 }, (_, i) => `p${i}`)].map((n) => `"${n}": { "type": "String" }`).join(', ')),
+    text: passing(
+      `"[parameters('|x|')]"`,
+      ['effect', 'list', ...Array.from({ length: 19 }, (_, i) => `p${i}`)].map((n) => `"${n}": { "type": "String" }`).join(', '),
+    ),
     code: 'PS7001',
     related: ['"effect"', '"list"', ...Array.from({ length: 18 }, (_, i) => `"p${i}"`)],
   },
@@ -56,7 +59,7 @@ const invalid: InvalidCase[] = [
     data: { name: 'xy' },
   },
   {
-    name: "the opening bracket itself written as \\u005b",
+    name: 'the opening bracket itself written as \\u005b',
     text: passing(`"\\u005bparameters('|x|')]"`),
     code: 'PS7001',
   },
@@ -121,7 +124,9 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'a set without parameters: no suggestion, nothing related',
-    text: a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }] }`),
+    text: a3(
+      `{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }] }`,
+    ),
     code: 'PS7001',
     data: { messageId: 'undefined' },
     related: [],
@@ -143,7 +148,13 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'template: inside a nested deployment',
-    text: template(nestedDeployment(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[if(equals(parameters('|x|'), 'a'), 'b', 'c')]" } } }] }`))),
+    text: template(
+      nestedDeployment(
+        setResource(
+          `{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "e": { "value": "[[if(equals(parameters('|x|'), 'a'), 'b', 'c')]" } } }] }`,
+        ),
+      ),
+    ),
     code: 'PS7001',
   },
   {
@@ -168,7 +179,11 @@ const valid: ValidCase[] = [
   },
   { name: 'a call in another casing is defined', text: passing(`"[parameters('Effect')]"`), notCodes: ['PS7001'] },
   { name: "'[[' in a plain document is a literal string", text: passing(`"[[not an expression]"`), notCodes: ['PS7001', 'PS7004'] },
-  { name: "strings that only start or end with a bracket", text: passing(`["[parameters('x')", "parameters('y')]", "[", "]"]`), notCodes: ['PS7001', 'PS7004'] },
+  {
+    name: 'strings that only start or end with a bracket',
+    text: passing(`["[parameters('x')", "parameters('y')]", "[", "]"]`),
+    notCodes: ['PS7001', 'PS7004'],
+  },
   {
     name: 'expressions outside reference values (metadata, descriptions) and in keys are not checked',
     text: a3(`{

@@ -18,13 +18,21 @@ const invalid: InvalidCase[] = [
   },
   {
     name: "template: a set's own parameter, in another casing, passed unescaped: the message says to escape it",
-    text: template(setResource(`{ "parameters": { "Effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }] }`)),
+    text: template(
+      setResource(
+        `{ "parameters": { "Effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|effect|')]" } } }] }`,
+      ),
+    ),
     code: 'PS7005',
     data: { messageId: 'escape' },
   },
   {
     name: 'template: a parameter neither the template nor the set declares',
-    text: template(setResource(`{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|nowhere|')]" } } }] }`)),
+    text: template(
+      setResource(
+        `{ "parameters": { "effect": { "type": "String" } }, "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('|nowhere|')]" } } }] }`,
+      ),
+    ),
     code: 'PS7005',
     data: { messageId: 'undefined' },
   },
@@ -33,11 +41,17 @@ const invalid: InvalidCase[] = [
 const valid: ValidCase[] = [
   {
     name: "a set in a nested deployment's template: its expressions see that template's parameters, not the outer one's",
-    text: template(nestedDeployment(setResource(`{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('inner')]" } } }] }`))),
+    text: template(
+      nestedDeployment(
+        setResource(
+          `{ "policyDefinitions": [{ "policyDefinitionId": "${D1}", "parameters": { "effect": { "value": "[parameters('inner')]" } } }] }`,
+        ),
+      ),
+    ),
     notCodes: ['PS7005'],
   },
   {
-    name: "a set resource on its own (a fragment): the template around it is not in sight, its parameters are not checked",
+    name: 'a set resource on its own (a fragment): the template around it is not in sight, its parameters are not checked',
     text: `{
   "type": "Microsoft.Authorization/policySetDefinitions",
   "apiVersion": "2025-11-01",

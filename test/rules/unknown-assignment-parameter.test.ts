@@ -1,6 +1,14 @@
 // PS9201 unknown-assignment-parameter: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
 import { run, type InvalidCase, type ValidCase } from '../support/ruleTester';
-import { assignment, templateAssignment, epac, withSets, SET_ID_ELSEWHERE, UNKNOWN_SET_ID, SET_NAME } from '../support/ruleDocuments/consumers';
+import {
+  assignment,
+  templateAssignment,
+  epac,
+  withSets,
+  SET_ID_ELSEWHERE,
+  UNKNOWN_SET_ID,
+  SET_NAME,
+} from '../support/ruleDocuments/consumers';
 
 const invalid: InvalidCase[] = [
   {
@@ -10,7 +18,13 @@ const invalid: InvalidCase[] = [
     options: withSets,
     data: { messageId: 'unknownDidYouMean', name: 'efect', suggestion: 'effect' },
     message: /set 'tagging-set' has no parameter 'efect'\. Did you mean 'effect'\?/,
-    fixes: [{ title: "Rename to 'effect'", output: assignment(`"parameters": { "tagName": { "value": "env" }, "effect": { "value": "Deny" } }`), preferred: true }],
+    fixes: [
+      {
+        title: "Rename to 'effect'",
+        output: assignment(`"parameters": { "tagName": { "value": "env" }, "effect": { "value": "Deny" } }`),
+        preferred: true,
+      },
+    ],
   },
   {
     name: 'a parameter the set never had, the set named at another scope (a placeholder)',
@@ -21,7 +35,11 @@ const invalid: InvalidCase[] = [
   },
   {
     name: "in a template, the set's ID read from a variable",
-    text: templateAssignment(`"parameters": { "tagName": { "value": "env" }, |"tagNames"|: { "value": "x" } }`, "[variables('sets').tagging]", `{ "sets": { "tagging": "[concat('/providers/Microsoft.Management/managementGroups/', 'contoso', '/providers/Microsoft.Authorization/policySetDefinitions/${SET_NAME}')]" } }`),
+    text: templateAssignment(
+      `"parameters": { "tagName": { "value": "env" }, |"tagNames"|: { "value": "x" } }`,
+      "[variables('sets').tagging]",
+      `{ "sets": { "tagging": "[concat('/providers/Microsoft.Management/managementGroups/', 'contoso', '/providers/Microsoft.Authorization/policySetDefinitions/${SET_NAME}')]" } }`,
+    ),
     code: 'PS9201',
     options: withSets,
     otherErrors: ['PS9202'],
@@ -37,8 +55,18 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'every parameter declared (any casing)', text: assignment(`"parameters": { "TagName": { "value": "env" }, "effect": { "value": "Deny" } }`), notCodes: ['PS9201'], options: withSets },
-  { name: 'a set that is not known: not checked, never guessed', text: assignment(`"parameters": { "anything": { "value": 1 } }`, UNKNOWN_SET_ID), notCodes: ['PS9201'], options: withSets },
+  {
+    name: 'every parameter declared (any casing)',
+    text: assignment(`"parameters": { "TagName": { "value": "env" }, "effect": { "value": "Deny" } }`),
+    notCodes: ['PS9201'],
+    options: withSets,
+  },
+  {
+    name: 'a set that is not known: not checked, never guessed',
+    text: assignment(`"parameters": { "anything": { "value": 1 } }`, UNKNOWN_SET_ID),
+    notCodes: ['PS9201'],
+    options: withSets,
+  },
   { name: 'no catalogue at all', text: assignment(`"parameters": { "anything": { "value": 1 } }`), notCodes: ['PS9201'] },
   {
     name: 'an ID that is an expression left unresolved',

@@ -19,7 +19,12 @@ const invalid: InvalidCase[] = [
   }`),
     code: 'PS8010',
     options: { definitions: unreadable() },
-    data: { messageId: 'unreadable', name: 'Deny-Broken', file: 'policyDefinitions/Deny-Broken.json', problem: 'Unexpected token } at line 9' },
+    data: {
+      messageId: 'unreadable',
+      name: 'Deny-Broken',
+      file: 'policyDefinitions/Deny-Broken.json',
+      problem: 'Unexpected token } at line 9',
+    },
     message: /looks to be in 'policyDefinitions\/Deny-Broken\.json', which could not be read \(Unexpected token \} at line 9\)/,
   },
 ];

@@ -25,7 +25,10 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'definition IDs resolve in any namespace and casing',
-    text: ref(DEF.main.replace('Microsoft.Authorization', 'Provider.Authorization').toLowerCase(), `"parameters": { ${LOCATIONS}, |"nope"|: { "value": 1 } }`),
+    text: ref(
+      DEF.main.replace('Microsoft.Authorization', 'Provider.Authorization').toLowerCase(),
+      `"parameters": { ${LOCATIONS}, |"nope"|: { "value": 1 } }`,
+    ),
     code: 'PS8001',
     options: withCatalog,
   },
@@ -62,7 +65,7 @@ const invalid: InvalidCase[] = [
     data: { suggestion: 'tagValues' },
   },
   {
-    name: "pinning the latest major: parameters the latest version dropped are unknown",
+    name: 'pinning the latest major: parameters the latest version dropped are unknown',
     text: ref(DEF.changed, `"definitionVersion": "8.*.*",\n        "parameters": { |"minPort"|: { "value": 1 } }`),
     code: 'PS8001',
     options: withCatalog,
@@ -92,7 +95,10 @@ const valid: ValidCase[] = [
   },
   {
     name: 'a reference pinning an older major passes parameters the latest version dropped (70 built-in references)',
-    text: ref(DEF.changed, `"definitionVersion": "7.*.*",\n        "parameters": { "minPort": { "value": 0 }, "maxPort": { "value": 65535 }, "excludedContainers": { "value": [] } }`),
+    text: ref(
+      DEF.changed,
+      `"definitionVersion": "7.*.*",\n        "parameters": { "minPort": { "value": 0 }, "maxPort": { "value": 65535 }, "excludedContainers": { "value": [] } }`,
+    ),
     options: withCatalog,
     notCodes: ['PS8001', 'PS8002', 'PS8003', 'PS8005'],
   },
@@ -116,7 +122,10 @@ const valid: ValidCase[] = [
   },
   {
     name: 'literal values that fit: allowed case-insensitively, Integer, object, array',
-    text: ref(DEF.main, `"parameters": { "listOfLocations": { "value": [] }, "effect": { "value": "deny" }, "maxCount": { "value": 10 }, "labelSelector": { "value": { "app": "x" } } }`),
+    text: ref(
+      DEF.main,
+      `"parameters": { "listOfLocations": { "value": [] }, "effect": { "value": "deny" }, "maxCount": { "value": 10 }, "labelSelector": { "value": { "app": "x" } } }`,
+    ),
     options: withCatalog,
     notCodes: ['PS8001', 'PS8002', 'PS8003', 'PS8004'],
   },

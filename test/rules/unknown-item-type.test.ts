@@ -9,9 +9,26 @@ import { run, type InvalidCase } from '../support/ruleTester';
 import { item } from '../support/ruleDocuments/workspaceItems';
 
 const invalid: InvalidCase[] = [
-  { name: 'a type that is not listed, with a suggestion', text: item('"type": |"Eventstreem"|'), code: 'PS2008', severity: 2, message: /Did you mean 'Eventstream'/ },
-  { name: 'a type not like any listed one', text: item('"type": |"QuantumLedger"|'), code: 'PS2008', message: /not a known item type; the list grows/ },
-  { name: 'a listed type in another casing', text: item('"type": |"kqlDatabase"|'), code: 'PS2008', message: /spelled 'KQLDatabase'/, data: { suggestion: 'KQLDatabase' } },
+  {
+    name: 'a type that is not listed, with a suggestion',
+    text: item('"type": |"Eventstreem"|'),
+    code: 'PS2008',
+    severity: 2,
+    message: /Did you mean 'Eventstream'/,
+  },
+  {
+    name: 'a type not like any listed one',
+    text: item('"type": |"QuantumLedger"|'),
+    code: 'PS2008',
+    message: /not a known item type; the list grows/,
+  },
+  {
+    name: 'a listed type in another casing',
+    text: item('"type": |"kqlDatabase"|'),
+    code: 'PS2008',
+    message: /spelled 'KQLDatabase'/,
+    data: { suggestion: 'KQLDatabase' },
+  },
 ];
 
 run('unknown-item-type', { valid: [], invalid });
@@ -24,6 +41,8 @@ test('the ItemType list has the 44 values of spec section C, and the schema offe
     const line = /\*\*ItemType\*\* values[^:]*: ([^\n]+)/.exec(fs.readFileSync(spec, 'utf8'))?.[1] ?? '';
     assert.deepEqual([...ITEM_TYPES], line.replace(/\.$/, '').split(', '), 'the list in the spec');
   } else console.log(`# the spec is not at ${spec}: the list is checked against the schema only`);
-  const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'workspaceItem.schema.json'), 'utf8')) as { properties: { type: { examples: string[] } } };
+  const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'workspaceItem.schema.json'), 'utf8')) as {
+    properties: { type: { examples: string[] } };
+  };
   assert.deepEqual(schema.properties.type.examples, [...ITEM_TYPES]);
 });

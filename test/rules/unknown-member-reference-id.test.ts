@@ -12,7 +12,9 @@ const invalid: InvalidCase[] = [
   },
   {
     name: 'an override selector',
-    text: assignment(`"overrides": [{ "kind": "policyEffect", "value": "Disabled", "selectors": [{ "kind": "policyDefinitionReferenceId", "in": ["inheritTag", |"removedMember"|] }] }]`),
+    text: assignment(
+      `"overrides": [{ "kind": "policyEffect", "value": "Disabled", "selectors": [{ "kind": "policyDefinitionReferenceId", "in": ["inheritTag", |"removedMember"|] }] }]`,
+    ),
     code: 'PS9205',
     options: withSets,
     data: { messageId: 'unknown' },
@@ -38,9 +40,26 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'members, any casing', text: assignment(`"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "REQUIRETAG" }]`), notCodes: ['PS9205'], options: withSets },
-  { name: 'a set that is not known', text: assignment(`"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "x" }]`, UNKNOWN_SET_ID), notCodes: ['PS9205'], options: withSets },
-  { name: 'a selector of another kind', text: assignment(`"overrides": [{ "kind": "policyEffect", "value": "Audit", "selectors": [{ "kind": "resourceLocation", "in": ["westeurope"] }] }]`), notCodes: ['PS9205'], options: withSets },
+  {
+    name: 'members, any casing',
+    text: assignment(`"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "REQUIRETAG" }]`),
+    notCodes: ['PS9205'],
+    options: withSets,
+  },
+  {
+    name: 'a set that is not known',
+    text: assignment(`"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "x" }]`, UNKNOWN_SET_ID),
+    notCodes: ['PS9205'],
+    options: withSets,
+  },
+  {
+    name: 'a selector of another kind',
+    text: assignment(
+      `"overrides": [{ "kind": "policyEffect", "value": "Audit", "selectors": [{ "kind": "resourceLocation", "in": ["westeurope"] }] }]`,
+    ),
+    notCodes: ['PS9205'],
+    options: withSets,
+  },
 ];
 
 run('unknown-member-reference-id', { valid, invalid });

@@ -8,7 +8,16 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
-  { name: 'a model the user added to the table', text: body('"my-model"', '1'), notCodes: ['PS9102'], options: { quota: { table: mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, { classes: { mine: { rpm: 2, tpm: 1000 } }, models: { 'my-model': 'mine' } }) } } },
+  {
+    name: 'a model the user added to the table',
+    text: body('"my-model"', '1'),
+    notCodes: ['PS9102'],
+    options: {
+      quota: {
+        table: mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, { classes: { mine: { rpm: 2, tpm: 1000 } }, models: { 'my-model': 'mine' } }),
+      },
+    },
+  },
 ];
 
 run('unknown-model-class', { valid, invalid });

@@ -16,7 +16,13 @@ const invalid: InvalidCase[] = [
     code: 'PS5003',
     severity: 4,
     // The group goes, with the comma before it.
-    fixes: [{ title: "Remove unused group 'Storage'", output: GROUPED('["Network"]').replace(',\n      { "name": "Storage" }', ''), preferred: true }],
+    fixes: [
+      {
+        title: "Remove unused group 'Storage'",
+        output: GROUPED('["Network"]').replace(',\n      { "name": "Storage" }', ''),
+        preferred: true,
+      },
+    ],
   },
   {
     name: 'unused groups when no reference has groupNames',

@@ -11,7 +11,12 @@ const invalid: InvalidCase[] = [
     text: a3(`{ "version": |"1.3.0"|, "parameters": {}, "policyDefinitions": [${REF}] }`),
     code: 'PS3006',
     options: {
-      previous: { text: a3(`{ "version": "1.2.3", "parameters": { "effect": { "type": "String", "defaultValue": "Audit" } }, "policyDefinitions": [${REF}] }`), label: 'HEAD' },
+      previous: {
+        text: a3(
+          `{ "version": "1.2.3", "parameters": { "effect": { "type": "String", "defaultValue": "Audit" } }, "policyDefinitions": [${REF}] }`,
+        ),
+        label: 'HEAD',
+      },
     },
     message: /2\.0\.0/,
     fixes: [
@@ -34,7 +39,16 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
   ];
   const set = (version: string | undefined, changes: { parameters?: object; policyDefinitions?: object[]; description?: string } = {}) =>
     JSON.stringify(
-      { name: 'set1', properties: { displayName: 'x', description: changes.description ?? 'd', ...(version === undefined ? {} : { version }), parameters: changes.parameters ?? PARAMS, policyDefinitions: changes.policyDefinitions ?? REFS } },
+      {
+        name: 'set1',
+        properties: {
+          displayName: 'x',
+          description: changes.description ?? 'd',
+          ...(version === undefined ? {} : { version }),
+          parameters: changes.parameters ?? PARAMS,
+          policyDefinitions: changes.policyDefinitions ?? REFS,
+        },
+      },
       null,
       2,
     );
@@ -47,7 +61,9 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
   const tagRemoved = { parameters: { effect: PARAMS.effect } };
 
   test('a patch change under the same version: must be greater', () => {
-    assert.deepEqual(messages(set('1.2.3', { description: 'other' }), OLD), ["Version '1.2.3' must be greater than '1.2.3' (HEAD): the set changed (description-changed); use '1.2.4'."]);
+    assert.deepEqual(messages(set('1.2.3', { description: 'other' }), OLD), [
+      "Version '1.2.3' must be greater than '1.2.3' (HEAD): the set changed (description-changed); use '1.2.4'.",
+    ]);
   });
 
   test('a minor or a major change under the same version: not bumped enough, naming the bump and only its changes', () => {
@@ -72,7 +88,9 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
   });
 
   test('a version lowered with nothing changed says so, and asks for the earlier one back', () => {
-    assert.deepEqual(messages(set('1.2.2'), OLD), ["Version '1.2.2' is lower than '1.2.3' (HEAD), and nothing changed that needs a new version: use '1.2.3'."]);
+    assert.deepEqual(messages(set('1.2.2'), OLD), [
+      "Version '1.2.2' is lower than '1.2.3' (HEAD), and nothing changed that needs a new version: use '1.2.3'.",
+    ]);
     assert.deepEqual(messages(set('1.2.3'), OLD), [], 'the same version, nothing changed');
   });
 
@@ -82,10 +100,20 @@ describe("PS3006's messages: which bump, which changes, and a version lowered fo
       `{ "type": "Microsoft.Authorization/policySetDefinitions", "apiVersion": "2025-11-01", "name": "${name}", "properties": { "version": "${version}", "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] } }`;
     const template = (...resources: string[]) =>
       `{ "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#", "contentVersion": "1.0.0.0", "resources": [${resources.join(', ')}] }`;
-    assert.deepEqual(messages(template(resource('a', '1.0.0'), resource('c', '1.0.0')), template(resource('a', '1.0.0'), resource('b', '2.0.0'))), [], 'set c is new');
+    assert.deepEqual(
+      messages(template(resource('a', '1.0.0'), resource('c', '1.0.0')), template(resource('a', '1.0.0'), resource('b', '2.0.0'))),
+      [],
+      'set c is new',
+    );
     const added = [...REFS, { policyDefinitionReferenceId: 'r3', policyDefinitionId: defId('d3') }];
-    const withSetting = validateText(set('1.3.0', { policyDefinitions: added }), { assumePolicyDocument: true, previous: { text: OLD, label: 'HEAD', referenceAdded: 'major' } });
-    assert.deepEqual(withSetting.diagnostics.filter((d) => d.code === 'PS3006').map((d) => d.data.suggested), ['2.0.0']);
+    const withSetting = validateText(set('1.3.0', { policyDefinitions: added }), {
+      assumePolicyDocument: true,
+      previous: { text: OLD, label: 'HEAD', referenceAdded: 'major' },
+    });
+    assert.deepEqual(
+      withSetting.diagnostics.filter((d) => d.code === 'PS3006').map((d) => d.data.suggested),
+      ['2.0.0'],
+    );
   });
 
   test('versions of several digits are checked; one that is not #.#.# is left to invalid-version; no earlier version, nothing to compare', () => {

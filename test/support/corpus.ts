@@ -36,7 +36,9 @@ export const SUBSET = corpusAt('subset', SUBSET_DIR);
 /** Where the full corpus would be: POLICYSET_CORPUS, or ../shared/corpus beside the checkout. */
 export const FULL_CORPUS_DIR = process.env.POLICYSET_CORPUS ?? path.resolve(REPO_ROOT, '..', 'shared', 'corpus');
 /** The full corpus (257 sets, 5009 definitions), when it is there: it adds to the corpus tests, never decides them. */
-export const FULL_CORPUS: Corpus | undefined = fs.existsSync(path.join(FULL_CORPUS_DIR, 'builtin-policy-sets')) ? corpusAt('full', FULL_CORPUS_DIR) : undefined;
+export const FULL_CORPUS: Corpus | undefined = fs.existsSync(path.join(FULL_CORPUS_DIR, 'builtin-policy-sets'))
+  ? corpusAt('full', FULL_CORPUS_DIR)
+  : undefined;
 
 /** The corpora every corpus test runs on: the subset always, then the full corpus when it is there. */
 export const CORPORA: Corpus[] = FULL_CORPUS ? [SUBSET, FULL_CORPUS] : [SUBSET];

@@ -47,8 +47,16 @@ export function answerProblems(method: string, params: Record<string, unknown>, 
     if (!Range.is(range)) return fail(where, 'not a range', range);
     const { start, end } = range;
     if (start.line > end.line || (start.line === end.line && start.character > end.character)) fail(where, 'starts after it ends', range);
-    for (const [name, p] of [['start', start], ['end', end]] as const) {
-      if (p.line >= lines.length || p.character > lines[p.line]) fail(where, `${name} outside the document (${lines.length} lines${p.line < lines.length ? `, line ${p.line} has ${lines[p.line]} characters` : ''})`, range);
+    for (const [name, p] of [
+      ['start', start],
+      ['end', end],
+    ] as const) {
+      if (p.line >= lines.length || p.character > lines[p.line])
+        fail(
+          where,
+          `${name} outside the document (${lines.length} lines${p.line < lines.length ? `, line ${p.line} has ${lines[p.line]} characters` : ''})`,
+          range,
+        );
     }
   };
   /** A range of any document: at least ordered. */
@@ -58,17 +66,23 @@ export function answerProblems(method: string, params: Record<string, unknown>, 
     if (start.line > end.line || (start.line === end.line && start.character > end.character)) fail(where, 'starts after it ends', range);
   };
   const rangeOf = (target: string) => (target === uri ? inDocument : ordered);
-  const list = (check: Check): Check => (value, where) => {
-    if (!Array.isArray(value)) return fail(where, 'not an array', value);
-    value.forEach((item, i) => check(item, `${where}[${i}]`));
-  };
-  const nullOr = (check: Check): Check => (value, where) => {
-    if (value !== null) check(value, where);
-  };
-  const textEdit = (target: string): Check => (value, where) => {
-    if (!TextEdit.is(value)) return fail(where, 'not a TextEdit', value);
-    rangeOf(target)(value.range, `${where}.range`);
-  };
+  const list =
+    (check: Check): Check =>
+    (value, where) => {
+      if (!Array.isArray(value)) return fail(where, 'not an array', value);
+      value.forEach((item, i) => check(item, `${where}[${i}]`));
+    };
+  const nullOr =
+    (check: Check): Check =>
+    (value, where) => {
+      if (value !== null) check(value, where);
+    };
+  const textEdit =
+    (target: string): Check =>
+    (value, where) => {
+      if (!TextEdit.is(value)) return fail(where, 'not a TextEdit', value);
+      rangeOf(target)(value.range, `${where}.range`);
+    };
   const location: Check = (value, where) => {
     if (!Location.is(value)) return fail(where, 'not a Location', value);
     rangeOf(value.uri)(value.range, `${where}.range`);
@@ -107,7 +121,8 @@ export function answerProblems(method: string, params: Record<string, unknown>, 
       inDocument(value.range, `${where}.range`);
       inDocument(value.selectionRange, `${where}.selectionRange`);
       if (value.children !== undefined) list(documentSymbol)(value.children, `${where}.children`);
-    } else if (typeof (value as SymbolInformation)?.name === 'string' && typeof (value as SymbolInformation).kind === 'number') location((value as SymbolInformation).location, `${where}.location`);
+    } else if (typeof (value as SymbolInformation)?.name === 'string' && typeof (value as SymbolInformation).kind === 'number')
+      location((value as SymbolInformation).location, `${where}.location`);
     else fail(where, 'neither a DocumentSymbol nor a SymbolInformation', value);
   };
   const selectionRange: Check = (value, where) => {
@@ -120,7 +135,8 @@ export function answerProblems(method: string, params: Record<string, unknown>, 
     'textDocument/completion': nullOr((value, where) => {
       if (Array.isArray(value)) return list(completionItem)(value, where);
       const completionList = value as { isIncomplete?: unknown; items?: unknown };
-      if (typeof completionList !== 'object' || typeof completionList.isIncomplete !== 'boolean') return fail(where, 'neither CompletionItem[] nor a CompletionList', value);
+      if (typeof completionList !== 'object' || typeof completionList.isIncomplete !== 'boolean')
+        return fail(where, 'neither CompletionItem[] nor a CompletionList', value);
       list(completionItem)(completionList.items, `${where}.items`);
     }),
     'textDocument/hover': nullOr((value, where) => {
@@ -132,49 +148,69 @@ export function answerProblems(method: string, params: Record<string, unknown>, 
       else location(value, where);
     }),
     'textDocument/references': nullOr(list(location)),
-    'textDocument/documentHighlight': nullOr(list((value, where) => {
-      const highlight = value as DocumentHighlight;
-      if (typeof highlight !== 'object' || highlight === null || (highlight.kind !== undefined && typeof highlight.kind !== 'number')) return fail(where, 'not a DocumentHighlight', value);
-      inDocument(highlight.range, `${where}.range`);
-    })),
+    'textDocument/documentHighlight': nullOr(
+      list((value, where) => {
+        const highlight = value as DocumentHighlight;
+        if (typeof highlight !== 'object' || highlight === null || (highlight.kind !== undefined && typeof highlight.kind !== 'number'))
+          return fail(where, 'not a DocumentHighlight', value);
+        inDocument(highlight.range, `${where}.range`);
+      }),
+    ),
     'textDocument/documentSymbol': nullOr(list(documentSymbol)),
-    'textDocument/inlayHint': nullOr(list((value, where) => {
-      if (!InlayHint.is(value)) return fail(where, 'not an InlayHint', value);
-      inDocument({ start: value.position, end: value.position }, `${where}.position`);
-    })),
-    'textDocument/documentLink': nullOr(list((value, where) => {
-      if (!DocumentLink.is(value)) return fail(where, 'not a DocumentLink', value);
-      inDocument(value.range, `${where}.range`);
-      if (value.target !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(value.target)) fail(where, 'a target that is not a URI', value);
-    })),
-    'workspace/symbol': nullOr(list((value, where) => {
-      const symbol = value as SymbolInformation;
-      if (typeof symbol?.name !== 'string' || typeof symbol.kind !== 'number') return fail(where, 'not a SymbolInformation', value);
-      location(symbol.location, `${where}.location`);
-    })),
-    'textDocument/codeAction': nullOr(list((value, where) => {
-      if (CodeAction.is(value)) {
-        if (value.edit) workspaceEdit(value.edit, `${where}.edit`);
-        if (value.diagnostics) list(ordered)(value.diagnostics.map((d) => d.range), `${where}.diagnostics`);
-      } else if (!Command.is(value)) fail(where, 'neither a CodeAction nor a Command', value);
-    })),
+    'textDocument/inlayHint': nullOr(
+      list((value, where) => {
+        if (!InlayHint.is(value)) return fail(where, 'not an InlayHint', value);
+        inDocument({ start: value.position, end: value.position }, `${where}.position`);
+      }),
+    ),
+    'textDocument/documentLink': nullOr(
+      list((value, where) => {
+        if (!DocumentLink.is(value)) return fail(where, 'not a DocumentLink', value);
+        inDocument(value.range, `${where}.range`);
+        if (value.target !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(value.target)) fail(where, 'a target that is not a URI', value);
+      }),
+    ),
+    'workspace/symbol': nullOr(
+      list((value, where) => {
+        const symbol = value as SymbolInformation;
+        if (typeof symbol?.name !== 'string' || typeof symbol.kind !== 'number') return fail(where, 'not a SymbolInformation', value);
+        location(symbol.location, `${where}.location`);
+      }),
+    ),
+    'textDocument/codeAction': nullOr(
+      list((value, where) => {
+        if (CodeAction.is(value)) {
+          if (value.edit) workspaceEdit(value.edit, `${where}.edit`);
+          if (value.diagnostics)
+            list(ordered)(
+              value.diagnostics.map((d) => d.range),
+              `${where}.diagnostics`,
+            );
+        } else if (!Command.is(value)) fail(where, 'neither a CodeAction nor a Command', value);
+      }),
+    ),
     'textDocument/formatting': nullOr(list(textEdit(uri))),
     'textDocument/rangeFormatting': nullOr(list(textEdit(uri))),
     'textDocument/rename': nullOr(workspaceEdit),
-    'textDocument/foldingRange': nullOr(list((value, where) => {
-      if (!FoldingRange.is(value)) return fail(where, 'not a FoldingRange', value);
-      if (value.startLine > value.endLine || value.endLine >= lines.length) fail(where, `lines not ordered or outside the document (${lines.length} lines)`, value);
-    })),
+    'textDocument/foldingRange': nullOr(
+      list((value, where) => {
+        if (!FoldingRange.is(value)) return fail(where, 'not a FoldingRange', value);
+        if (value.startLine > value.endLine || value.endLine >= lines.length)
+          fail(where, `lines not ordered or outside the document (${lines.length} lines)`, value);
+      }),
+    ),
     'textDocument/selectionRange': nullOr((value, where) => {
       list(selectionRange)(value, where);
       const positions = params.positions as unknown[] | undefined;
-      if (Array.isArray(value) && positions && value.length !== positions.length) fail(where, `${value.length} selection ranges for ${positions.length} positions`, value);
+      if (Array.isArray(value) && positions && value.length !== positions.length)
+        fail(where, `${value.length} selection ranges for ${positions.length} positions`, value);
     }),
     'textDocument/diagnostic': (value, where) => {
       const report = value as { kind?: unknown; items?: unknown; resultId?: unknown };
       if (typeof report !== 'object' || report === null) return fail(where, 'not a document diagnostic report', value);
       if (report.kind === 'full') list(diagnostic)(report.items, `${where}.items`);
-      else if (report.kind !== 'unchanged' || typeof report.resultId !== 'string') fail(where, 'neither a full nor an unchanged report', value);
+      else if (report.kind !== 'unchanged' || typeof report.resultId !== 'string')
+        fail(where, 'neither a full nor an unchanged report', value);
     },
   };
   const check = checks[method];

@@ -47,7 +47,10 @@ export class LspProcess {
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private readonly exited: Promise<void>;
 
-  constructor(readonly child: ChildProcessWithoutNullStreams, readonly name = 'server') {
+  constructor(
+    readonly child: ChildProcessWithoutNullStreams,
+    readonly name = 'server',
+  ) {
     child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     child.stderr.on('data', (chunk: Buffer) => {
       // Keep the tail only: a long fuzz run must not grow this without bound.
@@ -101,7 +104,8 @@ export class LspProcess {
       const handler = this.serverRequestHandlers.get(message.method);
       let result: unknown = null;
       if (handler) result = handler(message.params);
-      else if (message.method === 'workspace/configuration') result = ((message.params as { items?: unknown[] })?.items ?? []).map(() => null);
+      else if (message.method === 'workspace/configuration')
+        result = ((message.params as { items?: unknown[] })?.items ?? []).map(() => null);
       this.send({ jsonrpc: '2.0', id: message.id, result: result ?? null });
       this.serverRequests.push({ method: message.method, params: message.params });
       for (const waiter of [...this.requestWaiters]) waiter();
@@ -226,7 +230,13 @@ export class LspProcess {
 }
 
 /** Starts a Node.js language server script over stdio (no shell, no stdin of ours). */
-export function startServerProcess(script: string = SERVER_BIN, args: string[] = ['--stdio'], name = 'policyset-language-server', nodeArgs: string[] = [], env?: NodeJS.ProcessEnv): LspProcess {
+export function startServerProcess(
+  script: string = SERVER_BIN,
+  args: string[] = ['--stdio'],
+  name = 'policyset-language-server',
+  nodeArgs: string[] = [],
+  env?: NodeJS.ProcessEnv,
+): LspProcess {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: REPO_ROOT, stdio: 'pipe', env });
   return new LspProcess(child, name);
 }
@@ -234,13 +244,27 @@ export function startServerProcess(script: string = SERVER_BIN, args: string[] =
 /** Starts our server and completes the initialize handshake. */
 export async function startInitialized(
   capabilities: object = {},
-  options: { initializationOptions?: unknown; script?: string; args?: string[]; name?: string; nodeArgs?: string[]; workspaceFolders?: string[]; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    initializationOptions?: unknown;
+    script?: string;
+    args?: string[];
+    name?: string;
+    nodeArgs?: string[];
+    workspaceFolders?: string[];
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ) {
   const client = startServerProcess(options.script, options.args, options.name, options.nodeArgs, options.env);
   const folders = options.workspaceFolders?.map((uri) => ({ uri, name: uri.slice(uri.lastIndexOf('/') + 1) }));
   const initialized = await client.request<{ capabilities: Record<string, unknown> }>(
     'initialize',
-    { processId: process.pid, rootUri: folders?.[0]?.uri ?? null, ...(folders ? { workspaceFolders: folders } : {}), capabilities, initializationOptions: options.initializationOptions },
+    {
+      processId: process.pid,
+      rootUri: folders?.[0]?.uri ?? null,
+      ...(folders ? { workspaceFolders: folders } : {}),
+      capabilities,
+      initializationOptions: options.initializationOptions,
+    },
     30000,
   );
   if (initialized.error) throw new Error(`initialize failed: ${initialized.error.message}`);

@@ -89,14 +89,20 @@ function offsetAt(text: string, position: { line: number; character: number }): 
 }
 
 /** The source text a range covers. */
-export function sliceOf(text: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): string {
+export function sliceOf(
+  text: string,
+  range: { start: { line: number; character: number }; end: { line: number; character: number } },
+): string {
   return text.slice(offsetAt(text, range.start), offsetAt(text, range.end));
 }
 
 function describe(text: string, diagnostics: PolicySetDiagnostic[]): string {
   if (!diagnostics.length) return '(none)';
   return diagnostics
-    .map((d) => `  ${d.code} sev ${d.severity} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${JSON.stringify(sliceOf(text, d.range).slice(0, 80))} ${d.message}`)
+    .map(
+      (d) =>
+        `  ${d.code} sev ${d.severity} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${JSON.stringify(sliceOf(text, d.range).slice(0, 80))} ${d.message}`,
+    )
     .join('\n');
 }
 
@@ -126,7 +132,13 @@ export function checkInvalid(c: InvalidCase): void {
   assert.deepEqual(result.internalErrors, [], 'rules threw');
   const expected = { start: positionAt(text, start), end: positionAt(text, end) };
   const ofCode = result.diagnostics.filter((d) => d.code === c.code);
-  const hit = ofCode.find((d) => d.range.start.line === expected.start.line && d.range.start.character === expected.start.character && d.range.end.line === expected.end.line && d.range.end.character === expected.end.character);
+  const hit = ofCode.find(
+    (d) =>
+      d.range.start.line === expected.start.line &&
+      d.range.start.character === expected.start.character &&
+      d.range.end.line === expected.end.line &&
+      d.range.end.character === expected.end.character,
+  );
   assert.ok(
     hit,
     `expected ${c.code} on ${JSON.stringify(text.slice(start, end))} at ${expected.start.line}:${expected.start.character}-${expected.end.line}:${expected.end.character}; all diagnostics:\n${describe(text, result.diagnostics)}`,
@@ -141,7 +153,8 @@ export function checkInvalid(c: InvalidCase): void {
   assert.ok(template, `${c.code} has no message '${String(hit.data.messageId)}'`);
   assert.notEqual(String(hit.message), hit.data.messageId, 'the message is text, not its id');
   // Every placeholder of the message has a value: a report without its data leaves holes in the sentence.
-  for (const [, key] of template.matchAll(/\{\{(\w+)\}\}/g)) assert.notEqual(hit.data[key], undefined, `${c.code} message '${String(hit.data.messageId)}' has no value for {{${key}}}`);
+  for (const [, key] of template.matchAll(/\{\{(\w+)\}\}/g))
+    assert.notEqual(hit.data[key], undefined, `${c.code} message '${String(hit.data.messageId)}' has no value for {{${key}}}`);
   const message = String(hit.message);
   assert.ok(message && !/\{\{/.test(message), `message has unfilled placeholders: ${message}`);
   if (c.message) assert.match(message, c.message);
@@ -156,7 +169,11 @@ export function checkInvalid(c: InvalidCase): void {
   if (c.fixes) {
     const uri = 'file:///case.json';
     const actions = getCodeActions(result.document, uri, [hit], hit.range, { definitions: options.definitions, cloud: options.cloud });
-    const fixes = actions.map((action) => ({ title: action.title, output: applyTextEdits(text, editsOf(action, uri)), preferred: action.isPreferred === true }));
+    const fixes = actions.map((action) => ({
+      title: action.title,
+      output: applyTextEdits(text, editsOf(action, uri)),
+      preferred: action.isPreferred === true,
+    }));
     assert.deepEqual(
       fixes,
       c.fixes.map((f) => ({ preferred: false, ...f, output: prepare(f.output, c.crlf) })),
@@ -172,8 +189,10 @@ export function checkInvalid(c: InvalidCase): void {
 export function run(name: string, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
   const rule = RULES.find((r) => r.meta.name === name);
   if (!rule) throw new Error(`no rule named ${name}`);
-  for (const c of cases.invalid) if (c.code !== rule.meta.code) throw new Error(`${name}: invalid case '${c.name}' is of ${c.code}, not ${rule.meta.code}`);
-  for (const c of cases.valid) if (!c.notCodes.includes(rule.meta.code)) throw new Error(`${name}: valid case '${c.name}' does not check ${rule.meta.code}`);
+  for (const c of cases.invalid)
+    if (c.code !== rule.meta.code) throw new Error(`${name}: invalid case '${c.name}' is of ${c.code}, not ${rule.meta.code}`);
+  for (const c of cases.valid)
+    if (!c.notCodes.includes(rule.meta.code)) throw new Error(`${name}: valid case '${c.name}' does not check ${rule.meta.code}`);
   runInvalid(name, cases.invalid);
   runValid(name, cases.valid);
 }

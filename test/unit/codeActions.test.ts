@@ -3,7 +3,15 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parsePolicyDocument, validateDocument, DefinitionCatalog, cloudOfPath, type ValidateOptions, type PolicyDocument, type PolicySetDiagnostic } from '#service';
+import {
+  parsePolicyDocument,
+  validateDocument,
+  DefinitionCatalog,
+  cloudOfPath,
+  type ValidateOptions,
+  type PolicyDocument,
+  type PolicySetDiagnostic,
+} from '#service';
 import { getCodeActions } from '#features';
 import type { CodeAction, TextEdit } from 'vscode-languageserver-types';
 import { findNodeAtOffset } from 'jsonc-parser';
@@ -56,10 +64,13 @@ function convert(text: string, c: Pick<FixCase, 'crlf' | 'tabs' | 'wide'>): stri
 
 const propertiesOf = (value: Record<string, unknown>) => value['properties'] as Record<string, unknown>;
 
-const GROUPS = (groupNames: string, groups = `[
+const GROUPS = (
+  groupNames: string,
+  groups = `[
     { "name": "Network" },
     { "name": "Storage" }
-  ]`) =>
+  ]`,
+) =>
   a3(`{
   "displayName": "Set",
   "policyDefinitionGroups": ${groups},
@@ -110,14 +121,17 @@ const cases: FixCase[] = [
   },
   {
     name: 'declare a group in a tab-indented CRLF document',
-    text: GROUPS('["Compute"]', `[
+    text: GROUPS(
+      '["Compute"]',
+      `[
     {
       "name": "Network"
     },
     {
       "name": "Storage"
     }
-  ]`),
+  ]`,
+    ),
     code: 'PS5001',
     crlf: true,
     tabs: true,
@@ -155,7 +169,7 @@ const cases: FixCase[] = [
     code: 'PS5001',
     title: /^Change to 'Storage'$/,
     actions: 2,
-    check: (v) => assert.deepEqual(((propertiesOf(v)['policyDefinitions'] as Array<Record<string, unknown>>)[0])['groupNames'], ['Storage']),
+    check: (v) => assert.deepEqual((propertiesOf(v)['policyDefinitions'] as Array<Record<string, unknown>>)[0]['groupNames'], ['Storage']),
   },
   {
     name: 'a misspelt group declared instead, not preferred',
@@ -197,7 +211,9 @@ const cases: FixCase[] = [
     text: NO_PARAMETERS(`{ "effect": { "value": "[parameters('effect')]" } }`),
     code: 'PS7001',
     title: /^Declare parameter 'effect' \(String\)$/,
-    contains: [`  "displayName": "Set",\n  "parameters": {\n    "effect": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Effect"\n      }\n    }\n  },\n  "policyDefinitions": [`],
+    contains: [
+      `  "displayName": "Set",\n  "parameters": {\n    "effect": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Effect"\n      }\n    }\n  },\n  "policyDefinitions": [`,
+    ],
   },
   {
     name: 'declare a parameter where there are no parameters, in a document indented by four spaces',
@@ -205,7 +221,9 @@ const cases: FixCase[] = [
     code: 'PS7001',
     wide: true,
     title: /^Declare parameter 'effect' \(String\)$/,
-    contains: [`  "displayName": "Set",\n  "parameters": {\n    "effect": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Effect"\n      }\n    }\n  },\n  "policyDefinitions": [`],
+    contains: [
+      `  "displayName": "Set",\n  "parameters": {\n    "effect": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Effect"\n      }\n    }\n  },\n  "policyDefinitions": [`,
+    ],
   },
   {
     name: "declare a parameter with the type of the known definition's parameter it is passed to",
@@ -213,7 +231,10 @@ const cases: FixCase[] = [
     code: 'PS7001',
     options: withCatalog,
     title: /^Declare parameter 'allowedLocations' \(Array\)$/,
-    check: (v) => assert.deepEqual(propertiesOf(v)['parameters'], { allowedLocations: { type: 'Array', metadata: { displayName: 'Allowed locations' } } }),
+    check: (v) =>
+      assert.deepEqual(propertiesOf(v)['parameters'], {
+        allowedLocations: { type: 'Array', metadata: { displayName: 'Allowed locations' } },
+      }),
   },
   {
     name: 'declare a parameter used inside a larger expression: String',
@@ -237,7 +258,9 @@ const cases: FixCase[] = [
     tabs: true,
     all: true,
     title: /^Declare parameter 'missing' \(String\)$/,
-    contains: [`    "effect": {\n      "type": "String"\n    },\n    "missing": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Missing"\n      }\n    }\n  },`],
+    contains: [
+      `    "effect": {\n      "type": "String"\n    },\n    "missing": {\n      "type": "String",\n      "metadata": {\n        "displayName": "Missing"\n      }\n    }\n  },`,
+    ],
   },
   {
     name: 'declare a parameter in an empty parameters object',
@@ -270,7 +293,9 @@ const cases: FixCase[] = [
     code: 'PS7001',
     options: withCatalog,
     title: /^Declare parameter 'where' \(Array\)$/,
-    contains: [`          "effect": { "type": "String" },\n          "where": { "type": "Array", "metadata": { "displayName": "Where" } }\n        },`],
+    contains: [
+      `          "effect": { "type": "String" },\n          "where": { "type": "Array", "metadata": { "displayName": "Where" } }\n        },`,
+    ],
   },
 
   // ---- Casing
@@ -283,7 +308,10 @@ const cases: FixCase[] = [
   },
   {
     name: 'every parameter type in another casing, in one action',
-    text: PARAMETERS(`{ "effect": { "type": "string" }, "where": { "type": "ARRAY" } }`, `{ "effect": { "value": "[parameters('effect')]" }, "w": { "value": "[parameters('where')]" } }`),
+    text: PARAMETERS(
+      `{ "effect": { "type": "string" }, "where": { "type": "ARRAY" } }`,
+      `{ "effect": { "value": "[parameters('effect')]" }, "w": { "value": "[parameters('where')]" } }`,
+    ),
     code: 'PS2006',
     nth: 1,
     title: /^Write every parameter type in its canonical casing \(2 in this document\)$/,
@@ -294,7 +322,10 @@ const cases: FixCase[] = [
   },
   {
     name: 'every parameter reference in another casing, in one action',
-    text: PARAMETERS(`{ "effect": { "type": "String" }, "it's": { "type": "String" } }`, `{ "effect": { "value": "[parameters('EFFECT')]" }, "b": { "value": "[concat(parameters('Effect'), parameters('IT''S'))]" } }`),
+    text: PARAMETERS(
+      `{ "effect": { "type": "String" }, "it's": { "type": "String" } }`,
+      `{ "effect": { "value": "[parameters('EFFECT')]" }, "b": { "value": "[concat(parameters('Effect'), parameters('IT''S'))]" } }`,
+    ),
     code: 'PS7002',
     title: /^Write every parameter reference as declared \(3 in this document\)$/,
     actions: 2,
@@ -356,7 +387,7 @@ const cases: FixCase[] = [
     contains: [`"groupNames": []`],
   },
   {
-    name: "a parameter the definition does not have, with a close match, is renamed to it",
+    name: 'a parameter the definition does not have, with a close match, is renamed to it',
     text: NO_PARAMETERS(`{ "efect": { "value": "Audit" }, "listOfLocations": { "value": [] } }`, DEF.main),
     code: 'PS8001',
     options: withCatalog,
@@ -462,7 +493,7 @@ const cases: FixCase[] = [
     title: /^Change to '1\.0\.0-preview'$/,
   },
   {
-    name: "a version with a fourth component is shortened, but that is not the preferred fix",
+    name: 'a version with a fourth component is shortened, but that is not the preferred fix',
     text: a1(`{ "version": "1.2.3.4", "policyDefinitions": [{ "policyDefinitionId": "${D1}" }] }`),
     code: 'PS3002',
     title: /^Change to '1\.2\.3'$/,
@@ -519,7 +550,10 @@ const cases: FixCase[] = [
   },
   {
     name: 'remove an unused parameter (in the middle, one line)',
-    text: PARAMETERS(`{ "a": { "type": "String" }, "unused": { "type": "String" }, "b": { "type": "String" } }`, `{ "a": { "value": "[parameters('a')]" }, "b": { "value": "[parameters('b')]" } }`),
+    text: PARAMETERS(
+      `{ "a": { "type": "String" }, "unused": { "type": "String" }, "b": { "type": "String" } }`,
+      `{ "a": { "value": "[parameters('a')]" }, "b": { "value": "[parameters('b')]" } }`,
+    ),
     code: 'PS7003',
     title: /^Remove unused parameter 'unused'$/,
     contains: [`"parameters": { "a": { "type": "String" }, "b": { "type": "String" } },`],
@@ -540,11 +574,14 @@ const cases: FixCase[] = [
   },
   {
     name: 'remove a repeated group declaration that says more than the first: not the preferred fix',
-    text: GROUPS('["Network"]', `[
+    text: GROUPS(
+      '["Network"]',
+      `[
     { "name": "Network" },
     { "name": "Compute" },
     { "name": "network", "displayName": "Networking" }
-  ]`),
+  ]`,
+    ),
     code: 'PS5002',
     title: /^Remove this repeated declaration of group 'network'$/,
     preferred: false,
@@ -559,13 +596,16 @@ const cases: FixCase[] = [
   },
   {
     name: 'remove an unused group (the first of a list, tab-indented CRLF)',
-    text: GROUPS('["Network"]', `[
+    text: GROUPS(
+      '["Network"]',
+      `[
     {
       "name": "Unused"
     },
     { "name": "Network" },
     { "name": "Compute" }
-  ]`),
+  ]`,
+    ),
     code: 'PS5003',
     crlf: true,
     tabs: true,
@@ -614,13 +654,19 @@ describe('code actions: each quick fix removes its diagnostic and keeps the docu
       if (c.crlf) assert.doesNotMatch(fixed, /[^\r]\n/, 'only CRLF line endings');
       if (c.tabs) assert.doesNotMatch(fixed, /^ +\S/m, 'indented with tabs only');
       if (c.wide) assert.doesNotMatch(fixed, /^(?: {4})* {1,3}\S/m, 'indented by four spaces');
-      for (const snippet of c.contains ?? []) assert.ok(fixed.includes(convert(snippet, c)), `the fixed document must contain:\n${snippet}\n---- it is:\n${fixed}`);
-      for (const snippet of c.lacks ?? []) assert.ok(!fixed.includes(convert(snippet, c)), `the fixed document must not contain:\n${snippet}`);
+      for (const snippet of c.contains ?? [])
+        assert.ok(fixed.includes(convert(snippet, c)), `the fixed document must contain:\n${snippet}\n---- it is:\n${fixed}`);
+      for (const snippet of c.lacks ?? [])
+        assert.ok(!fixed.includes(convert(snippet, c)), `the fixed document must not contain:\n${snippet}`);
       c.check?.(value!);
 
       const after = validateDocument(parsePolicyDocument(fixed), c.options).diagnostics;
       const remaining = after.filter((d) => d.code === c.code).length;
-      assert.equal(remaining, c.fixesAll ? 0 : ofCode.length - action.diagnostics!.length, `${c.code} left after the fix:\n${describeDiagnostics(after)}`);
+      assert.equal(
+        remaining,
+        c.fixesAll ? 0 : ofCode.length - action.diagnostics!.length,
+        `${c.code} left after the fix:\n${describeDiagnostics(after)}`,
+      );
       const errorsBefore = errorCounts(before);
       for (const [code, count] of errorCounts(after)) {
         assert.ok(count <= (errorsBefore.get(code) ?? 0), `new ${code} errors after the fix:\n${describeDiagnostics(after)}\n${fixed}`);
@@ -653,11 +699,17 @@ describe('code actions: what gets no fix', () => {
   test('a diagnostic without data (a client that drops it) still gets the fixes the model knows', () => {
     const bare: PolicySetDiagnostic = { ...undefinedGroup, data: undefined as never };
     const actions = getCodeActions(document, URI, [bare], bare.range);
-    assert.deepEqual(actions.map((a) => a.title), ["Declare group 'Compute' in policyDefinitionGroups"]);
+    assert.deepEqual(
+      actions.map((a) => a.title),
+      ["Declare group 'Compute' in policyDefinitionGroups"],
+    );
     const typeText = PARAMETERS(`{ "effect": { "type": "string" } }`, `{ "effect": { "value": "[parameters('effect')]" } }`);
     const typeDocument = parsePolicyDocument(typeText);
     const casing = validateDocument(typeDocument).diagnostics.find((d) => d.code === 'PS2006')!;
-    assert.deepEqual(getCodeActions(typeDocument, URI, [{ ...casing, data: undefined as never }], casing.range).map((a) => a.title), ["Change to 'String'"]);
+    assert.deepEqual(
+      getCodeActions(typeDocument, URI, [{ ...casing, data: undefined as never }], casing.range).map((a) => a.title),
+      ["Change to 'String'"],
+    );
   });
 
   test('a property renamed onto a key its object already has', () => {
@@ -673,11 +725,16 @@ describe('code actions: what gets no fix', () => {
     const stale = validateDocument(parsePolicyDocument(source)).diagnostics;
     assert.ok(stale.length > 5);
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
     let offered = 0;
     for (let i = 0; i < 300; i++) {
       const at = random(source.length);
-      const edited = i % 3 === 0 ? source.slice(0, at) : i % 3 === 1 ? source.slice(0, at) + source.slice(at + random(40)) : source.slice(0, at) + '"x", ' + source.slice(at);
+      const edited =
+        i % 3 === 0
+          ? source.slice(0, at)
+          : i % 3 === 1
+            ? source.slice(0, at) + source.slice(at + random(40))
+            : source.slice(0, at) + '"x", ' + source.slice(at);
       const doc = parsePolicyDocument(edited);
       const whole = { start: { line: 0, character: 0 }, end: { line: 100000, character: 0 } };
       const actions = getCodeActions(doc, URI, stale, whole);
@@ -731,11 +788,14 @@ describe('code actions: what gets no fix', () => {
  * reference of a few hundred characters instead of a megabyte 15,000 times keeps the sweep to seconds.
  */
 function editedContainer(document: PolicyDocument, edits: TextEdit[]): string {
-  const spans = edits.map((e) => ({ start: document.lines.offsetAt(e.range.start), end: document.lines.offsetAt(e.range.end), text: e.newText })).sort((a, b) => b.start - a.start);
+  const spans = edits
+    .map((e) => ({ start: document.lines.offsetAt(e.range.start), end: document.lines.offsetAt(e.range.end), text: e.newText }))
+    .sort((a, b) => b.start - a.start);
   const from = Math.min(...spans.map((s) => s.start));
   const to = Math.max(...spans.map((s) => s.end));
   let node = findNodeAtOffset(document.parsed.root!, from);
-  while (node && !((node.type === 'object' || node.type === 'array') && node.offset < from && to < node.offset + node.length)) node = node.parent;
+  while (node && !((node.type === 'object' || node.type === 'array') && node.offset < from && to < node.offset + node.length))
+    node = node.parent;
   const base = node ? node.offset : 0;
   let text = node ? document.parsed.text.slice(node.offset, node.offset + node.length) : document.parsed.text;
   for (const span of spans) text = text.slice(0, span.start - base) + span.text + text.slice(span.end - base);
@@ -744,7 +804,8 @@ function editedContainer(document: PolicyDocument, edits: TextEdit[]): string {
 
 test('code actions on the examples with mistakes: every fix applies and parses, the preferred ones remove their diagnostic', () => {
   const definitions = new DefinitionCatalog();
-  for (const file of listJsonFiles(path.join(REPO_ROOT, 'examples', 'definitions'))) definitions.addDefinitionDocument(JSON.parse(fs.readFileSync(file, 'utf8')), file);
+  for (const file of listJsonFiles(path.join(REPO_ROOT, 'examples', 'definitions')))
+    definitions.addDefinitionDocument(JSON.parse(fs.readFileSync(file, 'utf8')), file);
   const fixed = new Set<string>();
   for (const file of listJsonFiles(path.join(REPO_ROOT, 'examples', 'mistakes'))) {
     const text = fs.readFileSync(file, 'utf8');
@@ -757,58 +818,73 @@ test('code actions on the examples with mistakes: every fix applies and parses, 
         fixed.add(diagnostic.code);
         if (!action.isPreferred) continue;
         const after = validateDocument(parsePolicyDocument(result), { definitions }).diagnostics.filter((d) => d.code === diagnostic.code);
-        assert.equal(after.length, diagnostics.filter((d) => d.code === diagnostic.code).length - 1, `${path.basename(file)}: '${action.title}' left its ${diagnostic.code}`);
+        assert.equal(
+          after.length,
+          diagnostics.filter((d) => d.code === diagnostic.code).length - 1,
+          `${path.basename(file)}: '${action.title}' left its ${diagnostic.code}`,
+        );
       }
     }
   }
-  for (const code of ['PS3001', 'PS3002', 'PS3003', 'PS3004', 'PS4001', 'PS5001', 'PS5002', 'PS5003', 'PS7001', 'PS7003', 'PS2004']) assert.ok(fixed.has(code), `no fix of ${code} in examples/mistakes`);
+  for (const code of ['PS3001', 'PS3002', 'PS3003', 'PS3004', 'PS4001', 'PS5001', 'PS5002', 'PS5003', 'PS7001', 'PS7003', 'PS2004'])
+    assert.ok(fixed.has(code), `no fix of ${code} in examples/mistakes`);
 });
 
 // Every diagnostic of every built-in set: computing its fixes never throws, and every fix leaves JSON that parses.
-for (const corpus of CORPORA) describe(`code actions over the corpus (${corpus.label})`, () => {
-  test('every fix of every diagnostic of every file applies and parses; a sample of them, re-validated, removes its diagnostic', () => {
-    const definitions = new DefinitionCatalog();
-    definitions.addIndex(JSON.parse(fs.readFileSync(corpus.index, 'utf8')));
-    const counts = new Map<string, number>();
-    const revalidated = new Map<string, number>();
-    const SAMPLE = 10;
-    let diagnosticCount = 0;
-    for (const file of listJsonFiles(corpus.sets)) {
-      const name = path.basename(file);
-      const options = { definitions, cloud: cloudOfPath(file) };
-      const document = parsePolicyDocument(fs.readFileSync(file, 'utf8'));
-      const diagnostics = validateDocument(document, options).diagnostics;
-      diagnosticCount += diagnostics.length;
-      const sampledHere = new Set<string>();
-      const fixAllsHere = new Set<string>();
-      for (const diagnostic of diagnostics) {
-        let actions: CodeAction[] = [];
-        assert.doesNotThrow(() => (actions = getCodeActions(document, URI, [diagnostic], diagnostic.range, options)), `${name}: ${diagnostic.code}`);
-        for (const action of actions) {
-          // A fix-all action is the same for every diagnostic of its code: checked once per file.
-          if (action.title.startsWith('Write every')) {
-            if (fixAllsHere.has(action.title)) continue;
-            fixAllsHere.add(action.title);
+for (const corpus of CORPORA)
+  describe(`code actions over the corpus (${corpus.label})`, () => {
+    test('every fix of every diagnostic of every file applies and parses; a sample of them, re-validated, removes its diagnostic', () => {
+      const definitions = new DefinitionCatalog();
+      definitions.addIndex(JSON.parse(fs.readFileSync(corpus.index, 'utf8')));
+      const counts = new Map<string, number>();
+      const revalidated = new Map<string, number>();
+      const SAMPLE = 10;
+      let diagnosticCount = 0;
+      for (const file of listJsonFiles(corpus.sets)) {
+        const name = path.basename(file);
+        const options = { definitions, cloud: cloudOfPath(file) };
+        const document = parsePolicyDocument(fs.readFileSync(file, 'utf8'));
+        const diagnostics = validateDocument(document, options).diagnostics;
+        diagnosticCount += diagnostics.length;
+        const sampledHere = new Set<string>();
+        const fixAllsHere = new Set<string>();
+        for (const diagnostic of diagnostics) {
+          let actions: CodeAction[] = [];
+          assert.doesNotThrow(
+            () => (actions = getCodeActions(document, URI, [diagnostic], diagnostic.range, options)),
+            `${name}: ${diagnostic.code}`,
+          );
+          for (const action of actions) {
+            // A fix-all action is the same for every diagnostic of its code: checked once per file.
+            if (action.title.startsWith('Write every')) {
+              if (fixAllsHere.has(action.title)) continue;
+              fixAllsHere.add(action.title);
+            }
+            assert.doesNotThrow(
+              () => JSON.parse(editedContainer(document, editsOf(action, URI))),
+              `${name}: '${action.title}' for ${diagnostic.code} at line ${diagnostic.range.start.line + 1} breaks the JSON`,
+            );
+            counts.set(diagnostic.code, (counts.get(diagnostic.code) ?? 0) + 1);
+            // Re-validating each of 15,000 fixes would take minutes: the first fix of each code in a file, up to SAMPLE per code.
+            const code = diagnostic.code;
+            if (!action.isPreferred || sampledHere.has(code) || (revalidated.get(code) ?? 0) >= SAMPLE) continue;
+            sampledHere.add(code);
+            revalidated.set(code, (revalidated.get(code) ?? 0) + 1);
+            const fixed = applyTextEdits(document.parsed.text, editsOf(action, URI));
+            JSON.parse(fixed);
+            const after = validateDocument(parsePolicyDocument(fixed), options).diagnostics;
+            const same = (d: PolicySetDiagnostic) => d.code === code;
+            assert.equal(after.filter(same).length, diagnostics.filter(same).length - 1, `${name}: '${action.title}' left its ${code}`);
+            assert.equal(after.filter((d) => d.severity === 1).length, 0, `${name}: '${action.title}' added errors`);
           }
-          assert.doesNotThrow(() => JSON.parse(editedContainer(document, editsOf(action, URI))), `${name}: '${action.title}' for ${diagnostic.code} at line ${diagnostic.range.start.line + 1} breaks the JSON`);
-          counts.set(diagnostic.code, (counts.get(diagnostic.code) ?? 0) + 1);
-          // Re-validating each of 15,000 fixes would take minutes: the first fix of each code in a file, up to SAMPLE per code.
-          const code = diagnostic.code;
-          if (!action.isPreferred || sampledHere.has(code) || (revalidated.get(code) ?? 0) >= SAMPLE) continue;
-          sampledHere.add(code);
-          revalidated.set(code, (revalidated.get(code) ?? 0) + 1);
-          const fixed = applyTextEdits(document.parsed.text, editsOf(action, URI));
-          JSON.parse(fixed);
-          const after = validateDocument(parsePolicyDocument(fixed), options).diagnostics;
-          const same = (d: PolicySetDiagnostic) => d.code === code;
-          assert.equal(after.filter(same).length, diagnostics.filter(same).length - 1, `${name}: '${action.title}' left its ${code}`);
-          assert.equal(after.filter((d) => d.severity === 1).length, 0, `${name}: '${action.title}' added errors`);
         }
       }
-    }
-    const list = (m: Map<string, number>) => [...m].map(([k, v]) => `${k} ${v}`).join(', ');
-    console.log(`# corpus (${corpus.label}): ${diagnosticCount} diagnostics; fixes by code: ${list(counts)}; re-validated: ${list(revalidated)}`);
-    // The corpus has parameter types and references, definition parameters and property names in another casing, and unused parameters and groups.
-    for (const code of ['PS2006', 'PS7002', 'PS8008', 'PS7003', 'PS5003', 'PS2005']) assert.ok((revalidated.get(code) ?? 0) > 0, `no fix of ${code} in the corpus`);
+      const list = (m: Map<string, number>) => [...m].map(([k, v]) => `${k} ${v}`).join(', ');
+      console.log(
+        `# corpus (${corpus.label}): ${diagnosticCount} diagnostics; fixes by code: ${list(counts)}; re-validated: ${list(revalidated)}`,
+      );
+      // The corpus has parameter types and references, definition parameters and property names in another casing, and unused parameters and groups.
+      for (const code of ['PS2006', 'PS7002', 'PS8008', 'PS7003', 'PS5003', 'PS2005'])
+        assert.ok((revalidated.get(code) ?? 0) > 0, `no fix of ${code} in the corpus`);
+    });
   });
-});

@@ -32,7 +32,10 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-compile-cache-test-'));
   cache = path.join(dir, 'cache');
   moduleFile = path.join(dir, 'module.js');
-  fs.writeFileSync(moduleFile, "'use strict';\nexports.answer = (n) => n * 2;\nexports.dirname = __dirname;\nexports.builtin = typeof require('node:path').join;\n");
+  fs.writeFileSync(
+    moduleFile,
+    "'use strict';\nexports.answer = (n) => n * 2;\nexports.dirname = __dirname;\nexports.builtin = typeof require('node:path').join;\n",
+  );
   delete process.env.NODE_DISABLE_COMPILE_CACHE;
   process.env.POLICYSET_COMPILE_CACHE = cache;
 });
@@ -109,14 +112,18 @@ describe('compile cache', () => {
     loaded.save();
   });
 
-  test('a folder owned by another user is not used: its cache could be anyone’s code', { skip: process.getuid?.() !== 0 ? 'needs root, to give a folder to another user' : false }, () => {
-    fs.mkdirSync(cache, { mode: 0o777 });
-    fs.chownSync(cache, 65534, 65534);
-    const loaded = requireWithCompileCache(moduleFile);
-    assert.equal(loaded.state, 'off');
-    loaded.save();
-    assert.deepEqual(caches(), []);
-  });
+  test(
+    'a folder owned by another user is not used: its cache could be anyone’s code',
+    { skip: process.getuid?.() !== 0 ? 'needs root, to give a folder to another user' : false },
+    () => {
+      fs.mkdirSync(cache, { mode: 0o777 });
+      fs.chownSync(cache, 65534, 65534);
+      const loaded = requireWithCompileCache(moduleFile);
+      assert.equal(loaded.state, 'off');
+      loaded.save();
+      assert.deepEqual(caches(), []);
+    },
+  );
 
   test('NODE_DISABLE_COMPILE_CACHE and POLICYSET_COMPILE_CACHE=0 turn it off', () => {
     process.env.NODE_DISABLE_COMPILE_CACHE = '1';

@@ -83,7 +83,8 @@ const withCatalog: CompletionOptions = { definitions: catalog };
 // ---- metadata.strongType ---------------------------------------------------------------------------
 
 const DOCUMENTED = ['location', 'resourceTypes', 'storageSkus', 'vmSKUs', 'existingResourceGroups', 'omsWorkspace'];
-const setWithStrongType = (value: string) => a3(`{
+const setWithStrongType = (value: string) =>
+  a3(`{
     "parameters": { "where": { "type": "String", "metadata": { "displayName": "Where", "strongType": ${value} } } },
     "policyDefinitions": [{ "policyDefinitionId": "${DEF}" }]
   }`);
@@ -91,7 +92,14 @@ const setWithStrongType = (value: string) => a3(`{
 test('strongType: the documented values, resource types and every corpus value; the edit replaces the whole string', async () => {
   const c = await complete(setWithStrongType('"lo|c"'));
   for (const value of DOCUMENTED) assert.ok(c.labels.includes(value), value);
-  for (const value of ['Microsoft.Network/virtualNetworks', 'Microsoft.Network/virtualNetworks/subnets', 'Microsoft.KeyVault/vaults', 'ExistingResourceGroups', 'VMSKUs', 'MachineConfiguration/BaselineSettings']) {
+  for (const value of [
+    'Microsoft.Network/virtualNetworks',
+    'Microsoft.Network/virtualNetworks/subnets',
+    'Microsoft.KeyVault/vaults',
+    'ExistingResourceGroups',
+    'VMSKUs',
+    'MachineConfiguration/BaselineSettings',
+  ]) {
     assert.ok(c.labels.includes(value), value);
   }
   assert.equal(c.replaced('location'), '"loc"');
@@ -113,10 +121,14 @@ test('strongType: on broken JSON (an unterminated string, no closing braces)', a
   assert.ok(c.labels.includes('Microsoft.Network/privateDnsZones'));
   assert.equal(c.replaced('location'), '"Microsoft.Net');
   // A half-typed key on the line before does not confuse it either: the key before the cursor on its line decides.
-  const c2 = await complete(`{ "properties": { "parameters": { "where": { "type": "String", "metadata": { "displ\n "strongType": "lo|" } } }, "policyDefinitions": [] } }`);
+  const c2 = await complete(
+    `{ "properties": { "parameters": { "where": { "type": "String", "metadata": { "displ\n "strongType": "lo|" } } }, "policyDefinitions": [] } }`,
+  );
   assert.ok(c2.labels.includes('location'));
   assert.equal(c2.replaced('location'), '"lo"');
-  const c3 = await complete(`{ "properties": { "parameters": { "where": { "type": "String", "metadata": { "displayName": "x"\n "strongType": | } } }, "policyDefinitions": [] } }`);
+  const c3 = await complete(
+    `{ "properties": { "parameters": { "where": { "type": "String", "metadata": { "displayName": "x"\n "strongType": | } } }, "policyDefinitions": [] } }`,
+  );
   assert.equal(c3.replaced('location'), '');
 });
 
@@ -130,7 +142,9 @@ test('strongType: in a set inside an ARM template, and in a policy definition do
     }`),
   );
   assert.ok(t.labels.includes('location'));
-  const d = await complete('{ "properties": { "policyRule": {}, "parameters": { "p": { "type": "String", "metadata": { "strongType": "|" } } } } }');
+  const d = await complete(
+    '{ "properties": { "policyRule": {}, "parameters": { "p": { "type": "String", "metadata": { "strongType": "|" } } } } }',
+  );
   assert.ok(d.labels.includes('existingResourceGroups'));
 });
 
@@ -188,7 +202,9 @@ test('groupNames: in an empty array, and on broken JSON with the groups declared
   const c = await complete(a3(`{ ${GROUPS}, "policyDefinitions": [{ "policyDefinitionId": "${DEF}", "groupNames": [|] }] }`));
   assert.deepEqual([...c.labels].sort(), ['Identity', 'Logging', 'Network']);
   assert.equal(c.replaced('Logging'), '');
-  const broken = await complete(`{ "properties": { ${GROUPS}, "policyDefinitions": [ { "policyDefinitionId": "${DEF}", "groupNames": ["Id|`);
+  const broken = await complete(
+    `{ "properties": { ${GROUPS}, "policyDefinitions": [ { "policyDefinitionId": "${DEF}", "groupNames": ["Id|`,
+  );
   assert.ok(broken.labels.includes('Identity'));
   assert.equal(broken.replaced('Identity'), '"Id');
 });
@@ -220,7 +236,7 @@ test("parameters('|'): the set's parameters; the edit replaces exactly the name"
   assert.equal(empty.newText('locations'), 'locations');
 });
 
-test("parameters(|: right after the parenthesis, the name is inserted with its quotes", async () => {
+test('parameters(|: right after the parenthesis, the name is inserted with its quotes', async () => {
   const c = await complete(withValue(`"[parameters(|)]"`));
   assert.equal(c.replaced('effect'), '');
   assert.equal(c.newText('effect'), "'effect'");
@@ -235,7 +251,9 @@ test('parameters() inside a larger expression, and in an array value', async () 
 });
 
 test('parameters() on broken JSON: an unterminated string and no closing brackets', async () => {
-  const c = await complete(`{ "properties": { ${SET_PARAMETERS}, "policyDefinitions": [ { "policyDefinitionId": "${DEF}", "parameters": { "effect": { "value": "[parameters('e|`);
+  const c = await complete(
+    `{ "properties": { ${SET_PARAMETERS}, "policyDefinitions": [ { "policyDefinitionId": "${DEF}", "parameters": { "effect": { "value": "[parameters('e|`,
+  );
   assert.ok(c.labels.includes('effect'));
   assert.equal(c.replaced('effect'), 'e');
 });
@@ -316,7 +334,10 @@ test("a reference's parameters: renaming a key that has a value replaces only th
 });
 
 test("a reference's parameters on broken JSON, and with an unknown definition", async () => {
-  const broken = await complete(`{ "properties": { "policyDefinitions": [ { "policyDefinitionId": "${DEF}", "parameters": { "min|`, withCatalog);
+  const broken = await complete(
+    `{ "properties": { "policyDefinitions": [ { "policyDefinitionId": "${DEF}", "parameters": { "min|`,
+    withCatalog,
+  );
   assert.ok(broken.labels.includes('minimumTlsVersion'));
   assert.equal(broken.replaced('minimumTlsVersion'), '"min');
   const unknown = await complete(withReferenceParameters('|', defId('not-known')), withCatalog);
@@ -333,7 +354,10 @@ test('definitionVersion: the known versions, newest first, and the major-version
   assert.equal(c.item('2.1.0').detail, 'latest known version');
   assert.equal(c.replaced('1.*.*'), '""');
   // Before the id, on broken JSON.
-  const broken = await complete(`{ "properties": { "policyDefinitions": [ { "definitionVersion": "2|", "policyDefinitionId": "${DEF}" `, withCatalog);
+  const broken = await complete(
+    `{ "properties": { "policyDefinitions": [ { "definitionVersion": "2|", "policyDefinitionId": "${DEF}" `,
+    withCatalog,
+  );
   assert.ok(broken.labels.includes('2.0.0'));
 });
 
@@ -341,7 +365,8 @@ test('definitionVersion: the known versions, newest first, and the major-version
 
 test('schema completions: keys of a reference and policyType values', async () => {
   const keys = await complete(a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${DEF}", "|" }] }`));
-  for (const key of ['policyDefinitionReferenceId', 'definitionVersion', 'groupNames', 'parameters']) assert.ok(keys.labels.includes(key), key);
+  for (const key of ['policyDefinitionReferenceId', 'definitionVersion', 'groupNames', 'parameters'])
+    assert.ok(keys.labels.includes(key), key);
   assert.ok(!keys.labels.includes('policyDefinitionId'), 'a key already present is not offered');
   const policyType = await complete(a3('{ "policyType": "|", "policyDefinitions": [] }'));
   for (const value of ['"BuiltIn"', '"Custom"', '"NotSpecified"', '"Static"']) assert.ok(policyType.labels.includes(value), value);
@@ -380,8 +405,13 @@ test('snippets: a new reference, group and parameter where each belongs', async 
   const ref = await complete(a3(`{ ${SET_PARAMETERS}, "policyDefinitions": [{ "policyDefinitionId": "${DEF}" }, |] }`));
   const reference = expandSnippet(ref.newText('new policy definition reference'));
   assert.equal(ref.item('new policy definition reference').kind, 15);
-  const withReference = a3(`{ ${GROUPS.replace(/\{ "name": "Logging" \}/, '{ "name": "Logging" }')}, "policyDefinitions": [${reference.replace('"groupNames": []', '"groupNames": ["Logging", "Identity", "Network"]')}] }`);
-  assert.deepEqual(validateText(withReference).diagnostics.filter((d) => d.severity === 1), []);
+  const withReference = a3(
+    `{ ${GROUPS.replace(/\{ "name": "Logging" \}/, '{ "name": "Logging" }')}, "policyDefinitions": [${reference.replace('"groupNames": []', '"groupNames": ["Logging", "Identity", "Network"]')}] }`,
+  );
+  assert.deepEqual(
+    validateText(withReference).diagnostics.filter((d) => d.severity === 1),
+    [],
+  );
 
   const group = await complete(a3(`{ "policyDefinitionGroups": [|], "policyDefinitions": [] }`));
   assert.match(group.newText('new group'), /"name": "\$\{1:groupName\}"/);
@@ -403,7 +433,9 @@ test('snippets: a new reference, group and parameter where each belongs', async 
 // ---- Robustness and the corpus -------------------------------------------------------------------------
 
 test('every offset of a broken document answers without throwing', async () => {
-  const source = withValue(`"[parameters('eff')]"`).replace(/\}\s*$/, '').replace('"policyDefinitions"', '"policyDefinitions" ');
+  const source = withValue(`"[parameters('eff')]"`)
+    .replace(/\}\s*$/, '')
+    .replace('"policyDefinitions"', '"policyDefinitions" ');
   for (let cut = 0; cut <= source.length; cut += 7) {
     const text = source.slice(0, cut);
     const document = parsePolicyDocument(text);
@@ -436,7 +468,11 @@ async function assertSameFromTreeAndScanner(text: string, options?: CompletionOp
   let nonEmpty = 0;
   for (let offset = 1; offset < text.length; offset++) {
     const tree = await describe(fromTree, offset);
-    assert.equal(tree, await describe(fromScanner, offset), `at ${offset}: ${JSON.stringify(text.slice(offset - 30, offset))}|${JSON.stringify(text.slice(offset, offset + 15))}`);
+    assert.equal(
+      tree,
+      await describe(fromScanner, offset),
+      `at ${offset}: ${JSON.stringify(text.slice(offset - 30, offset))}|${JSON.stringify(text.slice(offset, offset + 15))}`,
+    );
     if (tree) nonEmpty++;
   }
   return nonEmpty;
@@ -481,9 +517,21 @@ test('the largest corpus file: completion at several positions (timings printed)
   };
   const lastReference = text.lastIndexOf('"policyDefinitionId"');
   const positions: Array<{ name: string; offset: number; expect: (labels: string[]) => void }> = [
-    { name: 'strongType value', offset: at('"strongType": "location"', 0, '"strongType": "loc'.length), expect: (l) => assert.ok(l.includes('location')) },
-    { name: 'groupNames entry (last reference)', offset: at('"', at('"groupNames": [', lastReference, '"groupNames": ['.length), 2), expect: (l) => assert.ok(l.length > 10) },
-    { name: "parameters('|') (last reference)", offset: at("[parameters('", lastReference, "[parameters('".length), expect: (l) => assert.ok(l.length > 100) },
+    {
+      name: 'strongType value',
+      offset: at('"strongType": "location"', 0, '"strongType": "loc'.length),
+      expect: (l) => assert.ok(l.includes('location')),
+    },
+    {
+      name: 'groupNames entry (last reference)',
+      offset: at('"', at('"groupNames": [', lastReference, '"groupNames": ['.length), 2),
+      expect: (l) => assert.ok(l.length > 10),
+    },
+    {
+      name: "parameters('|') (last reference)",
+      offset: at("[parameters('", lastReference, "[parameters('".length),
+      expect: (l) => assert.ok(l.length > 100),
+    },
     {
       // The definition's parameters that the reference does not set yet: here its only one, effect, is set already.
       name: 'reference parameter key (last reference)',
@@ -491,13 +539,25 @@ test('the largest corpus file: completion at several positions (timings printed)
       expect: (l) => {
         const id = /"policyDefinitionId": "([^"]+)"/.exec(text.slice(lastReference))![1];
         const known = [...(definitions.lookup(id)[0]?.parameters.values() ?? [])].map((parameter) => parameter.name);
-        const set = Object.keys((JSON.parse(text).properties.policyDefinitions as Array<{ policyDefinitionId: string; parameters?: object }>).filter((r) => r.policyDefinitionId === id).pop()?.parameters ?? {});
+        const set = Object.keys(
+          (JSON.parse(text).properties.policyDefinitions as Array<{ policyDefinitionId: string; parameters?: object }>)
+            .filter((r) => r.policyDefinitionId === id)
+            .pop()?.parameters ?? {},
+        );
         assert.ok(known.length > 0, `the index knows ${id}`);
         assert.deepEqual(l.map((label) => label.replace(/^"|"$/g, '')).sort(), known.filter((name) => !set.includes(name)).sort());
       },
     },
-    { name: 'reference key (first reference)', offset: at('"policyDefinitionReferenceId"', 0, 1), expect: (l) => assert.ok(l.includes('policyDefinitionReferenceId') && !l.includes('policyDefinitionId')) },
-    { name: 'policyType value', offset: at('"policyType": "', 0, '"policyType": "'.length + 1), expect: (l) => assert.ok(l.includes('"Custom"')) },
+    {
+      name: 'reference key (first reference)',
+      offset: at('"policyDefinitionReferenceId"', 0, 1),
+      expect: (l) => assert.ok(l.includes('policyDefinitionReferenceId') && !l.includes('policyDefinitionId')),
+    },
+    {
+      name: 'policyType value',
+      offset: at('"policyType": "', 0, '"policyType": "'.length + 1),
+      expect: (l) => assert.ok(l.includes('"Custom"')),
+    },
   ];
   const lines = [`# Spain_ENS.json (${Math.round(text.length / 1024)} KB): parse ${parseMs.toFixed(1)} ms`];
   for (const { name, offset, expect } of positions) {

@@ -22,8 +22,36 @@ test('the schema names the keys the CLI checks, and every rule by code and name 
 });
 
 test('the schema and checkConfig agree on good and bad files', () => {
-  const good = [{}, { rules: { PS7003: 'off', 'undefined-group': 'warning' } }, { definitions: ['defs'], cloud: 'AzureChinaCloud', ignore: ['legacy/', '!legacy/keep.json'], strict: true, minSeverity: 'warning', maxWarnings: 0, capacityUnits: 'units.json', usage: ['u.json'], $schema: './schemas/policysetrc.schema.json' }];
-  const bad: unknown[] = [{ rulez: {} }, { toString: 1 }, { constructor: {} }, { rules: { toString: 'off' } }, { rules: { PS7003: 'of' } }, { rules: { PS9999: 'off' } }, { strict: 'yes' }, { cloud: 'Mars' }, { maxWarnings: -1 }, { maxWarnings: 1.5 }, { definitions: 'defs' }, { minSeverity: 'off' }, []];
+  const good = [
+    {},
+    { rules: { PS7003: 'off', 'undefined-group': 'warning' } },
+    {
+      definitions: ['defs'],
+      cloud: 'AzureChinaCloud',
+      ignore: ['legacy/', '!legacy/keep.json'],
+      strict: true,
+      minSeverity: 'warning',
+      maxWarnings: 0,
+      capacityUnits: 'units.json',
+      usage: ['u.json'],
+      $schema: './schemas/policysetrc.schema.json',
+    },
+  ];
+  const bad: unknown[] = [
+    { rulez: {} },
+    { toString: 1 },
+    { constructor: {} },
+    { rules: { toString: 'off' } },
+    { rules: { PS7003: 'of' } },
+    { rules: { PS9999: 'off' } },
+    { strict: 'yes' },
+    { cloud: 'Mars' },
+    { maxWarnings: -1 },
+    { maxWarnings: 1.5 },
+    { definitions: 'defs' },
+    { minSeverity: 'off' },
+    [],
+  ];
   for (const config of good) {
     assert.ok(validate(config), `schema: ${JSON.stringify(config)} ${JSON.stringify(validate.errors)}`);
     assert.doesNotThrow(() => checkConfig(config), JSON.stringify(config));
@@ -31,7 +59,11 @@ test('the schema and checkConfig agree on good and bad files', () => {
   for (const config of bad) {
     assert.equal(validate(config), false, `schema: ${JSON.stringify(config)}`);
     // A ConfigError (key and message), never another failure.
-    assert.throws(() => checkConfig(config), (e: unknown) => e instanceof ConfigError && e.message.length > 0, JSON.stringify(config));
+    assert.throws(
+      () => checkConfig(config),
+      (e: unknown) => e instanceof ConfigError && e.message.length > 0,
+      JSON.stringify(config),
+    );
   }
 });
 
@@ -56,16 +88,28 @@ test('the extension applies the schema to .policysetrc.json: diagnostics, comple
   );
   const schemaUri = pathToFileURL(path.join(REPO_ROOT, entry.url)).href;
   const service = getLanguageService({ schemaRequestService: async (uri) => fs.readFileSync(fileURLToPath(uri), 'utf8') });
-  service.configure({ validate: true, allowComments: true, schemas: [{ uri: schemaUri, fileMatch: entry.fileMatch.map((m) => `**/${m}`) }] });
+  service.configure({
+    validate: true,
+    allowComments: true,
+    schemas: [{ uri: schemaUri, fileMatch: entry.fileMatch.map((m) => `**/${m}`) }],
+  });
   const check = async (text: string) => {
     const document = TextDocument.create('file:///work/project/.policysetrc.json', 'jsonc', 1, text);
     return { document, json: service.parseJSONDocument(document) };
   };
 
   const bad = await check('// team\n{ "rulez": {}, "rules": { "PS7003": "of" } }');
-  const messages = (await service.doValidation(bad.document, bad.json, { comments: 'ignore', trailingCommas: 'ignore' })).map((d) => (typeof d.message === 'string' ? d.message : d.message.value));
-  assert.ok(messages.some((m) => /rulez/.test(m) && /not allowed/i.test(m)), messages.join('\n'));
-  assert.ok(messages.some((m) => /error, warning, info, hint, off|"error"/i.test(m)), messages.join('\n'));
+  const messages = (await service.doValidation(bad.document, bad.json, { comments: 'ignore', trailingCommas: 'ignore' })).map((d) =>
+    typeof d.message === 'string' ? d.message : d.message.value,
+  );
+  assert.ok(
+    messages.some((m) => /rulez/.test(m) && /not allowed/i.test(m)),
+    messages.join('\n'),
+  );
+  assert.ok(
+    messages.some((m) => /error, warning, info, hint, off|"error"/i.test(m)),
+    messages.join('\n'),
+  );
   const good = await check('// team\n{ "rules": { "PS7003": "off", }, }');
   assert.deepEqual(await service.doValidation(good.document, good.json, { comments: 'ignore', trailingCommas: 'ignore' }), []);
 
@@ -78,5 +122,8 @@ test('the extension applies the schema to .policysetrc.json: diagnostics, comple
   const hovered = await check('{ "rules": { "PS7003": "off" } }');
   const hover = await service.doHover(hovered.document, hovered.document.positionAt(15), hovered.json);
   // Hover text comes markdown-escaped (unused\-parameter).
-  assert.match(JSON.stringify(hover?.contents).replace(/\\/g, ''), /PS7003 unused-parameter \(default: warning\)\. A set parameter that no reference uses/);
+  assert.match(
+    JSON.stringify(hover?.contents).replace(/\\/g, ''),
+    /PS7003 unused-parameter \(default: warning\)\. A set parameter that no reference uses/,
+  );
 });

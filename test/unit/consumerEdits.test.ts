@@ -36,7 +36,12 @@ function applied(edit: ReturnType<typeof rename>): Record<string, string> {
 test('renaming a set parameter edits its declaration, its uses and the assignment that passes it, and nothing else', () => {
   const edit = applied(rename(set, SET_URI, at('"AllowedLocations": {'), 'allowedRegions', consumers));
   assert.deepEqual(Object.keys(edit).sort(), [ASSIGNMENT_URI, SET_URI].sort());
-  assert.equal(edit[SET_URI], setText.replace('"AllowedLocations": {', '"allowedRegions": {').replaceAll("parameters('AllowedLocations')", "parameters('allowedRegions')"));
+  assert.equal(
+    edit[SET_URI],
+    setText
+      .replace('"AllowedLocations": {', '"allowedRegions": {')
+      .replaceAll("parameters('AllowedLocations')", "parameters('allowedRegions')"),
+  );
   assert.equal(edit[ASSIGNMENT_URI], assignmentText.replace('"AllowedLocations"', '"allowedRegions"'));
 });
 
@@ -59,17 +64,30 @@ test('renaming a reference ID: the set, and consumers that name it (here none do
 });
 
 test('a reference ID named by a non-compliance message is renamed there too', () => {
-  const withMessage = assignmentText.replace('"parameters": {', '"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "allowed-locations-resources" }],\n    "parameters": {');
+  const withMessage = assignmentText.replace(
+    '"parameters": {',
+    '"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "allowed-locations-resources" }],\n    "parameters": {',
+  );
   assert.notEqual(withMessage, assignmentText);
   texts['file:///ws/with-message.jsonc'] = withMessage;
-  const edit = applied(rename(set, SET_URI, at('"allowed-locations-resources"'), 'locations', [{ uri: 'file:///ws/with-message.jsonc', document: parsePolicyDocument(withMessage) }]));
-  assert.equal(edit['file:///ws/with-message.jsonc'], withMessage.replace('"policyDefinitionReferenceId": "allowed-locations-resources"', '"policyDefinitionReferenceId": "locations"'));
+  const edit = applied(
+    rename(set, SET_URI, at('"allowed-locations-resources"'), 'locations', [
+      { uri: 'file:///ws/with-message.jsonc', document: parsePolicyDocument(withMessage) },
+    ]),
+  );
+  assert.equal(
+    edit['file:///ws/with-message.jsonc'],
+    withMessage.replace('"policyDefinitionReferenceId": "allowed-locations-resources"', '"policyDefinitionReferenceId": "locations"'),
+  );
 });
 
 test('find references from the set parameter lists the assignment key', () => {
   const locations = findReferences(set, SET_URI, at('"AllowedLocations": {'), true, consumers);
   const inAssignment = locations.filter((l) => l.uri === ASSIGNMENT_URI);
   assert.equal(inAssignment.length, 1);
-  assert.equal(inAssignment[0].range.start.line, assignmentText.slice(0, assignmentText.indexOf('"AllowedLocations"')).split('\n').length - 1);
+  assert.equal(
+    inAssignment[0].range.start.line,
+    assignmentText.slice(0, assignmentText.indexOf('"AllowedLocations"')).split('\n').length - 1,
+  );
   assert.equal(locations.filter((l) => l.uri === SET_URI).length, 3, 'the declaration and its two uses');
 });

@@ -12,15 +12,24 @@ import { REPO_ROOT } from '../support/corpus';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'consumers', 'alz');
 const assignment = fs.readFileSync(path.join(FIXTURES, 'Audit-UnusedResources.alz_policy_assignment.json'), 'utf8');
 const catalog = new DefinitionCatalog();
-catalog.addSetDocument(parseDocumentText(fs.readFileSync(path.join(FIXTURES, 'Audit-UnusedResourcesCostOptimization.alz_policy_set_definition.json'), 'utf8')), 'set.json');
+catalog.addSetDocument(
+  parseDocumentText(fs.readFileSync(path.join(FIXTURES, 'Audit-UnusedResourcesCostOptimization.alz_policy_set_definition.json'), 'utf8')),
+  'set.json',
+);
 
 test("completion in an assignment's parameters offers the set's parameters it does not pass yet", async () => {
   // The assignment passes EffectDisks, EffectPublicIpAddresses and EffectServerFarms: the last one's key emptied.
   const text = assignment.replace('"EffectServerFarms"', '""');
   const offset = assignment.indexOf('"EffectServerFarms"') + 1;
   const list = await getCompletions(parsePolicyDocument(text, { model: false }), offset, { definitions: catalog });
-  assert.deepEqual(list.items.map((i) => i.label), ['effectServerFarms']);
-  assert.deepEqual(list.items[0].textEdit && 'range' in list.items[0].textEdit ? list.items[0].textEdit.newText : undefined, '"effectServerFarms"');
+  assert.deepEqual(
+    list.items.map((i) => i.label),
+    ['effectServerFarms'],
+  );
+  assert.deepEqual(
+    list.items[0].textEdit && 'range' in list.items[0].textEdit ? list.items[0].textEdit.newText : undefined,
+    '"effectServerFarms"',
+  );
 });
 
 test('without the set known, no such items (the schema is asked as before)', async () => {

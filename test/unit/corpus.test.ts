@@ -28,7 +28,10 @@ for (const corpus of CORPORA) {
       const errors: string[] = [];
       const kinds = new Set<string>();
       for (const file of files) {
-        const result = validateText(fs.readFileSync(file, 'utf8'), { definitions: withIndex ? catalog : undefined, cloud: cloudOfPath(file) });
+        const result = validateText(fs.readFileSync(file, 'utf8'), {
+          definitions: withIndex ? catalog : undefined,
+          cloud: cloudOfPath(file),
+        });
         kinds.add(result.kind);
         assert.deepEqual(result.internalErrors, [], file);
         for (const d of result.diagnostics) {
@@ -52,7 +55,8 @@ for (const corpus of CORPORA) {
     test('the oddities are still told about, below error', () => {
       const counts = new Map<string, number>();
       for (const file of files) {
-        for (const d of validateText(fs.readFileSync(file, 'utf8'), { definitions: catalog, cloud: cloudOfPath(file) }).diagnostics) counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+        for (const d of validateText(fs.readFileSync(file, 'utf8'), { definitions: catalog, cloud: cloudOfPath(file) }).diagnostics)
+          counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
       }
       for (const [code, count] of Object.entries(expected.odd)) assert.equal(counts.get(code), count, code);
       assert.ok((counts.get('PS7003') ?? 0) > 0 && (counts.get('PS5003') ?? 0) > 0);

@@ -17,7 +17,9 @@ test('SOURCE.md records the source, the commit, the licence and the SHA-256 of e
   const onDisk = listJsonFiles(SUBSET_DIR).map((f) => path.relative(SUBSET_DIR, f).split(path.sep).join('/'));
   assert.deepEqual(rows.map((r) => r.file).sort(), onDisk.sort(), 'every file is listed, and only those');
   for (const row of rows) {
-    const hash = createHash('sha256').update(fs.readFileSync(path.join(SUBSET_DIR, row.file))).digest('hex');
+    const hash = createHash('sha256')
+      .update(fs.readFileSync(path.join(SUBSET_DIR, row.file)))
+      .digest('hex');
     assert.equal(hash, row.sha256, row.file);
   }
 });
@@ -30,10 +32,13 @@ test('the subset: the largest set, small and medium ones, both clouds, within 2 
   assert.ok(sets.some((f) => f.includes(`${path.sep}Azure_Government${path.sep}`)));
   const total = listJsonFiles(SUBSET_DIR).reduce((n, f) => n + fs.statSync(f).size, 0);
   assert.ok(total < 2 * 1024 * 1024, `${total} bytes`);
-  const index = JSON.parse(fs.readFileSync(path.join(SUBSET_DIR, 'builtin-policy-definitions-index.json'), 'utf8')) as Array<{ id: string }>;
+  const index = JSON.parse(fs.readFileSync(path.join(SUBSET_DIR, 'builtin-policy-definitions-index.json'), 'utf8')) as Array<{
+    id: string;
+  }>;
   const ids = new Set(index.map((e) => e.id.toLowerCase()));
   for (const file of sets) {
     const set = JSON.parse(fs.readFileSync(file, 'utf8')) as { properties: { policyDefinitions: Array<{ policyDefinitionId: string }> } };
-    for (const reference of set.properties.policyDefinitions) assert.ok(ids.has(reference.policyDefinitionId.toLowerCase()), `${path.basename(file)}: ${reference.policyDefinitionId}`);
+    for (const reference of set.properties.policyDefinitions)
+      assert.ok(ids.has(reference.policyDefinitionId.toLowerCase()), `${path.basename(file)}: ${reference.policyDefinitionId}`);
   }
 });

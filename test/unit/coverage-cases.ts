@@ -9,7 +9,10 @@ import { checkInvalid, registry } from '../support/ruleTester';
 async function main(out: string) {
   registry.collectOnly = true;
   const dir = path.join(__dirname, '..', 'rules');
-  const files = fs.readdirSync(dir).filter((name) => name.endsWith('.test.js')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.test.js'))
+    .sort();
   for (const file of files) await import(path.join(dir, file));
   /** Passing cases by rule file, then by code. */
   const produced: Record<string, Record<string, number>> = {};

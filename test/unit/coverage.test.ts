@@ -20,7 +20,12 @@ test('every rule has a doc page and a test file of its name with a passing inval
     const env = { ...process.env };
     delete env.NODE_TEST_CONTEXT;
     execFileSync(process.execPath, [path.join(__dirname, 'coverage-cases.js'), out], { env, stdio: 'ignore', timeout: 120_000 });
-    const { files, cases, produced, failing } = JSON.parse(fs.readFileSync(out, 'utf8')) as { files: string[]; cases: number; produced: Record<string, Record<string, number>>; failing: string[] };
+    const { files, cases, produced, failing } = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+      files: string[];
+      cases: number;
+      produced: Record<string, Record<string, number>>;
+      failing: string[];
+    };
     assert.ok(files.length >= 10 && cases > 100, `${cases} cases from ${files.join(', ')}`);
     // A failing case fails in its own file too; here it only does not count.
     if (failing.length) console.log(`# cases that do not pass (not counted): ${failing.join('; ')}`);
@@ -28,7 +33,8 @@ test('every rule has a doc page and a test file of its name with a passing inval
       const { code, name } = rule.meta;
       const problems = [];
       if (!fs.existsSync(path.join(REPO_ROOT, 'docs', 'rules', `${name}.md`))) problems.push(`no doc page docs/rules/${name}.md`);
-      if (!fs.existsSync(path.join(REPO_ROOT, 'test', 'rules', `${name}.test.ts`))) problems.push(`no test file test/rules/${name}.test.ts`);
+      if (!fs.existsSync(path.join(REPO_ROOT, 'test', 'rules', `${name}.test.ts`)))
+        problems.push(`no test file test/rules/${name}.test.ts`);
       else if (!produced[name]?.[code]) problems.push(`no passing invalid case in test/rules/${name}.test.ts`);
       return problems.map((p) => `${code} ${name}: ${p}`);
     });
@@ -38,7 +44,9 @@ test('every rule has a doc page and a test file of its name with a passing inval
     const stray = fs.readdirSync(path.join(REPO_ROOT, 'test', 'rules')).filter((file) => !names.has(file.replace(/\.test\.ts$/, '')));
     assert.deepEqual(stray, [], 'test/rules/ holds one <rule name>.test.ts per rule and nothing else');
     const counts = Object.values(produced).map((ofRule) => Object.values(ofRule).reduce((a, b) => a + b, 0));
-    console.log(`# ${RULES.length} rules, ${cases} invalid cases in ${files.length} files; passing cases per rule: ${Math.min(...counts)} to ${Math.max(...counts)}`);
+    console.log(
+      `# ${RULES.length} rules, ${cases} invalid cases in ${files.length} files; passing cases per rule: ${Math.min(...counts)} to ${Math.max(...counts)}`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -23,7 +23,10 @@ function readText(file: string): string {
 /** The catalogue of test/fixtures/defects/definitions: index files (JSON arrays) and policy definition files, as the CLI reads them. */
 function loadCatalog(dir: string): DefinitionCatalog {
   const catalog = new DefinitionCatalog();
-  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const file = path.join(dir, name);
     const value = JSON.parse(readText(file)) as unknown;
     if (Array.isArray(value)) assert.ok(catalog.addIndex(value, file) > 0, `${name}: empty index`);
@@ -67,6 +70,6 @@ for (const file of fixtureFiles) {
     assert.equal(diagnostic.range.start.line + 1, expected.line, shown[0]);
     const severity = severityByCode.get(expected.code);
     assert.ok(severity);
-    assert.equal(diagnostic.severity, SEVERITY_VALUES[severity], 'the rule\'s default severity');
+    assert.equal(diagnostic.severity, SEVERITY_VALUES[severity], "the rule's default severity");
   });
 }

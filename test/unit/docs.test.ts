@@ -11,7 +11,8 @@ const REPO_ROOT = path.resolve(__dirname, '../../..');
 const RULES_DIR = path.join(REPO_ROOT, 'docs', 'rules');
 const DEFINITIONS_DIR = path.join(RULES_DIR, 'definitions');
 
-const isPolicySet = (value: unknown) => Array.isArray((value as { properties?: { policyDefinitions?: unknown } } | null)?.properties?.policyDefinitions);
+const isPolicySet = (value: unknown) =>
+  Array.isArray((value as { properties?: { policyDefinitions?: unknown } } | null)?.properties?.policyDefinitions);
 
 // ---- Known definitions -----------------------------------------------------------------------
 
@@ -23,7 +24,10 @@ const isPolicySet = (value: unknown) => Array.isArray((value as { properties?: {
 function loadDefinitions(): DefinitionCatalog {
   const catalog = new DefinitionCatalog();
   if (!fs.existsSync(DEFINITIONS_DIR)) return catalog;
-  for (const file of fs.readdirSync(DEFINITIONS_DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of fs
+    .readdirSync(DEFINITIONS_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const full = path.join(DEFINITIONS_DIR, file);
     const value: unknown = JSON.parse(fs.readFileSync(full, 'utf8'));
     if (Array.isArray(value)) {
@@ -155,7 +159,11 @@ for (const rule of RULES) {
     assert.ok(fs.existsSync(file), `docs/rules/${name}.md is missing`);
     const page = readPage(file);
     assert.equal(page.heading, name, 'the first heading is the rule name');
-    assert.equal(page.summary, `\`${code}\` · default severity: **${defaultSeverity}**`, 'the line under the heading states the code and default severity');
+    assert.equal(
+      page.summary,
+      `\`${code}\` · default severity: **${defaultSeverity}**`,
+      'the line under the heading states the code and default severity',
+    );
 
     const invalid = page.examples.get('Invalid') ?? [];
     const valid = page.examples.get('Valid') ?? [];
@@ -166,7 +174,13 @@ for (const rule of RULES) {
       const { text, encodingProblem, encoding } = expandExample(source);
       assert.doesNotMatch(text, /<<\/?(repeat|byte|i|saved)\b/, `${kind} example ${index + 1}: a macro was not expanded`);
       const previous = page.previousOf.get(source);
-      const result = validateText(text, { definitions, assumePolicyDocument: true, encodingProblem, encoding, ...(previous === undefined ? {} : { previous: { text: previous, label: 'the previous example' } }) });
+      const result = validateText(text, {
+        definitions,
+        assumePolicyDocument: true,
+        encodingProblem,
+        encoding,
+        ...(previous === undefined ? {} : { previous: { text: previous, label: 'the previous example' } }),
+      });
       assert.deepEqual(result.internalErrors, [], `${kind} example ${index + 1}: internal errors`);
       const ofRule = result.diagnostics.filter((d) => d.code === code);
       assert.equal(
@@ -176,7 +190,11 @@ for (const rule of RULES) {
       );
       for (const diagnostic of ofRule) {
         assert.equal(diagnostic.data.rule, name);
-        assert.equal(diagnostic.severity, SEVERITY_VALUES[defaultSeverity], `${kind} example ${index + 1}: reported with the default severity`);
+        assert.equal(
+          diagnostic.severity,
+          SEVERITY_VALUES[defaultSeverity],
+          `${kind} example ${index + 1}: reported with the default severity`,
+        );
       }
     };
     invalid.forEach((source, i) => check('Invalid', source, i, 1));

@@ -26,18 +26,34 @@ const BUILT_IN = '/providers/Microsoft.Authorization/policyDefinitions';
 /** Known definitions: one with an effect that has a default and several versions, one without effect, one whose effect is required. */
 function catalog(): DefinitionCatalog {
   const c = new DefinitionCatalog();
-  c.addIndex([
-    {
-      id: `${BUILT_IN}/storage-private`,
-      name: 'storage-private',
-      displayName: 'Storage accounts should be private',
-      version: '2.0.0',
-      versions: ['2.1.0-preview', '2.0.0', '1.10.0', '1.2.0', '1.0.0'],
-      parameters: { effect: { type: 'String', defaultValue: 'Audit', allowedValues: ['Audit', 'Deny', 'Disabled'] } },
-    },
-    { id: `${BUILT_IN}/tag-check`, name: 'tag-check', displayName: 'Require a tag', version: '1.0.0', versions: ['1.0.0'], parameters: { tagName: { type: 'String' } } },
-    { id: `${BUILT_IN}/strict`, name: 'strict', displayName: 'Strict effect', version: '1.0.0', parameters: { Effect: { type: 'String' } } },
-  ], '/indexes/builtins.json');
+  c.addIndex(
+    [
+      {
+        id: `${BUILT_IN}/storage-private`,
+        name: 'storage-private',
+        displayName: 'Storage accounts should be private',
+        version: '2.0.0',
+        versions: ['2.1.0-preview', '2.0.0', '1.10.0', '1.2.0', '1.0.0'],
+        parameters: { effect: { type: 'String', defaultValue: 'Audit', allowedValues: ['Audit', 'Deny', 'Disabled'] } },
+      },
+      {
+        id: `${BUILT_IN}/tag-check`,
+        name: 'tag-check',
+        displayName: 'Require a tag',
+        version: '1.0.0',
+        versions: ['1.0.0'],
+        parameters: { tagName: { type: 'String' } },
+      },
+      {
+        id: `${BUILT_IN}/strict`,
+        name: 'strict',
+        displayName: 'Strict effect',
+        version: '1.0.0',
+        parameters: { Effect: { type: 'String' } },
+      },
+    ],
+    '/indexes/builtins.json',
+  );
   return c;
 }
 
@@ -140,13 +156,17 @@ describe('inlay hints', () => {
     assert.deepEqual(only({ definitions: false, parameterValues: false, definitionVersions: false }), []);
   });
 
-  test("a member pinned to a major whose parameters are not known gets no default from the known version", () => {
+  test('a member pinned to a major whose parameters are not known gets no default from the known version', () => {
     const text = `{ "properties": { "policyDefinitions": [
       { "policyDefinitionId": "${BUILT_IN}/storage-private", "definitionVersion": "1.*.*" },
       { "policyDefinitionId": "${BUILT_IN}/storage-private", "definitionVersion": "2.*.*" },
       { "policyDefinitionId": "${BUILT_IN}/tag-check", "parameters": { "effect": { "value": "Deny" } } }
     ] } }`;
-    const labels = getInlayHints(parsePolicyDocument(text), { start: 0, end: text.length }, { ...options, kinds: { definitionVersions: false } }).map(labelOf);
+    const labels = getInlayHints(
+      parsePolicyDocument(text),
+      { start: 0, end: text.length },
+      { ...options, kinds: { definitionVersions: false } },
+    ).map(labelOf);
     assert.deepEqual(labels, [
       "Storage accounts should be private · the definition's default effect",
       "Storage accounts should be private · Audit, the definition's default",
@@ -160,25 +180,33 @@ describe('inlay hints', () => {
   });
 
   test("a template's set: '[[parameters()]' is the set's own call, '[parameters()]' the template's", () => {
-    const text = JSON.stringify({
-      $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
-      parameters: { templateEffect: { type: 'string' } },
-      resources: [
-        {
-          type: 'Microsoft.Authorization/policySetDefinitions',
-          name: 'inTemplate',
-          properties: {
-            parameters: { effect: { type: 'String', defaultValue: 'Deny' } },
-            policyDefinitions: [
-              { policyDefinitionId: `${BUILT_IN}/storage-private`, parameters: { effect: { value: "[[parameters('effect')]" } } },
-              { policyDefinitionId: `${BUILT_IN}/storage-private`, parameters: { effect: { value: "[parameters('templateEffect')]" } } },
-            ],
+    const text = JSON.stringify(
+      {
+        $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
+        parameters: { templateEffect: { type: 'string' } },
+        resources: [
+          {
+            type: 'Microsoft.Authorization/policySetDefinitions',
+            name: 'inTemplate',
+            properties: {
+              parameters: { effect: { type: 'String', defaultValue: 'Deny' } },
+              policyDefinitions: [
+                { policyDefinitionId: `${BUILT_IN}/storage-private`, parameters: { effect: { value: "[[parameters('effect')]" } } },
+                { policyDefinitionId: `${BUILT_IN}/storage-private`, parameters: { effect: { value: "[parameters('templateEffect')]" } } },
+              ],
+            },
           },
-        },
-      ],
-    }, null, 2);
+        ],
+      },
+      null,
+      2,
+    );
     const hints = getInlayHints(parsePolicyDocument(text), { start: 0, end: text.length }, options).map(labelOf);
-    assert.deepEqual(hints, ["Storage accounts should be private · Deny, from effect's default", '= "Deny"', 'Storage accounts should be private · effect set at deployment']);
+    assert.deepEqual(hints, [
+      "Storage accounts should be private · Deny, from effect's default",
+      '= "Deny"',
+      'Storage accounts should be private · effect set at deployment',
+    ]);
   });
 
   test('values are short: long arrays and objects by their size', () => {
@@ -216,7 +244,10 @@ describe('inlay hints', () => {
     assert.ok(hints.length > 0, 'the middle of the set has hints');
     const first = spain.lines.positionAt(screen.start).line;
     const last = spain.lines.positionAt(screen.end).line;
-    assert.ok(hints.every((h) => h.position.line >= first && h.position.line <= last), 'every hint is in the range');
+    assert.ok(
+      hints.every((h) => h.position.line >= first && h.position.line <= last),
+      'every hint is in the range',
+    );
     // Measured about 0.1 ms; the bound leaves room for a loaded machine.
     assert.ok(ms < 20, `a screenful of hints took ${ms.toFixed(2)} ms`);
   });
@@ -233,7 +264,10 @@ describe('document links', () => {
     const links = getDocumentLinks(parsePolicyDocument(text), 'file:///work/set.json', options());
     assert.equal(links.length, 1);
     assert.deepEqual(links[0].range, { start: positionIn(text, start), end: positionIn(text, end) });
-    assert.equal(links[0].target, `https://portal.azure.com/#view/Microsoft_Azure_Policy/PolicyDetailBlade/definitionId/%2Fproviders%2FMicrosoft.Authorization%2FpolicyDefinitions%2Fstorage-private`);
+    assert.equal(
+      links[0].target,
+      `https://portal.azure.com/#view/Microsoft_Azure_Policy/PolicyDetailBlade/definitionId/%2Fproviders%2FMicrosoft.Authorization%2FpolicyDefinitions%2Fstorage-private`,
+    );
     assert.equal(builtInDefinitionUrl(`${BUILT_IN}/x`, 'AzureUSGovernment').startsWith('https://portal.azure.us/'), true);
   });
 
@@ -245,15 +279,25 @@ describe('document links', () => {
     ] } }`);
     const sourceUri = (source: string) => `file://${source}`;
     const links = getDocumentLinks(parsePolicyDocument(text), 'file:///work/set.json', { definitions: known, sourceUri });
-    assert.deepEqual(links.map((l) => [l.target, l.range]), [['file:///work/definitions/mine.json', { start: positionIn(text, start), end: positionIn(text, end) }]]);
-    const builtIn = getDocumentLinks(parsePolicyDocument(`{ "properties": { "policyDefinitions": [{ "policyDefinitionId": "${BUILT_IN}/storage-private" }] } }`), 'file:///w/s.json', { definitions: known, sourceUri });
+    assert.deepEqual(
+      links.map((l) => [l.target, l.range]),
+      [['file:///work/definitions/mine.json', { start: positionIn(text, start), end: positionIn(text, end) }]],
+    );
+    const builtIn = getDocumentLinks(
+      parsePolicyDocument(`{ "properties": { "policyDefinitions": [{ "policyDefinitionId": "${BUILT_IN}/storage-private" }] } }`),
+      'file:///w/s.json',
+      { definitions: known, sourceUri },
+    );
     assert.match(builtIn[0].target!, /^https:\/\/portal\.azure\.com\//);
   });
 
   test("a policy-as-code policyDefinitionName links as its definition's ID does", () => {
     const [text, start, end] = marked(`{ "properties": { "policyDefinitions": [{ "policyDefinitionName": "|storage-private|" }] } }`);
     const links = getDocumentLinks(parsePolicyDocument(text), 'file:///work/set.json', options());
-    assert.deepEqual(links.map((l) => l.range), [{ start: positionIn(text, start), end: positionIn(text, end) }]);
+    assert.deepEqual(
+      links.map((l) => l.range),
+      [{ start: positionIn(text, start), end: positionIn(text, end) }],
+    );
     assert.match(links[0].target!, /definitionId\/%2Fproviders%2FMicrosoft\.Authorization%2FpolicyDefinitions%2Fstorage-private$/);
   });
 
@@ -263,9 +307,15 @@ describe('document links', () => {
       { "name": "AC-2", "additionalMetadataId": "not an id" }
     ] } }`);
     const links = getDocumentLinks(parsePolicyDocument(text), 'file:///work/set.json', options());
-    assert.deepEqual(links.map((l) => [l.target, l.range]), [
-      ['https://management.azure.com/providers/Microsoft.PolicyInsights/policyMetadata/ACF1234?api-version=2019-10-01', { start: positionIn(text, start), end: positionIn(text, end) }],
-    ]);
+    assert.deepEqual(
+      links.map((l) => [l.target, l.range]),
+      [
+        [
+          'https://management.azure.com/providers/Microsoft.PolicyInsights/policyMetadata/ACF1234?api-version=2019-10-01',
+          { start: positionIn(text, start), end: positionIn(text, end) },
+        ],
+      ],
+    );
   });
 
   test('a parameterFile links to the file it names, relative to the document; an absolute path or URL does not', () => {
@@ -278,9 +328,10 @@ describe('document links', () => {
   ]
 }`);
     const links = getDocumentLinks(parsePolicyDocument(text), 'file:///work/assignments/main.jsonc', options());
-    assert.deepEqual(links.map((l) => [l.target, l.range]), [
-      ['file:///work/parameters/security%20baseline.csv', { start: positionIn(text, offsets[0]), end: positionIn(text, offsets[1]) }],
-    ]);
+    assert.deepEqual(
+      links.map((l) => [l.target, l.range]),
+      [['file:///work/parameters/security%20baseline.csv', { start: positionIn(text, offsets[0]), end: positionIn(text, offsets[1]) }]],
+    );
   });
 });
 
@@ -288,8 +339,17 @@ describe('workspace symbols', () => {
   const [text] = cursors(SET);
   const document = parsePolicyDocument(text);
   const known = catalog();
-  known.addDefinitionDocument({ name: 'network-rule', properties: { displayName: 'Network rule', policyRule: {}, parameters: { allowedPorts: { type: 'Array' } } } }, '/work/definitions/network.json');
-  known.addSetDocument({ name: 'other-set', properties: { displayName: 'Other set', policyDefinitions: [], policyDefinitionGroups: [{ name: 'Networking' }] } }, '/work/sets/other.json');
+  known.addDefinitionDocument(
+    { name: 'network-rule', properties: { displayName: 'Network rule', policyRule: {}, parameters: { allowedPorts: { type: 'Array' } } } },
+    '/work/definitions/network.json',
+  );
+  known.addSetDocument(
+    {
+      name: 'other-set',
+      properties: { displayName: 'Other set', policyDefinitions: [], policyDefinitionGroups: [{ name: 'Networking' }] },
+    },
+    '/work/sets/other.json',
+  );
   const sources = {
     documents: [workspaceSymbolsOfDocument('file:///work/sets/hints.json', document)],
     definitions: [...known.named()].filter((i) => !i.indexed && i.source).map((info) => ({ info, uri: `file://${info.source}` })),
@@ -309,13 +369,22 @@ describe('workspace symbols', () => {
       ['Networking', SymbolKind.EnumMember, 'Other set'],
       ['Network rule', SymbolKind.Function, 'network.json'],
     ]);
-    assert.deepEqual(getWorkspaceSymbols('allowedports', sources).map((s) => [s.name, s.containerName]), [['allowedPorts', 'Network rule']]);
+    assert.deepEqual(
+      getWorkspaceSymbols('allowedports', sources).map((s) => [s.name, s.containerName]),
+      [['allowedPorts', 'Network rule']],
+    );
   });
 
   test("an open document's symbols are at their place; the set's file is not listed twice", () => {
     const [located] = getWorkspaceSymbols('storageEffect', sources);
-    assert.equal(text.slice(document.lines.offsetAt(located.location.range.start), document.lines.offsetAt(located.location.range.end)), '"storageEffect"');
-    const withCopy = { ...sources, sets: [...sources.sets, { info: { name: 'hints', displayName: 'Hints', groups: [] }, uri: 'file:///work/sets/hints.json' }] };
+    assert.equal(
+      text.slice(document.lines.offsetAt(located.location.range.start), document.lines.offsetAt(located.location.range.end)),
+      '"storageEffect"',
+    );
+    const withCopy = {
+      ...sources,
+      sets: [...sources.sets, { info: { name: 'hints', displayName: 'Hints', groups: [] }, uri: 'file:///work/sets/hints.json' }],
+    };
     assert.equal(getWorkspaceSymbols('Hints', withCopy).filter((s) => s.kind === SymbolKind.Module).length, 1);
   });
 
@@ -323,7 +392,14 @@ describe('workspace symbols', () => {
     assert.ok(matchScore('net', 'Network') < matchScore('net', 'Subnet'));
     assert.ok(matchScore('net', 'Subnet') < matchScore('net', 'nXeXt'));
     assert.equal(matchScore('xyz', 'Network'), -1);
-    const many = parsePolicyDocument(JSON.stringify({ properties: { parameters: Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`p${i}`, { type: 'String' }])), policyDefinitions: [] } }));
+    const many = parsePolicyDocument(
+      JSON.stringify({
+        properties: {
+          parameters: Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`p${i}`, { type: 'String' }])),
+          policyDefinitions: [],
+        },
+      }),
+    );
     assert.equal(getWorkspaceSymbols('', { documents: [workspaceSymbolsOfDocument('file:///m.json', many)] }).length, 500);
     assert.equal(getWorkspaceSymbols('p', { documents: [workspaceSymbolsOfDocument('file:///m.json', many)] }, 10).length, 10);
   });
@@ -357,7 +433,10 @@ describe('document highlight', () => {
       { range: span(8), kind: DocumentHighlightKind.Read },
       { range: span(12), kind: DocumentHighlightKind.Read },
     ]);
-    assert.deepEqual(highlights.map((h) => h.range), findReferences(document, 'file:///x', offsets[8] + 2).map((l) => l.range));
+    assert.deepEqual(
+      highlights.map((h) => h.range),
+      findReferences(document, 'file:///x', offsets[8] + 2).map((l) => l.range),
+    );
   });
 
   test('on a group use and on a reference ID (each declaration of a duplicate)', () => {

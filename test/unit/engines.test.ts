@@ -19,27 +19,27 @@ function admitsMajor(range: string, major: number): boolean {
     .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
     .split('||')
     .some((alternative) => {
-    const parts = alternative.trim().split(/\s+/).filter(Boolean);
-    if (!parts.length || parts.includes('*')) return true;
-    return parts.every((part) => {
-      const m = /^(>=|>|<=|<|\^|~|=)?v?(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?/.exec(part);
-      if (!m) return true; // a form this check does not read is not held against the package
-      const [, op = '=', majorText] = m;
-      const required = Number(majorText);
-      switch (op) {
-        case '>=':
-          return major >= required;
-        case '>':
-          return major >= required;
-        case '<':
-          return major < required || (major === required && (m[3] ?? '0') !== '0');
-        case '<=':
-          return major <= required;
-        default:
-          return major === required;
-      }
+      const parts = alternative.trim().split(/\s+/).filter(Boolean);
+      if (!parts.length || parts.includes('*')) return true;
+      return parts.every((part) => {
+        const m = /^(>=|>|<=|<|\^|~|=)?v?(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?/.exec(part);
+        if (!m) return true; // a form this check does not read is not held against the package
+        const [, op = '=', majorText] = m;
+        const required = Number(majorText);
+        switch (op) {
+          case '>=':
+            return major >= required;
+          case '>':
+            return major >= required;
+          case '<':
+            return major < required || (major === required && (m[3] ?? '0') !== '0');
+          case '<=':
+            return major <= required;
+          default:
+            return major === required;
+        }
+      });
     });
-  });
 }
 
 test('every installed package admits the lowest Node major that engines.node admits', () => {
@@ -51,7 +51,8 @@ test('every installed package admits the lowest Node major that engines.node adm
   const refused: string[] = [];
   for (const [where, entry] of Object.entries(lock.packages)) {
     const node = !Array.isArray(entry.engines) ? entry.engines?.node : undefined;
-    if (where && node && !entry.optional && !admitsMajor(node, major)) refused.push(`${where.replace(/^node_modules\//, '')} wants node ${node}`);
+    if (where && node && !entry.optional && !admitsMajor(node, major))
+      refused.push(`${where.replace(/^node_modules\//, '')} wants node ${node}`);
   }
   assert.deepEqual(refused, [], `packages that do not run on Node ${major} (engines.node ${pkg.engines.node})`);
 });

@@ -6,13 +6,35 @@ import { evaluate, type JsonObject, type MemberResult, type EvaluationContext } 
 import { applyOperator } from '#server/service/evaluate/compare';
 
 /** One definition with `if` and an effect, evaluated against one resource. */
-function run(condition: object, resource: object, options: { mode?: string; effect?: string; context?: EvaluationContext; parameters?: object } = {}): MemberResult {
-  const definition = { name: 'd', properties: { mode: options.mode ?? 'All', parameters: options.parameters ?? {}, policyRule: { if: condition, then: { effect: options.effect ?? 'audit' } } } } as JsonObject;
-  const [result] = evaluate({ target: definition, findDefinition: () => undefined, context: options.context ?? {} }, resource as JsonObject);
+function run(
+  condition: object,
+  resource: object,
+  options: { mode?: string; effect?: string; context?: EvaluationContext; parameters?: object } = {},
+): MemberResult {
+  const definition = {
+    name: 'd',
+    properties: {
+      mode: options.mode ?? 'All',
+      parameters: options.parameters ?? {},
+      policyRule: { if: condition, then: { effect: options.effect ?? 'audit' } },
+    },
+  } as JsonObject;
+  const [result] = evaluate(
+    { target: definition, findDefinition: () => undefined, context: options.context ?? {} },
+    resource as JsonObject,
+  );
   return result;
 }
 
-const storage = (properties: object, extra: object = {}): JsonObject => ({ type: 'Microsoft.Storage/storageAccounts', name: 'contosodata', location: 'westeurope', tags: {}, properties, ...extra }) as JsonObject;
+const storage = (properties: object, extra: object = {}): JsonObject =>
+  ({
+    type: 'Microsoft.Storage/storageAccounts',
+    name: 'contosodata',
+    location: 'westeurope',
+    tags: {},
+    properties,
+    ...extra,
+  }) as JsonObject;
 
 // https://learn.microsoft.com/en-us/azure/governance/policy/concepts/definition-structure-policy-rule#conditions
 describe('condition operators (definition structure: policy rule, "Conditions")', () => {
@@ -54,12 +76,12 @@ describe('condition operators (definition structure: policy rule, "Conditions")'
     assert.equal(applyOperator('in', undefined, ['westeurope']), false);
     assert.throws(() => applyOperator('in', 'x', 'x'), /expects an array/);
   });
-  test('containsKey and notContainsKey look at an object\'s keys, case-insensitively', () => {
+  test("containsKey and notContainsKey look at an object's keys, case-insensitively", () => {
     assert.equal(applyOperator('containskey', { Environment: 'prod' }, 'environment'), true);
     assert.equal(applyOperator('notcontainskey', { Environment: 'prod' }, 'owner'), true);
     assert.equal(applyOperator('containskey', undefined, 'owner'), false);
   });
-  test('less, lessOrEquals, greater, greaterOrEquals: numbers, dates and strings; another type is the service\'s error (unknown)', () => {
+  test("less, lessOrEquals, greater, greaterOrEquals: numbers, dates and strings; another type is the service's error (unknown)", () => {
     assert.equal(applyOperator('less', 5, 10), true);
     assert.equal(applyOperator('greaterorequals', 10, 10), true);
     assert.equal(applyOperator('lessorequals', 11, 10), false);
@@ -79,7 +101,9 @@ describe('condition operators (definition structure: policy rule, "Conditions")'
 // https://learn.microsoft.com/en-us/azure/governance/policy/concepts/definition-structure-policy-rule#logical-operators
 describe('logical operators and fields (policy rule: "Logical operators", "Fields")', () => {
   test("the page's example: not containsKey 'application' under allOf with a type condition", () => {
-    const rule = { allOf: [{ not: { field: 'tags', containsKey: 'application' } }, { field: 'type', equals: 'Microsoft.Storage/storageAccounts' }] };
+    const rule = {
+      allOf: [{ not: { field: 'tags', containsKey: 'application' } }, { field: 'type', equals: 'Microsoft.Storage/storageAccounts' }],
+    };
     assert.equal(run(rule, storage({}, { tags: { owner: 'x' } })).outcome, 'nonCompliant');
     assert.equal(run(rule, storage({}, { tags: { Application: 'x' } })).outcome, 'compliant');
   });
@@ -93,14 +117,19 @@ describe('logical operators and fields (policy rule: "Logical operators", "Field
     assert.equal(run({ field: 'name', equals: 'db1' }, child).outcome, 'nonCompliant');
   });
   test('three values: a false part decides an allOf even when another part is unknown', () => {
-    const rule = { allOf: [{ field: 'type', equals: 'Microsoft.Compute/virtualMachines' }, { field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' }] };
+    const rule = {
+      allOf: [
+        { field: 'type', equals: 'Microsoft.Compute/virtualMachines' },
+        { field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' },
+      ],
+    };
     assert.equal(run(rule, storage({})).outcome, 'notApplicable');
     const vm = { type: 'Microsoft.Compute/virtualMachines', name: 'vm', location: 'x', properties: {} };
     const result = run(rule, vm);
     assert.equal(result.outcome, 'unknown');
     assert.match(result.reason ?? '', /alias 'Microsoft.Compute\/imagePublisher' is not of the resource's type/);
   });
-  test('a field given by an expression: [concat(\'tags[\', parameters(\'tagName\'), \']\')]', () => {
+  test("a field given by an expression: [concat('tags[', parameters('tagName'), ']')]", () => {
     const parameters = { tagName: { type: 'String', defaultValue: 'costCenter' } };
     const rule = { field: "[concat('tags[', parameters('tagName'), ']')]", exists: 'false' };
     assert.equal(run(rule, storage({}), { parameters }).outcome, 'nonCompliant');
@@ -115,14 +144,30 @@ describe('logical operators and fields (policy rule: "Logical operators", "Field
 // https://learn.microsoft.com/en-us/azure/governance/policy/concepts/definition-structure-alias
 describe('aliases (definition structure: alias)', () => {
   test('the mechanical rule reads properties.<path>; top-level sku when the resource has it', () => {
-    const rule = { allOf: [{ field: 'Microsoft.Storage/storageAccounts/networkAcls.defaultAction', equals: 'Allow' }, { field: 'Microsoft.Storage/storageAccounts/sku.name', equals: 'Standard_LRS' }] };
-    assert.equal(run(rule, storage({ networkAcls: { defaultAction: 'Allow' } }, { sku: { name: 'Standard_LRS' } })).outcome, 'nonCompliant');
+    const rule = {
+      allOf: [
+        { field: 'Microsoft.Storage/storageAccounts/networkAcls.defaultAction', equals: 'Allow' },
+        { field: 'Microsoft.Storage/storageAccounts/sku.name', equals: 'Standard_LRS' },
+      ],
+    };
+    assert.equal(
+      run(rule, storage({ networkAcls: { defaultAction: 'Allow' } }, { sku: { name: 'Standard_LRS' } })).outcome,
+      'nonCompliant',
+    );
     assert.equal(run(rule, storage({ networkAcls: { defaultAction: 'Deny' } }, { sku: { name: 'Standard_LRS' } })).outcome, 'compliant');
   });
   test('a catalogue path is read instead of the mechanical one', () => {
-    const vm = { type: 'Microsoft.Compute/virtualMachines', name: 'vm', location: 'x', properties: { storageProfile: { imageReference: { publisher: 'MicrosoftWindowsServer' } } } };
+    const vm = {
+      type: 'Microsoft.Compute/virtualMachines',
+      name: 'vm',
+      location: 'x',
+      properties: { storageProfile: { imageReference: { publisher: 'MicrosoftWindowsServer' } } },
+    };
     const aliases = new Map([['microsoft.compute/imagepublisher', 'properties.storageProfile.imageReference.publisher']]);
-    assert.equal(run({ field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' }, vm, { context: { aliases } }).outcome, 'nonCompliant');
+    assert.equal(
+      run({ field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' }, vm, { context: { aliases } }).outcome,
+      'nonCompliant',
+    );
   });
   test("a template's name that is an expression is not read as a name", () => {
     const result = run({ field: 'name', like: 'prod-*' }, storage({}, { name: "[parameters('accountName')]" }));
@@ -130,7 +175,10 @@ describe('aliases (definition structure: alias)', () => {
     assert.match(result.reason ?? '', /template expression/);
   });
   test('a resource value that is a template expression is not read as a string', () => {
-    const result = run({ field: 'Microsoft.Storage/storageAccounts/minimumTlsVersion', equals: 'TLS1_2' }, storage({ minimumTlsVersion: "[parameters('tls')]" }));
+    const result = run(
+      { field: 'Microsoft.Storage/storageAccounts/minimumTlsVersion', equals: 'TLS1_2' },
+      storage({ minimumTlsVersion: "[parameters('tls')]" }),
+    );
     assert.equal(result.outcome, 'unknown');
     assert.match(result.reason ?? '', /template expression/);
   });
@@ -153,7 +201,10 @@ describe('[*] and count (author policies for array properties; policy rule "Coun
     assert.equal(run({ field: `${field}.value`, equals: '127.0.0.1' }, ipRules([])).outcome, 'nonCompliant');
   });
   test('field count with where, and without it', () => {
-    assert.equal(run({ count: { field, where: { field: `${field}.value`, equals: '127.0.0.1' } }, equals: 1 }, two).outcome, 'nonCompliant');
+    assert.equal(
+      run({ count: { field, where: { field: `${field}.value`, equals: '127.0.0.1' } }, equals: 1 }, two).outcome,
+      'nonCompliant',
+    );
     assert.equal(run({ count: { field }, equals: 2 }, two).outcome, 'nonCompliant');
     assert.equal(run({ count: { field }, equals: 0 }, storage({})).outcome, 'nonCompliant', 'a missing array counts 0');
   });
@@ -168,7 +219,19 @@ describe('[*] and count (author policies for array properties; policy rule "Coun
     const rule = {
       allOf: [
         { field: 'type', equals: 'Microsoft.Network/networkSecurityGroups' },
-        { count: { field: rules, where: { allOf: [{ field: `${rules}.direction`, equals: 'Inbound' }, { field: `${rules}.access`, equals: 'Allow' }, { field: `${rules}.destinationPortRange`, equals: '3389' }] } }, greater: 0 },
+        {
+          count: {
+            field: rules,
+            where: {
+              allOf: [
+                { field: `${rules}.direction`, equals: 'Inbound' },
+                { field: `${rules}.access`, equals: 'Allow' },
+                { field: `${rules}.destinationPortRange`, equals: '3389' },
+              ],
+            },
+          },
+          greater: 0,
+        },
       ],
     };
     assert.equal(run(rule, nsg('3389')).outcome, 'nonCompliant');
@@ -176,7 +239,10 @@ describe('[*] and count (author policies for array properties; policy rule "Coun
   });
   test('value count with name and current(): a name matching one of the patterns', () => {
     const parameters = { namePatterns: { type: 'Array', defaultValue: ['contoso*', 'fabrikam*'] } };
-    const rule = { count: { value: "[parameters('namePatterns')]", name: 'pattern', where: { field: 'name', like: "[current('pattern')]" } }, equals: 0 };
+    const rule = {
+      count: { value: "[parameters('namePatterns')]", name: 'pattern', where: { field: 'name', like: "[current('pattern')]" } },
+      equals: 0,
+    };
     assert.equal(run(rule, storage({}, { name: 'contosodata' }), { parameters }).outcome, 'compliant');
     assert.equal(run(rule, storage({}, { name: 'tailspin' }), { parameters }).outcome, 'nonCompliant');
   });
@@ -185,12 +251,29 @@ describe('[*] and count (author policies for array properties; policy rule "Coun
       type: 'Microsoft.Network/virtualNetworks',
       name: 'v',
       location: 'x',
-      properties: { subnets: [{ name: 'a', properties: { ipConfigurations: [{ id: '1' }, { id: '2' }] } }, { name: 'b', properties: { ipConfigurations: [] } }] },
+      properties: {
+        subnets: [
+          { name: 'a', properties: { ipConfigurations: [{ id: '1' }, { id: '2' }] } },
+          { name: 'b', properties: { ipConfigurations: [] } },
+        ],
+      },
     };
     const subnets = 'Microsoft.Network/virtualNetworks/subnets[*]';
     const rule = { count: { field: subnets, where: { count: { field: `${subnets}.ipConfigurations[*]` }, greater: 0 } }, equals: 1 };
     assert.equal(run(rule, vnet).outcome, 'nonCompliant');
-    const ids = { count: { field: subnets, where: { count: { field: `${subnets}.ipConfigurations[*]`, where: { value: `[current('${subnets}.ipConfigurations[*]').id]`, equals: '2' } }, equals: 1 } }, equals: 1 };
+    const ids = {
+      count: {
+        field: subnets,
+        where: {
+          count: {
+            field: `${subnets}.ipConfigurations[*]`,
+            where: { value: `[current('${subnets}.ipConfigurations[*]').id]`, equals: '2' },
+          },
+          equals: 1,
+        },
+      },
+      equals: 1,
+    };
     assert.equal(run(ids, vnet).outcome, 'nonCompliant');
   });
 });

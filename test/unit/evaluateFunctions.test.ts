@@ -8,11 +8,30 @@ import { evaluateValue } from '#server/service/evaluate/expression';
 import { functionsFor, type Scope } from '#server/service/evaluate/scope';
 import { Unknown, type EvaluationContext, type Json, type JsonObject } from '#server/service/evaluate/types';
 
-function scope(context: EvaluationContext = {}, parameters: Record<string, Json> = {}, resource: JsonObject = { type: 'Microsoft.Storage/storageAccounts', name: 'acct', location: 'westeurope', properties: { minimumTlsVersion: 'TLS1_2' } }): Scope {
-  return { resource, context, parameters: new Map(Object.entries(parameters).map(([k, v]) => [k.toLowerCase(), v])), policy: { assignmentId: '/a/1', definitionId: '/d/1', setDefinitionId: '/s/1', definitionReferenceId: 'ref1' }, frames: [] };
+function scope(
+  context: EvaluationContext = {},
+  parameters: Record<string, Json> = {},
+  resource: JsonObject = {
+    type: 'Microsoft.Storage/storageAccounts',
+    name: 'acct',
+    location: 'westeurope',
+    properties: { minimumTlsVersion: 'TLS1_2' },
+  },
+): Scope {
+  return {
+    resource,
+    context,
+    parameters: new Map(Object.entries(parameters).map(([k, v]) => [k.toLowerCase(), v])),
+    policy: { assignmentId: '/a/1', definitionId: '/d/1', setDefinitionId: '/s/1', definitionReferenceId: 'ref1' },
+    frames: [],
+  };
 }
 const ev = (expression: string, s: Scope = scope()) => evaluateValue(expression, functionsFor(s));
-const unknown = (expression: string, pattern: RegExp, s: Scope = scope()) => assert.throws(() => ev(expression, s), (e: unknown) => e instanceof Unknown && pattern.test((e as Error).message));
+const unknown = (expression: string, pattern: RegExp, s: Scope = scope()) =>
+  assert.throws(
+    () => ev(expression, s),
+    (e: unknown) => e instanceof Unknown && pattern.test((e as Error).message),
+  );
 
 describe('string functions (template-functions-string)', () => {
   test('concat of strings and of arrays', () => {
@@ -79,7 +98,7 @@ describe('array and object functions (template-functions-array, -object)', () =>
     assert.equal(ev("[skip('one two three', 4)]"), 'two three');
     assert.deepEqual(ev("[take(createArray('one', 'two', 'three'), 2)]"), ['one', 'two']);
     assert.equal(ev("[coalesce(json('null'), 'default')]"), 'default');
-    assert.equal(ev("[json('{\"a\": {\"b\": [1, 2]}}').a.b[1]]"), 2);
+    assert.equal(ev('[json(\'{"a": {"b": [1, 2]}}\').a.b[1]]'), 2);
     assert.equal(ev("[createObject('Key', 'v')['key']]"), 'v');
   });
 });
@@ -120,7 +139,7 @@ describe('numeric, logical and comparison functions', () => {
 });
 
 describe('policy functions (definition structure: policy rule, "Policy functions")', () => {
-  test('ipRangeContains: IPv4 and IPv6 ranges; mixed families are the service\'s error', () => {
+  test("ipRangeContains: IPv4 and IPv6 ranges; mixed families are the service's error", () => {
     assert.equal(ev("[ipRangeContains('10.0.0.0/24', '10.0.0.128/25')]"), true);
     assert.equal(ev("[ipRangeContains('10.0.0.0/24', '10.0.1.1')]"), false);
     assert.equal(ev("[ipRangeContains('10.0.0.0/16', '10.0.0.0/16')]"), true);
@@ -132,10 +151,16 @@ describe('policy functions (definition structure: policy rule, "Policy functions
     unknown('[utcNow()]', /needs the clock/);
     assert.equal(ev('[utcNow()]', scope({ now: '2026-03-01T10:00:00Z' })), '2026-03-01T10:00:00Z');
     assert.equal(Date.parse(String(ev("[addDays('2026-01-30T00:00:00Z', 3)]"))), Date.parse('2026-02-02T00:00:00Z'));
-    assert.equal(Date.parse(String(ev("[addDays(utcNow(), -1)]", scope({ now: '2026-03-01T00:00:00Z' })))), Date.parse('2026-02-28T00:00:00Z'));
+    assert.equal(
+      Date.parse(String(ev('[addDays(utcNow(), -1)]', scope({ now: '2026-03-01T00:00:00Z' })))),
+      Date.parse('2026-02-28T00:00:00Z'),
+    );
   });
   test('parameters (case-insensitive), field, policy, requestContext, resourceGroup, subscription', () => {
-    const s = scope({ apiVersion: '2023-01-01', resourceGroup: { name: 'app-rg', location: 'westeurope' }, subscription: { subscriptionId: 'sub-1' } }, { TagName: 'owner' });
+    const s = scope(
+      { apiVersion: '2023-01-01', resourceGroup: { name: 'app-rg', location: 'westeurope' }, subscription: { subscriptionId: 'sub-1' } },
+      { TagName: 'owner' },
+    );
     assert.equal(ev("[parameters('tagname')]", s), 'owner');
     assert.equal(ev("[field('Microsoft.Storage/storageAccounts/minimumTlsVersion')]", s), 'TLS1_2');
     assert.equal(ev("[field('location')]", s), 'westeurope');

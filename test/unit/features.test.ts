@@ -3,7 +3,17 @@ import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { MarkupContent, TextEdit } from 'vscode-languageserver-types';
 import { parsePolicyDocument, validateText, DefinitionCatalog } from '#service';
-import { findDefinition, findReferences, prepareRename, rename, doHover, documentSymbols, foldingRanges, selectionRanges, format } from '#features';
+import {
+  findDefinition,
+  findReferences,
+  prepareRename,
+  rename,
+  doHover,
+  documentSymbols,
+  foldingRanges,
+  selectionRanges,
+  format,
+} from '#features';
 
 const URI = 'file:///work/set.json';
 
@@ -56,7 +66,8 @@ const lineOf = (needle: string) => SET.slice(0, at(needle)).split('\n').length -
 
 const document = parsePolicyDocument(SET);
 const textDocument = TextDocument.create(URI, 'json', 1, SET);
-const textOf = (range: { start: { line: number; character: number }; end: { line: number; character: number } }) => textDocument.getText(range);
+const textOf = (range: { start: { line: number; character: number }; end: { line: number; character: number } }) =>
+  textDocument.getText(range);
 
 function applyEdits(text: string, edits: TextEdit[]): string {
   return TextDocument.applyEdits(TextDocument.create(URI, 'json', 1, text), edits);
@@ -95,7 +106,9 @@ describe('navigation', () => {
   test('nothing to navigate on other values', () => {
     assert.deepEqual(findDefinition(document, URI, at('"Demo"')), []);
     assert.deepEqual(findReferences(document, URI, at('"Demo"')), []);
-    assert.deepEqual(prepareRename(document, at('"Demo"')), { error: 'Only a group, a set parameter or a reference ID can be renamed here.' });
+    assert.deepEqual(prepareRename(document, at('"Demo"')), {
+      error: 'Only a group, a set parameter or a reference ID can be renamed here.',
+    });
   });
 
   test('a reference ID: its own place, and renamed where it is written (its consumers too, when the workspace has any)', () => {
@@ -138,7 +151,8 @@ describe('navigation', () => {
 });
 
 describe('hover', () => {
-  const hoverText = async (offset: number, options = {}) => ((await doHover(document, offset, options))?.contents as MarkupContent | undefined)?.value ?? '';
+  const hoverText = async (offset: number, options = {}) =>
+    ((await doHover(document, offset, options))?.contents as MarkupContent | undefined)?.value ?? '';
 
   test('on a parameter reference: the declared parameter', async () => {
     const text = await hoverText(at("parameters('effect')", 13));
@@ -214,7 +228,10 @@ describe('the model', () => {
       properties: {
         policyDefinitionGroups: [{ name: 'Net' }, { name: 'Storage' }],
         policyDefinitions: [
-          { policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a', groupNames: [1, 'net', 'Sto\u00e9rage', 'Storage'] },
+          {
+            policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a',
+            groupNames: [1, 'net', 'Sto\u00e9rage', 'Storage'],
+          },
           { policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/b', groupNames: 'Net' },
         ],
       },

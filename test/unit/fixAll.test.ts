@@ -65,7 +65,16 @@ describe('fixAll', () => {
     assert.deepEqual(codes(out).sort(), ['PS5001', 'PS7001', 'PS7003'].sort());
     assert.deepEqual(fixed.result.diagnostics.map((d) => d.code).sort(), codes(out).sort());
     // Eight fixes; a fixed use also ends its parameter's and group's "unused" (PS7003, PS5003): ten problems fewer.
-    assert.deepEqual(fixed.fixes.map((f) => f.code).sort(), ['PS2006', 'PS3002', 'PS3003', 'PS4002', 'PS5001', 'PS7001', 'PS7001', 'PS7002']);
+    assert.deepEqual(fixed.fixes.map((f) => f.code).sort(), [
+      'PS2006',
+      'PS3002',
+      'PS3003',
+      'PS4002',
+      'PS5001',
+      'PS7001',
+      'PS7001',
+      'PS7002',
+    ]);
     assert.equal(codes(SET).length - codes(out).length, 10);
     assert.ok(fixed.fixes.every((f) => FIX_KINDS.includes(f.kind)));
   });
@@ -74,7 +83,10 @@ describe('fixAll', () => {
     const two = SET.replace('"unused": { "type": "String" }', '"storageEffects": { "type": "String" }');
     const fixed = fixAllText(two);
     assert.match(fixed.output, /\[parameters\('storageEfect'\)\]/);
-    assert.ok(!fixed.fixes.some((f) => f.code === 'PS7001' && f.title.includes("'storageEffect'") && f.range.start.line === 26), 'not changed with two candidates');
+    assert.ok(
+      !fixed.fixes.some((f) => f.code === 'PS7001' && f.title.includes("'storageEffect'") && f.range.start.line === 26),
+      'not changed with two candidates',
+    );
     // And nothing was declared for it.
     assert.doesNotMatch(fixed.output, /"storageEfect"/);
   });
@@ -87,7 +99,11 @@ describe('fixAll', () => {
     for (const edit of fixed.edits) assert.ok(edit.length < 40 && edit.content.length < 120, JSON.stringify(edit));
     // Ranges are on the given text: each fix's range starts where its diagnostic was.
     const before = validateText(SET).diagnostics;
-    for (const f of fixed.fixes) assert.ok(before.some((d) => d.code === f.code && d.range.start.line === f.range.start.line), `${f.code} at ${f.range.start.line}`);
+    for (const f of fixed.fixes)
+      assert.ok(
+        before.some((d) => d.code === f.code && d.range.start.line === f.range.start.line),
+        `${f.code} at ${f.range.start.line}`,
+      );
   });
 
   test('is idempotent: a second run changes nothing', () => {
@@ -107,7 +123,11 @@ describe('fixAll', () => {
     assert.ok(fixed.fixes.some((f) => f.pass === 2));
     assert.equal(splice(text, fixed.edits), fixed.output);
     const before = validateText(text, { assumePolicyDocument: true }).diagnostics;
-    for (const f of fixed.fixes.filter((x) => x.pass === 2)) assert.ok(before.some((d) => d.code === f.code && d.range.start.line === f.range.start.line), `${f.code} at line ${f.range.start.line + 1}`);
+    for (const f of fixed.fixes.filter((x) => x.pass === 2))
+      assert.ok(
+        before.some((d) => d.code === f.code && d.range.start.line === f.range.start.line),
+        `${f.code} at line ${f.range.start.line + 1}`,
+      );
     // Bounded: one pass leaves the second pass's fixes.
     const one = fixAllText(text, { assumePolicyDocument: true, maxPasses: 1 });
     assert.equal(one.passes, 1);
@@ -146,13 +166,16 @@ describe('fixAll', () => {
   test('PS8001: a parameter passed with a typo is renamed to the one close parameter of the definition', () => {
     const text = ref(DEF.main, `"parameters": { ${LOCATIONS}, "efect": { "value": "Audit" } }`);
     const fixed = fixAllText(text, withCatalog);
-    assert.deepEqual(fixed.fixes.map((f) => f.code), ['PS8001']);
+    assert.deepEqual(
+      fixed.fixes.map((f) => f.code),
+      ['PS8001'],
+    );
     assert.match(fixed.output, /"effect": \{ "value": "Audit" \}/);
     // Without the definitions the problem is not known, and nothing changes.
     assert.equal(fixAllText(text).changed, false);
   });
 
-  test('repeated reference IDs fixed together get IDs of their own, in the document\'s order', () => {
+  test("repeated reference IDs fixed together get IDs of their own, in the document's order", () => {
     const member = (id: string) => `{ "policyDefinitionId": "${DEF.main}", "policyDefinitionReferenceId": "${id}" }`;
     const text = a1(`{ "policyDefinitions": [${member('x')}, ${member('x')}, ${member('X')}, ${member('x_2')}] }`);
     const fixed = fixAllText(text);

@@ -15,11 +15,39 @@ function random(seed: number) {
   };
 }
 
-const FRAGMENTS = ['{', '}', '[', ']', ',', ':', '"', '\\', '"[parameters(\'', "')]", '[[', 'null', '-1e999', '\u0000', '\uFEFF', '\uD800', '// c\n', '/*', '"policyDefinitions": [', '"groupNames": ["x"]', '"type": "Strin"', '"name": "1.0"', "[if(equals(parameters('a'),'b'),", '\r\n'];
+const FRAGMENTS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  '"',
+  '\\',
+  '"[parameters(\'',
+  "')]",
+  '[[',
+  'null',
+  '-1e999',
+  '\u0000',
+  '\uFEFF',
+  '\uD800',
+  '// c\n',
+  '/*',
+  '"policyDefinitions": [',
+  '"groupNames": ["x"]',
+  '"type": "Strin"',
+  '"name": "1.0"',
+  "[if(equals(parameters('a'),'b'),",
+  '\r\n',
+];
 
 test('random edits of real documents: validation never throws, never fails a rule, keeps ranges inside the text', () => {
   // The examples and the corpus subset always; the full corpus too when it is there.
-  const sources = [...listJsonFiles(path.join(REPO_ROOT, 'examples')), ...CORPORA.flatMap((corpus) => listJsonFiles(corpus.sets).filter((f) => fs.statSync(f).size < 40_000))];
+  const sources = [
+    ...listJsonFiles(path.join(REPO_ROOT, 'examples')),
+    ...CORPORA.flatMap((corpus) => listJsonFiles(corpus.sets).filter((f) => fs.statSync(f).size < 40_000)),
+  ];
   const texts = sources.map((f) => fs.readFileSync(f, 'utf8'));
   const catalog = new DefinitionCatalog();
   for (const corpus of CORPORA) catalog.addIndex(JSON.parse(fs.readFileSync(corpus.index, 'utf8')));
@@ -53,7 +81,10 @@ test('random edits of real documents: validation never throws, never fails a rul
     for (const d of result.diagnostics) {
       const { start, end } = d.range;
       assert.ok(start.line <= end.line && end.line < lines.length, `edit ${i} (seed ${seed}): ${d.code} range ${JSON.stringify(d.range)}`);
-      assert.ok(start.character <= lines[start.line].length && end.character <= lines[end.line].length, `edit ${i} (seed ${seed}): ${d.code} ${JSON.stringify(d.range)}`);
+      assert.ok(
+        start.character <= lines[start.line].length && end.character <= lines[end.line].length,
+        `edit ${i} (seed ${seed}): ${d.code} ${JSON.stringify(d.range)}`,
+      );
     }
   }
 });

@@ -13,7 +13,10 @@ before(async () => {
   const wasm = fs.readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
   await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer);
   const registry = new textmate.Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (patterns) => oniguruma.createOnigScanner(patterns), createOnigString: (s) => oniguruma.createOnigString(s) }),
+    onigLib: Promise.resolve({
+      createOnigScanner: (patterns) => oniguruma.createOnigScanner(patterns),
+      createOnigString: (s) => oniguruma.createOnigString(s),
+    }),
     loadGrammar: async (scopeName) => {
       if (scopeName !== 'source.json.policyset') return null;
       const file = path.join(REPO_ROOT, 'syntaxes', 'policyset.tmLanguage.json');
@@ -49,7 +52,8 @@ function scopesOf(tokens: Token[][], text: string, after?: string): string[] {
   return token.scopes;
 }
 
-const has = (scopes: string[], prefix: string) => scopes.some((s) => s === prefix || s.startsWith(`${prefix}.`) || s.split(' ').some((part) => part.startsWith(prefix)));
+const has = (scopes: string[], prefix: string) =>
+  scopes.some((s) => s === prefix || s.startsWith(`${prefix}.`) || s.split(' ').some((part) => part.startsWith(prefix)));
 
 describe('TextMate grammar (syntaxes/policyset.tmLanguage.json)', () => {
   const SAMPLE = `{
@@ -94,7 +98,7 @@ describe('TextMate grammar (syntaxes/policyset.tmLanguage.json)', () => {
     const fn = scopesOf(tokens, 'parameters', 'effect');
     assert.ok(has(fn, 'entity.name.function'), fn.join(' '));
     assert.ok(has(fn, 'meta.embedded.expression'), fn.join(' '));
-    assert.ok(has(scopesOf(tokens, 'effect', '(', ), 'string.quoted.single'));
+    assert.ok(has(scopesOf(tokens, 'effect', '('), 'string.quoted.single'));
     const close = scopesOf(tokens, ']', 'effect');
     assert.ok(has(close, 'punctuation.section.expression.end'), close.join(' '));
   });

@@ -10,8 +10,20 @@ import { checkWriteOutcome, impossibleUsageNumber, ProvisioningFailedError, putO
 
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const spec = (capacity: number, model = 'gpt-4o', sku = 'Standard'): DeploymentSpec => ({ model, sku, capacity });
-const entry = (name: string, desired: DeploymentSpec, current?: DeploymentSpec): ReconcileEntry => ({ subscription: SUB, region: 'eastus', resourceGroup: 'rg', account: 'acct', name, desired, current });
-const usage = (entries: Array<[string, number, number]>): RegionUsage => ({ subscription: SUB, region: 'eastus', value: entries.map(([key, used, limit]) => ({ name: { value: key }, currentValue: used, limit })) });
+const entry = (name: string, desired: DeploymentSpec, current?: DeploymentSpec): ReconcileEntry => ({
+  subscription: SUB,
+  region: 'eastus',
+  resourceGroup: 'rg',
+  account: 'acct',
+  name,
+  desired,
+  current,
+});
+const usage = (entries: Array<[string, number, number]>): RegionUsage => ({
+  subscription: SUB,
+  region: 'eastus',
+  value: entries.map(([key, used, limit]) => ({ name: { value: key }, currentValue: used, limit })),
+});
 
 /**
  * The oracle: the quotas of the usage list (units of 1,000 TPM, as the service counts them), and each PUT of
@@ -19,7 +31,11 @@ const usage = (entries: Array<[string, number, number]>): RegionUsage => ({ subs
  * a PUT that makes its quota grow past the limit is the first step over. Written here, from the service's
  * rules, independent of reconcile.ts.
  */
-function oracle(entries: ReconcileEntry[], usages: RegionUsage, order: string[]): { over?: string; end: Map<string, number>; limits: Map<string, number> } {
+function oracle(
+  entries: ReconcileEntry[],
+  usages: RegionUsage,
+  order: string[],
+): { over?: string; end: Map<string, number>; limits: Map<string, number> } {
   const quotaOf = (s: DeploymentSpec) => `OpenAI.${s.sku}.${s.model}`.toLowerCase();
   const used = new Map<string, number>();
   const limits = new Map<string, number>();
@@ -60,7 +76,10 @@ describe('12: apply orders against an oracle of the test', () => {
     const fits = reconcile([entry('big', spec(49), spec(80)), entry('new', spec(51))], [usage([['OpenAI.Standard.gpt-4o', 80, 100]])]);
     assert.equal(fits.fits, true);
     assert.deepEqual(fits.order, ['acct/big', 'acct/new']);
-    assert.equal(oracle([entry('big', spec(49), spec(80)), entry('new', spec(51))], usage([['OpenAI.Standard.gpt-4o', 80, 100]]), fits.order!).over, undefined);
+    assert.equal(
+      oracle([entry('big', spec(49), spec(80)), entry('new', spec(51))], usage([['OpenAI.Standard.gpt-4o', 80, 100]]), fits.order!).over,
+      undefined,
+    );
     const over = reconcile([entry('big', spec(49), spec(80)), entry('new', spec(52))], [usage([['OpenAI.Standard.gpt-4o', 80, 100]])]);
     assert.equal(over.fits, false);
     assert.equal(over.order, undefined);
@@ -69,7 +88,10 @@ describe('12: apply orders against an oracle of the test', () => {
   test('one unit over on the way: the only order that fits is found, and the order taking the quota to 101 is not', () => {
     // Q 10/10 (x holds 10), Q' 0/5: x moves to Q' (5), y grows on Q to 10; y before x would take Q to 20 of 10.
     const entries = [entry('y', spec(10)), entry('x', spec(5, 'gpt-4o-mini'), spec(10))];
-    const usages = usage([['OpenAI.Standard.gpt-4o', 10, 10], ['OpenAI.Standard.gpt-4o-mini', 0, 5]]);
+    const usages = usage([
+      ['OpenAI.Standard.gpt-4o', 10, 10],
+      ['OpenAI.Standard.gpt-4o-mini', 0, 5],
+    ]);
     const r = reconcile(entries, [usages]);
     assert.deepEqual(r.order, ['acct/x', 'acct/y']);
     assert.equal(oracle(entries, usages, r.order!).over, undefined);
@@ -93,13 +115,25 @@ describe('12: apply orders against an oracle of the test', () => {
         const currentModel = Math.floor(next() * 2);
         const current = hasCurrent ? 1 + Math.floor(next() * 5) : 0;
         if (hasCurrent) usedNow[currentModel] += current;
-        entries.push(entry(`d${i}`, spec(1 + Math.floor(next() * 6), models[desiredModel]), hasCurrent ? spec(current, models[currentModel]) : undefined));
+        entries.push(
+          entry(
+            `d${i}`,
+            spec(1 + Math.floor(next() * 6), models[desiredModel]),
+            hasCurrent ? spec(current, models[currentModel]) : undefined,
+          ),
+        );
       }
-      const usages = usage(models.map((m, i) => [`OpenAI.Standard.${m}`, usedNow[i], Math.max(limits[i], usedNow[i])] as [string, number, number]));
+      const usages = usage(
+        models.map((m, i) => [`OpenAI.Standard.${m}`, usedNow[i], Math.max(limits[i], usedNow[i])] as [string, number, number]),
+      );
       const r = reconcile(entries, [usages]);
       const changed = r.entries.filter((e) => e.action !== 'unchanged').map((e) => e.key);
       const end = oracle(entries, usages, changed);
-      const endOver = [...end.end].some(([q, u]) => u > (end.limits.get(q) ?? Infinity) && u > (usages.value.find((v) => String(v.name!.value).toLowerCase() === q)!.currentValue ?? 0));
+      const endOver = [...end.end].some(
+        ([q, u]) =>
+          u > (end.limits.get(q) ?? Infinity) &&
+          u > (usages.value.find((v) => String(v.name!.value).toLowerCase() === q)!.currentValue ?? 0),
+      );
       if (r.order) {
         ordered++;
         assert.deepEqual([...r.order].sort(), [...changed].sort(), `plan ${n}: the order is every change once`);
@@ -129,7 +163,13 @@ describe('5: a plan of thousands of changes', () => {
 
 describe('6: impossible usage numbers are never believed', () => {
   test('1e308, -1e308, negative, Infinity or NaN: the entry is not read as a quota (listed as unmatched)', () => {
-    for (const [used, limit] of [[0, 1e308], [-1e308, 100], [-1, 100], [0, Infinity], [Number.NaN, 10]]) {
+    for (const [used, limit] of [
+      [0, 1e308],
+      [-1e308, 100],
+      [-1, 100],
+      [0, Infinity],
+      [Number.NaN, 10],
+    ]) {
       const read = readUsages([{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: used, limit }]);
       assert.deepEqual(read.models, [], `${used} of ${limit}`);
       assert.match(read.unmatched[0], /impossible numbers/);
@@ -147,10 +187,19 @@ describe('6: impossible usage numbers are never believed', () => {
 
 describe('12: the plan reader (mutation survivors of plan.ts)', () => {
   const plan = (deployments: unknown[]) => readPlan(parseJson(JSON.stringify({ region: 'eastus', subscription: SUB, deployments })).root);
-  const saved = (entries: Array<[string, number, number]>) => [{ location: 'eastus', subscription: SUB, value: entries.map(([key, used, limit]) => ({ name: { value: key }, currentValue: used, limit })) }];
+  const saved = (entries: Array<[string, number, number]>) => [
+    {
+      location: 'eastus',
+      subscription: SUB,
+      value: entries.map(([key, used, limit]) => ({ name: { value: key }, currentValue: used, limit })),
+    },
+  ];
 
   test('an entry without a model is passed over by the quota rule, not thrown on (plan.ts:166)', () => {
-    const p = plan([{ account: 'a', name: 'nomodel', sku: { name: 'Standard', capacity: 5 } }, { account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 5 } }]);
+    const p = plan([
+      { account: 'a', name: 'nomodel', sku: { name: 'Standard', capacity: 5 } },
+      { account: 'a', name: 'd', model: 'gpt-4o', sku: { name: 'Standard', capacity: 5 } },
+    ]);
     assert.deepEqual(quotaOverruns(p, saved([['OpenAI.Standard.gpt-4o', 0, 10]])), []);
   });
 
@@ -167,11 +216,17 @@ describe('7: the token echoed in base64 or base64url is redacted', () => {
   const TOKEN = 'TOKEN-hostile-7f3a9c1e5b2d4806';
   for (const prefix of ['', 'x', 'xy', 'Authorization: ']) {
     test(`'${prefix}Bearer <token>' encoded (alignment ${prefix.length % 3})`, () => {
-      for (const encoded of [Buffer.from(`${prefix}Bearer ${TOKEN}`).toString('base64'), Buffer.from(`${prefix}Bearer ${TOKEN}!`).toString('base64url')]) {
+      for (const encoded of [
+        Buffer.from(`${prefix}Bearer ${TOKEN}`).toString('base64'),
+        Buffer.from(`${prefix}Bearer ${TOKEN}!`).toString('base64url'),
+      ]) {
         const shown = redact(`the service echoed ${encoded} back`, [TOKEN]);
         assert.match(shown, /\[redacted\]/);
         // No run of the token's bytes long enough to be of use is left: what remains decodes to no 4 characters of it.
-        const rest = shown.replace(/^the service echoed /, '').replace(/ back$/, '').split('[redacted]');
+        const rest = shown
+          .replace(/^the service echoed /, '')
+          .replace(/ back$/, '')
+          .split('[redacted]');
         for (const part of rest) assert.ok(!Buffer.from(part, 'base64').toString('latin1').includes(TOKEN.slice(2, 6)), part);
       }
     });
@@ -181,14 +236,18 @@ describe('7: the token echoed in base64 or base64url is redacted', () => {
 describe('4: a PUT answered 2xx whose resource says it failed', () => {
   test('provisioningState Failed or Canceled: a ProvisioningFailedError, read as refused (not applied), never success', () => {
     for (const state of ['Failed', 'failed', 'Canceled']) {
-      assert.throws(() => checkWriteOutcome({ properties: { provisioningState: state } }, 200, 'PUT /x', 'req-1'), (error: unknown) => {
-        assert.ok(error instanceof ProvisioningFailedError);
-        assert.match((error as Error).message, new RegExp(`provisioningState is '${state}'`));
-        assert.equal(putOutcome(error), 'refused');
-        return true;
-      });
+      assert.throws(
+        () => checkWriteOutcome({ properties: { provisioningState: state } }, 200, 'PUT /x', 'req-1'),
+        (error: unknown) => {
+          assert.ok(error instanceof ProvisioningFailedError);
+          assert.match((error as Error).message, new RegExp(`provisioningState is '${state}'`));
+          assert.equal(putOutcome(error), 'refused');
+          return true;
+        },
+      );
     }
-    for (const state of ['Succeeded', 'Accepted', 'Creating', undefined]) checkWriteOutcome({ properties: { provisioningState: state } }, 201, 'PUT /x', undefined);
+    for (const state of ['Succeeded', 'Accepted', 'Creating', undefined])
+      checkWriteOutcome({ properties: { provisioningState: state } }, 201, 'PUT /x', undefined);
   });
 });
 
@@ -200,11 +259,19 @@ describe('11: the web worker keeps what the rules need, and an update costs what
       JSON.stringify({
         id: `/providers/Microsoft.Management/managementGroups/mg/providers/Microsoft.Authorization/policyDefinitions/${name}`,
         name,
-        properties: { displayName: name, description, policyRule: { if: {}, then: { effect: 'audit' } }, parameters: { p: { type: 'String' } } },
+        properties: {
+          displayName: name,
+          description,
+          policyRule: { if: {}, then: { effect: 'audit' } },
+          parameters: { p: { type: 'String' } },
+        },
       });
     const files = new ClientFiles(() => undefined);
     const sent = Array.from({ length: 3000 }, (_, i) => ({ uri: `memfs:/defs/d${i}.json`, text: definition(`d${i}`) }));
-    sent.push({ uri: 'memfs:/sets/s.definitions.json', text: '{"policyDefinitions": []}' }, { uri: 'memfs:/.policysetrc.json', text: '{}' });
+    sent.push(
+      { uri: 'memfs:/sets/s.definitions.json', text: '{"policyDefinitions": []}' },
+      { uri: 'memfs:/.policysetrc.json', text: '{}' },
+    );
     assert.equal(files.receive({ complete: true, files: sent }), true);
     assert.equal(files.catalog.size, 3000);
     assert.equal(files.keptTexts(), 2, 'only the split part and the config keep their text');
@@ -220,7 +287,11 @@ describe('11: the web worker keeps what the rules need, and an update costs what
       return add.apply(this, args);
     };
     try {
-      for (let i = 0; i < 50; i++) assert.equal(files.receive({ complete: false, files: [{ uri: 'memfs:/defs/d7.json', text: definition('d7') + ' '.repeat(i) }] }), false);
+      for (let i = 0; i < 50; i++)
+        assert.equal(
+          files.receive({ complete: false, files: [{ uri: 'memfs:/defs/d7.json', text: definition('d7') + ' '.repeat(i) }] }),
+          false,
+        );
       assert.equal(added, 0, 'an update that changes no definition rebuilds nothing');
     } finally {
       DefinitionCatalog.prototype.add = add;
@@ -232,33 +303,75 @@ describe('11: the web worker keeps what the rules need, and an update costs what
 });
 
 describe('12: keys fold to lower case, and upper case is not the same beyond ASCII (ß: SS)', () => {
-  const plan = (deployments: unknown[], extra: Record<string, unknown> = {}) => readPlan(parseJson(JSON.stringify({ subscription: SUB, resourceGroup: 'rg', region: 'eastus', ...extra, deployments })).root);
+  const plan = (deployments: unknown[], extra: Record<string, unknown> = {}) =>
+    readPlan(parseJson(JSON.stringify({ subscription: SUB, resourceGroup: 'rg', region: 'eastus', ...extra, deployments })).root);
   const gpt = { model: 'gpt-4o', sku: { name: 'Standard', capacity: 1 } };
 
   test("apply targets: deployments 'straße' and 'STRASSE' are two, not the same one named twice (apply.ts:33)", async () => {
     const { applyTargets } = await import('#service');
-    assert.deepEqual(applyTargets(plan([{ account: 'a', name: 'straße', ...gpt }, { account: 'a', name: 'STRASSE', ...gpt }])).problems, []);
+    assert.deepEqual(
+      applyTargets(
+        plan([
+          { account: 'a', name: 'straße', ...gpt },
+          { account: 'a', name: 'STRASSE', ...gpt },
+        ]),
+      ).problems,
+      [],
+    );
   });
 
   test("apply targets: accounts 'aß' in eastus and 'ASS' in westus are two accounts (apply.ts:39)", async () => {
     const { applyTargets } = await import('#service');
-    assert.deepEqual(applyTargets(plan([{ account: 'aß', name: 'x', ...gpt }, { account: 'ASS', name: 'y', region: 'westus', ...gpt }])).problems, []);
+    assert.deepEqual(
+      applyTargets(
+        plan([
+          { account: 'aß', name: 'x', ...gpt },
+          { account: 'ASS', name: 'y', region: 'westus', ...gpt },
+        ]),
+      ).problems,
+      [],
+    );
   });
 
   test("resources per region: accounts 'aß' and 'ASS' are two resources against a limit of one (plan.ts:206)", async () => {
     const { resourceOverruns } = await import('#service');
     const usages = [{ location: 'eastus', subscription: SUB, value: [{ name: { value: 'AccountCount' }, currentValue: 0, limit: 1 }] }];
-    assert.equal(resourceOverruns(plan([{ account: 'aß', name: 'x', ...gpt }, { account: 'ASS', name: 'y', ...gpt }]), usages).length, 1);
+    assert.equal(
+      resourceOverruns(
+        plan([
+          { account: 'aß', name: 'x', ...gpt },
+          { account: 'ASS', name: 'y', ...gpt },
+        ]),
+        usages,
+      ).length,
+      1,
+    );
   });
 
   test("resources per region: regions 'eastß' and 'EASTSS' are two regions, one account each (plan.ts:203)", async () => {
     const { resourceOverruns } = await import('#service');
-    const usages = ['eastß', 'EASTSS'].map((location) => ({ location, subscription: SUB, value: [{ name: { value: 'AccountCount' }, currentValue: 0, limit: 1 }] }));
-    assert.deepEqual(resourceOverruns(plan([{ account: 'a', name: 'x', region: 'eastß', ...gpt }, { account: 'b', name: 'y', region: 'EASTSS', ...gpt }]), usages), []);
+    const usages = ['eastß', 'EASTSS'].map((location) => ({
+      location,
+      subscription: SUB,
+      value: [{ name: { value: 'AccountCount' }, currentValue: 0, limit: 1 }],
+    }));
+    assert.deepEqual(
+      resourceOverruns(
+        plan([
+          { account: 'a', name: 'x', region: 'eastß', ...gpt },
+          { account: 'b', name: 'y', region: 'EASTSS', ...gpt },
+        ]),
+        usages,
+      ),
+      [],
+    );
   });
 
   test("reconcile: a plan's region 'eastß' does not read the usage of 'EASTSS' (reconcile.ts:109)", () => {
-    const r = reconcile([{ ...entry('d', spec(1)), region: 'eastß' }], [{ subscription: SUB, region: 'EASTSS', value: [{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 0, limit: 100 }] }]);
+    const r = reconcile(
+      [{ ...entry('d', spec(1)), region: 'eastß' }],
+      [{ subscription: SUB, region: 'EASTSS', value: [{ name: { value: 'OpenAI.Standard.gpt-4o' }, currentValue: 0, limit: 100 }] }],
+    );
     assert.equal(r.fits, false);
   });
 });

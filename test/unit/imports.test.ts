@@ -20,8 +20,13 @@ function specifiersOf(file: string): string[] {
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) literal(node.arguments[0]);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      literal(node.moduleReference.expression);
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    )
+      literal(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
     ts.forEachChild(node, visit);
   };
@@ -126,7 +131,10 @@ function cyclesOf(graph: Map<string, string[]>, root: string): string[] {
     for (let node = last!; node !== first; node = previous.get(node)!) trail.splice(1, 0, node);
     trail.push(first);
     const name = (f: string) => path.relative(root, f).split(path.sep).join('/');
-    const others = component.filter((f) => !trail.includes(f)).map(name).sort();
+    const others = component
+      .filter((f) => !trail.includes(f))
+      .map(name)
+      .sort();
     return trail.map(name).join(' -> ') + (others.length ? ` (the same knot holds ${others.join(', ')})` : '');
   });
 }
@@ -159,13 +167,23 @@ test('server/src and client/src have no import cycle, type imports and lazy requ
 });
 
 test('a cycle through an import type is a cycle', () => {
-  assert.deepEqual(cyclesIn({ 'a.ts': "import type { B } from './b';\nexport type A = B;\n", 'b.ts': "import { a } from './a';\nexport type B = typeof a;\n" }), ['a.ts -> b.ts -> a.ts']);
-  assert.deepEqual(cyclesIn({ 'a.ts': "export type { B } from './dir';\n", 'dir/index.ts': "import '../a';\nexport type B = 1;\n" }), ['a.ts -> dir/index.ts -> a.ts']);
+  assert.deepEqual(
+    cyclesIn({
+      'a.ts': "import type { B } from './b';\nexport type A = B;\n",
+      'b.ts': "import { a } from './a';\nexport type B = typeof a;\n",
+    }),
+    ['a.ts -> b.ts -> a.ts'],
+  );
+  assert.deepEqual(cyclesIn({ 'a.ts': "export type { B } from './dir';\n", 'dir/index.ts': "import '../a';\nexport type B = 1;\n" }), [
+    'a.ts -> dir/index.ts -> a.ts',
+  ]);
 });
 
 test('a cycle through a lazy require, an import() or a typeof import() is a cycle', () => {
   const b = "import { a } from './a';\nexport const b = a;\n";
-  assert.deepEqual(cyclesIn({ 'a.ts': "export function a() {\n  return require('./b') as typeof import('./b');\n}\n", 'b.ts': b }), ['a.ts -> b.ts -> a.ts']);
+  assert.deepEqual(cyclesIn({ 'a.ts': "export function a() {\n  return require('./b') as typeof import('./b');\n}\n", 'b.ts': b }), [
+    'a.ts -> b.ts -> a.ts',
+  ]);
   assert.deepEqual(cyclesIn({ 'a.ts': "export const a = () => import('./b.js');\n", 'b.ts': b }), ['a.ts -> b.ts -> a.ts']);
   assert.deepEqual(cyclesIn({ 'a.ts': "export let a: typeof import('./b') | undefined;\n", 'b.ts': b }), ['a.ts -> b.ts -> a.ts']);
 });

@@ -19,12 +19,16 @@ function packageArgs(): string[] {
 }
 
 test('the Marketplace fields are there', () => {
-  for (const key of ['displayName', 'description', 'publisher', 'license', 'icon', 'homepage']) assert.equal(typeof manifest[key], 'string', key);
+  for (const key of ['displayName', 'description', 'publisher', 'license', 'icon', 'homepage'])
+    assert.equal(typeof manifest[key], 'string', key);
   assert.match(manifest.repository?.url, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/, 'repository.url');
   assert.match(manifest.bugs?.url, /^https:\/\//, 'bugs.url');
   assert.match(manifest.galleryBanner?.color, /^#[0-9a-f]{6}$/i);
   assert.ok(['dark', 'light'].includes(manifest.galleryBanner?.theme));
-  assert.ok(Array.isArray(manifest.keywords) && manifest.keywords.length > 0 && manifest.keywords.length <= 30, 'keywords: vsce takes at most 30');
+  assert.ok(
+    Array.isArray(manifest.keywords) && manifest.keywords.length > 0 && manifest.keywords.length <= 30,
+    'keywords: vsce takes at most 30',
+  );
   assert.ok(manifest.categories.includes('Linters'));
   assert.ok(fs.existsSync(path.join(REPO_ROOT, 'LICENSE')), 'the licence vsce puts in the .vsix');
 });
@@ -44,7 +48,14 @@ const readme = manifest.vsce?.readmePath as string;
 
 test('npm run package gives vsce none of the flags that silence its warnings', () => {
   const args = packageArgs();
-  for (const flag of ['--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--allow-star-activation', '--allow-unused-files-pattern']) assert.ok(!args.includes(flag), flag);
+  for (const flag of [
+    '--skip-license',
+    '--allow-missing-repository',
+    '--no-rewrite-relative-links',
+    '--allow-star-activation',
+    '--allow-unused-files-pattern',
+  ])
+    assert.ok(!args.includes(flag), flag);
   // Plain `vsce package` packs the bundles alone (they hold the dependencies) with the Marketplace page.
   assert.equal(manifest.vsce?.dependencies, false);
   assert.ok(fs.existsSync(path.join(REPO_ROOT, readme)), `the Marketplace page ${readme}`);
@@ -75,9 +86,20 @@ test('the language-model tools and the MCP provider are declared as the extensio
 test('the .vsix holds the bundles, the manifest, the licence and the icon, and no source, test or dependency', () => {
   const vsce = path.join(path.dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
   // `vsce ls` does not read package.json's "vsce" options as `vsce package` does: they are given here.
-  const files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies', '--readme-path', readme], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n');
-  for (const file of ['package.json', 'LICENSE', 'CHANGELOG.md', manifest.icon as string, readme, 'docs/rules/README.md']) assert.ok(files.includes(file), `${file} in the .vsix`);
+  const files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies', '--readme-path', readme], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n');
+  for (const file of ['package.json', 'LICENSE', 'CHANGELOG.md', manifest.icon as string, readme, 'docs/rules/README.md'])
+    assert.ok(files.includes(file), `${file} in the .vsix`);
   assert.ok(!files.includes('README.md'), "the team's README is not the Marketplace page (vsce would refuse two readme files)");
-  const unwanted = files.filter((f) => /^(test|client\/src|server\/src|server\/out|scripts|node_modules|examples|\.cache)\//.test(f) || /\.(ts|map|vsix|tgz)$/.test(f) || f === 'resources/icon.svg');
+  const unwanted = files.filter(
+    (f) =>
+      /^(test|client\/src|server\/src|server\/out|scripts|node_modules|examples|\.cache)\//.test(f) ||
+      /\.(ts|map|vsix|tgz)$/.test(f) ||
+      f === 'resources/icon.svg',
+  );
   assert.deepEqual(unwanted, []);
 });

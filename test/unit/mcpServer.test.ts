@@ -29,7 +29,12 @@ test('lines come whole, however the chunks cut them; a line over the limit is sk
 
 test('answers come in the order of the lines, errors found at once included', async () => {
   const sent: Array<Record<string, unknown>> = [];
-  const server = new McpServer({ name: 't', title: 'T', version: '0' }, [], (m) => sent.push(m as Record<string, unknown>), () => undefined);
+  const server = new McpServer(
+    { name: 't', title: 'T', version: '0' },
+    [],
+    (m) => sent.push(m as Record<string, unknown>),
+    () => undefined,
+  );
   server.receive(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } }));
   server.receive('not json');
   server.receive(JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }]));

@@ -8,7 +8,9 @@ import { REPO_ROOT } from '../support/corpus';
 async function lint(file: string, text: string): Promise<Array<{ line: number; rule: string | null }>> {
   const eslint = new ESLint({ cwd: REPO_ROOT });
   const [result] = await eslint.lintText(text, { filePath: path.join(REPO_ROOT, file) });
-  return result.messages.filter((m) => m.ruleId !== '@typescript-eslint/no-unused-vars' && m.ruleId !== '@typescript-eslint/no-require-imports').map((m) => ({ line: m.line, rule: m.ruleId }));
+  return result.messages
+    .filter((m) => m.ruleId !== '@typescript-eslint/no-unused-vars' && m.ruleId !== '@typescript-eslint/no-require-imports')
+    .map((m) => ({ line: m.line, rule: m.ruleId }));
 }
 
 const PATHS_OUT = [
@@ -39,7 +41,10 @@ test('the purity lint catches every path out of server/src/service, whatever nam
   const shallow = await lint('server/src/service/probe.ts', text.replaceAll('../../', '../'));
   assert.equal(shallow.filter((m) => m.rule === 'local/service-stays-inside').length, 13);
   const outside = await lint('server/src/node/probe.ts', text);
-  assert.deepEqual(outside.filter((m) => m.rule === 'local/service-stays-inside'), []);
+  assert.deepEqual(
+    outside.filter((m) => m.rule === 'local/service-stays-inside'),
+    [],
+  );
 });
 
 test('the purity lint lets the service name its own modules, packages and the JSON Schemas', { timeout: 60_000 }, async () => {

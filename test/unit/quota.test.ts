@@ -25,7 +25,11 @@ describe('capacity units (spec Limits)', () => {
   });
 
   test('the classes of the spec: A 1 RPM per 6,000 TPM, B 1 per 1,000, C 1 per 10,000, with 2, 2 and 3 models', () => {
-    const members = (cls: string) => Object.entries(BUILT_IN_CAPACITY_TABLE.models).filter(([, c]) => c === cls).map(([m]) => m).sort();
+    const members = (cls: string) =>
+      Object.entries(BUILT_IN_CAPACITY_TABLE.models)
+        .filter(([, c]) => c === cls)
+        .map(([m]) => m)
+        .sort();
     assert.deepEqual(members('reasoning-a'), ['o1', 'o1-preview']);
     assert.deepEqual(members('reasoning-b'), ['o3', 'o4-mini']);
     assert.deepEqual(members('reasoning-c'), ['o1-mini', 'o3-mini', 'o3-pro']);
@@ -58,7 +62,10 @@ describe('capacity units (spec Limits)', () => {
   });
 
   test('a user file extends and overrides the table; a bad one is refused with a reason', () => {
-    const merged = mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, { classes: { mine: { rpm: 2, tpm: 1000 } }, models: { 'My-Model': 'mine', 'gpt-4o': 'reasoning-b' } });
+    const merged = mergeCapacityTable(BUILT_IN_CAPACITY_TABLE, {
+      classes: { mine: { rpm: 2, tpm: 1000 } },
+      models: { 'My-Model': 'mine', 'gpt-4o': 'reasoning-b' },
+    });
     assert.equal(rateLimits(1, capacityClassOf('my-model', merged)!).rpm, 2);
     assert.equal(capacityClassOf('gpt-4o', merged)!.name, 'reasoning-b');
     assert.equal(capacityClassOf('gpt-4o')!.name, 'older-chat', 'the built-in table is not changed');
@@ -113,7 +120,12 @@ describe('the rate-limit simulator (Limits 4-5, Errors 4-5)', () => {
 
 describe('usages (E7) and the quota check (Limits 1-2)', () => {
   const usages = readUsages([
-    { name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' }, currentValue: 90, limit: 100, unit: 'Count' },
+    {
+      name: { value: 'OpenAI.Standard.gpt-4o', localizedValue: 'Tokens Per Minute (thousands) - gpt-4o' },
+      currentValue: 90,
+      limit: 100,
+      unit: 'Count',
+    },
     { name: { value: 'AccountCount' }, currentValue: 3, limit: 30, unit: 'Count' },
     { name: { value: 'Weird' }, currentValue: 1, limit: 2 },
     { name: { value: 'OpenAI.Standard.o1' } },
@@ -123,7 +135,16 @@ describe('usages (E7) and the quota check (Limits 1-2)', () => {
     assert.equal(usages.models.length, 1);
     assert.deepEqual(
       { ...usageOf(usages, 'GPT-4O')! },
-      { key: 'OpenAI.Standard.gpt-4o', provider: 'OpenAI', deploymentType: 'Standard', model: 'gpt-4o', usedTpm: 90_000, limitTpm: 100_000, freeTpm: 10_000, label: 'Tokens Per Minute (thousands) - gpt-4o' },
+      {
+        key: 'OpenAI.Standard.gpt-4o',
+        provider: 'OpenAI',
+        deploymentType: 'Standard',
+        model: 'gpt-4o',
+        usedTpm: 90_000,
+        limitTpm: 100_000,
+        freeTpm: 10_000,
+        label: 'Tokens Per Minute (thousands) - gpt-4o',
+      },
     );
     assert.deepEqual(usages.accounts, { used: 3, limit: 30 });
     assert.deepEqual(usages.unmatched, ['Weird', 'OpenAI.Standard.o1']);
@@ -169,7 +190,13 @@ describe('the figures the extension asks the server for (policySet/quotaFigures)
 });
 
 test('usage written by hand: entries that are not objects, or names that are not strings, are listed as unmatched, not thrown on', () => {
-  const read = readUsages([null, 5, 'x', { name: 'gpt-4o', currentValue: 1, limit: 2 }, { name: { value: 7 }, currentValue: 1, limit: 2 }] as never[]);
+  const read = readUsages([
+    null,
+    5,
+    'x',
+    { name: 'gpt-4o', currentValue: 1, limit: 2 },
+    { name: { value: 7 }, currentValue: 1, limit: 2 },
+  ] as never[]);
   assert.equal(read.models.length, 0);
   assert.equal(read.unmatched.length, 5);
 });

@@ -3,7 +3,17 @@ import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Range, TextEdit } from 'vscode-languageserver-types';
 import { parsePolicyDocument, validateText } from '#service';
-import { findDefinition, findReferences, prepareRename, rename, documentSymbols, foldingRanges, selectionRanges, format, getCodeActions } from '#features';
+import {
+  findDefinition,
+  findReferences,
+  prepareRename,
+  rename,
+  documentSymbols,
+  foldingRanges,
+  selectionRanges,
+  format,
+  getCodeActions,
+} from '#features';
 
 // Every feature that answers ranges answers ranges that start at or before their end and lie inside the
 // document, also on documents cut off inside a string (as a document is while it is typed). The regression:
@@ -48,8 +58,11 @@ function isOrdered(range: Range): boolean {
 /** Every range in `found` is ordered and inside `text` (a position may be at a line's end, or at the very end). */
 function badRanges(text: string, found: Found[]): string[] {
   const lines = text.split(/\r\n|\r|\n/);
-  const inside = (p: { line: number; character: number }) => p.line >= 0 && p.character >= 0 && p.line < lines.length && p.character <= lines[p.line].length;
-  return found.filter((f) => !isOrdered(f.range) || !inside(f.range.start) || !inside(f.range.end)).map((f) => `${f.what} ${JSON.stringify(f.range)}`);
+  const inside = (p: { line: number; character: number }) =>
+    p.line >= 0 && p.character >= 0 && p.line < lines.length && p.character <= lines[p.line].length;
+  return found
+    .filter((f) => !isOrdered(f.range) || !inside(f.range.start) || !inside(f.range.end))
+    .map((f) => `${f.what} ${JSON.stringify(f.range)}`);
 }
 
 const editsOf = (what: string, edits: TextEdit[] | undefined): Found[] => (edits ?? []).map((e) => ({ what, range: e.range }));
@@ -79,17 +92,22 @@ function documentRanges(text: string): Found[] {
   const walk = (symbols: ReturnType<typeof documentSymbols>) => {
     for (const s of symbols) {
       found.push({ what: `symbol ${s.name}`, range: s.range }, { what: `symbol ${s.name} selection`, range: s.selectionRange });
-      if (!(document.lines.offsetAt(s.selectionRange.start) >= document.lines.offsetAt(s.range.start) && document.lines.offsetAt(s.selectionRange.end) <= document.lines.offsetAt(s.range.end))) {
+      if (!(
+        document.lines.offsetAt(s.selectionRange.start) >= document.lines.offsetAt(s.range.start) &&
+        document.lines.offsetAt(s.selectionRange.end) <= document.lines.offsetAt(s.range.end)
+      )) {
         found.push({ what: `symbol ${s.name}: selection outside its range`, range: { start: s.range.end, end: s.range.start } });
       }
       walk(s.children ?? []);
     }
   };
   walk(documentSymbols(document));
-  for (const f of foldingRanges(document)) found.push({ what: 'folding', range: { start: { line: f.startLine, character: 0 }, end: { line: f.endLine, character: 0 } } });
+  for (const f of foldingRanges(document))
+    found.push({ what: 'folding', range: { start: { line: f.startLine, character: 0 }, end: { line: f.endLine, character: 0 } } });
   found.push(...editsOf('format', format(document, { tabSize: 2, insertSpaces: true })));
   const whole = document.lines.rangeOf(0, text.length);
-  for (const action of getCodeActions(document, URI, result.diagnostics, whole) as CodeAction[]) found.push(...editsOf(`code action '${action.title}'`, action.edit?.changes?.[URI]));
+  for (const action of getCodeActions(document, URI, result.diagnostics, whole) as CodeAction[])
+    found.push(...editsOf(`code action '${action.title}'`, action.edit?.changes?.[URI]));
   return found;
 }
 
@@ -151,7 +169,8 @@ describe('ranges of every feature stay ordered and inside the document', () => {
     const problems: string[] = [];
     for (let cut = 1; cut <= SET.length; cut++) {
       const text = `${SET.slice(0, cut)}\n}`;
-      for (const offset of [cut, cut - 1]) for (const bad of badRanges(text, rangesAt(text, offset))) problems.push(`cut at ${cut}, offset ${offset}: ${bad}`);
+      for (const offset of [cut, cut - 1])
+        for (const bad of badRanges(text, rangesAt(text, offset))) problems.push(`cut at ${cut}, offset ${offset}: ${bad}`);
       if (problems.length > 10) break;
     }
     assert.deepEqual(problems, []);

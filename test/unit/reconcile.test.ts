@@ -3,7 +3,19 @@
 // "no order fits"). Table-driven over the pure model; each order is replayed step by step (firstStepOver).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPlanAnswer, classify, describeRequestWindow, firstStepOver, rateLimits, capacityClassOf, reconcile, regionsWithRoom, type DeploymentSpec, type ReconcileEntry, type RegionUsage } from '#service';
+import {
+  applyPlanAnswer,
+  classify,
+  describeRequestWindow,
+  firstStepOver,
+  rateLimits,
+  capacityClassOf,
+  reconcile,
+  regionsWithRoom,
+  type DeploymentSpec,
+  type ReconcileEntry,
+  type RegionUsage,
+} from '#service';
 
 const SUB = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const usage = (region: string, entries: Array<[string, number, number]>, accounts?: [number, number]): RegionUsage => ({
@@ -14,7 +26,12 @@ const usage = (region: string, entries: Array<[string, number, number]>, account
     ...(accounts ? [{ name: { value: 'AccountCount' }, currentValue: accounts[0], limit: accounts[1] }] : []),
   ],
 });
-const spec = (capacity: number, model = 'gpt-4o', sku = 'Standard', version?: string): DeploymentSpec => ({ model, sku, capacity, ...(version ? { version } : {}) });
+const spec = (capacity: number, model = 'gpt-4o', sku = 'Standard', version?: string): DeploymentSpec => ({
+  model,
+  sku,
+  capacity,
+  ...(version ? { version } : {}),
+});
 const entry = (name: string, desired: DeploymentSpec, current?: DeploymentSpec, more: Partial<ReconcileEntry> = {}): ReconcileEntry => ({
   subscription: SUB,
   region: 'eastus',
@@ -31,10 +48,28 @@ describe('classification', () => {
     { name: 'no deployment: create', desired: spec(10), action: 'create', changes: [] },
     { name: 'same capacity, model and type: unchanged', desired: spec(10), current: spec(10), action: 'unchanged', changes: [] },
     { name: 'model name in another casing: unchanged', desired: spec(10, 'GPT-4o'), current: spec(10), action: 'unchanged', changes: [] },
-    { name: 'no version in the plan keeps the deployed one: unchanged', desired: spec(10), current: spec(10, 'gpt-4o', 'Standard', '2024-08-06'), action: 'unchanged', changes: [] },
+    {
+      name: 'no version in the plan keeps the deployed one: unchanged',
+      desired: spec(10),
+      current: spec(10, 'gpt-4o', 'Standard', '2024-08-06'),
+      action: 'unchanged',
+      changes: [],
+    },
     { name: 'capacity differs: resize', desired: spec(20), current: spec(10), action: 'resize', changes: ['capacity'] },
-    { name: 'named version differs: resize', desired: spec(10, 'gpt-4o', 'Standard', '2024-11-20'), current: spec(10, 'gpt-4o', 'Standard', '2024-08-06'), action: 'resize', changes: ['version'] },
-    { name: 'deployment type differs: resize', desired: spec(10, 'gpt-4o', 'GlobalStandard'), current: spec(10), action: 'resize', changes: ['sku'] },
+    {
+      name: 'named version differs: resize',
+      desired: spec(10, 'gpt-4o', 'Standard', '2024-11-20'),
+      current: spec(10, 'gpt-4o', 'Standard', '2024-08-06'),
+      action: 'resize',
+      changes: ['version'],
+    },
+    {
+      name: 'deployment type differs: resize',
+      desired: spec(10, 'gpt-4o', 'GlobalStandard'),
+      current: spec(10),
+      action: 'resize',
+      changes: ['sku'],
+    },
     { name: 'model differs: resize', desired: spec(10, 'gpt-4o-mini'), current: spec(10), action: 'resize', changes: ['model'] },
   ];
   for (const c of cases) {
@@ -81,24 +116,31 @@ const orderCases: OrderCase[] = [
     entries: [entry('big', spec(80), spec(80)), entry('new', spec(30))],
     usages: [usage('eastus', [['OpenAI.Standard.gpt-4o', 80, 100]])],
     fits: false,
-    problem: /'gpt-4o' \(Standard\) in 'eastus': 110,000 TPM after the plan, over the 100,000 TPM quota by 10,000 TPM \(80,000 TPM used now\); drawn on by acct\/big \(unchanged, 80\), acct\/new \(new → 30\)/,
+    problem:
+      /'gpt-4o' \(Standard\) in 'eastus': 110,000 TPM after the plan, over the 100,000 TPM quota by 10,000 TPM \(80,000 TPM used now\); drawn on by acct\/big \(unchanged, 80\), acct\/new \(new → 30\)/,
   },
   {
     name: 'a swap of two full quotas fits at the end but in no order',
     entries: [entry('x', spec(10, 'gpt-4o-mini'), spec(10, 'gpt-4o')), entry('y', spec(10, 'gpt-4o'), spec(10, 'gpt-4o-mini'))],
-    usages: [usage('eastus', [['OpenAI.Standard.gpt-4o', 10, 10], ['OpenAI.Standard.gpt-4o-mini', 10, 10]])],
+    usages: [
+      usage('eastus', [
+        ['OpenAI.Standard.gpt-4o', 10, 10],
+        ['OpenAI.Standard.gpt-4o-mini', 10, 10],
+      ]),
+    ],
     fits: true,
     order: null,
   },
   {
     name: 'moves chained through two quotas: the greedy first pick would block, the search finds the order',
     // Q (gpt-4o) 8/10, Q' (gpt-4o-mini) 10/10. s: create 2 on Q. t: move 5 from Q' to 2 on Q. u: move 2 from Q to 3 on Q'.
-    entries: [
-      entry('s', spec(2)),
-      entry('t', spec(2), spec(5, 'gpt-4o-mini')),
-      entry('u', spec(3, 'gpt-4o-mini'), spec(2)),
+    entries: [entry('s', spec(2)), entry('t', spec(2), spec(5, 'gpt-4o-mini')), entry('u', spec(3, 'gpt-4o-mini'), spec(2))],
+    usages: [
+      usage('eastus', [
+        ['OpenAI.Standard.gpt-4o', 8, 10],
+        ['OpenAI.Standard.gpt-4o-mini', 10, 10],
+      ]),
     ],
-    usages: [usage('eastus', [['OpenAI.Standard.gpt-4o', 8, 10], ['OpenAI.Standard.gpt-4o-mini', 10, 10]])],
     fits: true,
     order: ['acct/t', 'acct/u', 'acct/s'],
   },
@@ -125,8 +167,18 @@ const orderCases: OrderCase[] = [
   },
   {
     name: 'quotas are per deployment type and region: GlobalStandard and westus do not draw on eastus Standard',
-    entries: [entry('g', spec(300, 'gpt-4o', 'GlobalStandard')), entry('w', spec(100), undefined, { region: 'westus' }), entry('e', spec(20))],
-    usages: [usage('eastus', [['OpenAI.Standard.gpt-4o', 80, 100], ['OpenAI.GlobalStandard.gpt-4o', 0, 450]]), usage('westus', [['OpenAI.Standard.gpt-4o', 0, 100]])],
+    entries: [
+      entry('g', spec(300, 'gpt-4o', 'GlobalStandard')),
+      entry('w', spec(100), undefined, { region: 'westus' }),
+      entry('e', spec(20)),
+    ],
+    usages: [
+      usage('eastus', [
+        ['OpenAI.Standard.gpt-4o', 80, 100],
+        ['OpenAI.GlobalStandard.gpt-4o', 0, 450],
+      ]),
+      usage('westus', [['OpenAI.Standard.gpt-4o', 0, 100]]),
+    ],
     fits: true,
     order: ['acct/g', 'acct/w', 'acct/e'],
   },
@@ -137,7 +189,11 @@ describe('end state and order', () => {
     test(c.name, () => {
       const r = reconcile(c.entries, c.usages);
       assert.equal(r.fits, c.fits, r.problems.join('\n'));
-      if (c.problem) assert.ok(r.problems.some((p) => c.problem!.test(p)), r.problems.join('\n'));
+      if (c.problem)
+        assert.ok(
+          r.problems.some((p) => c.problem!.test(p)),
+          r.problems.join('\n'),
+        );
       if (!c.fits) {
         assert.equal(r.order, undefined, 'nothing is ordered when the end state does not fit');
         return;
@@ -156,7 +212,12 @@ describe('end state and order', () => {
 
   test('the replay catches an order that crosses a quota (create before the shrink)', () => {
     const r = reconcile(orderCases[0].entries, orderCases[0].usages);
-    assert.deepEqual(firstStepOver(r, ['acct/new', 'acct/big']), { key: 'acct/new', quota: "'gpt-4o' (Standard) in 'eastus'", afterTpm: 130_000, limitTpm: 100_000 });
+    assert.deepEqual(firstStepOver(r, ['acct/new', 'acct/big']), {
+      key: 'acct/new',
+      quota: "'gpt-4o' (Standard) in 'eastus'",
+      afterTpm: 130_000,
+      limitTpm: 100_000,
+    });
   });
 
   test('used now and after, per quota', () => {
@@ -179,7 +240,8 @@ describe('the request window that applies', () => {
   const window = (model: string, capacity: number) => describeRequestWindow(rateLimits(capacity, capacityClassOf(model)!));
   test('600 RPM: 10 per 1 s, 100 per 10 s', () => assert.equal(window('gpt-4o', 100), '10 per 1 s window, 100 per 10 s'));
   test('30 RPM: none per second, 5 per 10 s', () => assert.equal(window('gpt-4o', 5), '0 per 1 s window, 5 per 10 s'));
-  test('5 RPM (o3 at 5 units): one request every 12 s, not "0 per 1 s, 0 per 10 s"', () => assert.equal(window('o3', 5), '5 RPM: one request every 12 s'));
+  test('5 RPM (o3 at 5 units): one request every 12 s, not "0 per 1 s, 0 per 10 s"', () =>
+    assert.equal(window('o3', 5), '5 RPM: one request every 12 s'));
   test('1/6 RPM (o1 at 1 unit): one request every 360 s', () => assert.equal(window('o1', 1), '0.17 RPM: one request every 360 s'));
 });
 
@@ -198,11 +260,22 @@ describe("the editor's questions to the server (applyPlanAnswer, regionsWithRoom
   test('first the targets, then the reconciliation of what the extension read', () => {
     const first = applyPlanAnswer({ text });
     assert.deepEqual(first.problems, []);
-    assert.deepEqual(first.targets.map((t) => `${t.account}/${t.name}@${t.region}`), ['acct/new@eastus', 'acct/big@eastus']);
+    assert.deepEqual(
+      first.targets.map((t) => `${t.account}/${t.name}@${t.region}`),
+      ['acct/new@eastus', 'acct/big@eastus'],
+    );
     assert.equal(first.result, undefined);
     const second = applyPlanAnswer({
       text,
-      deployments: [{}, { body: { sku: { name: 'Standard', capacity: 80 }, properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } } } }],
+      deployments: [
+        {},
+        {
+          body: {
+            sku: { name: 'Standard', capacity: 80 },
+            properties: { model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' } },
+          },
+        },
+      ],
       usages: [usage('eastus', [['OpenAI.Standard.gpt-4o', 80, 100]])],
     });
     assert.deepEqual(second.result?.order, ['acct/big', 'acct/new']);
@@ -216,7 +289,15 @@ describe("the editor's questions to the server (applyPlanAnswer, regionsWithRoom
   });
 
   test('entries that lack what a PUT needs, or name one deployment twice, or one account in two regions', () => {
-    const bad = JSON.stringify({ subscription: SUB, deployments: [{ name: 'a1', model: 'gpt-4o', sku: { capacity: 1 } }, { account: 'x1', resourceGroup: 'rg', region: 'eastus', name: 'b1', model: 'gpt-4o', sku: { capacity: 1 } }, { account: 'x1', resourceGroup: 'rg', region: 'westus', name: 'b2', model: 'gpt-4o', sku: { capacity: 1 } }, { account: 'x1', resourceGroup: 'rg', region: 'eastus', name: 'b1', model: 'gpt-4o', sku: { capacity: 2 } }] });
+    const bad = JSON.stringify({
+      subscription: SUB,
+      deployments: [
+        { name: 'a1', model: 'gpt-4o', sku: { capacity: 1 } },
+        { account: 'x1', resourceGroup: 'rg', region: 'eastus', name: 'b1', model: 'gpt-4o', sku: { capacity: 1 } },
+        { account: 'x1', resourceGroup: 'rg', region: 'westus', name: 'b2', model: 'gpt-4o', sku: { capacity: 1 } },
+        { account: 'x1', resourceGroup: 'rg', region: 'eastus', name: 'b1', model: 'gpt-4o', sku: { capacity: 2 } },
+      ],
+    });
     const answer = applyPlanAnswer({ text: bad });
     assert.equal(answer.problems.length, 3, answer.problems.join('\n'));
     assert.match(answer.problems[0], /entry 1 \(\?\/a1\) needs a region, a resource group, an account/);

@@ -23,7 +23,9 @@ test('a rule that fixes all of a kind also fixes one: fix-all is offered beside 
 });
 
 test("a diagnostic's fix comes from the rule of its code, whatever else the diagnostic says", () => {
-  const text = a3(`{ "policyDefinitionGroups": [{ "name": "Network" }, { "name": "Unused" }], "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "groupNames": ["Network"] }] }`);
+  const text = a3(
+    `{ "policyDefinitionGroups": [{ "name": "Network" }, { "name": "Unused" }], "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}", "groupNames": ["Network"] }] }`,
+  );
   const result = validateText(text);
   const unused = result.diagnostics.find((d) => d.code === 'PS5003');
   assert.ok(unused, 'unused-group reports the group');

@@ -24,18 +24,37 @@ test('utf8Length: the UTF-8 length of any part of a text, with characters of 1 t
 test('deployment plans and E6 bodies are a kind of their own; other documents are not mistaken for them', () => {
   assert.equal(parsePolicyDocument(body('"gpt-4o"', '1')).kind, 'deploymentPlan');
   assert.equal(parsePolicyDocument(plan([d('a', '1')])).kind, 'deploymentPlan');
-  assert.equal(parsePolicyDocument('{ "$schema": "https://example.com/schemas/deploymentPlan.schema.json", "deployments": [] }').kind, 'deploymentPlan');
+  assert.equal(
+    parsePolicyDocument('{ "$schema": "https://example.com/schemas/deploymentPlan.schema.json", "deployments": [] }').kind,
+    'deploymentPlan',
+  );
   assert.equal(parsePolicyDocument('{ "deployments": [{ "sku": { "capacity": 1 } }] }').kind, 'deploymentPlan');
   // Not plans: a set, a set with a sku, a list of other deployments, a template.
-  assert.equal(parsePolicyDocument(a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] }`)).kind, 'policySetDefinition');
-  assert.equal(parsePolicyDocument(`{ "sku": { "name": "A" }, "properties": { "model": {}, "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] } }`).kind, 'policySetDefinition');
+  assert.equal(
+    parsePolicyDocument(a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] }`)).kind,
+    'policySetDefinition',
+  );
+  assert.equal(
+    parsePolicyDocument(
+      `{ "sku": { "name": "A" }, "properties": { "model": {}, "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] } }`,
+    ).kind,
+    'policySetDefinition',
+  );
   assert.equal(parsePolicyDocument('{ "deployments": [{ "name": "web", "replicas": 3 }] }').kind, 'unknown');
   assert.equal(parsePolicyDocument('{ "deployments": [] }').kind, 'unknown');
   assert.equal(parsePolicyDocument('{ "sku": { "name": "S0" }, "properties": { "endpoint": "x" } }').kind, 'unknown');
-  assert.equal(parsePolicyDocument('{ "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#", "contentVersion": "1.0.0.0", "resources": [{ "sku": { "capacity": 1 }, "properties": { "model": {} } }] }').kind, 'unknown');
+  assert.equal(
+    parsePolicyDocument(
+      '{ "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#", "contentVersion": "1.0.0.0", "resources": [{ "sku": { "capacity": 1 }, "properties": { "model": {} } }] }',
+    ).kind,
+    'unknown',
+  );
   // Plans get no policy set diagnostics (only that their quota was not checked, without usage).
   const result = validateText(plan([d('a', '1')]));
-  assert.deepEqual(result.diagnostics.map((x) => x.code), ['PS9105']);
+  assert.deepEqual(
+    result.diagnostics.map((x) => x.code),
+    ['PS9105'],
+  );
 });
 
 test('odd plans written by hand give diagnostics or nothing, never a rule failure', () => {
@@ -61,10 +80,16 @@ test('workspace items are a document kind of their own; policy documents are not
   // An unlisted type alone does not make an item; a set stays a set even with a listed type name.
   assert.equal(parsePolicyDocument('{ "id": "x", "type": "Whatever" }').kind, 'unknown');
   assert.equal(parsePolicyDocument('{ "type": "Report" }').kind, 'unknown');
-  assert.equal(parsePolicyDocument(a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] }`)).kind, 'policySetDefinition');
+  assert.equal(
+    parsePolicyDocument(a3(`{ "policyDefinitions": [{ "policyDefinitionId": "${defId('d1')}" }] }`)).kind,
+    'policySetDefinition',
+  );
   assert.equal(parsePolicyDocument(`{ "workspaceId": "${WS}", "properties": { "policyDefinitions": [] } }`).kind, 'policySetDefinition');
   // A definition's parameters file (azurepolicy.parameters.json) may declare a parameter named workspaceId.
-  assert.equal(parsePolicyDocument('{ "workspaceId": { "type": "String", "metadata": { "strongType": "omsWorkspace" } } }').kind, 'unknown');
+  assert.equal(
+    parsePolicyDocument('{ "workspaceId": { "type": "String", "metadata": { "strongType": "omsWorkspace" } } }').kind,
+    'unknown',
+  );
   // Items get no policy set diagnostics.
   const result = validateText(item('"type": "Eventstream"'));
   assert.deepEqual(result.diagnostics, []);

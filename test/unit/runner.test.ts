@@ -8,7 +8,12 @@ import { parsePolicyDocument } from '#service';
 import { documentRunner, paramsRunner } from '#server/lsp/runner';
 
 const URI = 'file:///work/set.json';
-const token = (cancelled = () => false): CancellationToken => ({ get isCancellationRequested() { return cancelled(); }, onCancellationRequested: () => ({ dispose: () => undefined }) });
+const token = (cancelled = () => false): CancellationToken => ({
+  get isCancellationRequested() {
+    return cancelled();
+  },
+  onCancellationRequested: () => ({ dispose: () => undefined }),
+});
 
 function setUp() {
   const open = new Map<string, TextDocument>([[URI, TextDocument.create(URI, 'json', 1, '{}')]]);
@@ -52,28 +57,69 @@ describe('documentRunner', () => {
 
   test('cancelled before or during the work: RequestCancelled', async () => {
     const { handle } = setUp();
-    assert.equal((await codeOf(handle('hover', () => 'x', null)({ textDocument: { uri: URI } }, token(() => true)))).code, LSPErrorCodes.RequestCancelled);
+    assert.equal(
+      (
+        await codeOf(
+          handle(
+            'hover',
+            () => 'x',
+            null,
+          )(
+            { textDocument: { uri: URI } },
+            token(() => true),
+          ),
+        )
+      ).code,
+      LSPErrorCodes.RequestCancelled,
+    );
     let cancelled = false;
-    const during = handle('hover', () => ((cancelled = true), 'x'), null)({ textDocument: { uri: URI } }, token(() => cancelled));
+    const during = handle(
+      'hover',
+      () => ((cancelled = true), 'x'),
+      null,
+    )(
+      { textDocument: { uri: URI } },
+      token(() => cancelled),
+    );
     assert.equal((await codeOf(during)).code, LSPErrorCodes.RequestCancelled);
   });
 
   test('the document changed while the answer was computed: ContentModified', async () => {
     const { handle, edit } = setUp();
-    const answer = handle('hover', async () => {
-      edit();
-      return 'x';
-    }, null)({ textDocument: { uri: URI } }, token());
+    const answer = handle(
+      'hover',
+      async () => {
+        edit();
+        return 'x';
+      },
+      null,
+    )({ textDocument: { uri: URI } }, token());
     assert.equal((await codeOf(answer)).code, LSPErrorCodes.ContentModified);
   });
 
   test('a failure: InternalError naming the request, logged with the document; a ResponseError passes as it is', async () => {
     const { handle, errors } = setUp();
-    const failed = await codeOf(handle('hover', () => { throw new Error('boom'); }, null)({ textDocument: { uri: URI } }, token()));
+    const failed = await codeOf(
+      handle(
+        'hover',
+        () => {
+          throw new Error('boom');
+        },
+        null,
+      )({ textDocument: { uri: URI } }, token()),
+    );
     assert.deepEqual(failed, { code: ErrorCodes.InternalError, message: 'hover failed: boom' });
     assert.equal(errors.length, 1);
     assert.match(errors[0], /^hover failed on file:\/\/\/work\/set\.json: Error: boom/);
-    const refused = await codeOf(handle('rename', () => { throw new ResponseError(ErrorCodes.InvalidRequest, 'no'); }, null)({ textDocument: { uri: URI } }, token()));
+    const refused = await codeOf(
+      handle(
+        'rename',
+        () => {
+          throw new ResponseError(ErrorCodes.InvalidRequest, 'no');
+        },
+        null,
+      )({ textDocument: { uri: URI } }, token()),
+    );
     assert.deepEqual(refused, { code: ErrorCodes.InvalidRequest, message: 'no' });
     assert.equal(errors.length, 1);
   });
@@ -86,6 +132,10 @@ describe('paramsRunner', () => {
       return params.n * 2;
     });
     assert.equal(run({ n: 2 }), 4);
-    assert.throws(() => run({ n: -1 }), (error: unknown) => error instanceof ResponseError && error.code === ErrorCodes.InvalidParams && error.message === 'quota figures: n is negative');
+    assert.throws(
+      () => run({ n: -1 }),
+      (error: unknown) =>
+        error instanceof ResponseError && error.code === ErrorCodes.InvalidParams && error.message === 'quota figures: n is negative',
+    );
   });
 });

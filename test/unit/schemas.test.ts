@@ -22,7 +22,7 @@ test('every schema in schemas/ compiles with ajv in strict mode', () => {
 /** The config file's schema is for the editor only: the CLI checks the file in service/config.ts, and test/unit/config.test.ts keeps the two equal. */
 const EDITOR_ONLY = ['policysetrc.schema.json'];
 
-test('the service loads exactly the schemas in schemas/ (besides the config file\'s, for the editor)', () => {
+test("the service loads exactly the schemas in schemas/ (besides the config file's, for the editor)", () => {
   assert.ok(EDITOR_ONLY.every((f) => schemaFiles.includes(f)));
   assert.equal(Object.keys(loadSchemas()).length, schemaFiles.length - EDITOR_ONLY.length);
 });
@@ -37,8 +37,13 @@ test('the bundled schemas are self-contained and compile in strict mode', () => 
 
 test('the validators generated at build time match the schemas', () => {
   const load = createRequire(__filename);
-  const generated = load(path.join(REPO_ROOT, 'server/out/service/schema/validators.generated.js')) as Record<string, (v: unknown) => boolean>;
-  const { compileValidators } = load(path.join(REPO_ROOT, 'server/out/service/schema/schemas.js')) as { compileValidators: () => Record<string, (v: unknown) => boolean> };
+  const generated = load(path.join(REPO_ROOT, 'server/out/service/schema/validators.generated.js')) as Record<
+    string,
+    (v: unknown) => boolean
+  >;
+  const { compileValidators } = load(path.join(REPO_ROOT, 'server/out/service/schema/schemas.js')) as {
+    compileValidators: () => Record<string, (v: unknown) => boolean>;
+  };
   const compiled = compileValidators();
   const samples: unknown[] = [
     { properties: { policyDefinitions: [] } },

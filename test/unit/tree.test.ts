@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser';
-import { mayHaveCaseVariantKeys, nonStringItems, parseJson, property, propertyIgnoreCase, propertyValuesIgnoreCase, stringValuesStartingWith } from '#server/service/json/index';
+import {
+  mayHaveCaseVariantKeys,
+  nonStringItems,
+  parseJson,
+  property,
+  propertyIgnoreCase,
+  propertyValuesIgnoreCase,
+  stringValuesStartingWith,
+} from '#server/service/json/index';
 import { findDuplicateKeys, TapeNode } from '#server/service/json/tree';
 import { FULL_CORPUS, listJsonFiles, REPO_ROOT } from '../support/corpus';
 
@@ -106,8 +114,16 @@ test('several keys at once and expression strings: the tree over strict JSON ans
       const [ours, theirs] = stack.pop()!;
       if (ours.type === 'object') {
         objects++;
-        assert.deepEqual(offsets(propertyValuesIgnoreCase(ours, names)), offsets(propertyValuesIgnoreCase(theirs, names)), `keys of the object at ${theirs.offset}`);
-        assert.deepEqual(offsets(stringValuesStartingWith(ours, '[')), offsets(stringValuesStartingWith(theirs, '[')), `strings under the object at ${theirs.offset}`);
+        assert.deepEqual(
+          offsets(propertyValuesIgnoreCase(ours, names)),
+          offsets(propertyValuesIgnoreCase(theirs, names)),
+          `keys of the object at ${theirs.offset}`,
+        );
+        assert.deepEqual(
+          offsets(stringValuesStartingWith(ours, '[')),
+          offsets(stringValuesStartingWith(theirs, '[')),
+          `strings under the object at ${theirs.offset}`,
+        );
       }
       theirs.children?.forEach((child, i) => stack.push([ours.children![i], child]));
     }
@@ -145,7 +161,11 @@ test("an array's items that are not strings: the same nodes as the jsonc-parser 
     const parsed = parseJson(text);
     const fast = nonStringItems(parsed.root);
     const expected = nonStringItems(parseTree(text, [], { disallowComments: false }));
-    assert.deepEqual(fast.map((n) => [n.type, n.offset, n.length]), expected.map((n) => [n.type, n.offset, n.length]), text);
+    assert.deepEqual(
+      fast.map((n) => [n.type, n.offset, n.length]),
+      expected.map((n) => [n.type, n.offset, n.length]),
+      text,
+    );
     // The nodes are the tree's own: asking for all the items afterwards gives the same objects.
     const all = parsed.root!.children ?? [];
     for (const node of fast) assert.ok(all.includes(node), text);
@@ -162,8 +182,14 @@ test('PS6002: an allowedValues that is an object is not an array of mistyped val
   const text = `{ "properties": { "displayName": "x", "parameters": { "effect": { "type": "String", "allowedValues": { "a": 1 } } },
     "policyDefinitions": [{ "policyDefinitionId": "/providers/Microsoft.Authorization/policyDefinitions/d1", "parameters": { "effect": { "value": "[parameters('effect')]" } } }] } }`;
   const codes = validateText(text).diagnostics.map((d) => `${d.code} ${d.message}`);
-  assert.deepEqual(codes.filter((c) => c.startsWith('PS6002')), []);
-  assert.ok(codes.some((c) => c.startsWith('PS2001')), codes.join('\n'));
+  assert.deepEqual(
+    codes.filter((c) => c.startsWith('PS6002')),
+    [],
+  );
+  assert.ok(
+    codes.some((c) => c.startsWith('PS2001')),
+    codes.join('\n'),
+  );
 });
 
 // Found by the LSP fuzz test: a key left without a value by a syntax error, after a duplicate of it that has
@@ -175,7 +201,10 @@ test('a key without a value (a syntax error) is no property: its valued duplicat
   const properties = property(parsed.root, 'properties');
   const found = property(properties, 'policyDefinitions');
   assert.equal(found?.type, 'array', 'the duplicate with a value');
-  assert.equal((parsed.value() as { properties: { policyDefinitions: unknown[] } }).properties.policyDefinitions.length, found?.children?.length);
+  assert.equal(
+    (parsed.value() as { properties: { policyDefinitions: unknown[] } }).properties.policyDefinitions.length,
+    found?.children?.length,
+  );
   assert.equal(propertyIgnoreCase(properties, 'POLICYDEFINITIONS'), found);
   // Over the large-object index too (more than 24 keys).
   const many = `{${Array.from({ length: 30 }, (_, i) => `"k${i}": ${i}`).join(', ')}, "x": 1, "x"`;

@@ -5,7 +5,20 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { CORPORA, listJsonFiles } from '../support/corpus';
 import { readSettings } from '#server/lsp/settings';
-import { compareTexts, readSplitSide, compareSets, checkVersions, parseVersion, nextVersion, bumpBetween, validateText, DefinitionCatalog, showPair, type ChangeReport, type CompareOptions } from '#service';
+import {
+  compareTexts,
+  readSplitSide,
+  compareSets,
+  checkVersions,
+  parseVersion,
+  nextVersion,
+  bumpBetween,
+  validateText,
+  DefinitionCatalog,
+  showPair,
+  type ChangeReport,
+  type CompareOptions,
+} from '#service';
 
 const DEF_A = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
 const DEF_B = '/providers/Microsoft.Authorization/policyDefinitions/0a075868-4c26-42ef-914c-5bc007359560';
@@ -24,13 +37,29 @@ function base(): Json {
       version: '1.2.3',
       metadata: { category: 'Tags', version: '1.2.3' },
       parameters: {
-        effect: { type: 'String', allowedValues: ['Audit', 'Deny', 'Disabled'], defaultValue: 'Audit', metadata: { displayName: 'Effect' } },
+        effect: {
+          type: 'String',
+          allowedValues: ['Audit', 'Deny', 'Disabled'],
+          defaultValue: 'Audit',
+          metadata: { displayName: 'Effect' },
+        },
         tagName: { type: 'String', metadata: { displayName: 'Tag name' } },
       },
       policyDefinitionGroups: [{ name: 'Network', displayName: 'Network' }, { name: 'Tags' }],
       policyDefinitions: [
-        { policyDefinitionReferenceId: 'ref1', policyDefinitionId: DEF_A, definitionVersion: '1.*.*', parameters: { effect: { value: "[parameters('effect')]" } }, groupNames: ['Network'] },
-        { policyDefinitionReferenceId: 'ref2', policyDefinitionId: DEF_B, parameters: { tagName: { value: "[parameters('tagName')]" } }, groupNames: ['Tags'] },
+        {
+          policyDefinitionReferenceId: 'ref1',
+          policyDefinitionId: DEF_A,
+          definitionVersion: '1.*.*',
+          parameters: { effect: { value: "[parameters('effect')]" } },
+          groupNames: ['Network'],
+        },
+        {
+          policyDefinitionReferenceId: 'ref2',
+          policyDefinitionId: DEF_B,
+          parameters: { tagName: { value: "[parameters('tagName')]" } },
+          groupNames: ['Tags'],
+        },
       ],
     },
   };
@@ -57,42 +86,211 @@ const P = (set: Json) => set.properties;
 
 const pairs: Pair[] = [
   // major
-  { name: 'a parameter removed', change: (s) => { delete P(s).parameters.tagName; delete P(s).policyDefinitions[1].parameters; }, bump: 'major', kinds: ['parameter-removed', 'reference-parameters-changed'], path: '/properties/parameters/tagName' },
-  { name: "a parameter's type changed", change: (s) => (P(s).parameters.tagName.type = 'Array'), bump: 'major', kinds: ['parameter-type-changed'], path: '/properties/parameters/tagName/type' },
-  { name: 'allowedValues narrowed', change: (s) => (P(s).parameters.effect.allowedValues = ['Audit', 'Disabled']), bump: 'major', kinds: ['allowed-values-narrowed'], path: '/properties/parameters/effect/allowedValues' },
-  { name: 'allowedValues added where there were none', change: (s) => (P(s).parameters.tagName.allowedValues = ['env']), bump: 'major', kinds: ['allowed-values-narrowed'] },
-  { name: 'a parameter added without defaultValue', change: (s) => (P(s).parameters.owner = { type: 'String' }), bump: 'major', kinds: ['parameter-added-without-default'], path: '/properties/parameters/owner' },
-  { name: 'a defaultValue removed', change: (s) => delete P(s).parameters.effect.defaultValue, bump: 'major', kinds: ['default-value-removed'] },
-  { name: 'a reference removed', change: (s) => P(s).policyDefinitions.pop(), bump: 'major', kinds: ['reference-removed'], path: '/properties/policyDefinitions/1' },
-  { name: 'a policyDefinitionReferenceId renamed', change: (s) => (P(s).policyDefinitions[0].policyDefinitionReferenceId = 'first'), bump: 'major', kinds: ['reference-id-changed'], path: '/properties/policyDefinitions/0/policyDefinitionReferenceId' },
-  { name: 'a policyDefinitionReferenceId removed', change: (s) => delete P(s).policyDefinitions[0].policyDefinitionReferenceId, bump: 'major', kinds: ['reference-id-changed'] },
-  { name: 'a group the new references still name removed', change: (s) => P(s).policyDefinitionGroups.pop(), bump: 'major', kinds: ['group-removed-while-named'] },
-  { name: 'an effect default moved from Audit to Deny (an enforcement effect added by default)', change: (s) => (P(s).parameters.effect.defaultValue = 'Deny'), bump: 'major', kinds: ['enforcement-default-added'], path: '/properties/parameters/effect/defaultValue' },
-  { name: 'definitionVersion moved to another major', change: (s) => (P(s).policyDefinitions[0].definitionVersion = '2.*.*'), bump: 'major', kinds: ['definition-version-major-changed'] },
-  { name: 'a parameter renamed (one change)', change: (s) => { P(s).parameters.tag = P(s).parameters.tagName; delete P(s).parameters.tagName; P(s).policyDefinitions[1].parameters.tagName.value = "[parameters('tag')]"; }, bump: 'major', kinds: ['parameter-renamed'], path: '/properties/parameters/tag' },
+  {
+    name: 'a parameter removed',
+    change: (s) => {
+      delete P(s).parameters.tagName;
+      delete P(s).policyDefinitions[1].parameters;
+    },
+    bump: 'major',
+    kinds: ['parameter-removed', 'reference-parameters-changed'],
+    path: '/properties/parameters/tagName',
+  },
+  {
+    name: "a parameter's type changed",
+    change: (s) => (P(s).parameters.tagName.type = 'Array'),
+    bump: 'major',
+    kinds: ['parameter-type-changed'],
+    path: '/properties/parameters/tagName/type',
+  },
+  {
+    name: 'allowedValues narrowed',
+    change: (s) => (P(s).parameters.effect.allowedValues = ['Audit', 'Disabled']),
+    bump: 'major',
+    kinds: ['allowed-values-narrowed'],
+    path: '/properties/parameters/effect/allowedValues',
+  },
+  {
+    name: 'allowedValues added where there were none',
+    change: (s) => (P(s).parameters.tagName.allowedValues = ['env']),
+    bump: 'major',
+    kinds: ['allowed-values-narrowed'],
+  },
+  {
+    name: 'a parameter added without defaultValue',
+    change: (s) => (P(s).parameters.owner = { type: 'String' }),
+    bump: 'major',
+    kinds: ['parameter-added-without-default'],
+    path: '/properties/parameters/owner',
+  },
+  {
+    name: 'a defaultValue removed',
+    change: (s) => delete P(s).parameters.effect.defaultValue,
+    bump: 'major',
+    kinds: ['default-value-removed'],
+  },
+  {
+    name: 'a reference removed',
+    change: (s) => P(s).policyDefinitions.pop(),
+    bump: 'major',
+    kinds: ['reference-removed'],
+    path: '/properties/policyDefinitions/1',
+  },
+  {
+    name: 'a policyDefinitionReferenceId renamed',
+    change: (s) => (P(s).policyDefinitions[0].policyDefinitionReferenceId = 'first'),
+    bump: 'major',
+    kinds: ['reference-id-changed'],
+    path: '/properties/policyDefinitions/0/policyDefinitionReferenceId',
+  },
+  {
+    name: 'a policyDefinitionReferenceId removed',
+    change: (s) => delete P(s).policyDefinitions[0].policyDefinitionReferenceId,
+    bump: 'major',
+    kinds: ['reference-id-changed'],
+  },
+  {
+    name: 'a group the new references still name removed',
+    change: (s) => P(s).policyDefinitionGroups.pop(),
+    bump: 'major',
+    kinds: ['group-removed-while-named'],
+  },
+  {
+    name: 'an effect default moved from Audit to Deny (an enforcement effect added by default)',
+    change: (s) => (P(s).parameters.effect.defaultValue = 'Deny'),
+    bump: 'major',
+    kinds: ['enforcement-default-added'],
+    path: '/properties/parameters/effect/defaultValue',
+  },
+  {
+    name: 'definitionVersion moved to another major',
+    change: (s) => (P(s).policyDefinitions[0].definitionVersion = '2.*.*'),
+    bump: 'major',
+    kinds: ['definition-version-major-changed'],
+  },
+  {
+    name: 'a parameter renamed (one change)',
+    change: (s) => {
+      P(s).parameters.tag = P(s).parameters.tagName;
+      delete P(s).parameters.tagName;
+      P(s).policyDefinitions[1].parameters.tagName.value = "[parameters('tag')]";
+    },
+    bump: 'major',
+    kinds: ['parameter-renamed'],
+    path: '/properties/parameters/tag',
+  },
   // minor
-  { name: 'a parameter added with defaultValue', change: (s) => (P(s).parameters.owner = { type: 'String', defaultValue: 'ops' }), bump: 'minor', kinds: ['parameter-added-with-default'] },
-  { name: 'allowedValues widened', change: (s) => P(s).parameters.effect.allowedValues.push('AuditIfNotExists'), bump: 'minor', kinds: ['allowed-values-widened'] },
-  { name: 'a reference added', change: (s) => P(s).policyDefinitions.push({ policyDefinitionReferenceId: 'ref3', policyDefinitionId: DEF_C }), bump: 'minor', kinds: ['reference-added'], path: '/properties/policyDefinitions/2' },
+  {
+    name: 'a parameter added with defaultValue',
+    change: (s) => (P(s).parameters.owner = { type: 'String', defaultValue: 'ops' }),
+    bump: 'minor',
+    kinds: ['parameter-added-with-default'],
+  },
+  {
+    name: 'allowedValues widened',
+    change: (s) => P(s).parameters.effect.allowedValues.push('AuditIfNotExists'),
+    bump: 'minor',
+    kinds: ['allowed-values-widened'],
+  },
+  {
+    name: 'a reference added',
+    change: (s) => P(s).policyDefinitions.push({ policyDefinitionReferenceId: 'ref3', policyDefinitionId: DEF_C }),
+    bump: 'minor',
+    kinds: ['reference-added'],
+    path: '/properties/policyDefinitions/2',
+  },
   { name: 'a group added', change: (s) => P(s).policyDefinitionGroups.push({ name: 'Identity' }), bump: 'minor', kinds: ['group-added'] },
-  { name: 'a defaultValue changed', change: (s) => (P(s).parameters.effect.defaultValue = 'Disabled'), bump: 'minor', kinds: ['default-value-changed'] },
-  { name: "a reference's policyDefinitionId changed (a definition moved within the set)", change: (s) => (P(s).policyDefinitions[0].policyDefinitionId = DEF_C), bump: 'minor', kinds: ['definition-id-changed'], path: '/properties/policyDefinitions/0/policyDefinitionId' },
-  { name: 'a group renamed, its references following (no assignment names a group)', change: (s) => { P(s).policyDefinitionGroups[1].name = 'Tagging'; P(s).policyDefinitions[1].groupNames = ['Tagging']; }, bump: 'minor', kinds: ['group-removed', 'group-added', 'reference-groups-changed'] },
-  { name: 'definitionVersion within its major', change: (s) => (P(s).policyDefinitions[0].definitionVersion = '1.2.*'), bump: 'minor', kinds: ['definition-version-changed'] },
+  {
+    name: 'a defaultValue changed',
+    change: (s) => (P(s).parameters.effect.defaultValue = 'Disabled'),
+    bump: 'minor',
+    kinds: ['default-value-changed'],
+  },
+  {
+    name: "a reference's policyDefinitionId changed (a definition moved within the set)",
+    change: (s) => (P(s).policyDefinitions[0].policyDefinitionId = DEF_C),
+    bump: 'minor',
+    kinds: ['definition-id-changed'],
+    path: '/properties/policyDefinitions/0/policyDefinitionId',
+  },
+  {
+    name: 'a group renamed, its references following (no assignment names a group)',
+    change: (s) => {
+      P(s).policyDefinitionGroups[1].name = 'Tagging';
+      P(s).policyDefinitions[1].groupNames = ['Tagging'];
+    },
+    bump: 'minor',
+    kinds: ['group-removed', 'group-added', 'reference-groups-changed'],
+  },
+  {
+    name: 'definitionVersion within its major',
+    change: (s) => (P(s).policyDefinitions[0].definitionVersion = '1.2.*'),
+    bump: 'minor',
+    kinds: ['definition-version-changed'],
+  },
   // patch
-  { name: 'the display name', change: (s) => (P(s).displayName = 'Versioned set (renamed)'), bump: 'patch', kinds: ['display-name-changed'], path: '/properties/displayName' },
+  {
+    name: 'the display name',
+    change: (s) => (P(s).displayName = 'Versioned set (renamed)'),
+    bump: 'patch',
+    kinds: ['display-name-changed'],
+    path: '/properties/displayName',
+  },
   { name: 'the description', change: (s) => (P(s).description = 'Another description'), bump: 'patch', kinds: ['description-changed'] },
   { name: 'metadata', change: (s) => (P(s).metadata.category = 'General'), bump: 'patch', kinds: ['metadata-changed'] },
-  { name: 'parameter metadata', change: (s) => (P(s).parameters.effect.metadata.description = 'What to do'), bump: 'patch', kinds: ['parameter-metadata-changed'] },
-  { name: "a group's display name", change: (s) => (P(s).policyDefinitionGroups[0].displayName = 'Networking'), bump: 'patch', kinds: ['group-metadata-changed'] },
-  { name: "a group's description", change: (s) => (P(s).policyDefinitionGroups[1].description = 'Tagging'), bump: 'patch', kinds: ['group-metadata-changed'] },
+  {
+    name: 'parameter metadata',
+    change: (s) => (P(s).parameters.effect.metadata.description = 'What to do'),
+    bump: 'patch',
+    kinds: ['parameter-metadata-changed'],
+  },
+  {
+    name: "a group's display name",
+    change: (s) => (P(s).policyDefinitionGroups[0].displayName = 'Networking'),
+    bump: 'patch',
+    kinds: ['group-metadata-changed'],
+  },
+  {
+    name: "a group's description",
+    change: (s) => (P(s).policyDefinitionGroups[1].description = 'Tagging'),
+    bump: 'patch',
+    kinds: ['group-metadata-changed'],
+  },
   // none
   { name: 'policyType', change: (s) => (P(s).policyType = 'BuiltIn'), bump: 'patch', kinds: ['policy-type-changed'] },
-  { name: "a reference's groupNames", change: (s) => P(s).policyDefinitions[0].groupNames.push('Tags'), bump: 'patch', kinds: ['reference-groups-changed'] },
-  { name: 'a defaultValue added', change: (s) => (P(s).parameters.tagName.defaultValue = 'env'), bump: 'minor', kinds: ['default-value-added'] },
-  { name: 'a value passed to a definition', change: (s) => (P(s).policyDefinitions[0].parameters.effect.value = 'Audit'), bump: 'minor', kinds: ['reference-parameters-changed'] },
-  { name: "an Object parameter added with a default and a schema", change: (s) => (P(s).parameters.rules = { type: 'Object', defaultValue: {}, schema: { type: 'object' } }), bump: 'minor', kinds: ['parameter-added-with-default'] },
-  { name: 'a group removed that nothing names', change: (s) => { P(s).policyDefinitionGroups.pop(); delete P(s).policyDefinitions[1].groupNames; }, bump: 'minor', kinds: ['group-removed', 'reference-groups-changed'] },
+  {
+    name: "a reference's groupNames",
+    change: (s) => P(s).policyDefinitions[0].groupNames.push('Tags'),
+    bump: 'patch',
+    kinds: ['reference-groups-changed'],
+  },
+  {
+    name: 'a defaultValue added',
+    change: (s) => (P(s).parameters.tagName.defaultValue = 'env'),
+    bump: 'minor',
+    kinds: ['default-value-added'],
+  },
+  {
+    name: 'a value passed to a definition',
+    change: (s) => (P(s).policyDefinitions[0].parameters.effect.value = 'Audit'),
+    bump: 'minor',
+    kinds: ['reference-parameters-changed'],
+  },
+  {
+    name: 'an Object parameter added with a default and a schema',
+    change: (s) => (P(s).parameters.rules = { type: 'Object', defaultValue: {}, schema: { type: 'object' } }),
+    bump: 'minor',
+    kinds: ['parameter-added-with-default'],
+  },
+  {
+    name: 'a group removed that nothing names',
+    change: (s) => {
+      P(s).policyDefinitionGroups.pop();
+      delete P(s).policyDefinitions[1].groupNames;
+    },
+    bump: 'minor',
+    kinds: ['group-removed', 'reference-groups-changed'],
+  },
   { name: 'the version alone', change: (s) => (P(s).version = '1.2.4'), bump: 'none', kinds: [] },
   { name: 'references reordered', change: (s) => P(s).policyDefinitions.reverse(), bump: 'none', kinds: [] },
 ];
@@ -103,7 +301,11 @@ describe('the change model: one pair per class', () => {
       const next = base();
       pair.change(next);
       const report = compare(base(), next);
-      assert.deepEqual(report.changes.map((c) => c.kind).sort(), [...pair.kinds].sort(), JSON.stringify(report.changes.map((c) => c.message)));
+      assert.deepEqual(
+        report.changes.map((c) => c.kind).sort(),
+        [...pair.kinds].sort(),
+        JSON.stringify(report.changes.map((c) => c.message)),
+      );
       assert.equal(report.requiredBump, pair.bump);
       if (pair.path) assert.equal(report.changes[0].location.pointer, pair.path);
       for (const change of report.changes) assert.ok(change.location.range.start.line > 0, 'each change has a line');
@@ -112,7 +314,15 @@ describe('the change model: one pair per class', () => {
 
   test('a reformatted file (indentation, key order, whitespace, CRLF): none', () => {
     const reordered = (value: unknown): unknown =>
-      Array.isArray(value) ? value.map(reordered) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)])) : value;
+      Array.isArray(value)
+        ? value.map(reordered)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reordered(v)]),
+            )
+          : value;
     const text = JSON.stringify(reordered(base()), null, '\t').replace(/\n/g, '\r\n');
     const report = compare(JSON.stringify(base()), text);
     assert.deepEqual(report.changes, []);
@@ -131,7 +341,9 @@ describe('the change model: one pair per class', () => {
     P(next).parameters.tag = { ...P(next).parameters.tagName, type: 'Array' };
     delete P(next).parameters.tagName;
     P(next).policyDefinitions[1].parameters.tagName.value = "[parameters('tag')]";
-    const kinds = compare(base(), next).changes.map((c) => c.kind).sort();
+    const kinds = compare(base(), next)
+      .changes.map((c) => c.kind)
+      .sort();
     assert.deepEqual(kinds, ['parameter-added-without-default', 'parameter-removed', 'reference-parameters-changed']);
   });
 
@@ -188,7 +400,11 @@ describe('the version check', () => {
     assert.deepEqual(nextVersion({ major: 1, minor: 2, patch: 3 }, 'major'), { major: 2, minor: 0, patch: 0 });
     assert.deepEqual(nextVersion({ major: 1, minor: 2, patch: 3 }, 'minor'), { major: 1, minor: 3, patch: 0 });
     assert.deepEqual(nextVersion({ major: 1, minor: 2, patch: 3 }, 'patch'), { major: 1, minor: 2, patch: 4 });
-    assert.equal(bumpBetween({ major: 1, minor: 2, patch: 3 }, { major: 1, minor: 10, patch: 0 }), 'minor', '10 is more than 2 (numbers, not text)');
+    assert.equal(
+      bumpBetween({ major: 1, minor: 2, patch: 3 }, { major: 1, minor: 10, patch: 0 }),
+      'minor',
+      '10 is more than 2 (numbers, not text)',
+    );
     assert.equal(checkVersions('1.2.3', '1.2.4', 'patch').ok, true);
     assert.equal(checkVersions('1.2.3', '1.2.4', 'minor').ok, false);
     assert.equal(checkVersions('1.2.3', '1.2.3', 'patch').ok, false, 'not greater');
@@ -247,7 +463,10 @@ describe('dialects', () => {
             properties: {
               ...P(set),
               ...(version ? { version } : {}),
-              policyDefinitions: P(set).policyDefinitions.map((r: Json) => ({ ...r, parameters: JSON.parse(JSON.stringify(r.parameters ?? {}).replace(/\[parameters/g, '[[parameters')) })),
+              policyDefinitions: P(set).policyDefinitions.map((r: Json) => ({
+                ...r,
+                parameters: JSON.parse(JSON.stringify(r.parameters ?? {}).replace(/\[parameters/g, '[[parameters')),
+              })),
             },
           },
         ],
@@ -272,12 +491,19 @@ describe('dialects', () => {
       properties: { displayName: 'PaC', policyDefinitions: names.map((n) => ({ policyDefinitionName: n })) },
     });
     const report = compare(pac(['a', 'b']), pac(['a']));
-    assert.deepEqual(report.changes.map((c) => c.kind), ['reference-removed']);
+    assert.deepEqual(
+      report.changes.map((c) => c.kind),
+      ['reference-removed'],
+    );
     assert.equal(compare(pac(['a', 'b']), pac(['b', 'a'])).requiredBump, 'none');
   });
 
   test('a version resource (A1) named by its version', () => {
-    const a1 = (name: string, set: Json) => ({ type: 'Microsoft.Authorization/policySetDefinitions/versions', name, properties: { ...P(set), version: undefined } });
+    const a1 = (name: string, set: Json) => ({
+      type: 'Microsoft.Authorization/policySetDefinitions/versions',
+      name,
+      properties: { ...P(set), version: undefined },
+    });
     const next = base();
     P(next).parameters.effect.allowedValues = ['Audit'];
     const report = compare(a1('1.2.3', base()), a1('1.3.0', next));
@@ -303,7 +529,9 @@ describe('dialects', () => {
     assert.equal(report.requiredBump, 'major');
     assert.equal(report.changes[0].location.file, 'new/s.parameters.json');
     assert.equal(report.changes[0].location.pointer, '/owner');
-    const line = JSON.stringify(P(next).parameters, null, 2).split('\n').findIndex((l) => l.includes('"owner"'));
+    const line = JSON.stringify(P(next).parameters, null, 2)
+      .split('\n')
+      .findIndex((l) => l.includes('"owner"'));
     assert.equal(report.changes[0].location.range.start.line, line);
   });
 
@@ -313,15 +541,24 @@ describe('dialects', () => {
     const next = structuredClone(old);
     P(next).parameters.rules.schema = { type: 'object', required: ['name'] };
     const report = compare(old, next);
-    assert.deepEqual(report.changes.map((c) => c.kind), ['parameter-schema-changed']);
+    assert.deepEqual(
+      report.changes.map((c) => c.kind),
+      ['parameter-schema-changed'],
+    );
     assert.equal(report.requiredBump, 'major');
   });
 
   test('hostile input: nested too deep, or too large, is refused with a sentence (no stack overflow)', () => {
-    const deep = compareTexts({ file: 'old.json', text: '['.repeat(100_000) + ']'.repeat(100_000) }, { file: 'new.json', text: JSON.stringify(base()) });
+    const deep = compareTexts(
+      { file: 'old.json', text: '['.repeat(100_000) + ']'.repeat(100_000) },
+      { file: 'new.json', text: JSON.stringify(base()) },
+    );
     assert.equal(deep.ok, false);
     if (!deep.ok) assert.match(deep.problem, /old\.json:1:513: nested deeper than 512 levels/);
-    const strings = compareTexts({ file: 'old.json', text: JSON.stringify({ ...base(), note: '['.repeat(10_000) }) }, { file: 'new.json', text: JSON.stringify(base()) });
+    const strings = compareTexts(
+      { file: 'old.json', text: JSON.stringify({ ...base(), note: '['.repeat(10_000) }) },
+      { file: 'new.json', text: JSON.stringify(base()) },
+    );
     assert.ok(strings.ok, 'brackets inside strings are not nesting');
     const huge = compareTexts({ file: 'old.json', text: ' '.repeat(9 * 1024 * 1024) }, { file: 'new.json', text: '{}' });
     assert.equal(huge.ok, false);
@@ -343,7 +580,11 @@ describe('dialects', () => {
     if (added.ok) assert.equal(added.reports[0].requiredBump, 'none');
     const removed = compareTexts({ file: 'old.json', text: JSON.stringify(base()) }, undefined);
     assert.ok(removed.ok);
-    if (removed.ok) assert.deepEqual(removed.reports[0].changes.map((c) => c.kind), ['set-removed']);
+    if (removed.ok)
+      assert.deepEqual(
+        removed.reports[0].changes.map((c) => c.kind),
+        ['set-removed'],
+      );
   });
 });
 
@@ -370,7 +611,10 @@ describe('version checks that fit real history', () => {
     assert.equal(tooLittle.versionOk, false);
     assert.equal(tooLittle.suggestedVersion, '1.3.0-preview');
     // A deprecation under the same numbers, with its words: the marker is the change.
-    const deprecated = compare(withVersion('1.2.0'), withVersion('1.2.0-deprecated', (s) => (P(s).displayName = '[Deprecated]: Versioned set')));
+    const deprecated = compare(
+      withVersion('1.2.0'),
+      withVersion('1.2.0-deprecated', (s) => (P(s).displayName = '[Deprecated]: Versioned set')),
+    );
     assert.equal(deprecated.versionOk, true, deprecated.versionProblem);
     assert.match(deprecated.versionNote ?? '', /'1\.2\.0-deprecated' carries a deprecation marker/);
     // ...but a change that needs more than words still needs the numbers moved.
@@ -388,16 +632,31 @@ describe('version checks that fit real history', () => {
       '/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Authorization/policyDefinitions/Deny-Public-IP',
     ];
     const withId = (id: string) => withVersion('1.0.0', (s) => (P(s).policyDefinitions[0].policyDefinitionId = id));
-    for (const a of ids) for (const b of ids) assert.deepEqual(compare(withId(a), withId(b)).changes.map((c) => c.kind), [], `${a} -> ${b}`);
+    for (const a of ids)
+      for (const b of ids)
+        assert.deepEqual(
+          compare(withId(a), withId(b)).changes.map((c) => c.kind),
+          [],
+          `${a} -> ${b}`,
+        );
     // Another name is another definition.
     const other = compare(withId(ids[0]), withId(ids[1].replace('Deny-Public-IP', 'Deny-Public-Endpoints')));
-    assert.deepEqual(other.changes.map((c) => c.kind), ['definition-id-changed']);
+    assert.deepEqual(
+      other.changes.map((c) => c.kind),
+      ['definition-id-changed'],
+    );
   });
 
   const catalog = (effects: Record<string, { effect?: string; allowed?: string[] }>) => {
     const definitions = new DefinitionCatalog();
     definitions.addIndex(
-      Object.entries(effects).map(([id, e]) => ({ id, name: id.split('/').pop(), parameters: { effect: { type: 'String', ...(e.allowed ? { allowedValues: e.allowed } : {}), ...(e.effect ? { defaultValue: e.effect } : {}) } } })),
+      Object.entries(effects).map(([id, e]) => ({
+        id,
+        name: id.split('/').pop(),
+        parameters: {
+          effect: { type: 'String', ...(e.allowed ? { allowedValues: e.allowed } : {}), ...(e.effect ? { defaultValue: e.effect } : {}) },
+        },
+      })),
     );
     return definitions;
   };
@@ -409,14 +668,19 @@ describe('version checks that fit real history', () => {
     const without = compare(base(), replaced);
     assert.equal(without.requiredBump, 'minor');
     assert.match(without.changes[0].message, /no definitions were given, so its default effect was not compared/);
-    const quiet = compare(base(), replaced, { definitions: catalog({ [DEF_B]: { effect: 'Audit' }, [DEF_C]: { effect: 'AuditIfNotExists' } }) });
+    const quiet = compare(base(), replaced, {
+      definitions: catalog({ [DEF_B]: { effect: 'Audit' }, [DEF_C]: { effect: 'AuditIfNotExists' } }),
+    });
     assert.deepEqual([quiet.requiredBump, quiet.changes[0].kind], ['minor', 'definition-id-changed']);
     const enforcing = compare(base(), replaced, { definitions: catalog({ [DEF_B]: { effect: 'Audit' }, [DEF_C]: { effect: 'Deny' } }) });
     assert.deepEqual([enforcing.requiredBump, enforcing.changes[0].kind], ['major', 'enforcement-default-added']);
     assert.match(enforcing.changes[0].message, /default effect is "Deny" where it was "Audit"/);
     // The reference passes the set's effect parameter: the set's default decides, not the definition's.
     const passed = withVersion('1.0.0', (s) => (P(s).policyDefinitions[0].policyDefinitionId = DEF_C));
-    assert.equal(compare(base(), passed, { definitions: catalog({ [DEF_A]: { effect: 'Audit' }, [DEF_C]: { effect: 'Deny' } }) }).requiredBump, 'minor');
+    assert.equal(
+      compare(base(), passed, { definitions: catalog({ [DEF_A]: { effect: 'Audit' }, [DEF_C]: { effect: 'Deny' } }) }).requiredBump,
+      'minor',
+    );
   });
 
   test('allowedValues narrowed only of values the referenced definitions never accepted: not major (with definitions)', () => {
@@ -424,14 +688,22 @@ describe('version checks that fit real history', () => {
     assert.equal(compare(base(), narrowed).requiredBump, 'major', 'without definitions nothing says the value was unusable');
     const neverDeny = catalog({ [DEF_A]: { allowed: ['Audit', 'Disabled'] } });
     const report = compare(base(), narrowed, { definitions: neverDeny });
-    assert.deepEqual(report.changes.map((c) => c.kind), ['allowed-values-unusable-removed']);
+    assert.deepEqual(
+      report.changes.map((c) => c.kind),
+      ['allowed-values-unusable-removed'],
+    );
     assert.equal(report.requiredBump, 'patch');
     // A value the definition did accept: still a break.
-    assert.equal(compare(base(), narrowed, { definitions: catalog({ [DEF_A]: { allowed: ['audit', 'deny', 'disabled'] } }) }).requiredBump, 'major');
+    assert.equal(
+      compare(base(), narrowed, { definitions: catalog({ [DEF_A]: { allowed: ['audit', 'deny', 'disabled'] } }) }).requiredBump,
+      'major',
+    );
     // allowedValues added where there were none, covering every value the definition accepts.
     const restricted = withVersion('1.0.0', (s) => (P(s).parameters.tagName.allowedValues = ['env', 'owner']));
     const tags = new DefinitionCatalog();
-    tags.addIndex([{ id: DEF_B, name: DEF_B.split('/').pop(), parameters: { tagName: { type: 'String', allowedValues: ['env', 'owner'] } } }]);
+    tags.addIndex([
+      { id: DEF_B, name: DEF_B.split('/').pop(), parameters: { tagName: { type: 'String', allowedValues: ['env', 'owner'] } } },
+    ]);
     assert.equal(compare(base(), restricted, { definitions: tags }).requiredBump, 'patch');
     assert.equal(compare(base(), restricted).requiredBump, 'major');
   });
@@ -465,7 +737,10 @@ describe('version checks that fit real history', () => {
   test('messages show the part that differs, not the same beginning twice', () => {
     const long = 'This initiative ensures Storage is compliant with the baseline of the organisation, across every subscription';
     const next = withVersion('1.0.0', (s) => (P(s).description = long.replace('subscription', 'management group')));
-    const message = compare(withVersion('1.0.0', (s) => (P(s).description = long)), next).changes[0].message;
+    const message = compare(
+      withVersion('1.0.0', (s) => (P(s).description = long)),
+      next,
+    ).changes[0].message;
     assert.match(message, /every subscription/);
     assert.match(message, /every management group/);
     const [a, b] = showPair('x'.repeat(200) + 'old', 'x'.repeat(200) + 'new');
@@ -479,8 +754,24 @@ describe('every layout read', () => {
   const embedding = (...sets: Json[]): Json => ({
     $schema: 'https://schema.management.azure.com/schemas/2019-08-01/managementGroupDeploymentTemplate.json#',
     contentVersion: '1.0.0.0',
-    variables: { ...Object.fromEntries(sets.map((set, i) => [`$fxv#${i}`, JSON.stringify({ ...set, type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01' }, null, 2)])), all: "[createArray(json(variables('$fxv#0')))]" },
-    resources: [{ type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: "[variables('all')[copyIndex()].name]", copy: { name: 'sets', count: 1 }, properties: { policyDefinitions: "[variables('all')[copyIndex()].properties.policyDefinitions]" } }],
+    variables: {
+      ...Object.fromEntries(
+        sets.map((set, i) => [
+          `$fxv#${i}`,
+          JSON.stringify({ ...set, type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01' }, null, 2),
+        ]),
+      ),
+      all: "[createArray(json(variables('$fxv#0')))]",
+    },
+    resources: [
+      {
+        type: 'Microsoft.Authorization/policySetDefinitions',
+        apiVersion: '2021-06-01',
+        name: "[variables('all')[copyIndex()].name]",
+        copy: { name: 'sets', count: 1 },
+        properties: { policyDefinitions: "[variables('all')[copyIndex()].properties.policyDefinitions]" },
+      },
+    ],
   });
   const named = (name: string, change?: (s: Json) => void) => {
     const set = base();
@@ -491,8 +782,17 @@ describe('every layout read', () => {
 
   test('sets embedded as strings in template variables are compared, each as the file it was loaded from', () => {
     const before = embedding(named('first'), named('second'));
-    const after = embedding(named('first'), named('second', (s) => { delete P(s).parameters.tagName; delete P(s).policyDefinitions[1].parameters; }));
-    const result = compareTexts({ file: 'old.json', text: JSON.stringify(before, null, 2) }, { file: 'new.json', text: JSON.stringify(after, null, 2) });
+    const after = embedding(
+      named('first'),
+      named('second', (s) => {
+        delete P(s).parameters.tagName;
+        delete P(s).policyDefinitions[1].parameters;
+      }),
+    );
+    const result = compareTexts(
+      { file: 'old.json', text: JSON.stringify(before, null, 2) },
+      { file: 'new.json', text: JSON.stringify(after, null, 2) },
+    );
     assert.ok(result.ok, result.ok ? '' : result.problem);
     if (!result.ok) return;
     assert.equal(result.reports.length, 2, 'two sets, not the one resource that reads them');
@@ -512,21 +812,50 @@ describe('every layout read', () => {
   });
 
   test('a template with strings over several lines is read as its engine reads it', () => {
-    const template = JSON.stringify({ $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', contentVersion: '1.0.0.0', resources: [{ type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: 'multi', properties: { ...base().properties, description: 'one LINEBREAK two' } }] }, null, 2);
+    const template = JSON.stringify(
+      {
+        $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
+        contentVersion: '1.0.0.0',
+        resources: [
+          {
+            type: 'Microsoft.Authorization/policySetDefinitions',
+            apiVersion: '2021-06-01',
+            name: 'multi',
+            properties: { ...base().properties, description: 'one LINEBREAK two' },
+          },
+        ],
+      },
+      null,
+      2,
+    );
     const multiline = template.replace('one LINEBREAK two', 'one\ntwo');
-    const result = compareTexts({ file: 'old.json', text: multiline }, { file: 'new.json', text: multiline.replace('"Versioned set"', '"Versioned set, renamed"') });
+    const result = compareTexts(
+      { file: 'old.json', text: multiline },
+      { file: 'new.json', text: multiline.replace('"Versioned set"', '"Versioned set, renamed"') },
+    );
     assert.ok(result.ok, result.ok ? '' : result.problem);
-    if (result.ok) assert.deepEqual(result.reports[0].changes.map((c) => c.kind), ['display-name-changed']);
+    if (result.ok)
+      assert.deepEqual(
+        result.reports[0].changes.map((c) => c.kind),
+        ['display-name-changed'],
+      );
     const lint = validateText(multiline, { assumePolicyDocument: true }).diagnostics.filter((d) => d.code === 'PS1001');
     assert.deepEqual(lint, []);
     // Outside a template a line break in a string is still a syntax error.
-    assert.ok(validateText(JSON.stringify(base()).replace('A set to change', 'A set\nto change'), { assumePolicyDocument: true }).diagnostics.some((d) => d.code === 'PS1001'));
+    assert.ok(
+      validateText(JSON.stringify(base()).replace('A set to change', 'A set\nto change'), { assumePolicyDocument: true }).diagnostics.some(
+        (d) => d.code === 'PS1001',
+      ),
+    );
   });
 });
 
 describe('PS3006 version-not-bumped (the rule over the same model)', () => {
   const lint = (text: string, previous?: string, referenceAdded?: 'minor' | 'major') =>
-    validateText(text, { assumePolicyDocument: true, ...(previous === undefined ? {} : { previous: { text: previous, label: 'HEAD', referenceAdded } }) }).diagnostics.filter((d) => d.code === 'PS3006');
+    validateText(text, {
+      assumePolicyDocument: true,
+      ...(previous === undefined ? {} : { previous: { text: previous, label: 'HEAD', referenceAdded } }),
+    }).diagnostics.filter((d) => d.code === 'PS3006');
 
   test('on the version value, with the suggested version in its data', () => {
     const next = base();
@@ -563,45 +892,64 @@ describe('PS3006 version-not-bumped (the rule over the same model)', () => {
 
   test("the editor's settings policySet.versions.referenceAdded and referenceRemoved are read (default minor and major)", () => {
     assert.deepEqual(readSettings({}).versions, { referenceAdded: 'minor', referenceRemoved: 'major' });
-    assert.deepEqual(readSettings({ versions: { referenceAdded: 'major', referenceRemoved: 'minor' } }).versions, { referenceAdded: 'major', referenceRemoved: 'minor' });
-    assert.deepEqual(readSettings({ versions: { referenceRemoved: 'sometimes' } }).versions, { referenceAdded: 'minor', referenceRemoved: 'major' });
+    assert.deepEqual(readSettings({ versions: { referenceAdded: 'major', referenceRemoved: 'minor' } }).versions, {
+      referenceAdded: 'major',
+      referenceRemoved: 'minor',
+    });
+    assert.deepEqual(readSettings({ versions: { referenceRemoved: 'sometimes' } }).versions, {
+      referenceAdded: 'minor',
+      referenceRemoved: 'major',
+    });
   });
 
   test('the setting for a reference removed reaches the rule', () => {
     const next = base();
     P(next).policyDefinitions.pop();
     P(next).version = '1.3.0';
-    const previous = (referenceRemoved?: 'minor' | 'major') => validateText(JSON.stringify(next), { assumePolicyDocument: true, previous: { text: JSON.stringify(base()), label: 'HEAD', ...(referenceRemoved ? { referenceRemoved } : {}) } }).diagnostics.filter((d) => d.code === 'PS3006');
+    const previous = (referenceRemoved?: 'minor' | 'major') =>
+      validateText(JSON.stringify(next), {
+        assumePolicyDocument: true,
+        previous: { text: JSON.stringify(base()), label: 'HEAD', ...(referenceRemoved ? { referenceRemoved } : {}) },
+      }).diagnostics.filter((d) => d.code === 'PS3006');
     assert.equal(previous()[0]?.data.suggested, '2.0.0');
     assert.deepEqual(previous('minor'), []);
   });
 });
 
 // The corpus subset in the repository always; the full corpus too when it is there.
-for (const corpus of CORPORA) describe(`the change model over the corpus of built-in sets (${corpus.label})`, () => {
-  test('each set against itself reformatted: no change; without its first parameter: a major change located on it', () => {
-    let withParameters = 0;
-    const files = listJsonFiles(corpus.sets);
-    for (const file of files) {
-      const text = fs.readFileSync(file, 'utf8');
-      const value = JSON.parse(text.replace(/^\uFEFF/, ''));
-      const same = compareTexts({ file: 'old', text }, { file: 'new', text: JSON.stringify(value, null, '\t') });
-      assert.ok(same.ok, file);
-      if (!same.ok) continue;
-      assert.deepEqual(same.reports.map((r) => r.changes.map((c) => c.kind)), [[]], file);
-      const first = Object.keys(value.properties?.parameters ?? {})[0];
-      if (first === undefined) continue;
-      withParameters++;
-      delete value.properties.parameters[first];
-      const changed = compareTexts({ file: 'old', text }, { file: 'new', text: JSON.stringify(value, null, 2) });
-      assert.ok(changed.ok && changed.reports[0].requiredBump === 'major', file);
-      if (changed.ok) {
-        const removed = changed.reports[0].changes.find((c) => c.kind === 'parameter-removed' || c.kind === 'parameter-renamed');
-        assert.ok(removed, `${file}: ${JSON.stringify(changed.reports[0].changes.map((c) => c.kind))}`);
-        if (removed.kind === 'parameter-removed') assert.equal(removed.location.pointer, `/properties/parameters/${first.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+for (const corpus of CORPORA)
+  describe(`the change model over the corpus of built-in sets (${corpus.label})`, () => {
+    test('each set against itself reformatted: no change; without its first parameter: a major change located on it', () => {
+      let withParameters = 0;
+      const files = listJsonFiles(corpus.sets);
+      for (const file of files) {
+        const text = fs.readFileSync(file, 'utf8');
+        const value = JSON.parse(text.replace(/^\uFEFF/, ''));
+        const same = compareTexts({ file: 'old', text }, { file: 'new', text: JSON.stringify(value, null, '\t') });
+        assert.ok(same.ok, file);
+        if (!same.ok) continue;
+        assert.deepEqual(
+          same.reports.map((r) => r.changes.map((c) => c.kind)),
+          [[]],
+          file,
+        );
+        const first = Object.keys(value.properties?.parameters ?? {})[0];
+        if (first === undefined) continue;
+        withParameters++;
+        delete value.properties.parameters[first];
+        const changed = compareTexts({ file: 'old', text }, { file: 'new', text: JSON.stringify(value, null, 2) });
+        assert.ok(changed.ok && changed.reports[0].requiredBump === 'major', file);
+        if (changed.ok) {
+          const removed = changed.reports[0].changes.find((c) => c.kind === 'parameter-removed' || c.kind === 'parameter-renamed');
+          assert.ok(removed, `${file}: ${JSON.stringify(changed.reports[0].changes.map((c) => c.kind))}`);
+          if (removed.kind === 'parameter-removed')
+            assert.equal(removed.location.pointer, `/properties/parameters/${first.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        }
       }
-    }
-    const least = corpus.label === 'full' ? { files: 200, withParameters: 100 } : { files: 10, withParameters: 8 };
-    assert.ok(files.length > least.files && withParameters > least.withParameters, `${files.length} files, ${withParameters} with parameters`);
+      const least = corpus.label === 'full' ? { files: 200, withParameters: 100 } : { files: 10, withParameters: 8 };
+      assert.ok(
+        files.length > least.files && withParameters > least.withParameters,
+        `${files.length} files, ${withParameters} with parameters`,
+      );
+    });
   });
-});

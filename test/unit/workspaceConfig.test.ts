@@ -38,7 +38,10 @@ describe('WorkspaceConfigs: which failures are said', () => {
   test('a file that cannot be read (a folder by that name): said once, left out', () => {
     const { warnings, configs } = load(folder('dir', (file) => fs.mkdirSync(file)));
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /\.policysetrc\.json: cannot read it: .*; the editor checks as if the file were not there until it is fixed$/);
+    assert.match(
+      warnings[0],
+      /\.policysetrc\.json: cannot read it: .*; the editor checks as if the file were not there until it is fixed$/,
+    );
     assert.equal(configs.all().length, 0);
   });
 
@@ -48,7 +51,7 @@ describe('WorkspaceConfigs: which failures are said', () => {
     assert.match(warnings[0], /not valid JSON at line 1/);
   });
 
-  test('a good file is the folder\'s config', () => {
+  test("a good file is the folder's config", () => {
     const root = folder('good', (file) => fs.writeFileSync(file, '{ "rules": { "PS7003": "off" } }'));
     const { warnings, configs } = load(root);
     assert.deepEqual(warnings, []);
@@ -71,9 +74,15 @@ describe('loadConfigFile: the reason of a failure', () => {
     const missing = reasonOf(path.join(folder('m'), '.policysetrc.json'));
     assert.equal(missing.reason, 'missing');
     assert.match(missing.message, /\.policysetrc\.json: cannot read it: no such file$/);
-    const directory = path.join(folder('u', (file) => fs.mkdirSync(file)), '.policysetrc.json');
+    const directory = path.join(
+      folder('u', (file) => fs.mkdirSync(file)),
+      '.policysetrc.json',
+    );
     assert.equal(reasonOf(directory).reason, 'unreadable');
-    const badKey = path.join(folder('i', (file) => fs.writeFileSync(file, '{ "rulez": {} }')), '.policysetrc.json');
+    const badKey = path.join(
+      folder('i', (file) => fs.writeFileSync(file, '{ "rulez": {} }')),
+      '.policysetrc.json',
+    );
     assert.deepEqual(reasonOf(badKey).reason, 'invalid');
   });
 });

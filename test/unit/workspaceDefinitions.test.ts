@@ -13,7 +13,9 @@ const set = (groups: string[], references = 0, definitionPrefix = 'd') =>
     name: 'set-a',
     properties: {
       displayName: 'Set A',
-      policyDefinitions: Array.from({ length: references }, (_, i) => ({ policyDefinitionId: `/providers/Microsoft.Authorization/policyDefinitions/${definitionPrefix}${i}` })),
+      policyDefinitions: Array.from({ length: references }, (_, i) => ({
+        policyDefinitionId: `/providers/Microsoft.Authorization/policyDefinitions/${definitionPrefix}${i}`,
+      })),
       policyDefinitionGroups: groups.map((name) => ({ name })),
     },
   });

@@ -19,13 +19,16 @@ describe("web: the extension in code-server's web worker extension host", { time
   let browser: Browser | undefined;
   let workbench: Workbench | undefined;
 
-  before(async () => {
-    const tools = await ensureE2eTools();
-    const vsix = await packageVsix();
-    server = await CodeServer.start(tools, { vsix, settings: { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } });
-    browser = await launchBrowser(tools);
-    workbench = await Workbench.open(server, browser);
-  }, { timeout: 35 * 60_000 });
+  before(
+    async () => {
+      const tools = await ensureE2eTools();
+      const vsix = await packageVsix();
+      server = await CodeServer.start(tools, { vsix, settings: { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } });
+      browser = await launchBrowser(tools);
+      workbench = await Workbench.open(server, browser);
+    },
+    { timeout: 35 * 60_000 },
+  );
 
   after(async () => {
     await workbench?.close();

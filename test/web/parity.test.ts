@@ -13,7 +13,10 @@ import { positionAt, startInitialized, type LspProcess } from '../support/lspPro
 const WORKSPACE = path.join(REPO_ROOT, 'test/web/fixtures/workspace');
 const WORKER_IN_NODE = path.join(__dirname, 'support/workerInNode.js');
 const CAPABILITIES = {
-  textDocument: { diagnostic: { dynamicRegistration: false }, codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } },
+  textDocument: {
+    diagnostic: { dynamicRegistration: false },
+    codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
+  },
   workspace: { workspaceFolders: true },
 };
 
@@ -21,8 +24,14 @@ const CAPABILITIES = {
 function documents(): string[] {
   const files = [
     path.join(WORKSPACE, 'tagging.json'),
-    ...fs.readdirSync(path.join(REPO_ROOT, 'test/e2e/fixtures')).filter((f) => /\.jsonc?$/.test(f)).map((f) => path.join(REPO_ROOT, 'test/e2e/fixtures', f)),
-    ...fs.readdirSync(path.join(REPO_ROOT, 'test/fixtures/defects')).filter((f) => /\.jsonc?$/.test(f)).map((f) => path.join(REPO_ROOT, 'test/fixtures/defects', f)),
+    ...fs
+      .readdirSync(path.join(REPO_ROOT, 'test/e2e/fixtures'))
+      .filter((f) => /\.jsonc?$/.test(f))
+      .map((f) => path.join(REPO_ROOT, 'test/e2e/fixtures', f)),
+    ...fs
+      .readdirSync(path.join(REPO_ROOT, 'test/fixtures/defects'))
+      .filter((f) => /\.jsonc?$/.test(f))
+      .map((f) => path.join(REPO_ROOT, 'test/fixtures/defects', f)),
   ];
   // Five corpus sets: of the subset in the repository, and of the full corpus when it is there.
   for (const corpus of CORPORA) files.push(...listJsonFiles(corpus.sets).sort().slice(0, 5));
@@ -57,13 +66,16 @@ async function answers(client: LspProcess, uri: string, text: string): Promise<R
     return withoutDocLinks(answer.error ? { error: answer.error.message } : answer.result);
   };
   const out: Record<string, unknown> = {};
-  const diagnostics = (await client.request<{ items: Array<{ range: unknown }> }>('textDocument/diagnostic', { textDocument }, 30000)).result;
+  const diagnostics = (await client.request<{ items: Array<{ range: unknown }> }>('textDocument/diagnostic', { textDocument }, 30000))
+    .result;
   out['diagnostics'] = withoutDocLinks(diagnostics);
   out['symbols'] = await ask('textDocument/documentSymbol', {});
   out['folding'] = await ask('textDocument/foldingRange', {});
   out['formatting'] = await ask('textDocument/formatting', { options: { tabSize: 2, insertSpaces: true } });
   out['codeActions'] = await Promise.all(
-    (diagnostics?.items ?? []).map((d) => ask('textDocument/codeAction', { range: d.range, context: { diagnostics: [withoutDocLinks(d)] } })),
+    (diagnostics?.items ?? []).map((d) =>
+      ask('textDocument/codeAction', { range: d.range, context: { diagnostics: [withoutDocLinks(d)] } }),
+    ),
   );
   for (const offset of probeOffsets(text)) {
     const position = positionAt(text, offset);
@@ -88,7 +100,9 @@ describe('web: the browser server answers as the desktop server', { timeout: 10 
   const firstDiagnostics = async (client: LspProcess, started: number) => {
     const file = path.join(WORKSPACE, 'tagging.json');
     const uri = pathToFileURL(file).href;
-    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text: fs.readFileSync(file, 'utf8') } });
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'policyset', version: 1, text: fs.readFileSync(file, 'utf8') },
+    });
     await client.request('textDocument/diagnostic', { textDocument: { uri } }, 30000);
     client.notify('textDocument/didClose', { textDocument: { uri } });
     return Date.now() - started;
@@ -100,9 +114,13 @@ describe('web: the browser server answers as the desktop server', { timeout: 10 
     desktop = (await startInitialized(CAPABILITIES, { workspaceFolders: [folder] })).client;
     const desktopMs = await firstDiagnostics(desktop, started);
     started = Date.now();
-    browser = (await startInitialized(CAPABILITIES, { script: WORKER_IN_NODE, args: [], name: 'browser server', workspaceFolders: [folder] })).client;
+    browser = (
+      await startInitialized(CAPABILITIES, { script: WORKER_IN_NODE, args: [], name: 'browser server', workspaceFolders: [folder] })
+    ).client;
     const browserMs = await firstDiagnostics(browser, started);
-    console.log(`# measured: process start to the first diagnostics of a set: desktop server (stdio) ${desktopMs} ms, web build's server (run in Node) ${browserMs} ms`);
+    console.log(
+      `# measured: process start to the first diagnostics of a set: desktop server (stdio) ${desktopMs} ms, web build's server (run in Node) ${browserMs} ms`,
+    );
     // What the extension sends in the browser: the folder's definitions and sets, read by the client.
     const files = listJsonFiles(WORKSPACE).map((file) => ({ uri: pathToFileURL(file).href, text: fs.readFileSync(file, 'utf8') }));
     browser.notify('policySet/workspaceFiles', { complete: true, files });
@@ -116,11 +134,17 @@ describe('web: the browser server answers as the desktop server', { timeout: 10 
   test('the custom definition is known to both before comparing (PS8001 on the set)', async () => {
     const uri = pathToFileURL(path.join(WORKSPACE, 'tagging.json')).href;
     for (const client of [desktop, browser]) {
-      client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'policyset', version: 1, text: fs.readFileSync(path.join(WORKSPACE, 'tagging.json'), 'utf8') } });
+      client.notify('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'policyset', version: 1, text: fs.readFileSync(path.join(WORKSPACE, 'tagging.json'), 'utf8') },
+      });
       const deadline = Date.now() + 20_000;
       let codes: string[] = [];
       while (Date.now() < deadline) {
-        const answer = await client.request<{ items: Array<{ code: string }> }>('textDocument/diagnostic', { textDocument: { uri } }, 30000);
+        const answer = await client.request<{ items: Array<{ code: string }> }>(
+          'textDocument/diagnostic',
+          { textDocument: { uri } },
+          30000,
+        );
         codes = (answer.result?.items ?? []).map((d) => String(d.code));
         if (codes.includes('PS8001')) break;
         await new Promise((resolve) => setTimeout(resolve, 100));

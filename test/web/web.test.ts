@@ -40,16 +40,38 @@ async function bundleSuite(): Promise<void> {
     external: ['vscode'],
     logLevel: 'warning',
     // As in the extension's web bundle (scripts/bundle.js): the api layer's Node-only paths are stubbed.
-    plugins: [{ name: 'node-unavailable', setup: (build) => void build.onResolve({ filter: /^node:(http|https|crypto)$/ }, () => ({ path: path.join(REPO_ROOT, 'client/src/browser/nodeUnavailable.ts') })) }],
+    plugins: [
+      {
+        name: 'node-unavailable',
+        setup: (build) =>
+          void build.onResolve({ filter: /^node:(http|https|crypto)$/ }, () => ({
+            path: path.join(REPO_ROOT, 'client/src/browser/nodeUnavailable.ts'),
+          })),
+      },
+    ],
     define: { 'process.env': '{}' },
   });
 }
 
 async function runSuite(tools: WebTools, folderPath: string): Promise<SuiteRun> {
-  const config: RunConfig = { tools, extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: SUITE_BUNDLE, folderPath, port: await freePort() };
-  const child = spawnGroup(process.execPath, [path.join(__dirname, 'support/runTestWeb.js'), JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const config: RunConfig = {
+    tools,
+    extensionDevelopmentPath: REPO_ROOT,
+    extensionTestsPath: SUITE_BUNDLE,
+    folderPath,
+    port: await freePort(),
+  };
+  const child = spawnGroup(process.execPath, [path.join(__dirname, 'support/runTestWeb.js'), JSON.stringify(config)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
-  const collect = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter((line) => line.length));
+  const collect = (chunk: Buffer) =>
+    output.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.length),
+    );
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const timer = setTimeout(() => {
@@ -75,23 +97,29 @@ describe('web: the extension in VS Code for the Web (test-web, headless Chromium
   let folder: string;
   let service: LocalService | undefined;
 
-  before(async () => {
-    const started = Date.now();
-    const tools = await ensureWebTools();
-    await bundleSuite();
-    // A copy: the suite edits files of its workspace.
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-web-'));
-    fs.cpSync(FIXTURE, folder, { recursive: true });
-    // The local service (it answers CORS) for the service commands, named in the folder's settings.
-    service = await startLocalService({ token: WEB_TOKEN });
-    const closedPort = await freePort();
-    const info: WebTestInfo = { serviceUrl: service.url, closedUrl: `http://127.0.0.1:${closedPort}`, builtIn: SERVED_BUILT_IN };
-    fs.writeFileSync(path.join(folder, 'web-test.json'), JSON.stringify(info));
-    fs.mkdirSync(path.join(folder, '.vscode'));
-    fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'policySet.service.baseUrl': service.url, 'policySet.auth.providerId': WEB_AUTH_PROVIDER }, null, 2));
-    console.log(`# web setup (install when needed, bundle the suite): ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    run = runSuite(tools, folder);
-  }, { timeout: 16 * 60_000 });
+  before(
+    async () => {
+      const started = Date.now();
+      const tools = await ensureWebTools();
+      await bundleSuite();
+      // A copy: the suite edits files of its workspace.
+      folder = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-web-'));
+      fs.cpSync(FIXTURE, folder, { recursive: true });
+      // The local service (it answers CORS) for the service commands, named in the folder's settings.
+      service = await startLocalService({ token: WEB_TOKEN });
+      const closedPort = await freePort();
+      const info: WebTestInfo = { serviceUrl: service.url, closedUrl: `http://127.0.0.1:${closedPort}`, builtIn: SERVED_BUILT_IN };
+      fs.writeFileSync(path.join(folder, 'web-test.json'), JSON.stringify(info));
+      fs.mkdirSync(path.join(folder, '.vscode'));
+      fs.writeFileSync(
+        path.join(folder, '.vscode', 'settings.json'),
+        JSON.stringify({ 'policySet.service.baseUrl': service.url, 'policySet.auth.providerId': WEB_AUTH_PROVIDER }, null, 2),
+      );
+      console.log(`# web setup (install when needed, bundle the suite): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      run = runSuite(tools, folder);
+    },
+    { timeout: 16 * 60_000 },
+  );
 
   after(async () => {
     await service?.close();
@@ -113,7 +141,8 @@ describe('web: the extension in VS Code for the Web (test-web, headless Chromium
     assert.ok(results.length >= 4, `every test reported (${results.length})`);
   });
 
-  test('a set with mistakes and a custom definition in the folder: PS5001, PS7001 and PS8001 on their lines within 20 s', () => resultOf(/undeclared group/));
+  test('a set with mistakes and a custom definition in the folder: PS5001, PS7001 and PS8001 on their lines within 20 s', () =>
+    resultOf(/undeclared group/));
   test('completion and hover', () => resultOf(/^completion/));
   test('rename', () => resultOf(/^rename/));
   test('a changed definition file reaches the browser server', () => resultOf(/definition changed/));
@@ -121,7 +150,11 @@ describe('web: the extension in VS Code for the Web (test-web, headless Chromium
     await resultOf(/^Fetch Built-in/);
     await run;
     const gets = service!.requests.filter((r) => r.method === 'GET' && r.path.includes('policySetDefinitions'));
-    assert.equal(gets.length, 1, `one GET reached the local service; it saw ${JSON.stringify(service!.requests.map((r) => `${r.method} ${r.path} ${r.outcome}`))}`);
+    assert.equal(
+      gets.length,
+      1,
+      `one GET reached the local service; it saw ${JSON.stringify(service!.requests.map((r) => `${r.method} ${r.path} ${r.outcome}`))}`,
+    );
     assert.equal(gets[0]!.headers.authorization, `Bearer ${WEB_TOKEN}`, "with the token of VS Code's authentication provider");
     // A cross-origin fetch from the page: the browser sent its Origin (and, for the Authorization header, a preflight first).
     assert.match(String(gets[0]!.headers.origin), /^http:\/\/localhost:\d+$/, 'sent by the browser');

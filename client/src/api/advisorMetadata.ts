@@ -75,7 +75,11 @@ export class AdvisorMetadataClient {
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const origin = new URL(this.settings.baseUrl).origin;
     // Pages are known by address, query order aside; the first one too (a nextLink back to it is a loop).
-    const keyOf = (url: URL) => `${url.origin}${url.pathname.replace(/\/+$/, '').toLowerCase()}?${[...url.searchParams].map(([k, v]) => `${k}=${v}`).sort().join('&')}`;
+    const keyOf = (url: URL) =>
+      `${url.origin}${url.pathname.replace(/\/+$/, '').toLowerCase()}?${[...url.searchParams]
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join('&')}`;
     const first = new URL(this.settings.baseUrl + this.metadataPath);
     first.searchParams.set('api-version', METADATA_API_VERSION);
     if (options.filter !== undefined) first.searchParams.set('$filter', options.filter);
@@ -104,7 +108,13 @@ export class AdvisorMetadataClient {
         response = await this.http.send<unknown>(
           next
             ? { method: 'GET', path: '', url: next, apiVersion: METADATA_API_VERSION, area: 'metadata' }
-            : { method: 'GET', path: this.metadataPath, apiVersion: METADATA_API_VERSION, query: { $filter: options.filter }, area: 'metadata' },
+            : {
+                method: 'GET',
+                path: this.metadataPath,
+                apiVersion: METADATA_API_VERSION,
+                query: { $filter: options.filter },
+                area: 'metadata',
+              },
           { ...options, maxResponseBytes: Math.max(1, maxBytes - bytes) },
         );
       } catch (error) {
@@ -113,18 +123,46 @@ export class AdvisorMetadataClient {
       }
       const body = response.body;
       if (!isObject(body) || !Array.isArray(body.value)) {
-        throw new ServiceError(`The service answered ${response.status} to ${what} with JSON that is not a metadata list (no "value" array)`, response.status, 'InvalidResponse', '', 'unexpected', undefined, [], response.requestId);
+        throw new ServiceError(
+          `The service answered ${response.status} to ${what} with JSON that is not a metadata list (no "value" array)`,
+          response.status,
+          'InvalidResponse',
+          '',
+          'unexpected',
+          undefined,
+          [],
+          response.requestId,
+        );
       }
       bytes += response.bytes ?? 0;
       entries += body.value.length;
       if (entries > maxEntries) throw tooMuch(response.status, response.requestId);
       yield { value: body.value.filter(isObject) as MetadataEntity[], page, requestId: response.requestId };
       if (body.nextLink !== undefined && body.nextLink !== null && typeof body.nextLink !== 'string') {
-        throw new ServiceError(`The nextLink of page ${page} is not a string (${Array.isArray(body.nextLink) ? 'an array' : typeof body.nextLink}); the listing may be incomplete, so it stops here`, response.status, 'InvalidNextLink', '', 'unexpected', undefined, [], response.requestId);
+        throw new ServiceError(
+          `The nextLink of page ${page} is not a string (${Array.isArray(body.nextLink) ? 'an array' : typeof body.nextLink}); the listing may be incomplete, so it stops here`,
+          response.status,
+          'InvalidNextLink',
+          '',
+          'unexpected',
+          undefined,
+          [],
+          response.requestId,
+        );
       }
       const link = typeof body.nextLink === 'string' && body.nextLink.trim() ? body.nextLink.trim() : undefined;
       if (!link) return;
-      const problem = (text: string) => new ServiceError(`Not following the nextLink of page ${page}: ${text}`, response.status, 'InvalidNextLink', '', 'unexpected', undefined, [], response.requestId);
+      const problem = (text: string) =>
+        new ServiceError(
+          `Not following the nextLink of page ${page}: ${text}`,
+          response.status,
+          'InvalidNextLink',
+          '',
+          'unexpected',
+          undefined,
+          [],
+          response.requestId,
+        );
       let url: URL;
       try {
         url = new URL(link, this.settings.baseUrl + '/');

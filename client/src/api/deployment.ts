@@ -23,7 +23,10 @@ const RESPONSE_ONLY_RESOURCE_FIELDS = ['id', 'type', 'systemData'];
 const SERVICE_ONLY_POLICY_TYPES = ['builtin', 'static'];
 
 /** The properties without response-only fields (a copy when any is there), and which were left out. */
-export function withoutResponseOnly(document: Record<string, unknown>, properties: PolicySetDefinitionProperties): { properties: PolicySetDefinitionProperties; omitted: string[] } {
+export function withoutResponseOnly(
+  document: Record<string, unknown>,
+  properties: PolicySetDefinitionProperties,
+): { properties: PolicySetDefinitionProperties; omitted: string[] } {
   const omitted = RESPONSE_ONLY_RESOURCE_FIELDS.filter((k) => k in document);
   const copy: Record<string, unknown> = { ...properties };
   for (const key of RESPONSE_ONLY_PROPERTIES) {
@@ -66,7 +69,8 @@ export function versionToDeploy(
   /** What the face calls the explicit values in messages (the CLI: its flags). */
   labels: { name: string; version: string } = { name: 'the name given', version: 'the version given' },
 ): VersionToDeploy {
-  if (!isObject(document) || !isObject(document.properties)) throw new Error('The document is not a policy set definition or version: it has no "properties" object');
+  if (!isObject(document) || !isObject(document.properties))
+    throw new Error('The document is not a policy set definition or version: it has no "properties" object');
   const properties = document.properties as PolicySetDefinitionProperties;
   if (!Array.isArray(properties.policyDefinitions)) throw new Error('The document has no properties.policyDefinitions array');
   // A2: every reference carries its policyDefinitionId (the CLI resolves a policyDefinitionName before this).
@@ -85,7 +89,12 @@ export function versionToDeploy(
   // Where the repository keeps the version: properties.version, else properties.metadata.version (the landing-zone
   // libraries and the policy-as-code framework keep it there).
   const metadata = isObject(properties.metadata) ? properties.metadata : undefined;
-  const propertyVersion = typeof properties.version === 'string' ? properties.version : typeof properties.Version === 'string' ? (properties.Version as string) : undefined;
+  const propertyVersion =
+    typeof properties.version === 'string'
+      ? properties.version
+      : typeof properties.Version === 'string'
+        ? (properties.Version as string)
+        : undefined;
   const metadataVersion = typeof metadata?.version === 'string' ? metadata.version : undefined;
   const documentVersion = propertyVersion ?? metadataVersion;
   const documentVersionSource = propertyVersion !== undefined ? 'properties.version' : 'properties.metadata.version';
@@ -110,7 +119,9 @@ export function versionToDeploy(
     if (problem) throw new Error(`${problem} (from ${versionSource})`);
   }
   if (version && documentVersion && documentVersion !== version)
-    throw new Error(`The version to deploy is '${version}' (from ${versionSource}) but ${documentVersionSource} says '${documentVersion}'; make them agree`);
+    throw new Error(
+      `The version to deploy is '${version}' (from ${versionSource}) but ${documentVersionSource} says '${documentVersion}'; make them agree`,
+    );
   const sent = withoutResponseOnly(document, properties);
   return { name, version, properties: sent.properties, nameSource, versionSource, omitted: sent.omitted };
 }

@@ -148,7 +148,9 @@ function base64Forms(secret: string): string[] {
 function secretPattern(secret: string): RegExp {
   let pattern = secretPatterns.get(secret);
   if (!pattern) {
-    const forms = [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), ...base64Forms(secret)])].sort((a, b) => b.length - a.length);
+    const forms = [
+      ...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), ...base64Forms(secret)]),
+    ].sort((a, b) => b.length - a.length);
     pattern = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
     if (secretPatterns.size > 64) secretPatterns.clear();
     secretPatterns.set(secret, pattern);
@@ -168,7 +170,9 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
 }
 
 export function excerptOf(body: string, secrets: Array<string | undefined> = []): string {
-  const flat = redact(body, secrets).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  const flat = redact(body, secrets)
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
@@ -178,13 +182,17 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function detailOf(value: unknown, depth = 0): ErrorDetail | undefined {
   if (!isObject(value) || depth > 8) return undefined;
   const details = Array.isArray(value.details) ? value.details : Array.isArray(value.moreDetails) ? value.moreDetails : [];
-  const related = isObject(value.relatedResource) ? { resourceId: str(value.relatedResource.resourceId), resourceType: str(value.relatedResource.resourceType) } : undefined;
+  const related = isObject(value.relatedResource)
+    ? { resourceId: str(value.relatedResource.resourceId), resourceType: str(value.relatedResource.resourceType) }
+    : undefined;
   return {
     code: str(value.code) ?? str(value.errorCode),
     message: str(value.message),
     target: str(value.target),
     details: details.map((d) => detailOf(d, depth + 1)).filter((d): d is ErrorDetail => !!d),
-    additionalInfo: Array.isArray(value.additionalInfo) ? value.additionalInfo.filter(isObject).map((i) => ({ type: str(i.type), info: i.info })) : undefined,
+    additionalInfo: Array.isArray(value.additionalInfo)
+      ? value.additionalInfo.filter(isObject).map((i) => ({ type: str(i.type), info: i.info }))
+      : undefined,
     relatedResource: related,
   };
 }
@@ -251,7 +259,11 @@ export function serviceErrorOf(facts: ResponseFacts): ServiceError {
   const safe = (text: string | undefined) => (text === undefined ? undefined : safeText(redact(text, secrets)));
   if (!detail) {
     const excerpt = excerptOf(body, secrets);
-    const what = !body.trim() ? 'an empty body' : !parsed ? `a body that is not JSON: "${excerpt}"` : `JSON that is not an error response: "${excerpt}"`;
+    const what = !body.trim()
+      ? 'an empty body'
+      : !parsed
+        ? `a body that is not JSON: "${excerpt}"`
+        : `JSON that is not an error response: "${excerpt}"`;
     return new ServiceError(
       `The service answered ${status}${statusText(status)} to ${request} with ${what}${requestId ? ` (request id ${requestId})` : ''}`,
       status,
@@ -271,9 +283,16 @@ export function serviceErrorOf(facts: ResponseFacts): ServiceError {
   const details = redactDetails(detail.details ?? [], secrets);
   // The eventstream shape names the resource concerned (relatedResource) and its request id in the body.
   const related = detail.relatedResource;
-  const relatedText = related && (related.resourceId || related.resourceType) ? safe(`related resource ${[related.resourceType, related.resourceId].filter(Boolean).join(' ')}`) : '';
-  const extras = [target ? `target '${target}'` : '', relatedText ?? '', requestId ? `request id ${requestId}` : ''].filter(Boolean).join(', ');
-  const detailText = details.length ? ` ${details.map((d) => `[${d.code ?? '?'}${d.target ? ` at '${d.target}'` : ''}: ${d.message ?? ''}]`).join(' ')}` : '';
+  const relatedText =
+    related && (related.resourceId || related.resourceType)
+      ? safe(`related resource ${[related.resourceType, related.resourceId].filter(Boolean).join(' ')}`)
+      : '';
+  const extras = [target ? `target '${target}'` : '', relatedText ?? '', requestId ? `request id ${requestId}` : '']
+    .filter(Boolean)
+    .join(', ');
+  const detailText = details.length
+    ? ` ${details.map((d) => `[${d.code ?? '?'}${d.target ? ` at '${d.target}'` : ''}: ${d.message ?? ''}]`).join(' ')}`
+    : '';
   return new ServiceError(
     `${code} (${status}): ${serviceMessage || 'no message'}${detailText}${extras ? ` (${extras})` : ''}`,
     status,
@@ -298,6 +317,17 @@ function redactDetails(details: ErrorDetail[], secrets: Array<string | undefined
 }
 
 function statusText(status: number): string {
-  const known: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+  const known: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+    429: 'Too Many Requests',
+    500: 'Internal Server Error',
+    502: 'Bad Gateway',
+    503: 'Service Unavailable',
+    504: 'Gateway Timeout',
+  };
   return known[status] ? ` ${known[status]}` : '';
 }

@@ -41,7 +41,9 @@ export interface DeleteResult {
 }
 
 export function checkItemId(value: string, what: 'workspace' | 'eventstream'): string | undefined {
-  return UUID_PATTERN.test(value) ? undefined : `'${value}' is not a${what === 'eventstream' ? 'n' : ''} ${what} ID: use a UUID like 00000000-0000-0000-0000-000000000000`;
+  return UUID_PATTERN.test(value)
+    ? undefined
+    : `'${value}' is not a${what === 'eventstream' ? 'n' : ''} ${what} ID: use a UUID like 00000000-0000-0000-0000-000000000000`;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -75,7 +77,16 @@ export class EventstreamClient {
     try {
       const response = await this.http.send<Eventstream>({ method: 'GET', path, apiVersion: '', area: 'eventstream' }, options);
       if (!isObject(response.body)) {
-        throw new ServiceError(`The service answered ${response.status} to GET ${path} with a body that is not an item`, response.status, 'InvalidResponse', '', 'unexpected', undefined, [], response.requestId);
+        throw new ServiceError(
+          `The service answered ${response.status} to GET ${path} with a body that is not an item`,
+          response.status,
+          'InvalidResponse',
+          '',
+          'unexpected',
+          undefined,
+          [],
+          response.requestId,
+        );
       }
       return response;
     } catch (error) {
@@ -92,7 +103,12 @@ export class EventstreamClient {
     const path = this.eventstreamPath(workspaceId, eventstreamId);
     try {
       const response = await this.http.send<unknown>({ method: 'DELETE', path, apiVersion: '', area: 'eventstream' }, options);
-      return { status: response.status, alreadyDeleted: false, requestId: response.requestId, ...(response.unreadableBody !== undefined ? { unreadableBody: response.unreadableBody } : {}) };
+      return {
+        status: response.status,
+        alreadyDeleted: false,
+        requestId: response.requestId,
+        ...(response.unreadableBody !== undefined ? { unreadableBody: response.unreadableBody } : {}),
+      };
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'ItemNotFound' && error.earlierStatuses.some((s) => s === 429 || s === 503)) {
         return { status: error.status, alreadyDeleted: true, requestId: error.requestId };
@@ -107,14 +123,27 @@ function explain(error: unknown, workspaceId: string, eventstreamId: string, acc
   if (!(error instanceof ServiceError)) return error;
   const id = error.requestId ? ` (request id ${error.requestId})` : '';
   let message: string | undefined;
-  if (error.code === 'ItemNotFound') message = `No eventstream ${eventstreamId} in workspace ${workspaceId}: ${error.code} (${error.status})${id}`;
+  if (error.code === 'ItemNotFound')
+    message = `No eventstream ${eventstreamId} in workspace ${workspaceId}: ${error.code} (${error.status})${id}`;
   else if (error.status === 401 || error.status === 403) {
-    const scopes = access === 'read' ? 'Eventstream.Read.All or Item.Read.All (or a ReadWrite one)' : 'Eventstream.ReadWrite.All or Item.ReadWrite.All';
+    const scopes =
+      access === 'read' ? 'Eventstream.Read.All or Item.Read.All (or a ReadWrite one)' : 'Eventstream.ReadWrite.All or Item.ReadWrite.All';
     message = `${error.message}; ${access === 'read' ? 'reading' : 'deleting'} an eventstream needs a token with the delegated scope ${scopes}`;
   }
   if (!message) return error;
   return Object.assign(
-    new ServiceError(message, error.status, error.code, error.serviceMessage, error.shape, error.target, error.details, error.requestId, error.retryAfterSeconds, error.excerpt),
+    new ServiceError(
+      message,
+      error.status,
+      error.code,
+      error.serviceMessage,
+      error.shape,
+      error.target,
+      error.details,
+      error.requestId,
+      error.retryAfterSeconds,
+      error.excerpt,
+    ),
     { earlierStatuses: error.earlierStatuses },
   );
 }

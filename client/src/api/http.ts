@@ -1,6 +1,19 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { ApiError, AuthenticationRequiredError, CancelledError, InvalidRequestError, NetworkError, ProvisioningFailedError, ServiceError, TimeoutError, excerptOf, safeText, serviceErrorOf, type ServiceArea } from './errors';
+import {
+  ApiError,
+  AuthenticationRequiredError,
+  CancelledError,
+  InvalidRequestError,
+  NetworkError,
+  ProvisioningFailedError,
+  ServiceError,
+  TimeoutError,
+  excerptOf,
+  safeText,
+  serviceErrorOf,
+  type ServiceArea,
+} from './errors';
 
 /**
  * The HTTP client under every call. Built on node:http/https rather than fetch: in the VS Code extension host
@@ -108,7 +121,17 @@ export interface RawResponse {
   bytes: number;
 }
 
-const RETRYABLE_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+const RETRYABLE_NETWORK = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+]);
 
 export class HttpClient {
   private readonly baseUrl: string;
@@ -125,10 +148,12 @@ export class HttpClient {
     const url = new URL(request.url ?? this.baseUrl + request.path);
     if (request.url === undefined) {
       const expected = new URL(this.baseUrl + '/').pathname.replace(/\/$/, '') + request.path.replace(/[?#].*$/s, '');
-      if (url.pathname !== expected) throw new InvalidRequestError(`'${request.path}' would not reach the address it names (a '.' or '..' segment): nothing was sent`);
+      if (url.pathname !== expected)
+        throw new InvalidRequestError(`'${request.path}' would not reach the address it names (a '.' or '..' segment): nothing was sent`);
     }
     // The items API carries its version in the path (/v1): an empty apiVersion sends none.
-    if (request.apiVersion && (!request.url || !url.searchParams.has('api-version'))) url.searchParams.set('api-version', request.apiVersion);
+    if (request.apiVersion && (!request.url || !url.searchParams.has('api-version')))
+      url.searchParams.set('api-version', request.apiVersion);
     for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
     return url.toString();
   }
@@ -157,7 +182,10 @@ export class HttpClient {
       if (signal?.aborted) throw stopped();
       if (!token) throw new AuthenticationRequiredError('Not signed in: no token, so nothing was sent');
       // A header cannot carry a line break or other control characters: say so, instead of Node's "Invalid character in header content".
-      if (/[^\x20-\x7e]/.test(token)) throw new AuthenticationRequiredError('The token holds a line break or another character an HTTP header cannot carry, so nothing was sent');
+      if (/[^\x20-\x7e]/.test(token))
+        throw new AuthenticationRequiredError(
+          'The token holds a line break or another character an HTTP header cannot carry, so nothing was sent',
+        );
       return token;
     };
     if (call.signal?.aborted) throw new CancelledError(`Cancelled (${what})`);
@@ -174,7 +202,9 @@ export class HttpClient {
     if (call.signal?.aborted) controller.abort();
     call.signal?.addEventListener('abort', onCallerAbort, { once: true });
     const stopped = (): ApiError =>
-      timedOut ? new TimeoutError(`No answer from the service within ${formatSeconds(timeoutMs)} (${what})`) : new CancelledError(`Cancelled (${what})`);
+      timedOut
+        ? new TimeoutError(`No answer from the service within ${formatSeconds(timeoutMs)} (${what})`)
+        : new CancelledError(`Cancelled (${what})`);
     const deadline = Date.now() + timeoutMs;
 
     // The statuses answered to earlier attempts of this call (0: no answer), kept on a final ServiceError.
@@ -193,7 +223,10 @@ export class HttpClient {
           if (controller.signal.aborted) throw stopped();
           const network = error as NetworkError;
           // A PUT is sent again only when it certainly did not arrive.
-          const retryable = network instanceof NetworkError && (request.method === 'GET' || !network.maybeDelivered) && RETRYABLE_NETWORK.has(network.code ?? '');
+          const retryable =
+            network instanceof NetworkError &&
+            (request.method === 'GET' || !network.maybeDelivered) &&
+            RETRYABLE_NETWORK.has(network.code ?? '');
           const delay = backoff(attempt, backoffMs, maxDelayMs);
           if (!retryable || attempt >= maxRetries || Date.now() + delay >= deadline) throw error;
           onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: network.message });
@@ -211,7 +244,15 @@ export class HttpClient {
               body = JSON.parse(raw.body);
             } catch {
               // A write the service accepted is done, whatever its body: reporting a failure would invite a repeat.
-              if (request.method !== 'GET') return { status: raw.status, headers: raw.headers, body: undefined as T, requestId: requestIdOf(raw.headers), bytes: raw.bytes, unreadableBody: excerptOf(raw.body, secrets) };
+              if (request.method !== 'GET')
+                return {
+                  status: raw.status,
+                  headers: raw.headers,
+                  body: undefined as T,
+                  requestId: requestIdOf(raw.headers),
+                  bytes: raw.bytes,
+                  unreadableBody: excerptOf(raw.body, secrets),
+                };
               throw new ServiceError(
                 `The service answered ${raw.status} to ${what} with a body that is not JSON: "${excerptOf(raw.body, secrets)}"`,
                 raw.status,
@@ -231,7 +272,14 @@ export class HttpClient {
           return { status: raw.status, headers: raw.headers, body: body as T, requestId: requestIdOf(raw.headers), bytes: raw.bytes };
         }
 
-        const error = serviceErrorOf({ status: raw.status, headers: raw.headers, body: raw.body, request: what, area: request.area, secrets });
+        const error = serviceErrorOf({
+          status: raw.status,
+          headers: raw.headers,
+          body: raw.body,
+          request: what,
+          area: request.area,
+          secrets,
+        });
         error.earlierStatuses = [...earlier];
         // 429 and 503 mean "not processed", so even a PUT or a DELETE may go again; other 5xx only for reads.
         const retryable = raw.status === 429 || raw.status === 503 || (request.method === 'GET' && raw.status >= 500 && raw.status <= 599);
@@ -240,18 +288,21 @@ export class HttpClient {
         const delay = asked !== undefined ? asked * 1000 : backoff(attempt, backoffMs, maxDelayMs);
         if (delay > maxDelayMs || Date.now() + delay >= deadline) {
           const left = Math.max(0, deadline - Date.now());
-          throw Object.assign(new ServiceError(
-            `${error.message}; not retried: a wait of ${formatSeconds(delay)} does not fit in the ${formatSeconds(left)} left`,
-            error.status,
-            error.code,
-            error.serviceMessage,
-            error.shape,
-            error.target,
-            error.details,
-            error.requestId,
-            error.retryAfterSeconds,
-            error.excerpt,
-          ), { earlierStatuses: error.earlierStatuses });
+          throw Object.assign(
+            new ServiceError(
+              `${error.message}; not retried: a wait of ${formatSeconds(delay)} does not fit in the ${formatSeconds(left)} left`,
+              error.status,
+              error.code,
+              error.serviceMessage,
+              error.shape,
+              error.target,
+              error.details,
+              error.requestId,
+              error.retryAfterSeconds,
+              error.excerpt,
+            ),
+            { earlierStatuses: error.earlierStatuses },
+          );
         }
         onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: `${raw.status} ${error.code}` });
         earlier.push(raw.status);
@@ -265,7 +316,14 @@ export class HttpClient {
     }
   }
 
-  private attempt(url: URL, method: string, token: string, payload: string | undefined, signal: AbortSignal, callMaxBytes?: number): Promise<RawResponse> {
+  private attempt(
+    url: URL,
+    method: string,
+    token: string,
+    payload: string | undefined,
+    signal: AbortSignal,
+    callMaxBytes?: number,
+  ): Promise<RawResponse> {
     const maxBytes = callMaxBytes ?? this.options.maxResponseBytes ?? 64 * 1024 * 1024;
     const given = this.options.transport ?? defaultTransport;
     if (given) {
@@ -306,7 +364,9 @@ export class HttpClient {
           }
           chunks.push(chunk);
         });
-        res.on('aborted', () => fail(new NetworkError(`The connection was dropped while the answer to ${what} was read`, 'ECONNRESET', true)));
+        res.on('aborted', () =>
+          fail(new NetworkError(`The connection was dropped while the answer to ${what} was read`, 'ECONNRESET', true)),
+        );
         res.on('error', (error: NodeJS.ErrnoException) => fail(networkError(error, what, true)));
         res.on('end', () => {
           if (settled) return;
@@ -321,7 +381,13 @@ export class HttpClient {
       // 101 Switching Protocols is no answer to a REST call: without this the request would never settle.
       req.on('upgrade', (res: http.IncomingMessage, socket: import('node:net').Socket) => {
         socket.destroy();
-        fail(new NetworkError(`The service answered ${res.statusCode ?? 101} Switching Protocols to ${what}, which is no answer to it; whether it was applied is not known`, 'EPROTO', true));
+        fail(
+          new NetworkError(
+            `The service answered ${res.statusCode ?? 101} Switching Protocols to ${what}, which is no answer to it; whether it was applied is not known`,
+            'EPROTO',
+            true,
+          ),
+        );
       });
       req.on('finish', () => (delivered = true));
       req.on('error', (error: NodeJS.ErrnoException) => fail(networkError(error, what, delivered || error.code !== 'ECONNREFUSED')));
@@ -340,7 +406,8 @@ const FAILED_STATES = /^(failed|canceled|cancelled)$/i;
  */
 export function checkWriteOutcome(body: unknown, status: number, what: string, requestId: string | undefined): void {
   const properties = typeof body === 'object' && body !== null ? (body as { properties?: unknown }).properties : undefined;
-  const state = typeof properties === 'object' && properties !== null ? (properties as { provisioningState?: unknown }).provisioningState : undefined;
+  const state =
+    typeof properties === 'object' && properties !== null ? (properties as { provisioningState?: unknown }).provisioningState : undefined;
   if (typeof state !== 'string' || !FAILED_STATES.test(state)) return;
   throw new ProvisioningFailedError(
     `The service answered ${status} to ${what}, and the resource's provisioningState is '${safeText(state, { max: 100 })}': the write did not succeed`,

@@ -48,7 +48,14 @@ export function isExpired(token: { expiresAt: number }, now = Date.now(), margin
   return !(token.expiresAt - marginMs > now);
 }
 
-export function buildAuthorizeUrl(options: { authUrl: string; clientId: string; scope: string; redirectUri: string; state: string; extraParameters?: Record<string, string> }): string {
+export function buildAuthorizeUrl(options: {
+  authUrl: string;
+  clientId: string;
+  scope: string;
+  redirectUri: string;
+  state: string;
+  extraParameters?: Record<string, string>;
+}): string {
   const url = new URL(options.authUrl);
   url.searchParams.set('client_id', options.clientId);
   url.searchParams.set('response_type', 'token');
@@ -85,7 +92,9 @@ export async function signInWithImplicitFlow(options: ImplicitFlowOptions): Prom
   const state = randomBytes(24).toString('base64url');
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new SignInError(`Cannot listen on 127.0.0.1:${options.port ?? 0} for the sign-in redirect: ${error.code ?? error.message}`)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new SignInError(`Cannot listen on 127.0.0.1:${options.port ?? 0} for the sign-in redirect: ${error.code ?? error.message}`)),
+    );
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
@@ -138,7 +147,9 @@ export async function signInWithImplicitFlow(options: ImplicitFlowOptions): Prom
       if (error) {
         reply(400, 'Sign-in failed. You can close this window.');
         const description = fields.get('error_description');
-        finish(new SignInError(`The identity provider refused the sign-in: ${error}${description ? `: ${description.slice(0, 300)}` : ''}`));
+        finish(
+          new SignInError(`The identity provider refused the sign-in: ${error}${description ? `: ${description.slice(0, 300)}` : ''}`),
+        );
         return;
       }
       const accessToken = fields.get('access_token');
@@ -150,12 +161,24 @@ export async function signInWithImplicitFlow(options: ImplicitFlowOptions): Prom
       const lifetime = Number(fields.get('expires_in'));
       const seconds = Number.isFinite(lifetime) && lifetime > 0 ? lifetime : (options.defaultLifetimeSeconds ?? 3600);
       reply(200, 'Signed in. You can close this window and return to the editor.');
-      finish({ accessToken, tokenType: fields.get('token_type') ?? 'Bearer', expiresAt: Date.now() + seconds * 1000, scope: fields.get('scope') ?? undefined });
+      finish({
+        accessToken,
+        tokenType: fields.get('token_type') ?? 'Bearer',
+        expiresAt: Date.now() + seconds * 1000,
+        scope: fields.get('scope') ?? undefined,
+      });
     });
   });
 
   try {
-    const url = buildAuthorizeUrl({ authUrl: options.authUrl, clientId: options.clientId, scope: options.scope, redirectUri, state, extraParameters: options.extraParameters });
+    const url = buildAuthorizeUrl({
+      authUrl: options.authUrl,
+      clientId: options.clientId,
+      scope: options.scope,
+      redirectUri,
+      state,
+      extraParameters: options.extraParameters,
+    });
     await options.openBrowser(url);
     return await outcome;
   } finally {

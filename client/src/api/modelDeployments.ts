@@ -75,32 +75,42 @@ export interface UsageEntry {
 }
 
 export function checkDeploymentTarget(target: DeploymentTarget): string | undefined {
-  if (!SUBSCRIPTION_ID_PATTERN.test(target.subscriptionId)) return `'${target.subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
-  if (!RESOURCE_GROUP_PATTERN.test(target.resourceGroupName)) return `'${target.resourceGroupName}' is not a resource group name (1-90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.')`;
-  if (!ACCOUNT_NAME_PATTERN.test(target.accountName)) return `'${target.accountName}' is not a model-service resource name (2-64 letters, digits or '-', starting and ending with a letter or digit)`;
-  if (!DEPLOYMENT_NAME_PATTERN.test(target.deploymentName)) return `'${target.deploymentName}' is not a deployment name (2-64 letters, digits, '-', '_' or '.', starting with a letter or digit, not ending in '.')`;
+  if (!SUBSCRIPTION_ID_PATTERN.test(target.subscriptionId))
+    return `'${target.subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
+  if (!RESOURCE_GROUP_PATTERN.test(target.resourceGroupName))
+    return `'${target.resourceGroupName}' is not a resource group name (1-90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.')`;
+  if (!ACCOUNT_NAME_PATTERN.test(target.accountName))
+    return `'${target.accountName}' is not a model-service resource name (2-64 letters, digits or '-', starting and ending with a letter or digit)`;
+  if (!DEPLOYMENT_NAME_PATTERN.test(target.deploymentName))
+    return `'${target.deploymentName}' is not a deployment name (2-64 letters, digits, '-', '_' or '.', starting with a letter or digit, not ending in '.')`;
   return undefined;
 }
 
 export function checkLocation(location: string): string | undefined {
-  return LOCATION_PATTERN.test(location) ? undefined : `'${location}' is not a region name in lowercase-joined form (like eastus or swedencentral)`;
+  return LOCATION_PATTERN.test(location)
+    ? undefined
+    : `'${location}' is not a region name in lowercase-joined form (like eastus or swedencentral)`;
 }
 
 export function checkDeploymentBody(body: DeploymentBody): string | undefined {
   if (typeof body.sku?.name !== 'string' || !body.sku.name) return 'the deployment needs a sku name (the deployment type, like Standard)';
-  if (!Number.isInteger(body.sku.capacity) || body.sku.capacity < 1) return `sku.capacity must be a positive whole number (1 = 1,000 TPM), not ${String(body.sku.capacity)}`;
-  if (body.sku.capacity > MAX_DEPLOYMENT_CAPACITY) return `sku.capacity must be at most ${MAX_DEPLOYMENT_CAPACITY.toLocaleString('en-US')} (1,000,000,000 TPM), not ${String(body.sku.capacity)}`;
+  if (!Number.isInteger(body.sku.capacity) || body.sku.capacity < 1)
+    return `sku.capacity must be a positive whole number (1 = 1,000 TPM), not ${String(body.sku.capacity)}`;
+  if (body.sku.capacity > MAX_DEPLOYMENT_CAPACITY)
+    return `sku.capacity must be at most ${MAX_DEPLOYMENT_CAPACITY.toLocaleString('en-US')} (1,000,000,000 TPM), not ${String(body.sku.capacity)}`;
   const model = body.properties?.model;
   if (!model || typeof model.name !== 'string' || !model.name) return 'the deployment needs properties.model.name';
   if (typeof model.format !== 'string' || !model.format) return 'the deployment needs properties.model.format';
-  if (model.version !== undefined && (typeof model.version !== 'string' || !model.version)) return 'properties.model.version, when given, is a non-empty string';
+  if (model.version !== undefined && (typeof model.version !== 'string' || !model.version))
+    return 'properties.model.version, when given, is a non-empty string';
   return undefined;
 }
 
 /** Reads `name[:version[:format]]`, the CLI's and the palette's way to name a model. */
 export function parseModelSpec(text: string): DeploymentModel {
   const [name, version, format, ...rest] = text.split(':');
-  if (!name || rest.length || version === '' || format === '') throw new InvalidRequestError(`'${text}' is not a model: use <name>[:<version>[:<format>]], like gpt-4o:2024-08-06`);
+  if (!name || rest.length || version === '' || format === '')
+    throw new InvalidRequestError(`'${text}' is not a model: use <name>[:<version>[:<format>]], like gpt-4o:2024-08-06`);
   return { format: format ?? DEFAULT_MODEL_FORMAT, name, ...(version ? { version } : {}) };
 }
 
@@ -133,7 +143,9 @@ export class ModelDeploymentClient {
 
   /** The path E7 reads. */
   usagesPath(subscriptionId: string, location: string): string {
-    const problem = SUBSCRIPTION_ID_PATTERN.test(subscriptionId) ? checkLocation(location) : `'${subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
+    const problem = SUBSCRIPTION_ID_PATTERN.test(subscriptionId)
+      ? checkLocation(location)
+      : `'${subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
     if (problem) throw new InvalidRequestError(problem);
     return `/subscriptions/${encodeURIComponent(subscriptionId)}/providers/${this.provider}/locations/${encodeURIComponent(location)}/usages`;
   }
@@ -142,7 +154,10 @@ export class ModelDeploymentClient {
   async getDeployment(target: DeploymentTarget, options: CallOptions = {}): Promise<ModelDeployment | undefined> {
     const path = this.deploymentPath(target);
     try {
-      const response = await this.http.send<ModelDeployment>({ method: 'GET', path, apiVersion: DEPLOYMENT_API_VERSION, area: 'policy' }, options);
+      const response = await this.http.send<ModelDeployment>(
+        { method: 'GET', path, apiVersion: DEPLOYMENT_API_VERSION, area: 'policy' },
+        options,
+      );
       return isObject(response.body) ? response.body : {};
     } catch (error) {
       if (error instanceof ServiceError && error.status === 404) return undefined;
@@ -155,12 +170,22 @@ export class ModelDeploymentClient {
    * arrive (or the service said 429/503: not processed). The real service answers 200 (updated) or 201
    * (created) with the deployment; its provisioningState may still be `Accepted` or `Creating`.
    */
-  async createOrUpdateDeployment(target: DeploymentTarget, body: DeploymentBody, options: CallOptions = {}): Promise<HttpResponse<ModelDeployment>> {
+  async createOrUpdateDeployment(
+    target: DeploymentTarget,
+    body: DeploymentBody,
+    options: CallOptions = {},
+  ): Promise<HttpResponse<ModelDeployment>> {
     const path = this.deploymentPath(target);
     const problem = checkDeploymentBody(body);
     if (problem) throw new InvalidRequestError(problem);
-    const sent: DeploymentBody = { sku: { name: body.sku.name, capacity: body.sku.capacity }, properties: { model: { ...body.properties.model } } };
-    return this.http.send<ModelDeployment>({ method: 'PUT', path, apiVersion: DEPLOYMENT_API_VERSION, body: sent, area: 'policy' }, options);
+    const sent: DeploymentBody = {
+      sku: { name: body.sku.name, capacity: body.sku.capacity },
+      properties: { model: { ...body.properties.model } },
+    };
+    return this.http.send<ModelDeployment>(
+      { method: 'PUT', path, apiVersion: DEPLOYMENT_API_VERSION, body: sent, area: 'policy' },
+      options,
+    );
   }
 
   /**
@@ -173,23 +198,52 @@ export class ModelDeploymentClient {
     const basePath = base.pathname.replace(/\/+$/, '');
     const value: UsageEntry[] = [];
     const seen = new Set<string>();
-    let next: { path: string; apiVersion: string; query: Record<string, string> } | undefined = { path: first, apiVersion: DEPLOYMENT_API_VERSION, query: {} };
+    let next: { path: string; apiVersion: string; query: Record<string, string> } | undefined = {
+      path: first,
+      apiVersion: DEPLOYMENT_API_VERSION,
+      query: {},
+    };
     let pages = 0;
     let bytes = 0;
     const tooMuch = () =>
-      new ServiceError(`The service sent more than ${formatMegabytes(MAX_USAGES_BYTES)} or ${MAX_USAGES_ENTRIES.toLocaleString('en-US')} entries of usage for ${location}; not read further`, 200, 'TooLarge', '', 'unexpected');
+      new ServiceError(
+        `The service sent more than ${formatMegabytes(MAX_USAGES_BYTES)} or ${MAX_USAGES_ENTRIES.toLocaleString('en-US')} entries of usage for ${location}; not read further`,
+        200,
+        'TooLarge',
+        '',
+        'unexpected',
+      );
     while (next) {
-      if (++pages > MAX_PAGES) throw new ServiceError(`The usages list of ${location} did not end after ${MAX_PAGES} pages; not read further`, 200, 'InvalidResponse', '', 'unexpected');
+      if (++pages > MAX_PAGES)
+        throw new ServiceError(
+          `The usages list of ${location} did not end after ${MAX_PAGES} pages; not read further`,
+          200,
+          'InvalidResponse',
+          '',
+          'unexpected',
+        );
       let response: HttpResponse<unknown>;
       try {
-        response = await this.http.send({ method: 'GET', path: next.path, apiVersion: next.apiVersion, query: next.query, area: 'policy' }, { ...options, maxResponseBytes: Math.max(1, MAX_USAGES_BYTES - bytes) });
+        response = await this.http.send(
+          { method: 'GET', path: next.path, apiVersion: next.apiVersion, query: next.query, area: 'policy' },
+          { ...options, maxResponseBytes: Math.max(1, MAX_USAGES_BYTES - bytes) },
+        );
       } catch (error) {
         if (error instanceof NetworkError && error.code === 'ETOOLARGE') throw tooMuch();
         throw error;
       }
       const body = response.body;
       if (!isObject(body) || !Array.isArray(body.value)) {
-        throw new ServiceError(`The service answered ${response.status} to GET ${next.path} with JSON that is not a usages list (no "value" array)`, response.status, 'InvalidResponse', '', 'unexpected', undefined, [], response.requestId);
+        throw new ServiceError(
+          `The service answered ${response.status} to GET ${next.path} with JSON that is not a usages list (no "value" array)`,
+          response.status,
+          'InvalidResponse',
+          '',
+          'unexpected',
+          undefined,
+          [],
+          response.requestId,
+        );
       }
       bytes += response.bytes ?? 0;
       if (value.length + body.value.length > MAX_USAGES_ENTRIES) throw tooMuch();
@@ -213,7 +267,13 @@ export class ModelDeploymentClient {
         value.push(entry as UsageEntry);
       }
       if (body.nextLink !== undefined && body.nextLink !== null && typeof body.nextLink !== 'string') {
-        throw new ServiceError(`The usages list's nextLink is not a string (${Array.isArray(body.nextLink) ? 'an array' : typeof body.nextLink}); the list may be incomplete, so it is not used`, response.status, 'InvalidNextLink', '', 'unexpected');
+        throw new ServiceError(
+          `The usages list's nextLink is not a string (${Array.isArray(body.nextLink) ? 'an array' : typeof body.nextLink}); the list may be incomplete, so it is not used`,
+          response.status,
+          'InvalidNextLink',
+          '',
+          'unexpected',
+        );
       }
       const link = typeof body.nextLink === 'string' && body.nextLink ? body.nextLink : undefined;
       next = undefined;
@@ -222,15 +282,38 @@ export class ModelDeploymentClient {
         try {
           url = new URL(link, base);
         } catch {
-          throw new ServiceError(`The usages list gave a nextLink that is not a URL: '${link.slice(0, 200)}'`, response.status, 'InvalidResponse', '', 'unexpected');
+          throw new ServiceError(
+            `The usages list gave a nextLink that is not a URL: '${link.slice(0, 200)}'`,
+            response.status,
+            'InvalidResponse',
+            '',
+            'unexpected',
+          );
         }
         if (url.origin !== base.origin || !url.pathname.startsWith(basePath)) {
-          throw new ServiceError(`The usages list's nextLink points away from the service (${url.origin}); not followed, so the token is not sent there`, response.status, 'InvalidResponse', '', 'unexpected');
+          throw new ServiceError(
+            `The usages list's nextLink points away from the service (${url.origin}); not followed, so the token is not sent there`,
+            response.status,
+            'InvalidResponse',
+            '',
+            'unexpected',
+          );
         }
-        if (seen.has(url.href)) throw new ServiceError('The usages list gave the same nextLink twice; not read further', response.status, 'InvalidResponse', '', 'unexpected');
+        if (seen.has(url.href))
+          throw new ServiceError(
+            'The usages list gave the same nextLink twice; not read further',
+            response.status,
+            'InvalidResponse',
+            '',
+            'unexpected',
+          );
         seen.add(url.href);
         const query = Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'api-version'));
-        next = { path: url.pathname.slice(basePath.length), apiVersion: url.searchParams.get('api-version') ?? DEPLOYMENT_API_VERSION, query };
+        next = {
+          path: url.pathname.slice(basePath.length),
+          apiVersion: url.searchParams.get('api-version') ?? DEPLOYMENT_API_VERSION,
+          query,
+        };
       }
     }
     return { value, pages };
@@ -247,13 +330,16 @@ export function describeRateLimits(deployment: ModelDeployment | undefined): str
   if (!Array.isArray(limits) || !limits.length) return undefined;
   return limits
     .filter((l) => typeof l?.count === 'number')
-    .map((l) => `${(l.count as number).toLocaleString('en-US')} ${l.key === 'token' ? 'tokens' : l.key === 'request' ? 'requests' : (l.key ?? '?')} per ${l.renewalPeriod ?? '?'} s`)
+    .map(
+      (l) =>
+        `${(l.count as number).toLocaleString('en-US')} ${l.key === 'token' ? 'tokens' : l.key === 'request' ? 'requests' : (l.key ?? '?')} per ${l.renewalPeriod ?? '?'} s`,
+    )
     .join(', ');
 }
 
 /** What a user can do about the real service's over-quota answer (400 `InsufficientQuota`, spec Limits rule 2). */
 export const INSUFFICIENT_QUOTA_ADVICE =
-  "lower the TPM of another deployment of this model in the region, or request a quota increase; quota of a resource deleted in the last 48 hours stays held until it is purged";
+  'lower the TPM of another deployment of this model in the region, or request a quota increase; quota of a resource deleted in the last 48 hours stays held until it is purged';
 
 /** The largest usage count believed (units of 1,000 TPM, or resources): far above any real quota. */
 export const MAX_USAGE_COUNT = 1e9;
@@ -281,13 +367,21 @@ export function isInsufficientQuota(error: unknown): boolean {
  * account itself is missing (the real service's `ParentResourceNotFound`/`ResourceNotFound`), so that the
  * first PUT under it would make a new model-service resource in the region.
  */
-export async function readDeploymentState(client: ModelDeploymentClient, target: DeploymentTarget, options: CallOptions = {}): Promise<{ deployment?: ModelDeployment; accountMissing: boolean }> {
+export async function readDeploymentState(
+  client: ModelDeploymentClient,
+  target: DeploymentTarget,
+  options: CallOptions = {},
+): Promise<{ deployment?: ModelDeployment; accountMissing: boolean }> {
   const path = client.deploymentPath(target);
   try {
-    const response = await client.http.send<ModelDeployment>({ method: 'GET', path, apiVersion: DEPLOYMENT_API_VERSION, area: 'policy' }, options);
+    const response = await client.http.send<ModelDeployment>(
+      { method: 'GET', path, apiVersion: DEPLOYMENT_API_VERSION, area: 'policy' },
+      options,
+    );
     return { deployment: isObject(response.body) ? response.body : {}, accountMissing: false };
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) return { accountMissing: /^(ParentResourceNotFound|ResourceNotFound)$/i.test(error.code) };
+    if (error instanceof ServiceError && error.status === 404)
+      return { accountMissing: /^(ParentResourceNotFound|ResourceNotFound)$/i.test(error.code) };
     throw error;
   }
 }
@@ -304,7 +398,8 @@ export function putOutcome(error: unknown): 'refused' | 'unknown' {
   if (error instanceof ProvisioningFailedError) return 'refused';
   if (error instanceof ServiceError) {
     if (error.status >= 200 && error.status < 300) return 'unknown';
-    if (error.status === 429 || error.status === 503 || (error.status >= 400 && error.status < 500 && error.status !== 408)) return 'refused';
+    if (error.status === 429 || error.status === 503 || (error.status >= 400 && error.status < 500 && error.status !== 408))
+      return 'refused';
     return 'unknown';
   }
   if (error instanceof NetworkError) return error.maybeDelivered ? 'unknown' : 'refused';

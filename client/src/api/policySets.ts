@@ -61,7 +61,8 @@ export interface PolicySetDefinitionVersion {
 
 export function checkSetName(name: string): string | undefined {
   if (!name) return 'A policy set definition name is required';
-  if (!POLICY_SET_NAME_PATTERN.test(name)) return `'${name}' is not a valid policy set definition name: it may not contain < > * % & : ? . + / and may not end with a space`;
+  if (!POLICY_SET_NAME_PATTERN.test(name))
+    return `'${name}' is not a valid policy set definition name: it may not contain < > * % & : ? . + / and may not end with a space`;
   return undefined;
 }
 
@@ -71,13 +72,20 @@ export function checkVersion(version: string): string | undefined {
 
 export function checkScope(scope: DeploymentScope): string | undefined {
   if (scope.kind === 'subscription')
-    return SUBSCRIPTION_ID_PATTERN.test(scope.subscriptionId) ? undefined : `'${scope.subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
-  return MANAGEMENT_GROUP_ID_PATTERN.test(scope.managementGroupId) ? undefined : `'${scope.managementGroupId}' is not a management group id (up to 90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.')`;
+    return SUBSCRIPTION_ID_PATTERN.test(scope.subscriptionId)
+      ? undefined
+      : `'${scope.subscriptionId}' is not a subscription id (a GUID like 00000000-0000-0000-0000-000000000000)`;
+  return MANAGEMENT_GROUP_ID_PATTERN.test(scope.managementGroupId)
+    ? undefined
+    : `'${scope.managementGroupId}' is not a management group id (up to 90 letters, digits, '-', '_', '.', '(' or ')', not ending in '.')`;
 }
 
 export function parseExpand(list: string): ExpandValue[] {
   const values: ExpandValue[] = [];
-  for (const part of list.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of list
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const known = EXPAND_VALUES.find((v) => v.toLowerCase() === part.toLowerCase());
     if (!known) throw new InvalidRequestError(`'${part}' is not an $expand value: use ${EXPAND_VALUES.join(' or ')}`);
     if (!values.includes(known)) values.push(known);
@@ -126,10 +134,16 @@ export class PolicySetClient {
   }
 
   /** E1: a built-in policy set definition by name; `expand` fills latest/effective definition versions. */
-  async getBuiltInPolicySetDefinition(name: string, options: CallOptions & { expand?: readonly ExpandValue[] } = {}): Promise<HttpResponse<PolicySetDefinition>> {
+  async getBuiltInPolicySetDefinition(
+    name: string,
+    options: CallOptions & { expand?: readonly ExpandValue[] } = {},
+  ): Promise<HttpResponse<PolicySetDefinition>> {
     const path = this.builtInPath(name);
     const expand = options.expand?.length ? options.expand.join(',') : undefined;
-    const response = await this.http.send<PolicySetDefinition>({ method: 'GET', path, apiVersion: POLICY_API_VERSION, query: { $expand: expand }, area: 'policy' }, options);
+    const response = await this.http.send<PolicySetDefinition>(
+      { method: 'GET', path, apiVersion: POLICY_API_VERSION, query: { $expand: expand }, area: 'policy' },
+      options,
+    );
     const body = response.body as unknown;
     if (!isObject(body) || !isObject(body.properties) || !Array.isArray(body.properties.policyDefinitions)) {
       throw new ServiceError(
@@ -156,7 +170,10 @@ export class PolicySetClient {
   ): Promise<HttpResponse<PolicySetDefinitionVersion>> {
     const path = this.versionPath(scope, name, version);
     if (!isObject(properties)) throw new InvalidRequestError('The version has no properties object to send');
-    return this.http.send<PolicySetDefinitionVersion>({ method: 'PUT', path, apiVersion: POLICY_API_VERSION, body: { properties }, area: 'policy' }, options);
+    return this.http.send<PolicySetDefinitionVersion>(
+      { method: 'PUT', path, apiVersion: POLICY_API_VERSION, body: { properties }, area: 'policy' },
+      options,
+    );
   }
 }
 

@@ -42,7 +42,8 @@ export function checkServiceUrl(value: string, what: string, allowQuery = false)
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SettingsError(`${what} must use https (got '${url.protocol}')`);
   if (url.username || url.password) throw new SettingsError(`${what} must not carry a user name or password`);
   if ((url.search && !allowQuery) || url.hash) throw new SettingsError(`${what} must not carry a query or fragment`);
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) throw new SettingsError(`${what} uses plain http on '${url.hostname}': use https (http is only for 127.0.0.1, ::1 or localhost)`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    throw new SettingsError(`${what} uses plain http on '${url.hostname}': use https (http is only for 127.0.0.1, ::1 or localhost)`);
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -73,7 +74,8 @@ export function resolveServiceSettings(
   const baseUrl = pick('baseUrl');
   if (!baseUrl && needs === 'baseUrl') throw new SettingsError(`no service address: ${howToSetBaseUrl}`);
   const providerNamespace = pick('providerNamespace') ?? DEFAULT_PROVIDER_NAMESPACE;
-  if (!NAMESPACE.test(providerNamespace)) throw new SettingsError(`provider namespace '${providerNamespace}' must be letters and digits, like 'Provider'`);
+  if (!NAMESPACE.test(providerNamespace))
+    throw new SettingsError(`provider namespace '${providerNamespace}' must be letters and digits, like 'Provider'`);
   const itemsBaseUrl = pick('itemsBaseUrl');
   if (!itemsBaseUrl && needs === 'itemsBaseUrl') throw new SettingsError(`no workspace-items address: ${howToSetItemsBaseUrl}`);
   const authUrl = pick('authUrl');

@@ -9,7 +9,13 @@ import { WorkspaceFileFeeder } from './workspaceFiles';
 import { registerServiceCommands } from '../commands';
 import { fetchTransport, setDefaultTransport } from '../api';
 
-import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST, WORKSPACE_FILES_NOTIFICATION, type WorkspaceFilesParams } from '#protocol';
+import {
+  APPLY_PLAN_REQUEST,
+  QUOTA_FIGURES_REQUEST,
+  REGIONS_WITH_ROOM_REQUEST,
+  WORKSPACE_FILES_NOTIFICATION,
+  type WorkspaceFilesParams,
+} from '#protocol';
 
 let client: LanguageClient | undefined;
 
@@ -25,7 +31,10 @@ async function startWorker(context: vscode.ExtensionContext): Promise<Worker> {
     return new Worker(script.toString(true));
   } catch (error) {
     const response = await fetch(script.toString(true));
-    if (!response.ok) throw new Error(`cannot start the language server: ${(error as Error).message}; fetching ${script.toString(true)} answered ${response.status}`);
+    if (!response.ok)
+      throw new Error(
+        `cannot start the language server: ${(error as Error).message}; fetching ${script.toString(true)} answered ${response.status}`,
+      );
     const blob = new Blob([await response.text()], { type: 'text/javascript' });
     return new Worker(URL.createObjectURL(blob));
   }
@@ -38,9 +47,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   setDefaultTransport(fetchTransport());
   registerServiceCommands(context, {
     log,
-    quotaFigures: (params) => (client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
-    applyPlan: (params) => (client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
-    regionsWithRoom: (params) => (client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running'))),
+    quotaFigures: (params) =>
+      client ? client.sendRequest(QUOTA_FIGURES_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
+    applyPlan: (params) =>
+      client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
+    regionsWithRoom: (params) =>
+      client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
   });
   registerLanguageDetection(context, log);
 
@@ -58,7 +70,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(new PolicySetStatus(client, log));
 
   const running = client;
-  const feeder = new WorkspaceFileFeeder((params: WorkspaceFilesParams) => running.sendNotification(WORKSPACE_FILES_NOTIFICATION, params), log);
+  const feeder = new WorkspaceFileFeeder(
+    (params: WorkspaceFilesParams) => running.sendNotification(WORKSPACE_FILES_NOTIFICATION, params),
+    log,
+  );
   context.subscriptions.push(feeder);
   void feeder.scan();
 }

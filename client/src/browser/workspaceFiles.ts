@@ -52,7 +52,9 @@ export class WorkspaceFileFeeder implements vscode.Disposable {
 
   /** Reads everything of interest and sends it as the complete set; resolves when sent. */
   scan(): Promise<void> {
-    this.scanning = this.scanning.then(() => this.scanNow()).catch((error: Error) => this.log.error(`reading the workspace's policy definitions failed: ${error.message}`));
+    this.scanning = this.scanning
+      .then(() => this.scanNow())
+      .catch((error: Error) => this.log.error(`reading the workspace's policy definitions failed: ${error.message}`));
     return this.scanning;
   }
 
@@ -89,7 +91,9 @@ export class WorkspaceFileFeeder implements vscode.Disposable {
       }
     }
     if (batch.length || first) await this.notify({ complete: first, files: batch });
-    this.log.info(`Sent ${sent} of ${uris.length} workspace JSON files (policy definitions, sets, .policysetrc.json) to the language server in ${Date.now() - started} ms.`);
+    this.log.info(
+      `Sent ${sent} of ${uris.length} workspace JSON files (policy definitions, sets, .policysetrc.json) to the language server in ${Date.now() - started} ms.`,
+    );
   }
 
   /** `policySet.definitions.paths`: index files and folders, relative to each workspace folder. */
@@ -101,7 +105,9 @@ export class WorkspaceFileFeeder implements vscode.Disposable {
         if (typeof p !== 'string' || !p) continue;
         // An absolute path names a file on the machine, which a browser cannot read.
         if (p.startsWith('/') || /^[a-z]:[\\/]/i.test(p)) {
-          this.log.warn(`policySet.definitions.paths: '${p}' is an absolute path, which the extension cannot read in the browser; use a path relative to the workspace folder.`);
+          this.log.warn(
+            `policySet.definitions.paths: '${p}' is an absolute path, which the extension cannot read in the browser; use a path relative to the workspace folder.`,
+          );
           continue;
         }
         const uri = vscode.Uri.joinPath(folder.uri, p);
@@ -125,7 +131,9 @@ export class WorkspaceFileFeeder implements vscode.Disposable {
       const stat = await vscode.workspace.fs.stat(uri);
       if (!(stat.type & vscode.FileType.File)) return undefined;
       if (stat.size > (index ? MAX_INDEX_BYTES : MAX_FILE_BYTES)) {
-        this.log.warn(`${uri.toString(true)} is larger than ${(index ? MAX_INDEX_BYTES : MAX_FILE_BYTES) / 1024 / 1024} MB: not read for policy definitions.`);
+        this.log.warn(
+          `${uri.toString(true)} is larger than ${(index ? MAX_INDEX_BYTES : MAX_FILE_BYTES) / 1024 / 1024} MB: not read for policy definitions.`,
+        );
         return undefined;
       }
       const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
@@ -155,6 +163,8 @@ export class WorkspaceFileFeeder implements vscode.Disposable {
       else files.push({ uri: key, text });
     }
     await this.scanning;
-    await this.notify({ complete: false, files, removed }).catch((error: Error) => this.log.error(`sending changed files failed: ${error.message}`));
+    await this.notify({ complete: false, files, removed }).catch((error: Error) =>
+      this.log.error(`sending changed files failed: ${error.message}`),
+    );
   }
 }

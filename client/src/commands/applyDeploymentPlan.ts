@@ -29,7 +29,11 @@ const READS_AT_ONCE = 4;
  * the table in a view, asks once, and sends one PUT per changed entry in the order the server found, with
  * progress per PUT; stops at the first failure. A PUT that may have been applied is never sent again.
  */
-export async function applyDeploymentPlan(deps: ServiceCommandDeps, ask: ApplyPlanProvider, uri?: vscode.Uri): Promise<ApplyOutcome | undefined> {
+export async function applyDeploymentPlan(
+  deps: ServiceCommandDeps,
+  ask: ApplyPlanProvider,
+  uri?: vscode.Uri,
+): Promise<ApplyOutcome | undefined> {
   if (!(await requireTrust())) return undefined;
   const service = await settingsOrExplain();
   if (!service) return undefined;
@@ -45,13 +49,27 @@ export async function applyDeploymentPlan(deps: ServiceCommandDeps, ask: ApplyPl
     return { applied: [], notSent: [], refused: first.problems.join('; ') };
   }
   const client = deploymentClientFor(service, deps);
-  const targetOf = (t: Target): DeploymentTarget => ({ subscriptionId: t.subscription, resourceGroupName: t.resourceGroup, accountName: t.account, deploymentName: t.name });
-  const regions = [...new Map(first.targets.map((t) => [`${t.subscription}|${t.region}`.toLowerCase(), { subscription: t.subscription, region: t.region }])).values()];
+  const targetOf = (t: Target): DeploymentTarget => ({
+    subscriptionId: t.subscription,
+    resourceGroupName: t.resourceGroup,
+    accountName: t.account,
+    deploymentName: t.name,
+  });
+  const regions = [
+    ...new Map(
+      first.targets.map((t) => [`${t.subscription}|${t.region}`.toLowerCase(), { subscription: t.subscription, region: t.region }]),
+    ).values(),
+  ];
   let answer: ApplyPlanAnswer;
   try {
     answer = await withProgress('Reading the deployments and the quota of their regions...', async (signal) => {
-      const deployments = await inBatches(first.targets, (t) => readDeploymentState(client, targetOf(t), { signal }).then((s) => ({ body: s.deployment, accountMissing: s.accountMissing })));
-      const usages = await inBatches(regions, async (r) => ({ ...r, value: (await client.listUsages(r.subscription, r.region, { signal })).value }));
+      const deployments = await inBatches(first.targets, (t) =>
+        readDeploymentState(client, targetOf(t), { signal }).then((s) => ({ body: s.deployment, accountMissing: s.accountMissing })),
+      );
+      const usages = await inBatches(regions, async (r) => ({
+        ...r,
+        value: (await client.listUsages(r.subscription, r.region, { signal })).value,
+      }));
       return ask({ text, deployments, usages });
     });
   } catch (error) {
@@ -63,7 +81,12 @@ export async function applyDeploymentPlan(deps: ServiceCommandDeps, ask: ApplyPl
     void vscode.window.showErrorMessage(`Policy Set: not applied: ${answer.problems.join('; ')}`);
     return { applied: [], notSent: [], refused: answer.problems.join('; ') };
   }
-  const panel = vscode.window.createWebviewPanel('policySet.applyPlan', `Apply: ${document.uri.path.split('/').pop()}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: false });
+  const panel = vscode.window.createWebviewPanel(
+    'policySet.applyPlan',
+    `Apply: ${document.uri.path.split('/').pop()}`,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    { enableScripts: false },
+  );
   const outcomes = new Map<string, string>();
   const render = () => (panel.webview.html = planHtml(result, outcomes, panel.webview.cspSource));
   render();
@@ -79,43 +102,62 @@ export async function applyDeploymentPlan(deps: ServiceCommandDeps, ask: ApplyPl
   }
   // One confirmation, beside the view that shows what will be sent (a notification: a modal would hide the view).
   const button = `Apply ${result.order.length} change${result.order.length === 1 ? '' : 's'}`;
-  const choice = await vscode.window.showWarningMessage(`Policy Set: send ${result.order.length} PUT${result.order.length === 1 ? '' : 's'} in this order: ${result.order.join(', ')}?`, button, 'Cancel');
+  const choice = await vscode.window.showWarningMessage(
+    `Policy Set: send ${result.order.length} PUT${result.order.length === 1 ? '' : 's'} in this order: ${result.order.join(', ')}?`,
+    button,
+    'Cancel',
+  );
   if (choice !== button) return { applied: [], notSent: [...result.order], refused: 'not confirmed' };
 
   const byKey = new Map(first.targets.map((t) => [`${t.account}/${t.name}`, t]));
   const current = new Map(result.rows.map((r) => [r.key, r]));
   const outcome: ApplyOutcome = { applied: [], notSent: [] };
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Applying the deployment plan', cancellable: false }, async (progress) => {
-    for (let i = 0; i < result.order.length; i++) {
-      const key = result.order[i];
-      const t = byKey.get(key)!;
-      const d = t.desired;
-      progress.report({ message: `PUT ${i + 1}/${result.order.length}: ${key} (${current.get(key)?.from ?? 'new'} → ${d.capacity})`, increment: 100 / result.order.length });
-      // A plan without a version keeps the deployed one (the server read it: `currentVersion`).
-      const version = d.version ?? current.get(key)?.currentVersion;
-      const format = d.format ?? current.get(key)?.currentFormat ?? DEFAULT_MODEL_FORMAT;
-      const body = { sku: { name: d.sku, capacity: d.capacity }, properties: { model: { format, name: d.model, ...(version ? { version } : {}) } } };
-      try {
-        const response = await client.createOrUpdateDeployment(targetOf(t), body);
-        deps.log?.info(`PUT ${key}: ${response.status}`);
-        outcome.applied.push(key);
-        outcomes.set(key, `applied (${response.status})`);
-      } catch (error) {
-        const what = putOutcome(error);
-        const message = (error as Error).message;
-        outcome.failed = { key, outcome: what, message };
-        outcome.notSent = result.order.slice(i + 1);
-        outcomes.set(key, what === 'unknown' ? `UNKNOWN: may have been applied, not sent again (${message})` : `failed: ${message}`);
-        for (const k of outcome.notSent) outcomes.set(k, 'not sent');
-        deps.log?.error(`PUT ${key}: ${message}`);
-        break;
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Applying the deployment plan', cancellable: false },
+    async (progress) => {
+      for (let i = 0; i < result.order.length; i++) {
+        const key = result.order[i];
+        const t = byKey.get(key)!;
+        const d = t.desired;
+        progress.report({
+          message: `PUT ${i + 1}/${result.order.length}: ${key} (${current.get(key)?.from ?? 'new'} → ${d.capacity})`,
+          increment: 100 / result.order.length,
+        });
+        // A plan without a version keeps the deployed one (the server read it: `currentVersion`).
+        const version = d.version ?? current.get(key)?.currentVersion;
+        const format = d.format ?? current.get(key)?.currentFormat ?? DEFAULT_MODEL_FORMAT;
+        const body = {
+          sku: { name: d.sku, capacity: d.capacity },
+          properties: { model: { format, name: d.model, ...(version ? { version } : {}) } },
+        };
+        try {
+          const response = await client.createOrUpdateDeployment(targetOf(t), body);
+          deps.log?.info(`PUT ${key}: ${response.status}`);
+          outcome.applied.push(key);
+          outcomes.set(key, `applied (${response.status})`);
+        } catch (error) {
+          const what = putOutcome(error);
+          const message = (error as Error).message;
+          outcome.failed = { key, outcome: what, message };
+          outcome.notSent = result.order.slice(i + 1);
+          outcomes.set(key, what === 'unknown' ? `UNKNOWN: may have been applied, not sent again (${message})` : `failed: ${message}`);
+          for (const k of outcome.notSent) outcomes.set(k, 'not sent');
+          deps.log?.error(`PUT ${key}: ${message}`);
+          break;
+        }
+        render();
       }
-      render();
-    }
-  });
+    },
+  );
   render();
-  if (outcome.failed) void vscode.window.showErrorMessage(`Policy Set: applied ${outcome.applied.length} of ${result.order.length}; ${outcome.failed.key} ${outcome.failed.outcome === 'unknown' ? 'may have been applied (not sent again)' : 'failed'}: ${outcome.failed.message}`);
-  else void vscode.window.showInformationMessage(`Policy Set: applied ${outcome.applied.length} change${outcome.applied.length === 1 ? '' : 's'}: ${outcome.applied.join(', ')}.`);
+  if (outcome.failed)
+    void vscode.window.showErrorMessage(
+      `Policy Set: applied ${outcome.applied.length} of ${result.order.length}; ${outcome.failed.key} ${outcome.failed.outcome === 'unknown' ? 'may have been applied (not sent again)' : 'failed'}: ${outcome.failed.message}`,
+    );
+  else
+    void vscode.window.showInformationMessage(
+      `Policy Set: applied ${outcome.applied.length} change${outcome.applied.length === 1 ? '' : 's'}: ${outcome.applied.join(', ')}.`,
+    );
   return outcome;
 }
 
@@ -125,7 +167,8 @@ async function inBatches<T, R>(items: T[], work: (item: T) => Promise<R>): Promi
   return results;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const n = (v: number | null | undefined) => (v === null || v === undefined ? '?' : fmt(v));
 
 /** The view: entries (action, capacity before and after, TPM and RPM), quotas (limit, used now, after), the order, the outcome per entry. No scripts. */
@@ -137,9 +180,14 @@ export function planHtml(result: NonNullable<ApplyPlanAnswer['result']>, outcome
     )
     .join('\n');
   const quotas = result.quotas
-    .map((q) => `<tr><td>${escape(q.model)} ${escape(q.sku)} in ${escape(q.region)}</td><td class="n">${n(q.limitTpm)}</td><td class="n">${n(q.usedTpm)}</td><td class="n">${n(q.afterTpm)}</td><td>${q.fits ? 'fits' : 'DOES NOT FIT'}</td></tr>`)
+    .map(
+      (q) =>
+        `<tr><td>${escape(q.model)} ${escape(q.sku)} in ${escape(q.region)}</td><td class="n">${n(q.limitTpm)}</td><td class="n">${n(q.usedTpm)}</td><td class="n">${n(q.afterTpm)}</td><td>${q.fits ? 'fits' : 'DOES NOT FIT'}</td></tr>`,
+    )
     .join('\n');
-  const order = result.steps.map((s) => `<li>${escape(s.key)}: ${escape(s.quota)} ${fmt(s.beforeTpm)} → ${fmt(s.afterTpm)} of ${fmt(s.limitTpm)} TPM</li>`).join('\n');
+  const order = result.steps
+    .map((s) => `<li>${escape(s.key)}: ${escape(s.quota)} ${fmt(s.beforeTpm)} → ${fmt(s.afterTpm)} of ${fmt(s.limitTpm)} TPM</li>`)
+    .join('\n');
   const problems = [...(result.problems ?? []), ...(result.noOrder ? [result.noOrder] : [])];
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline';">

@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { AuthenticationRequiredError, eventstreamScopes, isExpired, signInWithImplicitFlow, type ImplicitFlowToken, type ServiceSettings, type TokenProvider } from '../api';
+import {
+  AuthenticationRequiredError,
+  eventstreamScopes,
+  isExpired,
+  signInWithImplicitFlow,
+  type ImplicitFlowToken,
+  type ServiceSettings,
+  type TokenProvider,
+} from '../api';
 import { authSettings } from './settings';
 
 /** Tokens of the implicit flow live only in SecretStorage, under this key (one per resource). */
@@ -19,13 +27,18 @@ function scopeOf(resource: string): string {
   return `${resource}/user_impersonation`;
 }
 
-async function vscodeSession(providerId: string, scopes: readonly string[], createIfNone: boolean): Promise<vscode.AuthenticationSession | undefined> {
+async function vscodeSession(
+  providerId: string,
+  scopes: readonly string[],
+  createIfNone: boolean,
+): Promise<vscode.AuthenticationSession | undefined> {
   try {
     return await vscode.authentication.getSession(providerId, scopes, createIfNone ? { createIfNone: true } : { silent: true });
   } catch (error) {
     // An unknown provider id throws; a refused sign-in too. Either way: no session from VS Code.
     const message = (error as Error)?.message ?? String(error);
-    if (createIfNone && !/not.*(found|registered)|No authentication provider/i.test(message)) throw new AuthenticationRequiredError(`Sign-in with '${providerId}' failed: ${message}`);
+    if (createIfNone && !/not.*(found|registered)|No authentication provider/i.test(message))
+      throw new AuthenticationRequiredError(`Sign-in with '${providerId}' failed: ${message}`);
     return undefined;
   }
 }
@@ -46,7 +59,12 @@ export function createAuth(context: vscode.ExtensionContext): Auth {
     return undefined;
   };
 
-  const implicitSignIn = async (service: ServiceSettings, scopes: readonly string[], key: string, cancel?: vscode.CancellationToken): Promise<ImplicitFlowToken | undefined> => {
+  const implicitSignIn = async (
+    service: ServiceSettings,
+    scopes: readonly string[],
+    key: string,
+    cancel?: vscode.CancellationToken,
+  ): Promise<ImplicitFlowToken | undefined> => {
     const auth = authSettings(service);
     if (!service.authUrl || !auth.clientId) return undefined;
     const controller = new AbortController();
@@ -69,7 +87,12 @@ export function createAuth(context: vscode.ExtensionContext): Auth {
     }
   };
 
-  const getToken = async (service: ServiceSettings, interactive: boolean, cancel?: vscode.CancellationToken, asked?: readonly string[]): Promise<string | undefined> => {
+  const getToken = async (
+    service: ServiceSettings,
+    interactive: boolean,
+    cancel?: vscode.CancellationToken,
+    asked?: readonly string[],
+  ): Promise<string | undefined> => {
     const auth = authSettings(service);
     const scopes = asked?.length ? asked : [scopeOf(auth.resource)];
     // Stored implicit-flow tokens: by resource for the default scope (as before), by scopes otherwise.
@@ -98,7 +121,9 @@ export function createAuth(context: vscode.ExtensionContext): Auth {
     signOut: async (service) => {
       const auth = authSettings(service);
       await context.secrets.delete(secretKey(auth.resource));
-      if (service.itemsBaseUrl) for (const access of ['read', 'write'] as const) await context.secrets.delete(secretKey(eventstreamScopes(service.itemsBaseUrl, access).join(' ')));
+      if (service.itemsBaseUrl)
+        for (const access of ['read', 'write'] as const)
+          await context.secrets.delete(secretKey(eventstreamScopes(service.itemsBaseUrl, access).join(' ')));
     },
   };
 }

@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { ApiError, CancelledError, PolicySetClient, ServiceError, SettingsError, type HttpClientOptions, type ServiceSettings } from '../api';
+import {
+  ApiError,
+  CancelledError,
+  PolicySetClient,
+  ServiceError,
+  SettingsError,
+  type HttpClientOptions,
+  type ServiceSettings,
+} from '../api';
 import type { Auth } from './auth';
 import { authSettings, serviceSettings } from './settings';
 
@@ -33,7 +41,11 @@ export async function settingsOrExplain(needs: 'baseUrl' | 'itemsBaseUrl' = 'bas
 }
 
 /** What every service client of the commands takes: the user's token (for `scopes` when given), the time limit, a log line per retry. */
-export function clientOptions(service: ServiceSettings, deps: ServiceCommandDeps, scopes?: readonly string[]): Omit<HttpClientOptions, 'baseUrl'> {
+export function clientOptions(
+  service: ServiceSettings,
+  deps: ServiceCommandDeps,
+  scopes?: readonly string[],
+): Omit<HttpClientOptions, 'baseUrl'> {
   return {
     token: deps.auth.tokenProvider(service, true, scopes),
     timeoutMs: authSettings(service).timeoutMs,
@@ -46,7 +58,10 @@ export function clientFor(service: ServiceSettings, deps: ServiceCommandDeps): P
 }
 
 /** Runs a call under a cancellable progress notification; the VS Code token becomes an AbortSignal. */
-export function withProgress<T>(title: string, work: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<T>): Thenable<T> {
+export function withProgress<T>(
+  title: string,
+  work: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<T>,
+): Thenable<T> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
@@ -60,7 +75,10 @@ export function withProgress<T>(title: string, work: (signal: AbortSignal, progr
  */
 export async function showFailure(what: string, error: unknown, deps: ServiceCommandDeps, service?: ServiceSettings): Promise<void> {
   if (error instanceof CancelledError) return;
-  let message = error instanceof ApiError || error instanceof SettingsError ? error.message : `unexpected failure: ${(error as Error)?.message ?? String(error)}`;
+  let message =
+    error instanceof ApiError || error instanceof SettingsError
+      ? error.message
+      : `unexpected failure: ${(error as Error)?.message ?? String(error)}`;
   if (error instanceof ServiceError && error.status === 401 && service) {
     await deps.auth.signOut(service);
     message += ' The stored token was refused and forgotten: sign in again.';

@@ -49,17 +49,40 @@ export async function deployVersion(context: vscode.ExtensionContext, deps: Serv
   const kind = picked.scopeKind;
   const id = await vscode.window.showInputBox({
     title: kind === 'subscription' ? 'Subscription id' : 'Management group id',
-    value: remembered?.kind === 'subscription' && kind === 'subscription' ? remembered.subscriptionId : remembered?.kind === 'managementGroup' && kind === 'managementGroup' ? remembered.managementGroupId : '',
+    value:
+      remembered?.kind === 'subscription' && kind === 'subscription'
+        ? remembered.subscriptionId
+        : remembered?.kind === 'managementGroup' && kind === 'managementGroup'
+          ? remembered.managementGroupId
+          : '',
     ignoreFocusOut: true,
-    validateInput: (value) => checkScope(kind === 'subscription' ? { kind: 'subscription', subscriptionId: value.trim() } : { kind: 'managementGroup', managementGroupId: value.trim() }),
+    validateInput: (value) =>
+      checkScope(
+        kind === 'subscription'
+          ? { kind: 'subscription', subscriptionId: value.trim() }
+          : { kind: 'managementGroup', managementGroupId: value.trim() },
+      ),
   });
   if (!id) return false;
-  const scope: DeploymentScope = kind === 'subscription' ? { kind: 'subscription', subscriptionId: id.trim() } : { kind: 'managementGroup', managementGroupId: id.trim() };
+  const scope: DeploymentScope =
+    kind === 'subscription'
+      ? { kind: 'subscription', subscriptionId: id.trim() }
+      : { kind: 'managementGroup', managementGroupId: id.trim() };
   await context.workspaceState.update(SCOPE_KEY, scope);
 
-  const name = await vscode.window.showInputBox({ title: 'Policy set definition name', value: found.name ?? '', ignoreFocusOut: true, validateInput: (v) => checkSetName(v.trim()) });
+  const name = await vscode.window.showInputBox({
+    title: 'Policy set definition name',
+    value: found.name ?? '',
+    ignoreFocusOut: true,
+    validateInput: (v) => checkSetName(v.trim()),
+  });
   if (!name) return false;
-  const version = await vscode.window.showInputBox({ title: 'Version (#.#.#)', value: found.version ?? '', ignoreFocusOut: true, validateInput: (v) => checkVersion(v.trim()) });
+  const version = await vscode.window.showInputBox({
+    title: 'Version (#.#.#)',
+    value: found.version ?? '',
+    ignoreFocusOut: true,
+    validateInput: (v) => checkVersion(v.trim()),
+  });
   if (!version) return false;
 
   const client = clientFor(service, deps);

@@ -26,21 +26,36 @@ export async function fetchBuiltIn(deps: ServiceCommandDeps, presetName?: string
   const picks = presetName
     ? []
     : await vscode.window.showQuickPick(
-        EXPAND_VALUES.map((value) => ({ label: value, description: value === 'LatestDefinitionVersion' ? 'latestDefinitionVersion of each reference' : 'effectiveDefinitionVersion of each reference' })),
-        { title: '$expand (optional)', canPickMany: true, ignoreFocusOut: true, placeHolder: 'Fill these fields of each reference, or none' },
+        EXPAND_VALUES.map((value) => ({
+          label: value,
+          description:
+            value === 'LatestDefinitionVersion'
+              ? 'latestDefinitionVersion of each reference'
+              : 'effectiveDefinitionVersion of each reference',
+        })),
+        {
+          title: '$expand (optional)',
+          canPickMany: true,
+          ignoreFocusOut: true,
+          placeHolder: 'Fill these fields of each reference, or none',
+        },
       );
   if (picks === undefined) return undefined;
   const expand = picks.map((p) => p.label as ExpandValue);
   const client = clientFor(service, deps);
   try {
-    const response = await withProgress(`Fetching '${name}'...`, (signal) => client.getBuiltInPolicySetDefinition(name, { expand, signal }));
+    const response = await withProgress(`Fetching '${name}'...`, (signal) =>
+      client.getBuiltInPolicySetDefinition(name, { expand, signal }),
+    );
     deps.log?.info(`GET built-in '${name}': ${response.status}${response.requestId ? ` (request id ${response.requestId})` : ''}`);
     const editor = await openUntitled(JSON.stringify(response.body, null, 2) + '\n');
-    void vscode.window.showInformationMessage(`Policy Set: fetched '${response.body.properties.displayName ?? name}'.`, 'Save As...').then(async (choice) => {
-      if (!choice) return;
-      await vscode.window.showTextDocument(editor.document);
-      await vscode.commands.executeCommand('workbench.action.files.saveAs');
-    });
+    void vscode.window
+      .showInformationMessage(`Policy Set: fetched '${response.body.properties.displayName ?? name}'.`, 'Save As...')
+      .then(async (choice) => {
+        if (!choice) return;
+        await vscode.window.showTextDocument(editor.document);
+        await vscode.commands.executeCommand('workbench.action.files.saveAs');
+      });
     return editor.document;
   } catch (error) {
     await showFailure(`fetching '${name}' failed`, error, deps, service);

@@ -19,7 +19,11 @@ export { FETCH_COMMAND, DEPLOY_COMMAND, SIGN_IN_COMMAND, SIGN_OUT_COMMAND, ITEM_
 /** Registers the commands that talk to the service (fetch, deploy, sign in, sign out, advisor metadata, eventstreams, quota and model deployments). */
 export function registerServiceCommands(
   context: vscode.ExtensionContext,
-  deps: Partial<ServiceCommandDeps> & { quotaFigures?: QuotaFiguresProvider; applyPlan?: ApplyPlanProvider; regionsWithRoom?: RegionsWithRoomProvider } = {},
+  deps: Partial<ServiceCommandDeps> & {
+    quotaFigures?: QuotaFiguresProvider;
+    applyPlan?: ApplyPlanProvider;
+    regionsWithRoom?: RegionsWithRoomProvider;
+  } = {},
 ): void {
   const full: ServiceCommandDeps = { auth: deps.auth ?? createAuth(context), log: deps.log };
   context.subscriptions.push(
@@ -34,11 +38,20 @@ export function registerServiceCommands(
 }
 
 /** Plans as desired state and the search for a region with room; the reconciling is the language server's. */
-function registerPlanCommands(context: vscode.ExtensionContext, deps: ServiceCommandDeps, applyPlan: ApplyPlanProvider | undefined, regionsWithRoom: RegionsWithRoomProvider | undefined): void {
+function registerPlanCommands(
+  context: vscode.ExtensionContext,
+  deps: ServiceCommandDeps,
+  applyPlan: ApplyPlanProvider | undefined,
+  regionsWithRoom: RegionsWithRoomProvider | undefined,
+): void {
   const noServer = () => Promise.reject(new Error('the language server is not running'));
   context.subscriptions.push(
-    vscode.commands.registerCommand(APPLY_DEPLOYMENT_PLAN_COMMAND, (uri?: unknown) => applyDeploymentPlan(deps, applyPlan ?? noServer, uri instanceof vscode.Uri ? uri : undefined)),
-    vscode.commands.registerCommand(FIND_REGION_COMMAND, (given?: FindRegionArgs) => findRegionWithQuota(context, deps, regionsWithRoom ?? noServer, given)),
+    vscode.commands.registerCommand(APPLY_DEPLOYMENT_PLAN_COMMAND, (uri?: unknown) =>
+      applyDeploymentPlan(deps, applyPlan ?? noServer, uri instanceof vscode.Uri ? uri : undefined),
+    ),
+    vscode.commands.registerCommand(FIND_REGION_COMMAND, (given?: FindRegionArgs) =>
+      findRegionWithQuota(context, deps, regionsWithRoom ?? noServer, given),
+    ),
   );
 }
 
@@ -51,7 +64,9 @@ function registerItemCommands(context: vscode.ExtensionContext, deps: ServiceCom
     view,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(ITEM_SCHEME, documents),
-    vscode.commands.registerCommand(SHOW_METADATA_COMMAND, (options?: { filter?: unknown }) => showAdvisorMetadata(deps, view, { filter: options?.filter })),
+    vscode.commands.registerCommand(SHOW_METADATA_COMMAND, (options?: { filter?: unknown }) =>
+      showAdvisorMetadata(deps, view, { filter: options?.filter }),
+    ),
     vscode.commands.registerCommand(REFRESH_METADATA_COMMAND, () => showAdvisorMetadata(deps, view, { refresh: true })),
     vscode.commands.registerCommand(OPEN_EVENTSTREAM_COMMAND, (ids?: Ids) => openEventstream(context, deps, documents, ids)),
     vscode.commands.registerCommand(DELETE_EVENTSTREAM_COMMAND, (ids?: Ids) => deleteEventstream(context, deps, ids)),
@@ -59,10 +74,16 @@ function registerItemCommands(context: vscode.ExtensionContext, deps: ServiceCom
 }
 
 /** Model deployments and quota (E6, E7): the usage view and the create-or-resize command; figures come from the language server. */
-function registerQuotaCommands(context: vscode.ExtensionContext, deps: ServiceCommandDeps, quotaFigures: QuotaFiguresProvider | undefined): void {
+function registerQuotaCommands(
+  context: vscode.ExtensionContext,
+  deps: ServiceCommandDeps,
+  quotaFigures: QuotaFiguresProvider | undefined,
+): void {
   const figures: QuotaFiguresProvider = quotaFigures ?? (() => Promise.reject(new Error('the language server is not running')));
   context.subscriptions.push(
-    vscode.commands.registerCommand(SHOW_QUOTA_USAGE_COMMAND, (given?: { subscriptionId?: string; location?: string }) => showQuotaUsage(context, deps, figures, given ?? {})),
+    vscode.commands.registerCommand(SHOW_QUOTA_USAGE_COMMAND, (given?: { subscriptionId?: string; location?: string }) =>
+      showQuotaUsage(context, deps, figures, given ?? {}),
+    ),
     vscode.commands.registerCommand(DEPLOY_MODEL_COMMAND, (given?: DeployModelArgs) => deployModel(context, deps, figures, given)),
   );
 }

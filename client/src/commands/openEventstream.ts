@@ -32,7 +32,12 @@ export class ItemDocuments implements vscode.TextDocumentContentProvider {
 }
 
 /** "Policy Set: Open Eventstream...": E4, opened read-only as a workspace item the language server checks. */
-export async function openEventstream(context: vscode.ExtensionContext, deps: ServiceCommandDeps, documents: ItemDocuments, given?: { workspaceId?: unknown; eventstreamId?: unknown }): Promise<vscode.TextDocument | undefined> {
+export async function openEventstream(
+  context: vscode.ExtensionContext,
+  deps: ServiceCommandDeps,
+  documents: ItemDocuments,
+  given?: { workspaceId?: unknown; eventstreamId?: unknown },
+): Promise<vscode.TextDocument | undefined> {
   if (!(await requireTrust())) return undefined;
   const service = await settingsOrExplain('itemsBaseUrl');
   if (!service) return undefined;
@@ -40,8 +45,12 @@ export async function openEventstream(context: vscode.ExtensionContext, deps: Se
   if (!ids) return undefined;
   const client = eventstreamClientFor(service, deps, 'read');
   try {
-    const response = await withProgress(`Reading eventstream ${ids.eventstreamId}...`, (signal) => client.get(ids.workspaceId, ids.eventstreamId, { signal }));
-    deps.log?.info(`GET eventstream ${ids.eventstreamId} in workspace ${ids.workspaceId}: ${response.status}${response.requestId ? ` (request id ${response.requestId})` : ''}`);
+    const response = await withProgress(`Reading eventstream ${ids.eventstreamId}...`, (signal) =>
+      client.get(ids.workspaceId, ids.eventstreamId, { signal }),
+    );
+    deps.log?.info(
+      `GET eventstream ${ids.eventstreamId} in workspace ${ids.workspaceId}: ${response.status}${response.requestId ? ` (request id ${response.requestId})` : ''}`,
+    );
     const uri = documents.set(ids.workspaceId, response.body, ids.eventstreamId);
     let document = await vscode.workspace.openTextDocument(uri);
     // The policyset language: the server checks it as a workspace item (PS2007, PS2008).

@@ -27,7 +27,8 @@ export interface QuotaMemory {
   sku?: string;
 }
 export const recall = (context: vscode.ExtensionContext): QuotaMemory => context.workspaceState.get<QuotaMemory>(MEMORY_KEY) ?? {};
-export const remember = (context: vscode.ExtensionContext, values: QuotaMemory): Thenable<void> => context.workspaceState.update(MEMORY_KEY, { ...recall(context), ...values });
+export const remember = (context: vscode.ExtensionContext, values: QuotaMemory): Thenable<void> =>
+  context.workspaceState.update(MEMORY_KEY, { ...recall(context), ...values });
 
 export async function askSubscriptionAndLocation(
   context: vscode.ExtensionContext,
@@ -47,7 +48,8 @@ export async function askSubscriptionAndLocation(
       title: 'Subscription id',
       value: last.subscriptionId ?? '',
       ignoreFocusOut: true,
-      validateInput: (v) => (SUBSCRIPTION_ID_PATTERN.test(v.trim()) ? undefined : 'A subscription id is a GUID like 00000000-0000-0000-0000-000000000000'),
+      validateInput: (v) =>
+        SUBSCRIPTION_ID_PATTERN.test(v.trim()) ? undefined : 'A subscription id is a GUID like 00000000-0000-0000-0000-000000000000',
     })
   )?.trim();
   if (!subscriptionId) return undefined;

@@ -16,7 +16,11 @@ export function metadataClientFor(service: ServiceSettings, deps: ServiceCommand
 const LAST_WORKSPACE_KEY = 'policySet.items.workspaceId';
 
 /** The workspace and eventstream IDs: given (a command's arguments), or asked, the last workspace offered again. */
-export async function askItemIds(context: vscode.ExtensionContext, title: string, given?: { workspaceId?: unknown; eventstreamId?: unknown }): Promise<{ workspaceId: string; eventstreamId: string } | undefined> {
+export async function askItemIds(
+  context: vscode.ExtensionContext,
+  title: string,
+  given?: { workspaceId?: unknown; eventstreamId?: unknown },
+): Promise<{ workspaceId: string; eventstreamId: string } | undefined> {
   let workspaceId = typeof given?.workspaceId === 'string' ? given.workspaceId.trim() : undefined;
   let eventstreamId = typeof given?.eventstreamId === 'string' ? given.eventstreamId.trim() : undefined;
   workspaceId ??= (
@@ -29,7 +33,14 @@ export async function askItemIds(context: vscode.ExtensionContext, title: string
     })
   )?.trim();
   if (!workspaceId) return undefined;
-  eventstreamId ??= (await vscode.window.showInputBox({ title, prompt: 'Eventstream ID (a UUID)', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? checkItemId(v.trim(), 'eventstream') : undefined) }))?.trim();
+  eventstreamId ??= (
+    await vscode.window.showInputBox({
+      title,
+      prompt: 'Eventstream ID (a UUID)',
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? checkItemId(v.trim(), 'eventstream') : undefined),
+    })
+  )?.trim();
   if (!eventstreamId) return undefined;
   const problem = checkItemId(workspaceId, 'workspace') ?? checkItemId(eventstreamId, 'eventstream');
   if (problem) {

@@ -50,8 +50,17 @@ export class AdvisorMetadataView implements vscode.TreeDataProvider<Node>, vscod
     const p = node.entity.properties ?? {};
     return [
       { kind: 'fact', label: 'Depends on', value: p.dependsOn?.length ? p.dependsOn.join(', ') : 'nothing', icon: 'references' },
-      { kind: 'fact', label: 'Applicable scenarios', value: p.applicableScenarios?.length ? p.applicableScenarios.join(', ') : 'none', icon: 'bell' },
-      ...(p.supportedValues ?? []).map((v): Node => ({ kind: 'value', id: String(v.id ?? ''), displayName: String(v.displayName ?? v.id ?? '') })),
+      {
+        kind: 'fact',
+        label: 'Applicable scenarios',
+        value: p.applicableScenarios?.length ? p.applicableScenarios.join(', ') : 'none',
+        icon: 'bell',
+      },
+      ...(p.supportedValues ?? []).map((v): Node => ({
+        kind: 'value',
+        id: String(v.id ?? ''),
+        displayName: String(v.displayName ?? v.id ?? ''),
+      })),
     ];
   }
 
@@ -92,11 +101,19 @@ export class AdvisorMetadataView implements vscode.TreeDataProvider<Node>, vscod
  * "Policy Set: Show Advisor Recommendation Metadata": E3, every page, under cancellable progress, shown in the
  * view. `filter` ($filter, as given) for callers; Refresh lists again with the last one.
  */
-export async function showAdvisorMetadata(deps: ServiceCommandDeps, view: AdvisorMetadataView, options: { filter?: unknown; refresh?: boolean } = {}): Promise<{ entities: number; pages: number } | undefined> {
+export async function showAdvisorMetadata(
+  deps: ServiceCommandDeps,
+  view: AdvisorMetadataView,
+  options: { filter?: unknown; refresh?: boolean } = {},
+): Promise<{ entities: number; pages: number } | undefined> {
   if (!(await requireTrust())) return undefined;
   const service: ServiceSettings | undefined = await settingsOrExplain();
   if (!service) return undefined;
-  const filter = options.refresh ? view.filter : typeof options.filter === 'string' && options.filter.trim() ? options.filter.trim() : undefined;
+  const filter = options.refresh
+    ? view.filter
+    : typeof options.filter === 'string' && options.filter.trim()
+      ? options.filter.trim()
+      : undefined;
   const client = metadataClientFor(service, deps);
   try {
     const result = await withProgress('Listing advisor recommendation metadata...', async (signal, progress) => {
@@ -109,7 +126,9 @@ export async function showAdvisorMetadata(deps: ServiceCommandDeps, view: Adviso
       }
       return { entities, pages };
     });
-    deps.log?.info(`GET advisor metadata: ${result.entities.length} entities in ${result.pages} page(s)${filter ? ` ($filter ${filter})` : ''}`);
+    deps.log?.info(
+      `GET advisor metadata: ${result.entities.length} entities in ${result.pages} page(s)${filter ? ` ($filter ${filter})` : ''}`,
+    );
     view.show(result.entities, result.pages, filter);
     await view.reveal();
     return { entities: result.entities.length, pages: result.pages };

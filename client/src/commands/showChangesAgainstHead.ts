@@ -7,7 +7,8 @@ export const SHOW_CHANGES_COMMAND = 'policySet.showChangesAgainstHead';
 /** Opens a document at a line: the report's links (command URIs, not in the palette). */
 export const REVEAL_CHANGE_COMMAND = 'policySet.revealChange';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const BUMP_TITLES: Record<Exclude<Bump, 'none'>, { title: string; why: string }> = {
   major: { title: 'Major', why: 'existing assignments break' },
@@ -22,7 +23,10 @@ export function renderChangeReport(answer: ChangeReportAnswer, document: { uri: 
     return `<a href="command:${REVEAL_CHANGE_COMMAND}?${args}" title="Go to line ${range.start.line + 1}">${escape(text)}</a>`;
   };
   const body: string[] = [`<h1>Changes of ${escape(document.name)} against ${escape(answer.label ?? 'HEAD')}</h1>`];
-  if (!answer.compared) body.push(`<p class="note">This file has no committed version to compare with (it is not in a git repository, not committed yet, or the comparison is off: <code>policySet.versions.compareWithHead</code>).</p>`);
+  if (!answer.compared)
+    body.push(
+      `<p class="note">This file has no committed version to compare with (it is not in a git repository, not committed yet, or the comparison is off: <code>policySet.versions.compareWithHead</code>).</p>`,
+    );
   else if (answer.problem) body.push(`<p class="note">Nothing compared: ${escape(answer.problem)}</p>`);
   for (const report of answer.reports) {
     const versions = `${escape(report.oldVersion ?? 'no version')} &rarr; ${escape(report.newVersion ?? 'no version')}`;
@@ -32,17 +36,29 @@ export function renderChangeReport(answer: ChangeReportAnswer, document: { uri: 
         : report.versionOk === false
           ? `<span class="bad">${escape(report.versionProblem ?? 'the version is not bumped enough')}</span>`
           : escape(report.versionProblem ?? '');
-    const suggested = report.suggestedVersion && report.requiredBump !== 'none' ? ` Suggested version: <code>${escape(report.suggestedVersion)}</code>.` : '';
-    const versionLink = report.versionLine !== null ? ` (${link({ start: { line: report.versionLine, character: 0 }, end: { line: report.versionLine, character: 0 } }, `line ${report.versionLine + 1}`)})` : '';
-    body.push(`<p class="summary"><strong>${report.requiredBump === 'none' ? 'No change that needs a new version' : `A ${report.requiredBump} change`}</strong>: ${versions}${versionLink}. ${verdict}.${suggested}</p>`);
-    if (!report.changes.length) body.push('<p>No changes that assignments can see (formatting, key order and whitespace are not changes).</p>');
+    const suggested =
+      report.suggestedVersion && report.requiredBump !== 'none'
+        ? ` Suggested version: <code>${escape(report.suggestedVersion)}</code>.`
+        : '';
+    const versionLink =
+      report.versionLine !== null
+        ? ` (${link({ start: { line: report.versionLine, character: 0 }, end: { line: report.versionLine, character: 0 } }, `line ${report.versionLine + 1}`)})`
+        : '';
+    body.push(
+      `<p class="summary"><strong>${report.requiredBump === 'none' ? 'No change that needs a new version' : `A ${report.requiredBump} change`}</strong>: ${versions}${versionLink}. ${verdict}.${suggested}</p>`,
+    );
+    if (!report.changes.length)
+      body.push('<p>No changes that assignments can see (formatting, key order and whitespace are not changes).</p>');
     for (const bump of ['major', 'minor', 'patch'] as const) {
       const changes = report.changes.filter((c) => c.bump === bump);
       if (!changes.length) continue;
       body.push(`<h2 class="${bump}">${BUMP_TITLES[bump].title} (${changes.length}): ${BUMP_TITLES[bump].why}</h2><ul>`);
       for (const change of changes) {
-        const where = change.side === 'old' ? `line ${change.range.start.line + 1} (removed from here)` : `line ${change.range.start.line + 1}`;
-        body.push(`<li>${escape(change.message)} <span class="meta">${escape(change.kind)} &middot; ${link(change.range, where)}</span></li>`);
+        const where =
+          change.side === 'old' ? `line ${change.range.start.line + 1} (removed from here)` : `line ${change.range.start.line + 1}`;
+        body.push(
+          `<li>${escape(change.message)} <span class="meta">${escape(change.kind)} &middot; ${link(change.range, where)}</span></li>`,
+        );
       }
       body.push('</ul>');
     }
@@ -77,7 +93,12 @@ export function registerShowChanges(context: vscode.ExtensionContext, client: La
       }
       const name = vscode.workspace.asRelativePath(document.uri);
       if (!panel) {
-        panel = vscode.window.createWebviewPanel('policySet.changes', '', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableCommandUris: [REVEAL_CHANGE_COMMAND], enableScripts: false });
+        panel = vscode.window.createWebviewPanel(
+          'policySet.changes',
+          '',
+          { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+          { enableCommandUris: [REVEAL_CHANGE_COMMAND], enableScripts: false },
+        );
         panel.onDidDispose(() => (panel = undefined));
       }
       panel.title = `Changes: ${name}`;
@@ -88,7 +109,10 @@ export function registerShowChanges(context: vscode.ExtensionContext, client: La
     vscode.commands.registerCommand(REVEAL_CHANGE_COMMAND, async (uri: string, line: number, character = 0) => {
       const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
       const position = new vscode.Position(Math.max(0, Math.min(line, document.lineCount - 1)), character);
-      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(position, position) });
+      await vscode.window.showTextDocument(document, {
+        viewColumn: vscode.ViewColumn.One,
+        selection: new vscode.Range(position, position),
+      });
     }),
   );
 }

@@ -25,10 +25,14 @@ export async function showQuotaUsage(
   const location = where.location;
   const client = deploymentClientFor(service, deps);
   try {
-    const listed = await withProgress(`Reading the quota usage of ${location}...`, (signal) => client.listUsages(where.subscriptionId, location, { signal }));
+    const listed = await withProgress(`Reading the quota usage of ${location}...`, (signal) =>
+      client.listUsages(where.subscriptionId, location, { signal }),
+    );
     deps.log?.info(`GET usages of ${location}: ${listed.value.length} entries in ${listed.pages} page${listed.pages === 1 ? '' : 's'}`);
     const answer = await figures({ usages: listed.value });
-    const panel = vscode.window.createWebviewPanel('policySet.quotaUsage', `Quota: ${location}`, vscode.ViewColumn.Active, { enableScripts: false });
+    const panel = vscode.window.createWebviewPanel('policySet.quotaUsage', `Quota: ${location}`, vscode.ViewColumn.Active, {
+      enableScripts: false,
+    });
     panel.webview.html = usageHtml(answer, location, where.subscriptionId, panel.webview.cspSource);
     return panel;
   } catch (error) {
@@ -37,7 +41,8 @@ export async function showQuotaUsage(
   }
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The view: one row per model and deployment type, with a bar of the used share. No scripts. */
 export function usageHtml(answer: QuotaFigures, location: string, subscriptionId: string, cspSource: string): string {
@@ -49,8 +54,12 @@ export function usageHtml(answer: QuotaFigures, location: string, subscriptionId
 <td><div class="bar" title="${share}% used"><div class="used ${level}" style="width:${share}%"></div></div></td><td class="n">${r.freeRpm === undefined ? '?' : fmt(r.freeRpm, 2)}</td></tr>`;
     })
     .join('\n');
-  const accounts = answer.accounts ? `<p>Model-service resources in the region: ${answer.accounts.used} of ${answer.accounts.limit}</p>` : '';
-  const unmatched = answer.unmatched.length ? `<p>Entries not read as &lt;Provider&gt;.&lt;DeploymentType&gt;.&lt;model&gt; with numbers: ${answer.unmatched.map(escape).join(', ')}</p>` : '';
+  const accounts = answer.accounts
+    ? `<p>Model-service resources in the region: ${answer.accounts.used} of ${answer.accounts.limit}</p>`
+    : '';
+  const unmatched = answer.unmatched.length
+    ? `<p>Entries not read as &lt;Provider&gt;.&lt;DeploymentType&gt;.&lt;model&gt; with numbers: ${answer.unmatched.map(escape).join(', ')}</p>`
+    : '';
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline';">
 <title>Quota usage</title>

@@ -9,7 +9,10 @@ export async function signIn(deps: ServiceCommandDeps): Promise<boolean> {
   const service = await settingsOrExplain();
   if (!service) return false;
   try {
-    const ok = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Signing in...', cancellable: true }, (_progress, token) => deps.auth.signIn(service, token));
+    const ok = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Signing in...', cancellable: true },
+      (_progress, token) => deps.auth.signIn(service, token),
+    );
     if (ok) void vscode.window.showInformationMessage('Policy Set: signed in.');
     else
       void vscode.window.showErrorMessage(

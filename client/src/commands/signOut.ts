@@ -9,5 +9,7 @@ export async function signOut(deps: ServiceCommandDeps): Promise<void> {
   if (!service) return;
   await deps.auth.signOut(service);
   deps.log?.info('Signed out: the stored token was deleted.');
-  void vscode.window.showInformationMessage('Policy Set: signed out. Sessions of a VS Code authentication provider are ended from the Accounts menu.');
+  void vscode.window.showInformationMessage(
+    'Policy Set: signed out. Sessions of a VS Code authentication provider are ended from the Accounts menu.',
+  );
 }

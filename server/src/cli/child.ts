@@ -36,7 +36,15 @@ process.on('message', (message: ChildInit | ChildTask) => {
     try {
       result = lintBytes(message.file, await readBytes(message.file), message.explicit, catalog, settings!);
     } catch (error) {
-      result = { file: message.file, kind: 'unknown', diagnostics: [], skipped: false, error: (error as Error).message, internalErrors: [], identities: [] };
+      result = {
+        file: message.file,
+        kind: 'unknown',
+        diagnostics: [],
+        skipped: false,
+        error: (error as Error).message,
+        internalErrors: [],
+        identities: [],
+      };
     }
     send({ type: 'result', index: message.index, result });
   });

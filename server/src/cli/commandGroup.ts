@@ -20,7 +20,9 @@ export function commandGroup(group: string, subcommands: Record<string, () => Co
       if (!load) {
         if (sub === undefined || sub.startsWith('-')) throw new UsageError(`${group} needs one of: ${names.join(', ')}`);
         const near = closestMatch(sub, names);
-        throw new UsageError(`unknown command '${group} ${sub}'${near ? `; did you mean '${group} ${near}'?` : ''} (use one of ${names.join(', ')})`);
+        throw new UsageError(
+          `unknown command '${group} ${sub}'${near ? `; did you mean '${group} ${near}'?` : ''} (use one of ${names.join(', ')})`,
+        );
       }
       return load().run(rest, env, cli);
     },

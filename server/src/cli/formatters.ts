@@ -4,7 +4,17 @@ import type { createHash as CreateHash } from 'node:crypto';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { RULES, SEVERITY_NAMES, severityOf, addUnchecked, describeUnchecked, noUnchecked, uncheckedTotal, type SeveritySetting, type UncheckedReferences } from '../service';
+import {
+  RULES,
+  SEVERITY_NAMES,
+  severityOf,
+  addUnchecked,
+  describeUnchecked,
+  noUnchecked,
+  uncheckedTotal,
+  type SeveritySetting,
+  type UncheckedReferences,
+} from '../service';
 import type { FileResult } from './lint/lintFile';
 
 /** node:crypto is loaded only for SARIF fingerprints. */
@@ -77,24 +87,42 @@ export const untrusted = (text: string): string => safeText(text, { max: Number.
  * `failure`: why the run fails though nothing above is an error (more warnings than --max-warnings allows):
  * the summary then says so under ✖, never ✔ above a failing exit.
  */
-export function formatText(results: FileResult[], cwd: string, color: boolean, inputErrors: string[] = [], fix?: FixReport, failure?: string): string {
+export function formatText(
+  results: FileResult[],
+  cwd: string,
+  color: boolean,
+  inputErrors: string[] = [],
+  fix?: FixReport,
+  failure?: string,
+): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const severityLabel: Record<number, string> = { 1: paint('31', 'error'), 2: paint('33', 'warning'), 3: paint('36', 'info'), 4: paint('2', 'hint') };
+  const severityLabel: Record<number, string> = {
+    1: paint('31', 'error'),
+    2: paint('33', 'warning'),
+    3: paint('36', 'info'),
+    4: paint('2', 'hint'),
+  };
   const lines: string[] = [];
   for (const result of results) {
     if (!result.diagnostics.length) continue;
     lines.push(paint('4', untrusted(path.relative(cwd, result.file) || result.file)));
     for (const d of result.diagnostics) {
       const where = `${d.range.start.line + 1}:${d.range.start.character + 1}`;
-      lines.push(`  ${where.padEnd(9)} ${severityLabel[d.severity].padEnd(color ? 16 : 7)}  ${untrusted(d.message)}  ${paint('2', d.code)}`);
+      lines.push(
+        `  ${where.padEnd(9)} ${severityLabel[d.severity].padEnd(color ? 16 : 7)}  ${untrusted(d.message)}  ${paint('2', d.code)}`,
+      );
     }
     lines.push('');
   }
   for (const result of results) {
-    if (result.notChecked) lines.push(`${paint('36', 'note')} ${untrusted(path.relative(cwd, result.file) || result.file)}: not checked: ${untrusted(result.notChecked)}`);
+    if (result.notChecked)
+      lines.push(
+        `${paint('36', 'note')} ${untrusted(path.relative(cwd, result.file) || result.file)}: not checked: ${untrusted(result.notChecked)}`,
+      );
   }
   for (const result of results) {
-    if (result.skipReason) lines.push(`${paint('2', 'skipped')} ${untrusted(path.relative(cwd, result.file) || result.file)}: ${untrusted(result.skipReason)}`);
+    if (result.skipReason)
+      lines.push(`${paint('2', 'skipped')} ${untrusted(path.relative(cwd, result.file) || result.file)}: ${untrusted(result.skipReason)}`);
   }
   if (results.some((r) => r.notChecked || r.skipReason)) lines.push('');
   const s = summarize(results);
@@ -104,10 +132,14 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
   const failed = inputErrors.length ? `; ${plural(inputErrors.length, 'input')} could not be checked` : '';
   // No ✔ over a file that was not checked.
   const mark = s.errors || inputErrors.length || failure ? paint('31', '✖') : s.notChecked ? paint('33', '⚠') : paint('32', '✔');
-  lines.push(`${mark} ${counts.join(', ')} in ${plural(s.checked, s.checked && results.every((r) => r.kind === 'deploymentPlan' || r.skipped || r.notChecked || r.error) ? 'deployment plan' : 'policy document')}${skippedNote(results)}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}${failure ? `; ${failure}` : ''}`);
+  lines.push(
+    `${mark} ${counts.join(', ')} in ${plural(s.checked, s.checked && results.every((r) => r.kind === 'deploymentPlan' || r.skipped || r.notChecked || r.error) ? 'deployment plan' : 'policy document')}${skippedNote(results)}${s.notChecked ? `; ${s.notChecked} named file${s.notChecked === 1 ? '' : 's'} not checked` : ''}${failed}${failure ? `; ${failure}` : ''}`,
+  );
   if (fix) {
     const { fixed, files } = fixCounts(results);
-    lines.push(`${plural(fixed, 'problem')} ${fix.dryRun ? 'would be ' : ''}fixed in ${plural(files, 'file')}${fix.dryRun ? ' (--fix-dry-run: nothing written)' : ''}`);
+    lines.push(
+      `${plural(fixed, 'problem')} ${fix.dryRun ? 'would be ' : ''}fixed in ${plural(files, 'file')}${fix.dryRun ? ' (--fix-dry-run: nothing written)' : ''}`,
+    );
   }
   // Never a green run that checked less than it seems: what was not checked against its definition, and why.
   const unchecked = describeUnchecked(uncheckedOf(results));
@@ -119,7 +151,10 @@ export function formatText(results: FileResult[], cwd: string, color: boolean, i
 function skippedNote(results: FileResult[]): string {
   const notJson = results.filter((r) => r.skipReason).length;
   const otherJson = results.filter((r) => r.skipped && !r.notChecked && !r.skipReason).length;
-  const parts = [otherJson ? `${plural(otherJson, 'other JSON file')} skipped` : '', notJson ? `${plural(notJson, 'file')} skipped as not JSON` : ''].filter(Boolean);
+  const parts = [
+    otherJson ? `${plural(otherJson, 'other JSON file')} skipped` : '',
+    notJson ? `${plural(notJson, 'file')} skipped as not JSON` : '',
+  ].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
@@ -154,7 +189,16 @@ export function formatJson(results: FileResult[], cwd: string, inputErrors: stri
             // As ESLint's JSON: with --fix or --fix-dry-run, the fixed text of a file that changed (and here, the fixes).
             ...(fix && r.fix?.fixes.length
               ? {
-                  fixed: r.fix.fixes.map((f) => ({ code: f.code, rule: f.rule, kind: f.kind, title: f.title, message: f.message, line: f.range.start.line + 1, column: f.range.start.character + 1, pass: f.pass })),
+                  fixed: r.fix.fixes.map((f) => ({
+                    code: f.code,
+                    rule: f.rule,
+                    kind: f.kind,
+                    title: f.title,
+                    message: f.message,
+                    line: f.range.start.line + 1,
+                    column: f.range.start.character + 1,
+                    pass: f.pass,
+                  })),
                   output: r.fix.output,
                 }
               : {}),
@@ -236,7 +280,11 @@ export function formatSarif(
         })),
         // The rule, the file and the flagged text (with its occurrence), never a line number: an alert keeps
         // its fingerprint when lines move. "/v1" marks how it is made.
-        partialFingerprints: { 'policysetFingerprint/v1': createHash()('sha256').update(`${relative}\u0000${result.identities[i] ?? d.code}`).digest('hex') },
+        partialFingerprints: {
+          'policysetFingerprint/v1': createHash()('sha256')
+            .update(`${relative}\u0000${result.identities[i] ?? d.code}`)
+            .digest('hex'),
+        },
       });
     }
   }
@@ -253,8 +301,18 @@ export function formatSarif(
             executionSuccessful: inputErrors.length === 0,
             toolExecutionNotifications: [
               ...inputErrors.map((text) => ({ level: 'error' as const, message: { text } })),
-              ...results.filter((r) => r.notChecked).map((r) => ({ level: 'note' as const, message: { text: `${path.relative(cwd, r.file) || r.file}: not checked: ${r.notChecked}` } })),
-              ...results.filter((r) => r.skipReason).map((r) => ({ level: 'note' as const, message: { text: `${path.relative(cwd, r.file) || r.file}: skipped: ${r.skipReason}` } })),
+              ...results
+                .filter((r) => r.notChecked)
+                .map((r) => ({
+                  level: 'note' as const,
+                  message: { text: `${path.relative(cwd, r.file) || r.file}: not checked: ${r.notChecked}` },
+                })),
+              ...results
+                .filter((r) => r.skipReason)
+                .map((r) => ({
+                  level: 'note' as const,
+                  message: { text: `${path.relative(cwd, r.file) || r.file}: skipped: ${r.skipReason}` },
+                })),
               ...uncheckedNotification(results),
             ],
           },
@@ -270,5 +328,7 @@ export function formatSarif(
 function uncheckedNotification(results: FileResult[]): Sarif.Notification[] {
   const unchecked = uncheckedOf(results);
   const text = describeUnchecked(unchecked);
-  return text ? [{ level: 'warning', message: { text }, descriptor: { id: 'unchecked-references' }, properties: { uncheckedReferences: unchecked } }] : [];
+  return text
+    ? [{ level: 'warning', message: { text }, descriptor: { id: 'unchecked-references' }, properties: { uncheckedReferences: unchecked } }]
+    : [];
 }

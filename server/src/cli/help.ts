@@ -94,7 +94,9 @@ export function commandHelpHint(argv: string[]): string {
 /** A usage error for an unknown command, with the nearest one. */
 export function unknownCommand(name: string): UsageError {
   const near = closestMatch(name, topLevelCommands());
-  return new UsageError(`unknown command '${name}'${near ? `; did you mean '${near}'?` : ''} (the commands: ${topLevelCommands().join(', ')})`);
+  return new UsageError(
+    `unknown command '${name}'${near ? `; did you mean '${near}'?` : ''} (the commands: ${topLevelCommands().join(', ')})`,
+  );
 }
 
 /** The options a usage text names (long ones, with their dashes). */
@@ -127,7 +129,9 @@ export function checkOutputIsNotFormat(argv: string[]): void {
     else if (arg.startsWith('--output=')) value = arg.slice('--output='.length);
     else if (/^-o.+/.test(arg)) value = arg.slice(2).replace(/^=/, '');
     if (value !== undefined && FORMAT_NAMES.includes(value.toLowerCase())) {
-      throw new UsageError(`-o ${value}: did you mean --format ${value.toLowerCase()}? (-o names the output file; for a file of that name write -o ./${value})`);
+      throw new UsageError(
+        `-o ${value}: did you mean --format ${value.toLowerCase()}? (-o names the output file; for a file of that name write -o ./${value})`,
+      );
     }
   }
 }

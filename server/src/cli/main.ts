@@ -4,7 +4,16 @@ import { UsageError, InputError } from '../node/files';
 import { endQuietlyOnClosedPipes } from '../node/pipes';
 import { COMMANDS } from './commands';
 import type { CommandContext } from './command';
-import { checkOutputIsNotFormat, commandHelpHint, subcommandsOf, suggestOption, topLevelCommands, topUsage, unknownCommand, usageOf } from './help';
+import {
+  checkOutputIsNotFormat,
+  commandHelpHint,
+  subcommandsOf,
+  suggestOption,
+  topLevelCommands,
+  topUsage,
+  unknownCommand,
+  usageOf,
+} from './help';
 import { shortMessage } from './messages';
 import { cliVersion } from './version';
 

@@ -7,6 +7,8 @@ import { safeText } from '#api';
 export function shortMessage(message: string): string {
   // Messages quote file names, config keys and names from documents: what is left of their control
   // characters after the line breaks is escaped by the one sanitiser (no forged line, no escape sequence).
-  const cut = message.replace(/[^\s']{120,}/g, (run) => `${run.slice(0, 60)}… (${run.length.toLocaleString('en-US')} characters)`).replace(/\s*[\r\n]+\s*/g, ' ');
+  const cut = message
+    .replace(/[^\s']{120,}/g, (run) => `${run.slice(0, 60)}… (${run.length.toLocaleString('en-US')} characters)`)
+    .replace(/\s*[\r\n]+\s*/g, ' ');
   return safeText(cut, { max: Number.POSITIVE_INFINITY });
 }

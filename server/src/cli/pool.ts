@@ -6,7 +6,6 @@ import { lintTask, type LintTask } from './lint/lintFile';
 import type { ChildInit, ChildMessage, ChildTask } from './child';
 import type { DefinitionSources } from '../node/definitions';
 
-
 /** Helper processes, started early so that they load while this one finds and reads the files. */
 export function startHelpers(count: number): ChildProcess[] {
   return Array.from({ length: count }, () =>
@@ -67,7 +66,12 @@ export async function lintInParallel(tasks: LintTask[], options: PoolOptions): P
       if (code && pending > 0) failure ??= new Error(`a lint process stopped with exit code ${code}`);
       notify?.();
     });
-    const init: ChildInit = { type: 'init', sources: options.sources, extraDefinitions: options.extraDefinitions, settings: options.settings };
+    const init: ChildInit = {
+      type: 'init',
+      sources: options.sources,
+      extraDefinitions: options.extraDefinitions,
+      settings: options.settings,
+    };
     child.send(init);
   }
 

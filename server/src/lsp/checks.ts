@@ -2,7 +2,16 @@
 // rule at a time so that waiting requests are answered between rules; and what is kept of its last result.
 import { DiagnosticSeverity, type Diagnostic, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { validateDocument, validationSteps, siblingsOf, splitSetOf, validateSplitSet, NOT_A_POLICY_DOCUMENT, DIAGNOSTIC_SOURCE, type ValidationResult } from '../service';
+import {
+  validateDocument,
+  validationSteps,
+  siblingsOf,
+  splitSetOf,
+  validateSplitSet,
+  NOT_A_POLICY_DOCUMENT,
+  DIAGNOSTIC_SOURCE,
+  type ValidationResult,
+} from '../service';
 import type { DocumentParses } from './documentCache';
 import type { ServerHost } from './serverHost';
 import type { Workspace } from './workspace';

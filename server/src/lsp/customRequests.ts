@@ -52,15 +52,30 @@ export function registerCustomRequests({ connection, handle, checks, diagnostics
     null,
   );
   // `{ textDocument: { uri } }` as in every LSP request, or `{ uri }`.
-  connection.onRequest(DOCUMENT_INFO_REQUEST, (params: DocumentInfoParams, token) => documentInfo({ textDocument: params.textDocument ?? { uri: params.uri ?? '' } }, token));
+  connection.onRequest(DOCUMENT_INFO_REQUEST, (params: DocumentInfoParams, token) =>
+    documentInfo({ textDocument: params.textDocument ?? { uri: params.uri ?? '' } }, token),
+  );
   // The extension's language-model tools: a document's diagnostics, checked now, and the rules.
   const documentDiagnostics = handle(
     DOCUMENT_DIAGNOSTICS_REQUEST,
-    (d, p): DocumentDiagnosticsAnswer => ({ uri: d.uri, kind: p.kind, diagnostics: checks.diagnose(d).map(({ range, severity, code, message }) => ({ range, severity, code, message: typeof message === 'string' ? message : message.value })) }),
+    (d, p): DocumentDiagnosticsAnswer => ({
+      uri: d.uri,
+      kind: p.kind,
+      diagnostics: checks.diagnose(d).map(({ range, severity, code, message }) => ({
+        range,
+        severity,
+        code,
+        message: typeof message === 'string' ? message : message.value,
+      })),
+    }),
     null,
   );
-  connection.onRequest(DOCUMENT_DIAGNOSTICS_REQUEST, (params: { textDocument: { uri: string } }, token) => documentDiagnostics(params, token));
-  connection.onRequest(RULES_REQUEST, (): RuleSummary[] => RULES.map((r) => ({ code: r.meta.code, name: r.meta.name, defaultSeverity: r.meta.defaultSeverity, description: r.meta.description })));
+  connection.onRequest(DOCUMENT_DIAGNOSTICS_REQUEST, (params: { textDocument: { uri: string } }, token) =>
+    documentDiagnostics(params, token),
+  );
+  connection.onRequest(RULES_REQUEST, (): RuleSummary[] =>
+    RULES.map((r) => ({ code: r.meta.code, name: r.meta.name, defaultSeverity: r.meta.defaultSeverity, description: r.meta.description })),
+  );
   // The extension's quota commands ask here for their figures: one quota model, in the service.
   connection.onRequest(
     QUOTA_FIGURES_REQUEST,
@@ -83,9 +98,13 @@ export function registerCustomRequests({ connection, handle, checks, diagnostics
     paramsRunner('apply plan', (params: ApplyPlanParams) => applyPlanAnswer(params ?? { text: '' }, workspace.quotaTable())),
   );
   // The offline evaluator (docs/evaluate.md): every document comes in the params.
-  connection.onRequest(EVALUATE_REQUEST, paramsRunner('evaluate', (params: EvaluateParams) => evaluateRequest(params)));
+  connection.onRequest(
+    EVALUATE_REQUEST,
+    paramsRunner('evaluate', (params: EvaluateParams) => evaluateRequest(params)),
+  );
   connection.onRequest(REGIONS_WITH_ROOM_REQUEST, (params: RegionsWithRoomParams) => {
-    if (typeof params?.model !== 'string' || typeof params.tpm !== 'number' || !Array.isArray(params.reads)) throw new ResponseError(ErrorCodes.InvalidParams, 'regions with room: give model, tpm and reads');
+    if (typeof params?.model !== 'string' || typeof params.tpm !== 'number' || !Array.isArray(params.reads))
+      throw new ResponseError(ErrorCodes.InvalidParams, 'regions with room: give model, tpm and reads');
     return regionsWithRoom(params.model, params.sku ?? 'Standard', params.tpm, params.reads);
   });
 }
@@ -93,18 +112,32 @@ export function registerCustomRequests({ connection, handle, checks, diagnostics
 export function previousTextParams(params: unknown): { uri: string; previous: PreviousText | undefined } {
   const p = (params ?? {}) as { textDocument?: { uri?: unknown }; text?: unknown; label?: unknown };
   const uri = p.textDocument?.uri;
-  if (typeof uri !== 'string' || !uri) throw new ResponseError(ErrorCodes.InvalidParams, `${PREVIOUS_TEXT_REQUEST}: textDocument.uri is required`);
+  if (typeof uri !== 'string' || !uri)
+    throw new ResponseError(ErrorCodes.InvalidParams, `${PREVIOUS_TEXT_REQUEST}: textDocument.uri is required`);
   if (p.text === null || p.text === undefined) return { uri, previous: undefined };
-  if (typeof p.text !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, `${PREVIOUS_TEXT_REQUEST}: text is a string, or null to forget it`);
-  if (p.text.length > LARGE_DOCUMENT) throw new ResponseError(ErrorCodes.InvalidParams, `${PREVIOUS_TEXT_REQUEST}: the text is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB`);
+  if (typeof p.text !== 'string')
+    throw new ResponseError(ErrorCodes.InvalidParams, `${PREVIOUS_TEXT_REQUEST}: text is a string, or null to forget it`);
+  if (p.text.length > LARGE_DOCUMENT)
+    throw new ResponseError(
+      ErrorCodes.InvalidParams,
+      `${PREVIOUS_TEXT_REQUEST}: the text is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB`,
+    );
   const label = typeof p.label === 'string' && p.label ? p.label.slice(0, 100) : 'the previous text';
   return { uri, previous: { text: p.text, label } };
 }
 
 /** The changes of a document since its earlier text; locations of removed things are where they were taken from. */
-export function changeReport(uri: string, text: string, previous: (PreviousText & { referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' }) | undefined): ChangeReportAnswer {
+export function changeReport(
+  uri: string,
+  text: string,
+  previous: (PreviousText & { referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' }) | undefined,
+): ChangeReportAnswer {
   if (!previous) return { compared: false, reports: [] };
-  const result = compareTexts({ file: previous.label, text: previous.text }, { file: uri, text }, { referenceAdded: previous.referenceAdded, referenceRemoved: previous.referenceRemoved });
+  const result = compareTexts(
+    { file: previous.label, text: previous.text },
+    { file: uri, text },
+    { referenceAdded: previous.referenceAdded, referenceRemoved: previous.referenceRemoved },
+  );
   if (!result.ok) return { compared: true, label: previous.label, problem: result.problem, reports: [] };
   return {
     compared: true,

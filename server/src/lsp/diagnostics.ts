@@ -4,7 +4,15 @@
 // eglot 1.9) the server pushes them, on type after a short debounce, and for documents opened (or checked
 // again after a settings or definitions change) one at a time in a background queue. In the spirit of
 // json-language-features' server/src/utils/validation.ts.
-import { DocumentDiagnosticReportKind, ErrorCodes, ResponseError, type Connection, type Diagnostic, type ServerCapabilities, type TextDocuments } from 'vscode-languageserver';
+import {
+  DocumentDiagnosticReportKind,
+  ErrorCodes,
+  ResponseError,
+  type Connection,
+  type Diagnostic,
+  type ServerCapabilities,
+  type TextDocuments,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentChecks } from './checks';
 import { cancelled } from './runner';
@@ -79,7 +87,11 @@ interface DocumentEvents {
  * The client pulls: nothing is computed until it asks. Changes of what the checks depend on forget the
  * last results and ask the client to pull again (workspace/diagnostic/refresh).
  */
-function registerPull(context: DiagnosticsContext, openedVersions: Map<string, number>, workspaceDiagnostics: boolean): DiagnosticsSupport & DocumentEvents {
+function registerPull(
+  context: DiagnosticsContext,
+  openedVersions: Map<string, number>,
+  workspaceDiagnostics: boolean,
+): DiagnosticsSupport & DocumentEvents {
   const { connection, documents, checks, idleCollection } = context;
   const refresh = () => void connection.languages.diagnostics.refresh();
   connection.languages.diagnostics.on((params, token) => {
@@ -92,7 +104,8 @@ function registerPull(context: DiagnosticsContext, openedVersions: Map<string, n
       // parse is not kept, as for a document checked in the queue when pushing (a request about it parses again).
       const asOpened = document.version === openedVersions.get(document.uri);
       // In onSave mode a pull between saves answers with the last saved state's diagnostics.
-      const items = context.onSave() && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : checks.diagnose(document, !asOpened);
+      const items =
+        context.onSave() && last?.json !== undefined ? (JSON.parse(last.json) as Diagnostic[]) : checks.diagnose(document, !asOpened);
       idleCollection.note(asOpened ? document.getText().length : 0);
       return { kind: DocumentDiagnosticReportKind.Full, items };
     } catch (error) {

@@ -2,7 +2,14 @@
 // initialize are made (featureCapabilities) and the "Features" row of server/README.md is generated
 // (scripts/generators/server-features.js). A feature is its capability, its handler (a call of the pure
 // service, through the safe runner) and the words that describe it.
-import { ErrorCodes, ResponseError, type Connection, type CompletionList, type ServerCapabilities, type WorkspaceEdit } from 'vscode-languageserver';
+import {
+  ErrorCodes,
+  ResponseError,
+  type Connection,
+  type CompletionList,
+  type ServerCapabilities,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   doHover,
@@ -75,12 +82,20 @@ export const FEATURES: LspFeature[] = [
     readme: `completion (trigger characters ${triggers})`,
     capabilities: { completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false } },
     register: ({ connection, handle, featureOptions }) =>
-      connection.onCompletion(handle('completion', (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)), { isIncomplete: false, items: [] } as CompletionList, { model: false })),
+      connection.onCompletion(
+        handle(
+          'completion',
+          (d, p, params) => getCompletions(p, offsetOf(d, params.position), featureOptions(d.uri)),
+          { isIncomplete: false, items: [] } as CompletionList,
+          { model: false },
+        ),
+      ),
   },
   {
     readme: 'hover',
     capabilities: { hoverProvider: true },
-    register: ({ connection, handle, featureOptions }) => connection.onHover(handle('hover', (d, p, params) => doHover(p, offsetOf(d, params.position), featureOptions(d.uri)), null)),
+    register: ({ connection, handle, featureOptions }) =>
+      connection.onHover(handle('hover', (d, p, params) => doHover(p, offsetOf(d, params.position), featureOptions(d.uri)), null)),
   },
   {
     readme: 'definition',
@@ -105,7 +120,14 @@ export const FEATURES: LspFeature[] = [
     readme: 'references',
     capabilities: { referencesProvider: true },
     register: ({ connection, handle, consumerDocuments }) =>
-      connection.onReferences(handle('references', (d, p, params) => findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration, consumerDocuments(d.uri)), [])),
+      connection.onReferences(
+        handle(
+          'references',
+          (d, p, params) =>
+            findReferences(p, d.uri, offsetOf(d, params.position), params.context.includeDeclaration, consumerDocuments(d.uri)),
+          [],
+        ),
+      ),
   },
   {
     readme: 'prepareRename/rename',
@@ -137,7 +159,10 @@ export const FEATURES: LspFeature[] = [
   },
   {
     readme: `codeAction (quick fixes, "Fix all <rule> problems in this file", and \`${SOURCE_FIX_ALL}\`, every fix that needs no choice in one edit, for \`editor.codeActionsOnSave\`; as \`CodeAction\` literals, or for clients without literal support as the command \`${APPLY_EDIT_COMMAND}\`, which applies the edit through \`workspace/applyEdit\`)`,
-    capabilities: { codeActionProvider: { codeActionKinds: [QUICK_FIX, SOURCE_FIX_ALL] }, executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] } },
+    capabilities: {
+      codeActionProvider: { codeActionKinds: [QUICK_FIX, SOURCE_FIX_ALL] },
+      executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] },
+    },
     register: ({ connection, handle, featureOptions, codeActionLiterals, fixAllOptions }) => {
       connection.onCodeAction(
         handle(
@@ -146,19 +171,27 @@ export const FEATURES: LspFeature[] = [
             const only = params.context.only;
             // A kind asked for covers the kinds below it ('source' covers 'source.fixAll.policyset').
             const asked = (kind: string) => !only || only.some((k) => k === kind || kind.startsWith(`${k}.`));
-            const actions = asked(QUICK_FIX) ? getCodeActions(p, d.uri, params.context.diagnostics, params.range, { ...featureOptions(d.uri), validation: () => fixAllOptions(d, p) }) : [];
+            const actions = asked(QUICK_FIX)
+              ? getCodeActions(p, d.uri, params.context.diagnostics, params.range, {
+                  ...featureOptions(d.uri),
+                  validation: () => fixAllOptions(d, p),
+                })
+              : [];
             // Fix-all of the whole document only when asked for by kind (on save, or the Source Action menu): it checks the document again.
             const options = only && asked(SOURCE_FIX_ALL) ? fixAllOptions(d, p) : undefined;
             const fixAll = options && getFixAllAction(p, d.uri, options);
             if (fixAll) actions.push(fixAll);
             // Clients without code action literals get each fix as a command that applies its edit.
-            return codeActionLiterals() ? actions : actions.map((a) => ({ title: a.title, command: APPLY_EDIT_COMMAND, arguments: [a.edit] }));
+            return codeActionLiterals()
+              ? actions
+              : actions.map((a) => ({ title: a.title, command: APPLY_EDIT_COMMAND, arguments: [a.edit] }));
           },
           [],
         ),
       );
       connection.onExecuteCommand(async (params) => {
-        if (params.command !== APPLY_EDIT_COMMAND || !params.arguments?.[0]) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command '${params.command}'`);
+        if (params.command !== APPLY_EDIT_COMMAND || !params.arguments?.[0])
+          throw new ResponseError(ErrorCodes.InvalidParams, `unknown command '${params.command}'`);
         await connection.workspace.applyEdit(params.arguments[0] as WorkspaceEdit);
       });
     },
@@ -166,33 +199,45 @@ export const FEATURES: LspFeature[] = [
   {
     readme: 'documentSymbol (hierarchical)',
     capabilities: { documentSymbolProvider: true },
-    register: ({ connection, handle, featureOptions }) => connection.onDocumentSymbol(handle('documentSymbol', (d, p) => documentSymbols(p, featureOptions(d.uri)), [])),
+    register: ({ connection, handle, featureOptions }) =>
+      connection.onDocumentSymbol(handle('documentSymbol', (d, p) => documentSymbols(p, featureOptions(d.uri)), [])),
   },
   {
     readme: 'documentHighlight (a parameter, group or reference ID: declarations as Write, uses as Read)',
     capabilities: { documentHighlightProvider: true },
-    register: ({ connection, handle }) => connection.onDocumentHighlight(handle('documentHighlight', (d, p, params) => getDocumentHighlights(p, offsetOf(d, params.position)), [])),
+    register: ({ connection, handle }) =>
+      connection.onDocumentHighlight(
+        handle('documentHighlight', (d, p, params) => getDocumentHighlights(p, offsetOf(d, params.position)), []),
+      ),
   },
   {
-    readme: 'inlayHint (definitions and effects, parameter values, definition versions: each a `policySet.inlayHints.*` setting, on by default)',
+    readme:
+      'inlayHint (definitions and effects, parameter values, definition versions: each a `policySet.inlayHints.*` setting, on by default)',
     capabilities: { inlayHintProvider: { resolveProvider: false } },
     register: ({ connection, handle, featureOptions, settings }) =>
       connection.languages.inlayHint.on(
         handle(
           'inlayHint',
-          (d, p, params) => getInlayHints(p, { start: offsetOf(d, params.range.start), end: offsetOf(d, params.range.end) }, { ...featureOptions(d.uri), kinds: settings().inlayHints }),
+          (d, p, params) =>
+            getInlayHints(
+              p,
+              { start: offsetOf(d, params.range.start), end: offsetOf(d, params.range.end) },
+              { ...featureOptions(d.uri), kinds: settings().inlayHints },
+            ),
           [],
         ),
       ),
   },
   {
-    readme: 'documentLink (a `policyDefinitionId` to its workspace file or the built-in\'s Azure portal page, `additionalMetadataId`, `parameterFile`)',
+    readme:
+      "documentLink (a `policyDefinitionId` to its workspace file or the built-in's Azure portal page, `additionalMetadataId`, `parameterFile`)",
     capabilities: { documentLinkProvider: { resolveProvider: false } },
     register: ({ connection, handle, featureOptions, sourceUri }) =>
       connection.onDocumentLinks(handle('documentLink', (d, p) => getDocumentLinks(p, d.uri, { ...featureOptions(d.uri), sourceUri }), [])),
   },
   {
-    readme: 'workspace/symbol (sets, definitions, parameters, groups and reference IDs of the open documents and the known files, at most 500)',
+    readme:
+      'workspace/symbol (sets, definitions, parameters, groups and reference IDs of the open documents and the known files, at most 500)',
     capabilities: { workspaceSymbolProvider: true },
     register: ({ connection, symbolSources, logError }) =>
       connection.onWorkspaceSymbol((params, token) => {
@@ -213,17 +258,20 @@ export const FEATURES: LspFeature[] = [
   {
     readme: 'selectionRange',
     capabilities: { selectionRangeProvider: true },
-    register: ({ connection, handle }) => connection.onSelectionRanges(handle('selectionRange', (_d, p, params) => selectionRanges(p, params.positions), [])),
+    register: ({ connection, handle }) =>
+      connection.onSelectionRanges(handle('selectionRange', (_d, p, params) => selectionRanges(p, params.positions), [])),
   },
   {
     readme: 'formatting',
     capabilities: { documentFormattingProvider: true },
-    register: ({ connection, handle }) => connection.onDocumentFormatting(handle('formatting', (_d, p, params) => format(p, params.options), [])),
+    register: ({ connection, handle }) =>
+      connection.onDocumentFormatting(handle('formatting', (_d, p, params) => format(p, params.options), [])),
   },
   {
     readme: 'rangeFormatting',
     capabilities: { documentRangeFormattingProvider: true },
-    register: ({ connection, handle }) => connection.onDocumentRangeFormatting(handle('rangeFormatting', (_d, p, params) => format(p, params.options, params.range), [])),
+    register: ({ connection, handle }) =>
+      connection.onDocumentRangeFormatting(handle('rangeFormatting', (_d, p, params) => format(p, params.options, params.range), [])),
   },
 ];
 

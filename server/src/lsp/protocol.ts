@@ -40,7 +40,11 @@ export interface RegionsWithRoomParams {
   sku?: string;
   tpm: number;
   /** The usage read per region (E7: shaped as service/quota/usage.ts's Usage), or why it could not be read. */
-  reads: Array<{ location: string; value?: Array<{ name?: { value?: string; localizedValue?: string }; currentValue?: number; limit?: number; unit?: string }>; error?: string }>;
+  reads: Array<{
+    location: string;
+    value?: Array<{ name?: { value?: string; localizedValue?: string }; currentValue?: number; limit?: number; unit?: string }>;
+    error?: string;
+  }>;
 }
 
 /**

@@ -20,14 +20,24 @@ export interface RunnerContext {
 
 export type DocumentWork<P, R> = (document: TextDocument, policyDocument: PolicyDocument, params: P) => R | Promise<R>;
 export type DocumentHandler<P, R> = (params: P, token: CancellationToken) => Promise<R>;
-export type Runner = <P extends { textDocument: { uri: string } }, R>(name: string, work: DocumentWork<P, R>, empty: R, options?: { model?: boolean }) => DocumentHandler<P, R>;
+export type Runner = <P extends { textDocument: { uri: string } }, R>(
+  name: string,
+  work: DocumentWork<P, R>,
+  empty: R,
+  options?: { model?: boolean },
+) => DocumentHandler<P, R>;
 
 /**
  * A runner of requests on the current version of their document: `empty` answers a document the server
  * does not have; `model: false` leaves the set models out of the parse (completion builds the one it needs).
  */
 export function documentRunner(context: RunnerContext): Runner {
-  return <P extends { textDocument: { uri: string } }, R>(name: string, work: DocumentWork<P, R>, empty: R, options: { model?: boolean } = {}) =>
+  return <P extends { textDocument: { uri: string } }, R>(
+      name: string,
+      work: DocumentWork<P, R>,
+      empty: R,
+      options: { model?: boolean } = {},
+    ) =>
     async (params: P, token: CancellationToken): Promise<R> => {
       if (token.isCancellationRequested) throw cancelled();
       context.started();
@@ -43,7 +53,8 @@ export function documentRunner(context: RunnerContext): Runner {
         throw new ResponseError(ErrorCodes.InternalError, `${name} failed: ${(error as Error).message}`);
       }
       if (token.isCancellationRequested) throw cancelled();
-      if (context.documents.get(document.uri)?.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed');
+      if (context.documents.get(document.uri)?.version !== version)
+        throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed');
       return result;
     };
 }

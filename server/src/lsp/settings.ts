@@ -21,7 +21,14 @@ export interface ServerSettings {
   inlayHints: { definitions: boolean; parameterValues: boolean; definitionVersions: boolean };
 }
 
-export const DEFAULT_SETTINGS: ServerSettings = { severities: {}, validate: { run: 'onType' }, definitions: { paths: [] }, cloud: '', quota: { capacityUnitsFile: '', usageFiles: [] }, inlayHints: { definitions: true, parameterValues: true, definitionVersions: true } };
+export const DEFAULT_SETTINGS: ServerSettings = {
+  severities: {},
+  validate: { run: 'onType' },
+  definitions: { paths: [] },
+  cloud: '',
+  quota: { capacityUnitsFile: '', usageFiles: [] },
+  inlayHints: { definitions: true, parameterValues: true, definitionVersions: true },
+};
 
 /** The settings of a `policySet` section; what is missing or of the wrong type takes its default. */
 export function readSettings(raw: unknown): ServerSettings {
@@ -29,7 +36,10 @@ export function readSettings(raw: unknown): ServerSettings {
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const run = isObject(s.validate) && s.validate['run'] === 'onSave' ? 'onSave' : 'onType';
   const workspace = isObject(s.validate) && typeof s.validate['workspace'] === 'boolean' ? s.validate['workspace'] : undefined;
-  const paths = isObject(s.definitions) && Array.isArray(s.definitions['paths']) ? s.definitions['paths'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [];
+  const paths =
+    isObject(s.definitions) && Array.isArray(s.definitions['paths'])
+      ? s.definitions['paths'].filter((p): p is string => typeof p === 'string' && p.length > 0)
+      : [];
   return {
     severities: isObject(s.severities) ? (s.severities as ServerSettings['severities']) : {},
     validate: workspace === undefined ? { run } : { run, workspace },
@@ -37,7 +47,10 @@ export function readSettings(raw: unknown): ServerSettings {
     cloud: typeof s.cloud === 'string' ? s.cloud : '',
     quota: {
       capacityUnitsFile: isObject(s.quota) && typeof s.quota['capacityUnitsFile'] === 'string' ? s.quota['capacityUnitsFile'] : '',
-      usageFiles: isObject(s.quota) && Array.isArray(s.quota['usageFiles']) ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0) : [],
+      usageFiles:
+        isObject(s.quota) && Array.isArray(s.quota['usageFiles'])
+          ? s.quota['usageFiles'].filter((p): p is string => typeof p === 'string' && p.length > 0)
+          : [],
     },
     versions: {
       referenceAdded: isObject(s.versions) && s.versions['referenceAdded'] === 'major' ? 'major' : 'minor',

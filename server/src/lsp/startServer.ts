@@ -1,4 +1,10 @@
-import { TextDocuments, TextDocumentSyncKind, DidChangeWatchedFilesNotification, type Connection, type InitializeResult } from 'vscode-languageserver';
+import {
+  TextDocuments,
+  TextDocumentSyncKind,
+  DidChangeWatchedFilesNotification,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServerHost } from './serverHost';
 import { DocumentParses } from './documentCache';
@@ -31,7 +37,13 @@ const IDLE_COLLECTION_LOW_RATE_MS = 6000;
  * The workspace's consumer documents for a rename or find-references: the files the scan found (read now, or
  * the open document's text), and the open documents that are consumers.
  */
-function consumerDocumentsOf(files: string[], except: string, documents: TextDocuments<TextDocument>, host: ServerHost, parse: (document: TextDocument) => PolicyDocument): ConsumerDocument[] {
+function consumerDocumentsOf(
+  files: string[],
+  except: string,
+  documents: TextDocuments<TextDocument>,
+  host: ServerHost,
+  parse: (document: TextDocument) => PolicyDocument,
+): ConsumerDocument[] {
   const found = new Map<string, ConsumerDocument>();
   for (const document of documents.all()) {
     if (document.uri === except) continue;
@@ -69,7 +81,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const workspace = new Workspace(connection, host, documents, () => settings);
   const checks = new DocumentChecks(documents, parses, workspace, host, onSave, logError);
   const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
-  const handle = documentRunner({ documents, parsed: (document, model) => parses.parsed(document, model), started: () => idleCollection.note(), logError });
+  const handle = documentRunner({
+    documents,
+    parsed: (document, model) => parses.parsed(document, model),
+    started: () => idleCollection.note(),
+    logError,
+  });
 
   const readSettings = async () => {
     if (!canConfigure) return;
@@ -85,7 +102,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     hasWorkspaceFolders = !!capabilities.workspace?.workspaceFolders;
     codeActionLiterals = !!capabilities.textDocument?.codeAction?.codeActionLiteralSupport;
     // Inlay hints show what the known definitions and settings say: the client asks again when they change.
-    if (capabilities.workspace?.inlayHint?.refreshSupport) workspace.onRecheck = () => void connection.languages.inlayHint.refresh().catch(() => undefined);
+    if (capabilities.workspace?.inlayHint?.refreshSupport)
+      workspace.onRecheck = () => void connection.languages.inlayHint.refresh().catch(() => undefined);
     workspace.folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     settings = initialSettings(params.initializationOptions) ?? settings;
     // The one choice between pushing and pulling diagnostics.
@@ -95,10 +113,23 @@ export function startServer(connection: Connection, host: ServerHost): void {
       editorSettings: () => ({ severities: settings.severities, cloud: settings.cloud }),
       log: (message) => connection.console.log(message),
     });
-    diagnostics = registerDiagnostics({ connection, documents, checks, onSave, idleCollection, yieldToEvents: () => host.yieldToEvents() }, pull, !!linter);
+    diagnostics = registerDiagnostics(
+      { connection, documents, checks, onSave, idleCollection, yieldToEvents: () => host.yieldToEvents() },
+      pull,
+      !!linter,
+    );
     workspace.checks = diagnostics;
     if (linter) {
-      workspaceDiagnostics = registerWorkspaceDiagnostics({ connection, documents, linter, pull, folders: () => workspace.folders, setting: () => settings.validate.workspace, yieldToEvents: () => host.yieldToEvents(), idleCollection });
+      workspaceDiagnostics = registerWorkspaceDiagnostics({
+        connection,
+        documents,
+        linter,
+        pull,
+        folders: () => workspace.folders,
+        setting: () => settings.validate.workspace,
+        yieldToEvents: () => host.yieldToEvents(),
+        idleCollection,
+      });
     }
     return {
       capabilities: {
@@ -114,7 +145,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onInitialized(async () => {
     workspace.configs.load(workspace.folders);
     await readSettings();
-    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{json,jsonc}' }, { globPattern: '**/.policysetrc.json' }] });
+    if (canWatch)
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: '**/*.{json,jsonc}' }, { globPattern: '**/.policysetrc.json' }],
+      });
     if (hasWorkspaceFolders)
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         workspace.foldersChanged(event);
@@ -146,13 +180,17 @@ export function startServer(connection: Connection, host: ServerHost): void {
     codeActionLiterals: () => codeActionLiterals,
     // No fix-all where there are no diagnostics of the document's own (ignored), or they are the assembled set's (a split part).
     fixAllOptions: (document, parsed) =>
-      workspace.isIgnored(document.uri) || (splitPartOf(document.uri) && splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling)))
+      workspace.isIgnored(document.uri) ||
+      (splitPartOf(document.uri) && splitSetOf(document.uri, (sibling) => documents.get(sibling)?.getText() ?? host.readFile(sibling)))
         ? undefined
         : workspace.validationOptions(document, parsed),
     settings: () => settings,
     // A parse made for the symbols alone is not kept: it would push out the parses of the documents in use.
     symbolSources: () => workspace.symbolSources((document) => parses.parsed(document, true, false)),
-    consumerDocuments: (except) => consumerDocumentsOf(workspace.definitions.consumerFiles?.() ?? [], except, documents, host, (document) => parses.parsed(document, false, false)),
+    consumerDocuments: (except) =>
+      consumerDocumentsOf(workspace.definitions.consumerFiles?.() ?? [], except, documents, host, (document) =>
+        parses.parsed(document, false, false),
+      ),
     logError,
   });
   registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents });

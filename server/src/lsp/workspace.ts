@@ -5,7 +5,14 @@ import { MessageType, ShowMessageNotification, type Connection, type TextDocumen
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { cloudOfPath, type PolicyDocument } from '../service';
 import { workspaceSymbolsOfDocument, type DocumentWorkspaceSymbols, type FeatureOptions, type SymbolSources } from '../service/features';
-import { isConfigChange, type FileChange, type KnownDefinitions, type QuotaSources, type ServerHost, type WorkspaceConfigSource } from './serverHost';
+import {
+  isConfigChange,
+  type FileChange,
+  type KnownDefinitions,
+  type QuotaSources,
+  type ServerHost,
+  type WorkspaceConfigSource,
+} from './serverHost';
 import type { ServerSettings } from './settings';
 
 /** Watched-file changes and edits of open definitions are gathered this long before the definitions are read again. */
@@ -109,7 +116,15 @@ export class Workspace {
       // Deployment plans read their usage files (the settings', the config file's and the plan's own) on each check.
       quota:
         policyDocument?.kind === 'deploymentPlan'
-          ? { ...features.quota, usages: this.quotaFiles.usages([...settings.quota.usageFiles, ...(config?.usage ?? [])], this.folders, document.uri, policyDocument.parsed.root) }
+          ? {
+              ...features.quota,
+              usages: this.quotaFiles.usages(
+                [...settings.quota.usageFiles, ...(config?.usage ?? [])],
+                this.folders,
+                document.uri,
+                policyDocument.parsed.root,
+              ),
+            }
           : undefined,
       definitions: this.definitions.catalog.size || this.definitions.catalog.setCount ? this.definitions.catalog : undefined,
       assumePolicyDocument: document.languageId === 'policyset',
@@ -123,7 +138,11 @@ export class Workspace {
     // The workspace's .policysetrc.json over the setting, as for the rules.
     const versions = this.configOf(uri)?.versions;
     return previous
-      ? { ...previous, referenceAdded: versions?.referenceAdded ?? this.settings().versions?.referenceAdded, referenceRemoved: versions?.referenceRemoved ?? this.settings().versions?.referenceRemoved }
+      ? {
+          ...previous,
+          referenceAdded: versions?.referenceAdded ?? this.settings().versions?.referenceAdded,
+          referenceRemoved: versions?.referenceRemoved ?? this.settings().versions?.referenceRemoved,
+        }
       : undefined;
   }
 
@@ -183,7 +202,14 @@ export class Workspace {
       if (afterOpened && this.checks?.deferUntilOpened(() => this.reloadDefinitions(0))) return;
       const settings = this.settings();
       this.definitions
-        .reload({ ...settings.definitions, paths: [...settings.definitions.paths, ...this.configs.all().flatMap((c) => c.config.definitions ?? [])] }, this.folders, this.openDefinitionTexts())
+        .reload(
+          {
+            ...settings.definitions,
+            paths: [...settings.definitions.paths, ...this.configs.all().flatMap((c) => c.config.definitions ?? [])],
+          },
+          this.folders,
+          this.openDefinitionTexts(),
+        )
         .then((current) => current && this.recheckIfChanged())
         .catch((error: Error) => this.connection.console.error(`loading policy definitions failed: ${error.message}`));
     }, delay);

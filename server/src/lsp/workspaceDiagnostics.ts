@@ -11,7 +11,16 @@
 // they add (see workspaceLint.ts). The check yields to waiting messages between files, so a keystroke in an
 // open document is answered while the workspace is being checked; a file that changes again before its
 // turn is checked once, with its newest text.
-import type { CancellationToken, Connection, ResultProgressReporter, TextDocuments, WorkDoneProgressReporter, WorkspaceDiagnosticReport, WorkspaceDocumentDiagnosticReport, WorkspaceDiagnosticReportPartialResult } from 'vscode-languageserver';
+import type {
+  CancellationToken,
+  Connection,
+  ResultProgressReporter,
+  TextDocuments,
+  WorkDoneProgressReporter,
+  WorkspaceDiagnosticReport,
+  WorkspaceDocumentDiagnosticReport,
+  WorkspaceDiagnosticReportPartialResult,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isConfigChange, type FileChange, type WorkspaceFileReport, type WorkspaceLinter } from './serverHost';
 import { WORKSPACE_PROGRESS_NOTIFICATION, WORKSPACE_STATS_REQUEST, type WorkspaceProgress, type WorkspaceStats } from './protocol';
@@ -54,12 +63,14 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
   let loaded: Promise<void> | undefined;
   let isLoaded = false;
   const ensureLoaded = () =>
-    (loaded ??= linter.load(context.folders(), () => context.yieldToEvents()).then(
-      () => {
-        isLoaded = true;
-      },
-      (error: Error) => connection.console.error(`workspace diagnostics: finding the workspace's files failed: ${error.message}`),
-    ));
+    (loaded ??= linter
+      .load(context.folders(), () => context.yieldToEvents())
+      .then(
+        () => {
+          isLoaded = true;
+        },
+        (error: Error) => connection.console.error(`workspace diagnostics: finding the workspace's files failed: ${error.message}`),
+      ));
 
   /** Requests held open (pull with a partial result token) wait here for the next change. */
   let waiters: Array<() => void> = [];
@@ -83,7 +94,11 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
 
   /** One check of the files waiting, reported through `report`; `keepGoing` is asked between files. */
   let checking: Promise<void> | undefined;
-  const checkPending = async (report: (r: WorkspaceFileReport) => void, keepGoing: () => boolean = enabled, onProgress?: (checked: number, total: number) => void): Promise<void> => {
+  const checkPending = async (
+    report: (r: WorkspaceFileReport) => void,
+    keepGoing: () => boolean = enabled,
+    onProgress?: (checked: number, total: number) => void,
+  ): Promise<void> => {
     // One run at a time: a second asker waits for the first, then checks what is left.
     while (checking) await checking;
     if (!linter.pending()) return;
@@ -222,7 +237,13 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
   }
 
   /** A workspace/diagnostic's answer; `held`: what the client holds, by URI, updated as reports go out. */
-  async function answer(held: Map<string, string>, streaming: boolean, token: CancellationToken, workDone: WorkDoneProgressReporter, resultProgress: ResultProgressReporter<WorkspaceDiagnosticReportPartialResult> | undefined): Promise<WorkspaceDiagnosticReport> {
+  async function answer(
+    held: Map<string, string>,
+    streaming: boolean,
+    token: CancellationToken,
+    workDone: WorkDoneProgressReporter,
+    resultProgress: ResultProgressReporter<WorkspaceDiagnosticReportPartialResult> | undefined,
+  ): Promise<WorkspaceDiagnosticReport> {
     const items: WorkspaceDocumentDiagnosticReport[] = [];
     let chunk: WorkspaceDocumentDiagnosticReport[] = [];
     let lastFlush = performance.now();
@@ -237,9 +258,16 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
       chunk.push(item);
       if (chunk.length >= PARTIAL_CHUNK || performance.now() - lastFlush > PARTIAL_FLUSH_MS) flush();
     };
-    const full = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => ({ kind: 'full', uri: r.uri, version: null, resultId: r.resultId, items: r.diagnostics() });
+    const full = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => ({
+      kind: 'full',
+      uri: r.uri,
+      version: null,
+      resultId: r.resultId,
+      items: r.diagnostics(),
+    });
     /** Unchanged where the client holds this result already. */
-    const report = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport => (held.get(r.uri) === r.resultId ? { kind: 'unchanged', uri: r.uri, version: null, resultId: r.resultId } : full(r));
+    const report = (r: WorkspaceFileReport): WorkspaceDocumentDiagnosticReport =>
+      held.get(r.uri) === r.resultId ? { kind: 'unchanged', uri: r.uri, version: null, resultId: r.resultId } : full(r);
     /** A file the client holds diagnostics of that is no longer checked (deleted, ignored, the check turned off): cleared. */
     const clearGone = (all: boolean) => {
       for (const [uri, resultId] of held) {
@@ -263,13 +291,24 @@ export function registerWorkspaceDiagnostics(context: WorkspaceDiagnosticsContex
         for (const r of linter.reports()) emit(report(r));
         const total = linter.pending();
         if (total) workDone.begin('Policy Set: checking the workspace', 0, `0 of ${total.toLocaleString('en-US')} files`, true);
-        await checkPending((r) => emit(report(r)), () => enabled() && !token.isCancellationRequested, (n, of) => workDone.report(Math.floor((n / Math.max(of, 1)) * 100), `Checking ${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} files`));
+        await checkPending(
+          (r) => emit(report(r)),
+          () => enabled() && !token.isCancellationRequested,
+          (n, of) =>
+            workDone.report(
+              Math.floor((n / Math.max(of, 1)) * 100),
+              `Checking ${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} files`,
+            ),
+        );
         if (total) workDone.done();
         first = false;
       } else {
-        await checkPending((r) => {
-          if (held.get(r.uri) !== r.resultId) emit(full(r));
-        }, () => enabled() && !token.isCancellationRequested);
+        await checkPending(
+          (r) => {
+            if (held.get(r.uri) !== r.resultId) emit(full(r));
+          },
+          () => enabled() && !token.isCancellationRequested,
+        );
       }
       // Files a check in the background (after a change) or another request checked meanwhile.
       for (const r of linter.reports()) if (held.get(r.uri) !== r.resultId) emit(report(r));

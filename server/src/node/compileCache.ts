@@ -86,9 +86,21 @@ export function requireWithCompileCache(file: string): CachedModule {
   // A `#!` line (the server's entry has one) is what Node.js's own loader drops: a comment here, same length.
   const code = source.startsWith('#!') ? `//${source.slice(2)}` : source;
   const script = new vm.Script(Module.wrap(code), { filename: file, cachedData });
-  const state: CachedModule['state'] = !usable ? 'off' : cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
+  const state: CachedModule['state'] = !usable
+    ? 'off'
+    : cachedData === undefined
+      ? 'missing'
+      : script.cachedDataRejected
+        ? 'rejected'
+        : 'used';
   const module = { exports: {} as unknown };
-  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+  const wrapper = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: unknown,
+    filename: string,
+    dirname: string,
+  ) => void;
   wrapper.call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
   return {
     get exports() {
@@ -114,6 +126,7 @@ function removeStale(kept: string): void {
   const folder = path.dirname(kept);
   const prefix = path.basename(kept).replace(/-[0-9a-f]+\.v8cache$/, '-');
   for (const name of fs.readdirSync(folder)) {
-    if (name.startsWith(prefix) && name.endsWith('.v8cache') && name !== path.basename(kept)) fs.rmSync(path.join(folder, name), { force: true });
+    if (name.startsWith(prefix) && name.endsWith('.v8cache') && name !== path.basename(kept))
+      fs.rmSync(path.join(folder, name), { force: true });
   }
 }

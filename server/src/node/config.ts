@@ -123,7 +123,10 @@ export function ignoreMatcher(patterns: string[], baseDir: string): (file: strin
       // The one bounded pattern engine: no pattern and no file name can make this backtrack.
       isMatch = globMatcher(anchored ? body : `**/${body}`, { dot: true });
     } catch (error) {
-      if (error instanceof PatternError) throw new PatternError(`'ignore' pattern ${index + 1} (${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}): ${error.message}`);
+      if (error instanceof PatternError)
+        throw new PatternError(
+          `'ignore' pattern ${index + 1} (${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}): ${error.message}`,
+        );
       throw error;
     }
     return { negated, isMatch };

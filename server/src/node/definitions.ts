@@ -92,11 +92,17 @@ function addDocument(catalog: DefinitionCatalog, value: unknown, file: string): 
  * Builds the catalogue. An explicit file is an index (a JSON array of definitions) or one policy definition;
  * files found in folders, or among the files being linted, count when they are policy definitions.
  */
-export async function loadCatalog(sources: DefinitionSources, extraDefinitionTexts: Array<{ file: string; text: string }> = []): Promise<DefinitionCatalog> {
+export async function loadCatalog(
+  sources: DefinitionSources,
+  extraDefinitionTexts: Array<{ file: string; text: string }> = [],
+): Promise<DefinitionCatalog> {
   const catalog = new DefinitionCatalog();
   for (const file of sources.indexFiles) {
     const value = await readJson(file);
-    if (Array.isArray(value) || (typeof value === 'object' && value !== null && Array.isArray((value as { definitions?: unknown }).definitions))) {
+    if (
+      Array.isArray(value) ||
+      (typeof value === 'object' && value !== null && Array.isArray((value as { definitions?: unknown }).definitions))
+    ) {
       catalog.addIndex(value, file);
     } else if (!addDocument(catalog, value, file) && !catalog.addDefinitionDocument(value, file)) {
       throw new InputError(`--definitions: '${file}' is neither a definitions index (a JSON array), a policy definition nor a policy set`);
@@ -115,7 +121,8 @@ export async function loadCatalog(sources: DefinitionSources, extraDefinitionTex
       } catch {
         // Unreadable: nothing to name.
       }
-      if (text !== undefined) recordUnreadable(catalog, file, text, (error as Error).message.replace(/^--definitions: '[^']*' is not valid JSON: /, ''));
+      if (text !== undefined)
+        recordUnreadable(catalog, file, text, (error as Error).message.replace(/^--definitions: '[^']*' is not valid JSON: /, ''));
       continue;
     }
     addDocument(catalog, value, file);

@@ -30,7 +30,15 @@ export interface Discovery {
 function describeFsError(error: unknown, target: string): string {
   const code = (error as NodeJS.ErrnoException).code;
   const reason =
-    code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'not a directory' : code === 'ELOOP' ? 'too many symbolic links' : (error as Error).message;
+    code === 'ENOENT'
+      ? 'no such file or directory'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'ENOTDIR'
+          ? 'not a directory'
+          : code === 'ELOOP'
+            ? 'too many symbolic links'
+            : (error as Error).message;
   return `cannot read '${target}': ${reason}`;
 }
 
@@ -123,7 +131,15 @@ function formatMiB(bytes: number): string {
 
 function notRegular(stat: Stats): string | undefined {
   if (stat.isFile()) return undefined;
-  const what = stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a pipe (FIFO)' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
+  const what = stat.isDirectory()
+    ? 'a folder'
+    : stat.isFIFO()
+      ? 'a pipe (FIFO)'
+      : stat.isSocket()
+        ? 'a socket'
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? 'a device'
+          : 'not a regular file';
   return `${what}, not a regular file`;
 }
 
@@ -134,7 +150,7 @@ function tooLarge(file: string, kind: FileKind, size: number | undefined): Input
 }
 
 // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Not on Windows (no FIFOs to open there).
-const OPEN_FLAGS = fsConstants.O_RDONLY | (process.platform === 'win32' ? 0 : fsConstants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = fsConstants.O_RDONLY | (process.platform === 'win32' ? 0 : (fsConstants.O_NONBLOCK ?? 0));
 
 /**
  * The bytes of a user's file: a regular file only (a FIFO, device, socket or folder is refused without

@@ -29,7 +29,8 @@ export function expandGlob(pattern: string): string[] {
     // The one bounded pattern engine (picomatch only finds the static base folder).
     isMatch = globMatcher(normalized.replace(/^\.\//, ''), { dot: false });
   } catch (error) {
-    if (error instanceof PatternError) throw new UsageError(`the pattern '${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}': ${error.message}`);
+    if (error instanceof PatternError)
+      throw new UsageError(`the pattern '${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}': ${error.message}`);
     throw error;
   }
   const root = base || '.';

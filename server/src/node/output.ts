@@ -36,8 +36,12 @@ export function refuseInputs(target: string, inputs: readonly string[]): fs.Stat
     // A dangling link, or nothing.
   }
   for (const input of inputs) {
-    const same = path.resolve(input) === resolved || (followed !== undefined && sameFile(input, followed)) || (existing !== undefined && sameFile(input, existing));
-    if (same) throw new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
+    const same =
+      path.resolve(input) === resolved ||
+      (followed !== undefined && sameFile(input, followed)) ||
+      (existing !== undefined && sameFile(input, existing));
+    if (same)
+      throw new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
   }
   return existing;
 }

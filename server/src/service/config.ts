@@ -96,7 +96,11 @@ export function checkConfig(value: unknown): PolicySetConfig {
   if (!isObject(value)) throw new ConfigError('', 'the file must hold one JSON object, like { "rules": { "PS7003": "off" } }');
   for (const [key, v] of Object.entries(value)) {
     const known = Object.hasOwn(KEYS, key) ? KEYS[key] : undefined;
-    if (!known) throw new ConfigError(key, `unknown key '${key}'${near(key, CONFIG_KEYS)} (the keys: ${CONFIG_KEYS.filter((k) => k !== '$schema').join(', ')})`);
+    if (!known)
+      throw new ConfigError(
+        key,
+        `unknown key '${key}'${near(key, CONFIG_KEYS)} (the keys: ${CONFIG_KEYS.filter((k) => k !== '$schema').join(', ')})`,
+      );
     if (!known.check(v)) throw new ConfigError(key, `'${key}' takes ${known.takes}, not ${JSON.stringify(v)}`);
   }
   const config = { ...value } as PolicySetConfig & { $schema?: string };
@@ -107,11 +111,17 @@ export function checkConfig(value: unknown): PolicySetConfig {
       const key = canonicalRuleKey(rule);
       if (!key) {
         const match = nearestRule(rule);
-        throw new ConfigError(`rules.${rule}`, `'rules': no rule '${rule}'${match ? `; did you mean '${match}'?` : ''} (the rules: policyset rules)`);
+        throw new ConfigError(
+          `rules.${rule}`,
+          `'rules': no rule '${rule}'${match ? `; did you mean '${match}'?` : ''} (the rules: policyset rules)`,
+        );
       }
       if (!isSeveritySetting(level)) {
         const levelNear = typeof level === 'string' ? near(level, ['error', 'warning', 'info', 'hint', 'off']) : '';
-        throw new ConfigError(`rules.${rule}`, `'rules'.'${rule}' takes "error", "warning", "info", "hint" or "off", not ${JSON.stringify(level)}${levelNear}`);
+        throw new ConfigError(
+          `rules.${rule}`,
+          `'rules'.'${rule}' takes "error", "warning", "info", "hint" or "off", not ${JSON.stringify(level)}${levelNear}`,
+        );
       }
       rules[key] = level;
     }

@@ -137,7 +137,12 @@ function validateSet(set: SetModel, parsed: ParsedJson): { errors: ErrorObject[]
   if (set.fragment) {
     // A resource outside its template: the whole resource is ours, with the resource keys a template takes.
     const errors = validateAgainst(set.kind, parsed.value()).filter(
-      (e) => !(e.keyword === 'additionalProperties' && e.instancePath === '' && RESOURCE_KEYS.has((e.params as { additionalProperty: string }).additionalProperty.toLowerCase())),
+      (e) =>
+        !(
+          e.keyword === 'additionalProperties' &&
+          e.instancePath === '' &&
+          RESOURCE_KEYS.has((e.params as { additionalProperty: string }).additionalProperty.toLowerCase())
+        ),
     );
     return { errors, base: parsed.root };
   }
@@ -160,9 +165,15 @@ function takenByPolicyAsCode(error: ErrorObject, value: unknown): boolean {
   const isReference = /^\/properties\/policyDefinitions\/\d+$/.test(error.instancePath);
   if (error.keyword === 'additionalProperties') {
     const key = (error.params as { additionalProperty: string }).additionalProperty;
-    return (isReference && key === 'policyDefinitionName') || (error.instancePath === '/properties' && key === 'importPolicyDefinitionGroups');
+    return (
+      (isReference && key === 'policyDefinitionName') || (error.instancePath === '/properties' && key === 'importPolicyDefinitionGroups')
+    );
   }
-  if (error.keyword === 'required' && isReference && (error.params as { missingProperty: string }).missingProperty === 'policyDefinitionId') {
+  if (
+    error.keyword === 'required' &&
+    isReference &&
+    (error.params as { missingProperty: string }).missingProperty === 'policyDefinitionId'
+  ) {
     const index = Number(error.instancePath.slice(error.instancePath.lastIndexOf('/') + 1));
     const references = (value as { properties?: { policyDefinitions?: unknown[] } }).properties?.policyDefinitions;
     const reference = references?.[index] as Record<string, unknown> | undefined;

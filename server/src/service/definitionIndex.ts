@@ -58,7 +58,11 @@ export function indexEntryOf(document: unknown, sourcePath: string): IndexEntry 
   // A file without its ID: a built-in (policyType BuiltIn) is at tenant level; any other is a custom
   // definition whose scope is given when it is deployed (`{scope}`, found by name as custom IDs are).
   const builtIn = asString(properties['policyType'])?.toLowerCase() === 'builtin';
-  const fullId = id ?? (builtIn ? `/providers/Microsoft.Authorization/policyDefinitions/${name}` : `{scope}/providers/Microsoft.Authorization/policyDefinitions/${name}`);
+  const fullId =
+    id ??
+    (builtIn
+      ? `/providers/Microsoft.Authorization/policyDefinitions/${name}`
+      : `{scope}/providers/Microsoft.Authorization/policyDefinitions/${name}`);
   const category = asString(metadata['category']);
   return {
     name,

@@ -60,7 +60,9 @@ export const DEFAULT_CLOUD = 'AzureCloud';
  * variants under an 'Azure Government' folder. Content does not tell.
  */
 export function cloudOfPath(pathOrUri: string): string | undefined {
-  return /(^|[/\\])(azure[ _%20-]*government|azureusgovernment)([/\\]|$)/i.test(decodeURIComponent(pathOrUri.replace(/%(?![0-9a-f]{2})/gi, '%25')))
+  return /(^|[/\\])(azure[ _%20-]*government|azureusgovernment)([/\\]|$)/i.test(
+    decodeURIComponent(pathOrUri.replace(/%(?![0-9a-f]{2})/gi, '%25')),
+  )
     ? 'AzureUSGovernment'
     : undefined;
 }
@@ -199,17 +201,31 @@ export class DefinitionCatalog {
 
   /** What a policy set document adds (its name, ID and groups), without adding it. */
   static setOf(document: unknown, source?: string): SetInfo | undefined {
-    if (!isObject(document) || !isObject(document['properties']) || !Array.isArray(document['properties']['policyDefinitions'])) return undefined;
+    if (!isObject(document) || !isObject(document['properties']) || !Array.isArray(document['properties']['policyDefinitions']))
+      return undefined;
     const properties = document['properties'];
     const id = asString(document['id']);
     const name = asString(document['name']) ?? (id ? lastSegment(id) : undefined);
     if (!name) return undefined;
     const groups = Array.isArray(properties['policyDefinitionGroups'])
-      ? properties['policyDefinitionGroups'].map((g) => (isObject(g) ? asString(g['name']) : undefined)).filter((g): g is string => g !== undefined)
+      ? properties['policyDefinitionGroups']
+          .map((g) => (isObject(g) ? asString(g['name']) : undefined))
+          .filter((g): g is string => g !== undefined)
       : [];
     const references = properties['policyDefinitions'] as unknown[];
-    const referenceIds = references.map((r) => (isObject(r) ? asString(r['policyDefinitionReferenceId']) : undefined)).filter((r): r is string => r !== undefined);
-    return { id, name, displayName: asString(properties['displayName']), groups, source, parameters: [...readParameters(properties['parameters']).values()], referenceIds, members: references.length };
+    const referenceIds = references
+      .map((r) => (isObject(r) ? asString(r['policyDefinitionReferenceId']) : undefined))
+      .filter((r): r is string => r !== undefined);
+    return {
+      id,
+      name,
+      displayName: asString(properties['displayName']),
+      groups,
+      source,
+      parameters: [...readParameters(properties['parameters']).values()],
+      referenceIds,
+      members: references.length,
+    };
   }
 
   addSet(info: SetInfo) {
@@ -263,7 +279,8 @@ export class DefinitionCatalog {
   /** Adds every definition and set of another catalogue (an index loaded on its own, say) but those `drop` and `dropSet` match. */
   /** Records a definition file that could not be read, under the names it would go by. */
   addUnreadable(names: string[], source: string, problem: string): void {
-    for (const name of names) if (name && !this.unreadableByName.has(name.toLowerCase())) this.unreadableByName.set(name.toLowerCase(), { source, problem });
+    for (const name of names)
+      if (name && !this.unreadableByName.has(name.toLowerCase())) this.unreadableByName.set(name.toLowerCase(), { source, problem });
   }
 
   /** The file a custom definition of this name would be in, when that file could not be read. */
@@ -280,7 +297,10 @@ export class DefinitionCatalog {
     this.hasBuiltIns ||= other.hasBuiltIns;
     for (const [name, entry] of other.unreadableByName) if (!this.unreadableByName.has(name)) this.unreadableByName.set(name, entry);
     for (const set of other.setList) if (!dropSet?.(set)) this.addSet(set);
-    for (const [map, key] of [[other.byId, 'id'], [other.byName, 'name']] as const) {
+    for (const [map, key] of [
+      [other.byId, 'id'],
+      [other.byName, 'name'],
+    ] as const) {
       for (const list of map.values()) for (const info of list) if (!drop?.(info)) this.add(info, key);
     }
   }
@@ -291,18 +311,30 @@ export class DefinitionCatalog {
    * definitions again, and checks the open documents again only when it changed.
    */
   fingerprint(): string {
-    const info = (i: DefinitionInfo) => [i.id, i.name, i.displayName, i.version, i.versions, [...i.parameters.entries()], i.deprecated, i.cloud, i.source];
+    const info = (i: DefinitionInfo) => [
+      i.id,
+      i.name,
+      i.displayName,
+      i.version,
+      i.versions,
+      [...i.parameters.entries()],
+      i.deprecated,
+      i.cloud,
+      i.source,
+    ];
     const lists = (map: Map<string, DefinitionInfo[]>) => [...map].map(([key, list]) => [key, list.map(info)]);
-    return hashText(JSON.stringify([
-      this.hasBuiltIns,
-      this.customCount,
-      [...this.unreadableByName],
-      this.setList,
-      lists(this.byId),
-      lists(this.byName),
-      [...this.allByName].map(([key, list]) => [key, list.map((i) => i.id)]),
-      [...this.customByName].map(([key, list]) => [key, list.map((i) => i.id)]),
-    ]));
+    return hashText(
+      JSON.stringify([
+        this.hasBuiltIns,
+        this.customCount,
+        [...this.unreadableByName],
+        this.setList,
+        lists(this.byId),
+        lists(this.byName),
+        [...this.allByName].map(([key, list]) => [key, list.map((i) => i.id)]),
+        [...this.customByName].map(([key, list]) => [key, list.map((i) => i.id)]),
+      ]),
+    );
   }
 
   /** A copy without the definitions that `drop` matches (e.g. ones read from a file now open with other text). */
@@ -311,7 +343,6 @@ export class DefinitionCatalog {
     copy.addAll(this, drop, dropSet);
     return copy;
   }
-
 
   /** Every known variant of a definition (an index can hold one per cloud). */
   lookup(policyDefinitionId: string, normalized = normalizeDefinitionId(policyDefinitionId)): DefinitionInfo[] {
@@ -333,7 +364,12 @@ function push<T>(map: Map<string, T[]>, key: string, info: T) {
  * The definitions a reference names: by `policyDefinitionId` (a literal ID, or an expression that ends with
  * a custom definition's name), or, without one, by `policyDefinitionName` (the policy-as-code framework).
  */
-export function definitionsNamedBy(catalog: DefinitionCatalog | undefined, id: string | undefined, name: string | undefined, idKey?: string): DefinitionInfo[] {
+export function definitionsNamedBy(
+  catalog: DefinitionCatalog | undefined,
+  id: string | undefined,
+  name: string | undefined,
+  idKey?: string,
+): DefinitionInfo[] {
   if (!catalog) return [];
   if (id === undefined) return name ? catalog.lookupName(name) : [];
   if (idKey || id[0] !== '[') return catalog.lookup(id, idKey);

@@ -20,4 +20,15 @@ export * from './quota';
 export * from './versions';
 export { uncheckedReferencesOf, uncheckedTotal, addUnchecked, noUnchecked, describeUnchecked, type UncheckedReferences } from './unchecked';
 export { evaluate, isSet, namedBy, aliasCatalogue, resourcesOf, relatedIn, evaluationJson } from './evaluate';
-export type { EvaluateInput, MemberResult, PatchOperation, EvaluationContext, Outcome, Resource, TraceEntry, Json as EvaluationJson, JsonObject, ResourceResults } from './evaluate';
+export type {
+  EvaluateInput,
+  MemberResult,
+  PatchOperation,
+  EvaluationContext,
+  Outcome,
+  Resource,
+  TraceEntry,
+  Json as EvaluationJson,
+  JsonObject,
+  ResourceResults,
+} from './evaluate';

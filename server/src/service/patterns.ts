@@ -136,7 +136,10 @@ export function regexProgramSize(pattern: string): number {
 export function boundedRegExp(pattern: string): BoundedRegExp {
   if (pattern.length > MAX_PATTERN_CHARS) throw new PatternError(`the pattern is longer than ${MAX_PATTERN_CHARS / 1024} KB`);
   const size = regexProgramSize(pattern);
-  if (size > MAX_REGEX_PROGRAM) throw new PatternError(`the pattern expands to more than ${MAX_REGEX_PROGRAM} states (counted repetitions), too large to run in bounded time`);
+  if (size > MAX_REGEX_PROGRAM)
+    throw new PatternError(
+      `the pattern expands to more than ${MAX_REGEX_PROGRAM} states (counted repetitions), too large to run in bounded time`,
+    );
   RE2JS ??= (require('re2js') as { RE2JS: typeof RE2JSType }).RE2JS;
   const re = RE2JS.compile(pattern);
   const cost = Math.max(size, 1);
@@ -149,7 +152,11 @@ export function boundedRegExp(pattern: string): BoundedRegExp {
 // ---------------------------------------------------------------------------------------------------------
 // Globs
 
-type Token = { kind: 'char'; char: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negated: boolean; ranges: Array<[string, string]> };
+type Token =
+  | { kind: 'char'; char: string }
+  | { kind: 'any' }
+  | { kind: 'star' }
+  | { kind: 'class'; negated: boolean; ranges: Array<[string, string]> };
 type Segment = { globstar: true } | { globstar: false; chunks: Token[][]; literalDot: boolean };
 
 export interface GlobOptions {
@@ -164,7 +171,7 @@ function expandBraces(glob: string): string[] {
   if (extglob) {
     throw new PatternError(`the extended glob '${extglob[2]}(...)' is not supported: use *, ?, [...], ** and {a,b}`);
   }
-  const text = glob.replace(/(^|[^\\])([@?])\(([^()]*)\)/g, (_m, before: string, kind: string, body: string) => 
+  const text = glob.replace(/(^|[^\\])([@?])\(([^()]*)\)/g, (_m, before: string, kind: string, body: string) =>
     kind === '@' && !body.includes('|') ? `${before}${body}` : `${before}{${kind === '?' ? ',' : ''}${body.split('|').join(',')}}`,
   );
   let results = [''];
@@ -227,7 +234,8 @@ function expandBraces(glob: string): string[] {
 class UnclosedBrace extends Error {}
 
 function cross(left: string[], right: string[]): string[] {
-  if (left.length * right.length > MAX_GLOB_ALTERNATIVES) throw new PatternError(`the pattern's brace groups expand to more than ${MAX_GLOB_ALTERNATIVES} alternatives`);
+  if (left.length * right.length > MAX_GLOB_ALTERNATIVES)
+    throw new PatternError(`the pattern's brace groups expand to more than ${MAX_GLOB_ALTERNATIVES} alternatives`);
   const out: string[] = [];
   for (const a of left) for (const b of right) out.push(a + b);
   return out;
@@ -258,14 +266,33 @@ function tokenize(segment: string): Token[] {
 }
 
 const POSIX_CLASSES: Record<string, Array<[string, string]>> = {
-  alnum: [['a', 'z'], ['A', 'Z'], ['0', '9']],
-  alpha: [['a', 'z'], ['A', 'Z']],
+  alnum: [
+    ['a', 'z'],
+    ['A', 'Z'],
+    ['0', '9'],
+  ],
+  alpha: [
+    ['a', 'z'],
+    ['A', 'Z'],
+  ],
   digit: [['0', '9']],
   lower: [['a', 'z']],
   upper: [['A', 'Z']],
-  space: [[' ', ' '], ['\t', '\r']],
-  xdigit: [['a', 'f'], ['A', 'F'], ['0', '9']],
-  word: [['a', 'z'], ['A', 'Z'], ['0', '9'], ['_', '_']],
+  space: [
+    [' ', ' '],
+    ['\t', '\r'],
+  ],
+  xdigit: [
+    ['a', 'f'],
+    ['A', 'F'],
+    ['0', '9'],
+  ],
+  word: [
+    ['a', 'z'],
+    ['A', 'Z'],
+    ['0', '9'],
+    ['_', '_'],
+  ],
 };
 
 function parseClass(segment: string, start: number): { token: Token; end: number } | undefined {
@@ -360,7 +387,13 @@ function chunksOf(tokens: Token[]): Token[][] {
 }
 
 function compileAlternative(glob: string): Segment[] {
-  return glob.split('/').map((part): Segment => (part === '**' ? { globstar: true } : { globstar: false, chunks: chunksOf(tokenize(part)), literalDot: part.startsWith('.') || part.startsWith('\\.') }));
+  return glob
+    .split('/')
+    .map((part): Segment =>
+      part === '**'
+        ? { globstar: true }
+        : { globstar: false, chunks: chunksOf(tokenize(part)), literalDot: part.startsWith('.') || part.startsWith('\\.') },
+    );
 }
 
 function pathMatches(segments: Segment[], parts: string[], dot: boolean): boolean {
@@ -378,7 +411,8 @@ function pathMatches(segments: Segment[], parts: string[], dot: boolean): boolea
         // Zero folders, or this one (not a dot name unless `dot`) and more.
         ok = at(p + 1, s) || (s < S && (dot || !parts[s].startsWith('.')) && at(p, s + 1));
       } else {
-        ok = s < S && (dot || segment.literalDot || !parts[s].startsWith('.')) && segmentMatches(segment.chunks, parts[s]) && at(p + 1, s + 1);
+        ok =
+          s < S && (dot || segment.literalDot || !parts[s].startsWith('.')) && segmentMatches(segment.chunks, parts[s]) && at(p + 1, s + 1);
       }
       memo[p * (S + 1) + s] = ok ? 2 : 1;
     }

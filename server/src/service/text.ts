@@ -88,7 +88,8 @@ export function typoDistance(a: string, b: string, max: number, swaps = true): n
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (swaps && i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) current[j] = Math.min(current[j], beforePrevious[j - 2] + 1);
+      if (swaps && i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        current[j] = Math.min(current[j], beforePrevious[j - 2] + 1);
       rowMin = Math.min(rowMin, current[j]);
     }
     // A swap reaches back two rows: stop only when neither of the last two rows can come in under max.

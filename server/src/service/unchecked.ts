@@ -13,7 +13,10 @@ export interface UncheckedReferences {
   custom: { noDefinitions: number; notFound: number };
 }
 
-export const noUnchecked = (): UncheckedReferences => ({ builtIn: { noDefinitions: 0, notFound: 0 }, custom: { noDefinitions: 0, notFound: 0 } });
+export const noUnchecked = (): UncheckedReferences => ({
+  builtIn: { noDefinitions: 0, notFound: 0 },
+  custom: { noDefinitions: 0, notFound: 0 },
+});
 
 export function uncheckedTotal(u: UncheckedReferences): number {
   return u.builtIn.noDefinitions + u.builtIn.notFound + u.custom.noDefinitions + u.custom.notFound;
@@ -59,12 +62,29 @@ export function describeUnchecked(u: UncheckedReferences): string | undefined {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const part = (n: number, what: string, noDefinitions: number, notFound: number, hint: string) => {
     if (!n) return undefined;
-    const why = [noDefinitions ? `${noDefinitions} with none loaded${hint}` : '', notFound ? `${notFound} not found among those loaded` : ''].filter(Boolean).join(', ');
+    const why = [
+      noDefinitions ? `${noDefinitions} with none loaded${hint}` : '',
+      notFound ? `${notFound} not found among those loaded` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return `${n} to ${what} (${why})`;
   };
   const parts = [
-    part(u.builtIn.noDefinitions + u.builtIn.notFound, 'built-in definitions', u.builtIn.noDefinitions, u.builtIn.notFound, ': --definitions <index>, see policyset definitions index'),
-    part(u.custom.noDefinitions + u.custom.notFound, 'custom definitions', u.custom.noDefinitions, u.custom.notFound, ': lint their files alongside, or --definitions <folder>'),
+    part(
+      u.builtIn.noDefinitions + u.builtIn.notFound,
+      'built-in definitions',
+      u.builtIn.noDefinitions,
+      u.builtIn.notFound,
+      ': --definitions <index>, see policyset definitions index',
+    ),
+    part(
+      u.custom.noDefinitions + u.custom.notFound,
+      'custom definitions',
+      u.custom.noDefinitions,
+      u.custom.notFound,
+      ': lint their files alongside, or --definitions <folder>',
+    ),
   ].filter(Boolean);
   return `${plural(total, 'reference')} not checked against ${total === 1 ? 'its definition' : 'their definitions'}: ${parts.join('; ')}`;
 }

@@ -8,7 +8,14 @@ import { addUnchecked, noUnchecked, uncheckedReferencesOf, type UncheckedReferen
 import { createValidationContext, type ValidationOptions } from './context';
 import { RULES, type Rule } from './rules';
 import type { Report } from './rules/types';
-import { DIAGNOSTIC_SOURCE, SEVERITY_VALUES, isSeveritySetting, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from './diagnostics';
+import {
+  DIAGNOSTIC_SOURCE,
+  SEVERITY_VALUES,
+  isSeveritySetting,
+  type PolicySetDiagnostic,
+  type SeverityName,
+  type SeveritySetting,
+} from './diagnostics';
 import { consumersOf, type ConsumerModel } from './consumers';
 import { assembleSplitSet, usablePart, SPLIT_PARTS, type PartText, type SplitPart } from './model/splitSet';
 
@@ -57,7 +64,13 @@ export function parsePolicyDocument(text: string, options: { model?: boolean } =
   const parsed = parseJson(text);
   if (parsed.tooLarge) {
     // Recognised from the plain value: a document too large for a tree is still told apart from other JSON.
-    return { parsed, kind: parsed.syntaxErrors.length ? 'unknown' : classifyValue(parsed.value()), sets: [], lines: new LineIndex(parsed.text), consumers: [] };
+    return {
+      parsed,
+      kind: parsed.syntaxErrors.length ? 'unknown' : classifyValue(parsed.value()),
+      sets: [],
+      lines: new LineIndex(parsed.text),
+      consumers: [],
+    };
   }
   const classification = classify(parsed.root);
   const sets = options.model === false ? [] : modelsOf(parsed, classification.resources, classification.kind);
@@ -206,15 +219,28 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
         } else {
           // A string: shown on the string, with the line of the set file it was loaded from.
           const at = diagnostic.range.start.line + 1;
-          diagnostics.push({ ...diagnostic, range: lines.rangeOf(embedded.node.offset, embedded.node.offset + embedded.node.length), message: `In variables('${embedded.variable}'), line ${at} of the set it holds: ${diagnostic.message}` });
+          diagnostics.push({
+            ...diagnostic,
+            range: lines.rangeOf(embedded.node.offset, embedded.node.offset + embedded.node.length),
+            message: `In variables('${embedded.variable}'), line ${at} of the set it holds: ${diagnostic.message}`,
+          });
         }
       }
       internalErrors.push(...inner.internalErrors);
       addUnchecked(unchecked, inner.unchecked);
     }
   }
-  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  const unresolvedAssignments = consumers.length ? documentContext.resolvedConsumers().filter((r) => (r.consumer.shape === 'assignment' || r.consumer.shape === 'epacAssignment') && !r.resolved).length : 0;
+  diagnostics.sort(
+    (a, b) =>
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
+  const unresolvedAssignments = consumers.length
+    ? documentContext
+        .resolvedConsumers()
+        .filter((r) => (r.consumer.shape === 'assignment' || r.consumer.shape === 'epacAssignment') && !r.resolved).length
+    : 0;
   return { kind, diagnostics, internalErrors, document, unchecked, unresolvedAssignments };
 }
 
@@ -235,7 +261,10 @@ export function validateText(text: string, options: ValidateOptions = {}): Valid
  * (every part present has an entry, empty when clean). Diagnostics about the set as a whole (limits of the
  * request, for example) go to the definitions part's first line.
  */
-export function validateSplitSet(parts: Partial<Record<SplitPart, PartText>>, options: ValidateOptions = {}): Map<string, PolicySetDiagnostic[]> {
+export function validateSplitSet(
+  parts: Partial<Record<SplitPart, PartText>>,
+  options: ValidateOptions = {},
+): Map<string, PolicySetDiagnostic[]> {
   const result = new Map<string, PolicySetDiagnostic[]>();
   const assembled = assembleSplitSet(parts, usablePart);
   if (!assembled) return result;
@@ -246,7 +275,9 @@ export function validateSplitSet(parts: Partial<Record<SplitPart, PartText>>, op
   const validated = validateText(assembled.text, { ...options, uri: assembled.definitions.uri, assumePolicyDocument: true });
   const locate = (range: Range): { uri: string; range: Range } => {
     const located = assembled.locate(range);
-    return located ? { uri: located.segment.uri, range: located.range } : { uri: assembled.definitions.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+    return located
+      ? { uri: located.segment.uri, range: located.range }
+      : { uri: assembled.definitions.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
   };
   for (const diagnostic of validated.diagnostics) {
     const { uri, range } = locate(diagnostic.range);

@@ -21,14 +21,20 @@ suite('Extension: language and diagnostics', () => {
     await poll('the language to become policyset', () => (openDocument(uri)?.languageId === 'policyset' ? true : undefined));
     const diagnostic = await waitForDiagnostic(uri, 'PS5001');
     const document = openDocument(uri)!;
-    const line = document.getText().split('\n').findIndex((text) => text.includes('"Monitoring"'));
+    const line = document
+      .getText()
+      .split('\n')
+      .findIndex((text) => text.includes('"Monitoring"'));
     assert.equal(diagnostic.range.start.line, line, 'on the line of the undefined group');
     assert.equal(document.getText(diagnostic.range).replace(/"/g, ''), 'Monitoring');
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(diagnostic.source, 'policyset');
     assert.match(diagnostic.message, /Monitoring/);
     const target = typeof diagnostic.code === 'object' ? diagnostic.code.target : undefined;
-    assert.ok(target && /docs\/rules\/[a-z-]+\.md$/.test(target.path), `the code links to the rule's page in the extension: ${target?.toString()}`);
+    assert.ok(
+      target && /docs\/rules\/[a-z-]+\.md$/.test(target.path),
+      `the code links to the rule's page in the extension: ${target?.toString()}`,
+    );
   });
 
   test('a .jsonc set of the policy-as-code framework (policyDefinitionName, comments, trailing commas) is policyset and checked as that dialect', async () => {
@@ -36,7 +42,14 @@ suite('Extension: language and diagnostics', () => {
     await poll('the language to become policyset', () => (openDocument(uri)?.languageId === 'policyset' ? true : undefined));
     const diagnostic = await waitForDiagnostic(uri, 'PS4004');
     assert.equal(openDocument(uri)!.getText(diagnostic.range), '"policyDefinitionName"');
-    assert.deepEqual(vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'policyset').map(codeOf), ['PS4004'], 'no syntax error for comments or trailing commas');
+    assert.deepEqual(
+      vscode.languages
+        .getDiagnostics(uri)
+        .filter((d) => d.source === 'policyset')
+        .map(codeOf),
+      ['PS4004'],
+      'no syntax error for comments or trailing commas',
+    );
   });
 
   test('a JSON file under a policySetDefinitions folder is policyset by its path', async () => {
@@ -55,7 +68,13 @@ suite('Extension: language and diagnostics', () => {
     const set = await open(vscode.workspace.asRelativePath(sentinel, false));
     await waitForDiagnostic(set, 'PS5001');
     assert.equal(openDocument(plain)?.languageId, 'json');
-    assert.deepEqual(vscode.languages.getDiagnostics(plain).filter((d) => d.source === 'policyset').map(codeOf), []);
+    assert.deepEqual(
+      vscode.languages
+        .getDiagnostics(plain)
+        .filter((d) => d.source === 'policyset')
+        .map(codeOf),
+      [],
+    );
   });
 
   test('with policySet.detectByContent off, a policy set JSON file stays json and is still validated', async () => {
@@ -63,7 +82,10 @@ suite('Extension: language and diagnostics', () => {
     await vscode.workspace.getConfiguration('policySet').update('detectByContent', false, vscode.ConfigurationTarget.Workspace);
     // A copy under another name: the first one is still known to the editor as policyset.
     const copy = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'copyOfUndefinedGroup.json');
-    await vscode.workspace.fs.writeFile(copy, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'undefinedGroup.json')));
+    await vscode.workspace.fs.writeFile(
+      copy,
+      await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'undefinedGroup.json')),
+    );
     const uri = await open('copyOfUndefinedGroup.json');
     await waitForDiagnostic(uri, 'PS5001');
     assert.equal(openDocument(uri)?.languageId, 'json');

@@ -19,7 +19,13 @@ export interface E2eResult {
 class ConsoleReporter {
   constructor(runner: Mocha.Runner) {
     const report = (test: Mocha.Test, state: E2eResult['state'], error?: Error) => {
-      const result: E2eResult = { suite: test.parent?.fullTitle() ?? '', title: test.title, state, durationMs: test.duration, error: error ? `${error.message}\n${error.stack ?? ''}` : undefined };
+      const result: E2eResult = {
+        suite: test.parent?.fullTitle() ?? '',
+        title: test.title,
+        state,
+        durationMs: test.duration,
+        error: error ? `${error.message}\n${error.stack ?? ''}` : undefined,
+      };
       console.log(`${state === 'passed' ? 'ok  ' : 'FAIL'} ${result.suite} › ${result.title}${error ? `: ${error.message}` : ''}`);
       // Base64: one token that survives however the console joins and styles its arguments.
       console.log(`${RESULT_PREFIX} ${Buffer.from(JSON.stringify(result)).toString('base64')}`);
@@ -35,7 +41,11 @@ class ConsoleReporter {
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: ConsoleReporter as unknown as string });
-  for (const file of fs.readdirSync(__dirname).filter((name) => name.endsWith('.e2e.js')).sort()) mocha.addFile(path.join(__dirname, file));
+  for (const file of fs
+    .readdirSync(__dirname)
+    .filter((name) => name.endsWith('.e2e.js'))
+    .sort())
+    mocha.addFile(path.join(__dirname, file));
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} e2e test(s) failed`)) : resolve()));
   });

@@ -31,7 +31,10 @@ const BROKEN = '5e7d1c2b-9999-4e2f-9a3b-0000000000ff';
   test('Open Eventstream: a read-only workspace-item document with the item; one GET with the token for Eventstream.Read.All', async function () {
     this.timeout(60_000);
     await admin('DELETE', 'requests');
-    const document = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('policySet.openEventstream', { workspaceId: WORKSPACE, eventstreamId: ORDERS });
+    const document = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('policySet.openEventstream', {
+      workspaceId: WORKSPACE,
+      eventstreamId: ORDERS,
+    });
     assert.ok(document, 'the command gives the opened document');
     assert.equal(document.uri.scheme, 'policyset-item');
     assert.equal(document.languageId, 'policyset');
@@ -46,7 +49,11 @@ const BROKEN = '5e7d1c2b-9999-4e2f-9a3b-0000000000ff';
     const draft = await vscode.workspace.openTextDocument({ language: 'plaintext', content: '' });
     await vscode.window.showTextDocument(draft, { preview: false });
     await askRunner({ kind: 'type', text: 'typed into the draft' });
-    await poll('the keys typed into the draft to arrive', () => (draft.getText().includes('typed into the draft') ? true : undefined), 15_000);
+    await poll(
+      'the keys typed into the draft to arrive',
+      () => (draft.getText().includes('typed into the draft') ? true : undefined),
+      15_000,
+    );
     assert.equal(document.getText(), text, 'the item document did not change');
     assert.equal(document.isDirty, false);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
@@ -65,17 +72,33 @@ const BROKEN = '5e7d1c2b-9999-4e2f-9a3b-0000000000ff';
 
   test('an opened eventstream is validated by the workspace-item rules: a folderId that is not a UUID is PS2007', async function () {
     this.timeout(60_000);
-    await admin('POST', 'eventstreams', { id: BROKEN, workspaceId: WORKSPACE, folderId: 'not-a-uuid', displayName: 'Broken folder', type: 'Eventstream' });
-    const broken = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('policySet.openEventstream', { workspaceId: WORKSPACE, eventstreamId: BROKEN });
+    await admin('POST', 'eventstreams', {
+      id: BROKEN,
+      workspaceId: WORKSPACE,
+      folderId: 'not-a-uuid',
+      displayName: 'Broken folder',
+      type: 'Eventstream',
+    });
+    const broken = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('policySet.openEventstream', {
+      workspaceId: WORKSPACE,
+      eventstreamId: BROKEN,
+    });
     assert.ok(broken);
-    const diagnostic = await poll('PS2007 on the opened item', () => vscode.languages.getDiagnostics(broken.uri).find((d) => codeOf(d) === 'PS2007'), 20_000);
+    const diagnostic = await poll(
+      'PS2007 on the opened item',
+      () => vscode.languages.getDiagnostics(broken.uri).find((d) => codeOf(d) === 'PS2007'),
+      20_000,
+    );
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(broken.lineAt(diagnostic.range.start.line).text.includes('folderId'), true, diagnostic.message);
     // The well-formed one, opened before and checked by the same server, has no error.
     const good = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'policyset-item' && d.uri.path.includes(ORDERS));
     assert.ok(good, 'the first item is still open');
     assert.deepEqual(
-      vscode.languages.getDiagnostics(good.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => d.message),
+      vscode.languages
+        .getDiagnostics(good.uri)
+        .filter((d) => d.severity === vscode.DiagnosticSeverity.Error)
+        .map((d) => d.message),
       [],
     );
   });
@@ -94,7 +117,12 @@ const BROKEN = '5e7d1c2b-9999-4e2f-9a3b-0000000000ff';
     );
     assert.equal(pages.length, 3);
     assert.ok(pages.every((r) => r.query['api-version'] === '2025-01-01' && r.headers.authorization === `Bearer ${E2E_TOKEN}`));
-    const answer = await askRunner({ kind: 'screenshotView', view: 'Advisor Recommendation Metadata', text: 'Operational excellence', name: METADATA_SCREENSHOT });
+    const answer = await askRunner({
+      kind: 'screenshotView',
+      view: 'Advisor Recommendation Metadata',
+      text: 'Operational excellence',
+      name: METADATA_SCREENSHOT,
+    });
     const rows = answer.text ?? '';
     console.log(`# advisor metadata view rows:\n${rows}`);
     for (const expected of [

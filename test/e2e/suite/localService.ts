@@ -5,7 +5,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { poll, workspaceFile } from './helpers';
-import { E2E_ACCOUNT, E2E_AUTH_PROVIDER, E2E_TOKEN, UI_ANSWERS_FOLDER, UI_REQUEST_PREFIX, type UiAnswer, type UiRequest } from './suiteNames';
+import {
+  E2E_ACCOUNT,
+  E2E_AUTH_PROVIDER,
+  E2E_TOKEN,
+  UI_ANSWERS_FOLDER,
+  UI_REQUEST_PREFIX,
+  type UiAnswer,
+  type UiRequest,
+} from './suiteNames';
 
 /** A request the local service received (GET /_local/requests). */
 export interface Recorded {
@@ -34,7 +42,11 @@ export function serviceUrl(setting: 'baseUrl' | 'itemsBaseUrl' = 'baseUrl'): str
 
 /** The local service's admin endpoints (no token; loopback only). */
 export async function admin(method: 'GET' | 'POST' | 'DELETE', what: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${serviceUrl()}/_local/${what}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+  const response = await fetch(`${serviceUrl()}/_local/${what}`, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json' },
+  });
   if (!response.ok) throw new Error(`${method} /_local/${what}: ${response.status}`);
   const text = await response.text();
   return text ? JSON.parse(text) : undefined;
@@ -47,7 +59,12 @@ export const requests = async (): Promise<Recorded[]> => (await admin('GET', 're
  * test token. The scopes each call asked for are pushed to `askedScopes`.
  */
 export function registerTestAuthProvider(askedScopes: string[][] = []): vscode.Disposable {
-  const session = (scopes: readonly string[]): vscode.AuthenticationSession => ({ id: 'e2e-session', accessToken: E2E_TOKEN, account: { id: 'e2e-user', label: E2E_ACCOUNT }, scopes });
+  const session = (scopes: readonly string[]): vscode.AuthenticationSession => ({
+    id: 'e2e-session',
+    accessToken: E2E_TOKEN,
+    account: { id: 'e2e-user', label: E2E_ACCOUNT },
+    scopes,
+  });
   const changes = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
   const registration = vscode.authentication.registerAuthenticationProvider(
     E2E_AUTH_PROVIDER,
@@ -74,7 +91,11 @@ export async function askRunner(request: UiAsk, timeoutMs = 70_000): Promise<UiA
   const id = `${Date.now()}-${++requestCount}`;
   console.log(`${UI_REQUEST_PREFIX} ${Buffer.from(JSON.stringify({ ...request, id })).toString('base64')}`);
   const file = path.join(workspaceFile(UI_ANSWERS_FOLDER).fsPath, `${id}.json`);
-  const answer = await poll(`the runner to do ${JSON.stringify(request)}`, () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as UiAnswer) : undefined), timeoutMs);
+  const answer = await poll(
+    `the runner to do ${JSON.stringify(request)}`,
+    () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as UiAnswer) : undefined),
+    timeoutMs,
+  );
   if (!answer.ok) throw new Error(`the runner could not do ${JSON.stringify(request)}: ${answer.error}`);
   return answer;
 }

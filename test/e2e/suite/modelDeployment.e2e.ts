@@ -50,20 +50,29 @@ const SEED = {
       }),
     );
     const message = await shownNotification('not deployed');
-    assert.match(message, /^Policy Set: not deployed: 20,000 TPM asked, 5,000 TPM free of the region's 100,000 TPM quota for this model: 15,000 TPM short\./);
+    assert.match(
+      message,
+      /^Policy Set: not deployed: 20,000 TPM asked, 5,000 TPM free of the region's 100,000 TPM quota for this model: 15,000 TPM short\./,
+    );
     assert.match(message, /request a quota increase/);
     assert.equal(await deploying, false);
     const seen = await requests();
     assert.deepEqual(
       seen.map((r) => `${r.method} ${r.path}`),
-      [`GET /subscriptions/${SUB}/resourceGroups/${RG}/providers/Provider.CognitiveServices/accounts/ai-east/deployments/chat`, `GET /subscriptions/${SUB}/providers/Provider.CognitiveServices/locations/eastus/usages`],
+      [
+        `GET /subscriptions/${SUB}/resourceGroups/${RG}/providers/Provider.CognitiveServices/accounts/ai-east/deployments/chat`,
+        `GET /subscriptions/${SUB}/providers/Provider.CognitiveServices/locations/eastus/usages`,
+      ],
     );
     assert.ok(seen.every((r) => r.query['api-version'] === '2023-05-01' && r.headers.authorization === `Bearer ${E2E_TOKEN}`));
   });
 
   test('Show Quota Usage: a view with a row and a bar per model, not raw JSON', async function () {
     this.timeout(60_000);
-    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel | undefined>('policySet.showQuotaUsage', { subscriptionId: SUB, location: 'eastus' });
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel | undefined>('policySet.showQuotaUsage', {
+      subscriptionId: SUB,
+      location: 'eastus',
+    });
     assert.ok(panel, 'the view was opened');
     const html = panel.webview.html;
     assert.match(html, /<table id="quota-usage">/);
@@ -96,13 +105,36 @@ const SEED = {
     await admin('DELETE', 'quota');
     await admin('POST', 'quota', REGIONS_SEED);
     await admin('DELETE', 'requests');
-    const entry = (account: string, region: string, name: string, capacity: number) => ({ account, region, name, model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' }, sku: { name: 'Standard', capacity } });
-    const plan = { subscription: SUB, resourceGroup: RG, deployments: [entry('ai-east', 'eastus', 'chat-batch', 50), entry('ai-east', 'eastus', 'chat', 50), entry('ai-west', 'westus', 'chat', 100)] };
+    const entry = (account: string, region: string, name: string, capacity: number) => ({
+      account,
+      region,
+      name,
+      model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' },
+      sku: { name: 'Standard', capacity },
+    });
+    const plan = {
+      subscription: SUB,
+      resourceGroup: RG,
+      deployments: [
+        entry('ai-east', 'eastus', 'chat-batch', 50),
+        entry('ai-east', 'eastus', 'chat', 50),
+        entry('ai-west', 'westus', 'chat', 100),
+      ],
+    };
     const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(plan, null, 2) });
     await vscode.window.showTextDocument(document, { preview: false });
-    const applying = Promise.resolve(vscode.commands.executeCommand<{ applied: string[]; failed?: unknown; notSent: string[] }>('policySet.applyDeploymentPlan', document.uri));
+    const applying = Promise.resolve(
+      vscode.commands.executeCommand<{ applied: string[]; failed?: unknown; notSent: string[] }>(
+        'policySet.applyDeploymentPlan',
+        document.uri,
+      ),
+    );
     await vscode.commands.executeCommand('notifications.showList');
-    await askRunner({ kind: 'clickNotificationButton', text: 'send 2 PUTs in this order: ai-east/chat, ai-east/chat-batch', button: 'Apply 2 changes' });
+    await askRunner({
+      kind: 'clickNotificationButton',
+      text: 'send 2 PUTs in this order: ai-east/chat, ai-east/chat-batch',
+      button: 'Apply 2 changes',
+    });
     const outcome = await applying;
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('notifications.hideList');
@@ -119,16 +151,33 @@ const SEED = {
   test('Apply Deployment Plan refuses a plan over the quota with nothing sent but the reads', async function () {
     this.timeout(60_000);
     await admin('DELETE', 'requests');
-    const plan = { subscription: SUB, resourceGroup: RG, region: 'eastus', deployments: [{ account: 'ai-east', name: 'chat', model: 'gpt-4o', sku: { capacity: 50 } }, { account: 'ai-east', name: 'chat-batch', model: 'gpt-4o', sku: { capacity: 80 } }] };
+    const plan = {
+      subscription: SUB,
+      resourceGroup: RG,
+      region: 'eastus',
+      deployments: [
+        { account: 'ai-east', name: 'chat', model: 'gpt-4o', sku: { capacity: 50 } },
+        { account: 'ai-east', name: 'chat-batch', model: 'gpt-4o', sku: { capacity: 80 } },
+      ],
+    };
     const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(plan, null, 2) });
     const outcome = await vscode.commands.executeCommand<{ refused?: string }>('policySet.applyDeploymentPlan', document.uri);
-    assert.match(outcome.refused ?? '', /'gpt-4o' \(Standard\) in 'eastus': 130,000 TPM after the plan, over the 100,000 TPM quota by 30,000 TPM/);
-    assert.deepEqual((await requests()).filter((r) => r.method !== 'GET'), []);
+    assert.match(
+      outcome.refused ?? '',
+      /'gpt-4o' \(Standard\) in 'eastus': 130,000 TPM after the plan, over the 100,000 TPM quota by 30,000 TPM/,
+    );
+    assert.deepEqual(
+      (await requests()).filter((r) => r.method !== 'GET'),
+      [],
+    );
   });
 
   test('Find a Region with Quota: for 150,000 TPM of gpt-4o only westus fits, with its 200,000 free TPM', async function () {
     this.timeout(60_000);
-    const found = await vscode.commands.executeCommand<{ rows: Array<{ location: string; freeTpm: number | null; fits: boolean }>; panel: vscode.WebviewPanel }>('policySet.findRegionWithQuota', {
+    const found = await vscode.commands.executeCommand<{
+      rows: Array<{ location: string; freeTpm: number | null; fits: boolean }>;
+      panel: vscode.WebviewPanel;
+    }>('policySet.findRegionWithQuota', {
       subscriptionId: SUB,
       model: 'gpt-4o',
       tpm: 150_000,
@@ -142,7 +191,10 @@ const SEED = {
         ['eastus', 0, false],
       ],
     );
-    assert.match(found.panel.webview.html, /<td>westus<\/td><td class="n">300,000<\/td><td class="n">100,000<\/td><td class="n">200,000<\/td><td>fits<\/td>/);
+    assert.match(
+      found.panel.webview.html,
+      /<td>westus<\/td><td class="n">300,000<\/td><td class="n">100,000<\/td><td class="n">200,000<\/td><td>fits<\/td>/,
+    );
     found.panel.dispose();
   });
 });

@@ -26,7 +26,11 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
 
   suiteSetup(() => {
     registration = registerTestAuthProvider(askedScopes);
-    assert.equal(vscode.workspace.getConfiguration('policySet.auth').get('providerId'), E2E_AUTH_PROVIDER, 'the runner names the test provider in the settings');
+    assert.equal(
+      vscode.workspace.getConfiguration('policySet.auth').get('providerId'),
+      E2E_AUTH_PROVIDER,
+      'the runner names the test provider in the settings',
+    );
   });
 
   suiteTeardown(async () => {
@@ -37,7 +41,7 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
     registration?.dispose();
   });
 
-  test('sign in through the VS Code authentication API: the test provider\'s session', async function () {
+  test("sign in through the VS Code authentication API: the test provider's session", async function () {
     this.timeout(60_000);
     const signedIn = await vscode.commands.executeCommand<boolean>('policySet.signIn');
     assert.equal(signedIn, true);
@@ -97,7 +101,12 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
 
     // The time limit ends the call; its error message is shown.
     const message = await shownNotification('No answer from the service');
-    assert.match(message, new RegExp(`^Policy Set: fetching '${NAME}' failed: No answer from the service within 8 s \\(GET /providers/Provider\\.Authorization/policySetDefinitions/${NAME}\\)`));
+    assert.match(
+      message,
+      new RegExp(
+        `^Policy Set: fetching '${NAME}' failed: No answer from the service within 8 s \\(GET /providers/Provider\\.Authorization/policySetDefinitions/${NAME}\\)`,
+      ),
+    );
     const result = await Promise.race([fetching.result, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 45_000))]);
     assert.equal(result, undefined, 'the command ended without a document');
 
@@ -105,7 +114,11 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
     assert.equal(draft.isDirty, true);
     assert.equal(draft.getText(), original + typed, 'the unsaved text is intact, with what was typed');
     assert.equal(fetchedDocuments(), fetchedBefore, 'no document was opened');
-    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), draft.uri.toString(), 'the unsaved document is still the active editor');
+    assert.equal(
+      vscode.window.activeTextEditor?.document.uri.toString(),
+      draft.uri.toString(),
+      'the unsaved document is still the active editor',
+    );
     assert.equal((await requests()).length, 1, 'a GET that got no answer is not repeated past the time limit');
 
     // The editor is still usable: an edit through the API lands too.
@@ -135,7 +148,11 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
     await vscode.commands.executeCommand('notifications.hideList');
     assert.equal(draft.getText(), original);
     assert.equal(draft.isDirty, true);
-    assert.equal(vscode.workspace.textDocuments.filter((d) => d.languageId === 'policyset' && d.isUntitled).length, fetchedBefore, 'no document was opened');
+    assert.equal(
+      vscode.workspace.textDocuments.filter((d) => d.languageId === 'policyset' && d.isUntitled).length,
+      fetchedBefore,
+      'no document was opened',
+    );
     assert.equal((await requests()).length, 1, 'nothing sent again after the cancellation');
   });
 
@@ -149,7 +166,11 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
         policyType: 'Custom',
         policyDefinitionGroups: [{ name: 'Network' }],
         policyDefinitions: [
-          { policyDefinitionReferenceId: 'ref1', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d', groupNames: ['Monitoring'] },
+          {
+            policyDefinitionReferenceId: 'ref1',
+            policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d',
+            groupNames: ['Monitoring'],
+          },
         ],
       },
       name: 'e2e-not-deployable',
@@ -160,7 +181,10 @@ function start<T>(command: string, ...args: unknown[]): { settled: () => boolean
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(codeOf(diagnostic), 'PS5001');
     const deploying = start<boolean>('policySet.deployVersion');
-    assert.match(await shownNotification('not deployed'), /^Policy Set: not deployed: the document has 1 error, first at line \d+: Group 'Monitoring' is not declared/);
+    assert.match(
+      await shownNotification('not deployed'),
+      /^Policy Set: not deployed: the document has 1 error, first at line \d+: Group 'Monitoring' is not declared/,
+    );
     assert.equal(await deploying.result, false);
     assert.deepEqual(await requests(), [], 'no request reached the service');
   });

@@ -21,20 +21,21 @@ export const E2E_BUILT_IN = '32ff9e30-4725-4ca7-ba3a-904a7721ee87';
 export const UI_REQUEST_PREFIX = '[policyset-e2e-ui]';
 /** Where, in the workspace folder, the runner writes `<id>.json` (a UiAnswer) when it has done request `id`. */
 export const UI_ANSWERS_FOLDER = '.e2e-ui';
-export type UiRequest = { id: string } & (
+export type UiRequest = { id: string } &
   /** Type `text` with the keyboard, into whatever has the focus (the active editor). */
-  | { kind: 'type'; text: string }
-  /** Wait for a notification (toast or notification centre) including `text`; answer its whole text. */
-  | { kind: 'readNotification'; text: string }
-  /** Click `button` on the notification including `text` (Cancel on a progress notification). */
-  | { kind: 'clickNotificationButton'; text: string; button: string }
-  /** Run a command from the command palette (F1), by its title, as a person does. */
-  | { kind: 'runCommand'; title: string }
-  /** Wait until the side bar view titled `view` shows `text`, take a screenshot `<name>.png`; answer the view's visible rows. */
-  | { kind: 'screenshotView'; view: string; text: string; name: string }
-  /** Wait until a webview page (an editor's or a panel's frame) shows `text`, take a screenshot `<name>.png`; answer the page's text. */
-  | { kind: 'readPage'; text: string; name: string }
-);
+  (
+    | { kind: 'type'; text: string }
+    /** Wait for a notification (toast or notification centre) including `text`; answer its whole text. */
+    | { kind: 'readNotification'; text: string }
+    /** Click `button` on the notification including `text` (Cancel on a progress notification). */
+    | { kind: 'clickNotificationButton'; text: string; button: string }
+    /** Run a command from the command palette (F1), by its title, as a person does. */
+    | { kind: 'runCommand'; title: string }
+    /** Wait until the side bar view titled `view` shows `text`, take a screenshot `<name>.png`; answer the view's visible rows. */
+    | { kind: 'screenshotView'; view: string; text: string; name: string }
+    /** Wait until a webview page (an editor's or a panel's frame) shows `text`, take a screenshot `<name>.png`; answer the page's text. */
+    | { kind: 'readPage'; text: string; name: string }
+  );
 export interface UiAnswer {
   ok: boolean;
   text?: string;

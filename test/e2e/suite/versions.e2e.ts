@@ -17,8 +17,20 @@ function set(version: string, withTag: boolean): string {
       properties: {
         displayName: 'E2E versioned set',
         version,
-        parameters: { effect: { type: 'String', defaultValue: 'Audit', allowedValues: ['Audit', 'Disabled'] }, ...(withTag ? { tagName: { type: 'String' } } : {}) },
-        policyDefinitions: [{ policyDefinitionReferenceId: 'ref1', policyDefinitionId: DEF_A, parameters: { effect: { value: "[parameters('effect')]" }, ...(withTag ? { tagName: { value: "[parameters('tagName')]" } } : {}) } }],
+        parameters: {
+          effect: { type: 'String', defaultValue: 'Audit', allowedValues: ['Audit', 'Disabled'] },
+          ...(withTag ? { tagName: { type: 'String' } } : {}),
+        },
+        policyDefinitions: [
+          {
+            policyDefinitionReferenceId: 'ref1',
+            policyDefinitionId: DEF_A,
+            parameters: {
+              effect: { value: "[parameters('effect')]" },
+              ...(withTag ? { tagName: { value: "[parameters('tagName')]" } } : {}),
+            },
+          },
+        ],
       },
     },
     null,
@@ -39,7 +51,11 @@ suite(VERSIONS_SUITE, () => {
     // A repository of its own inside the workspace: the set committed at 1.2.3, then a parameter removed under 1.3.0.
     const root = folder().fsPath;
     fs.mkdirSync(root, { recursive: true });
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, stdio: 'pipe' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: root,
+        stdio: 'pipe',
+      });
     git('init', '-q');
     fs.writeFileSync(path.join(root, 'set.json'), set('1.2.3', true));
     git('add', '-A');
@@ -61,7 +77,12 @@ suite(VERSIONS_SUITE, () => {
     const diagnostic = await waitForDiagnostic(file(), 'PS3006', 30_000);
     assert.equal(document.lineAt(diagnostic.range.start.line).text.trim(), '"version": "1.3.0",');
     assert.match(diagnostic.message, /since HEAD \(1\.2\.3\)/);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file(), diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      file(),
+      diagnostic.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const fix = actions.find((a) => a.title === "Change the version to '2.0.0'");
     assert.ok(fix?.edit, `the fix is offered; got ${JSON.stringify(actions.map((a) => a.title))}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
@@ -72,13 +93,20 @@ suite(VERSIONS_SUITE, () => {
   test('Show Changes Against HEAD: the report, grouped by bump, in a page beside the editor', async () => {
     const document = await vscode.workspace.openTextDocument(file());
     await vscode.window.showTextDocument(document);
-    const answer = await vscode.commands.executeCommand<{ compared: boolean; reports: Array<{ requiredBump: string; versionOk: boolean; changes: Array<{ kind: string; bump: string }> }> }>('policySet.showChangesAgainstHead');
+    const answer = await vscode.commands.executeCommand<{
+      compared: boolean;
+      reports: Array<{ requiredBump: string; versionOk: boolean; changes: Array<{ kind: string; bump: string }> }>;
+    }>('policySet.showChangesAgainstHead');
     assert.ok(answer?.compared, 'compared with the committed text');
     assert.equal(answer.reports[0].requiredBump, 'major');
     assert.equal(answer.reports[0].versionOk, true, 'after the quick fix, 2.0.0');
     assert.ok(answer.reports[0].changes.some((c) => c.kind === 'parameter-removed' && c.bump === 'major'));
-    const tab = await poll('the report tab', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Changes: versioned/set.json' && t.input instanceof vscode.TabInputWebview) ?? undefined,
+    const tab = await poll(
+      'the report tab',
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.label === 'Changes: versioned/set.json' && t.input instanceof vscode.TabInputWebview) ?? undefined,
     );
     assert.ok(tab);
   });

@@ -20,7 +20,10 @@ export class CodeServer {
    * `machine` and `machine-overridable` scopes must go (code-server's window is a remote one: it ignores them
    * in the user settings).
    */
-  static async start(tools: E2eTools, options: { vsix: string; settings?: Record<string, unknown>; machineSettings?: Record<string, unknown> }): Promise<CodeServer> {
+  static async start(
+    tools: E2eTools,
+    options: { vsix: string; settings?: Record<string, unknown>; machineSettings?: Record<string, unknown> },
+  ): Promise<CodeServer> {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-e2e-'));
     const dirs = { userData: path.join(home, 'user-data'), extensions: path.join(home, 'extensions'), xdg: path.join(home, 'xdg') };
     for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
@@ -62,11 +65,23 @@ export class CodeServer {
       XDG_CACHE_HOME: path.join(dirs.xdg, 'cache'),
       XDG_RUNTIME_DIR: path.join(dirs.xdg, 'runtime'),
     };
-    const common = ['--config', config, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--disable-telemetry', '--disable-update-check'];
+    const common = [
+      '--config',
+      config,
+      '--user-data-dir',
+      dirs.userData,
+      '--extensions-dir',
+      dirs.extensions,
+      '--disable-telemetry',
+      '--disable-update-check',
+    ];
 
     // Install the packaged extension as a person would.
     await new Promise<void>((resolve, reject) => {
-      const installer = spawn(tools.node24, [tools.codeServerEntry, ...common, '--install-extension', options.vsix], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const installer = spawn(tools.node24, [tools.codeServerEntry, ...common, '--install-extension', options.vsix], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       installer.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       installer.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -84,7 +99,17 @@ export class CodeServer {
     const out = fs.openSync(logFile, 'a');
     const child = spawnGroup(
       tools.node24,
-      [tools.codeServerEntry, ...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-workspace-trust', '--vscode-option', 'enable-smoke-test-driver'],
+      [
+        tools.codeServerEntry,
+        ...common,
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--disable-workspace-trust',
+        '--vscode-option',
+        'enable-smoke-test-driver',
+      ],
       { env, stdio: ['ignore', out, out] },
     );
     fs.closeSync(out);

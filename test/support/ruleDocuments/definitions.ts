@@ -36,7 +36,14 @@ export const MULTI = '/providers/Microsoft.Authorization/policyDefinitions/';
 
 export function variantsCatalog(): DefinitionCatalog {
   const c = new DefinitionCatalog();
-  const entry = (name: string, cloud: string, p: object) => ({ name, id: `${MULTI}${name}`, version: '1.0.0', versions: ['1.0.0'], parameters: { p }, cloud });
+  const entry = (name: string, cloud: string, p: object) => ({
+    name,
+    id: `${MULTI}${name}`,
+    version: '1.0.0',
+    versions: ['1.0.0'],
+    parameters: { p },
+    cloud,
+  });
   c.addIndex([
     entry('mixed', 'CloudA', { type: 'String', allowedValues: ['A'] }),
     entry('mixed', 'CloudB', { type: 'String' }),

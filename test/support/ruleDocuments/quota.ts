@@ -18,4 +18,5 @@ export const plan = (deployments: string[], extra = '') => `{
   ]
 }`;
 
-export const d = (name: string, capacity: string, model = '"gpt-4o"', more = '') => `{ "account": "ai-east", "name": "${name}", "model": ${model}, "sku": { "name": "Standard", "capacity": ${capacity} }${more} }`;
+export const d = (name: string, capacity: string, model = '"gpt-4o"', more = '') =>
+  `{ "account": "ai-east", "name": "${name}", "model": ${model}, "sku": { "name": "Standard", "capacity": ${capacity} }${more} }`;

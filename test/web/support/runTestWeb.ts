@@ -21,7 +21,19 @@ async function main(): Promise<void> {
   const chromium = (require(config.tools.playwright) as { chromium: Launcher }).chromium;
   const launch = chromium.launch.bind(chromium);
   chromium.launch = (options) =>
-    launch({ ...options, executablePath: config.tools.chromium, args: [...((options['args'] as string[] | undefined) ?? []), '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    launch({
+      ...options,
+      executablePath: config.tools.chromium,
+      args: [
+        ...((options['args'] as string[] | undefined) ?? []),
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { runTests } = require(config.tools.testWeb) as { runTests(options: Record<string, unknown>): Promise<void> };
   await runTests({

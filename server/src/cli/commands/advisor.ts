@@ -2,7 +2,14 @@ import { parseArgs } from 'node:util';
 import { safeText, type MetadataEntity } from '#api';
 import { UsageError } from '../../node/files';
 import { closestMatch } from '../../service/text';
-import { advisorMetadataClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../options/serviceOptions';
+import {
+  advisorMetadataClient,
+  reportApiError,
+  serviceContext,
+  serviceOptions,
+  SERVICE_OPTIONS_USAGE,
+  redactForOutput,
+} from '../options/serviceOptions';
 import { writeOutputFile } from '../../node/output';
 import type { ExitStatuses } from '../command';
 
@@ -29,7 +36,12 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...serviceOptions, filter: { type: 'string' }, format: { type: 'string', short: 'f', default: 'text' }, output: { type: 'string', short: 'o' } },
+    options: {
+      ...serviceOptions,
+      filter: { type: 'string' },
+      format: { type: 'string', short: 'f', default: 'text' },
+      output: { type: 'string', short: 'o' },
+    },
   });
   if (positionals[0] !== 'metadata' || positionals.length !== 1)
     throw new UsageError(

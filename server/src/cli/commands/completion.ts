@@ -60,7 +60,11 @@ export function specOf(path: string, usage: string): CommandSpec {
 }
 
 /** Every command path with its options, read from the command registry and each usage text. */
-export function commandSpecs({ topLevelCommands, subcommandsOf, usageOf }: CommandContext): { commands: string[]; subcommands: Record<string, string[]>; specs: CommandSpec[] } {
+export function commandSpecs({ topLevelCommands, subcommandsOf, usageOf }: CommandContext): {
+  commands: string[];
+  subcommands: Record<string, string[]>;
+  specs: CommandSpec[];
+} {
   const commands = topLevelCommands();
   const subcommands: Record<string, string[]> = {};
   const specs: CommandSpec[] = [];
@@ -85,7 +89,8 @@ function bashScript(cli: CommandContext, zsh: boolean): string {
   const lines: string[] = [];
   lines.push(`# policyset completion for ${zsh ? 'zsh' : 'bash'}: made by 'policyset completion ${zsh ? 'zsh' : 'bash'}'`);
   // zsh runs the bash function through bashcompinit (as the az CLI's zsh completion does); compinit first when the user's .zshrc did not.
-  if (zsh) lines.push('(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }', 'autoload -U +X bashcompinit && bashcompinit');
+  if (zsh)
+    lines.push('(( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }', 'autoload -U +X bashcompinit && bashcompinit');
   lines.push('_policyset_subcommands() {', '  case "$1" in');
   for (const [name, subs] of Object.entries(subcommands)) lines.push(`    ${name}) echo ${quote(subs)} ;;`);
   lines.push('  esac', '}');
@@ -158,14 +163,18 @@ function bashScript(cli: CommandContext, zsh: boolean): string {
 
 function fishScript(cli: CommandContext): string {
   const { commands, subcommands, specs } = commandSpecs(cli);
-  const lines = ['# policyset completion for fish: made by \'policyset completion fish\'', 'complete -c policyset -f'];
+  const lines = ["# policyset completion for fish: made by 'policyset completion fish'", 'complete -c policyset -f'];
   lines.push(`complete -c policyset -n __fish_use_subcommand -a ${quote(commands)}`);
   for (const [name, subs] of Object.entries(subcommands)) {
-    lines.push(`complete -c policyset -n "__fish_seen_subcommand_from ${name}; and not __fish_seen_subcommand_from ${subs.join(' ')}" -a ${quote(subs)}`);
+    lines.push(
+      `complete -c policyset -n "__fish_seen_subcommand_from ${name}; and not __fish_seen_subcommand_from ${subs.join(' ')}" -a ${quote(subs)}`,
+    );
   }
   for (const spec of specs) {
     const [name, sub] = spec.path.split(' ');
-    const condition = sub ? `__fish_seen_subcommand_from ${name}; and __fish_seen_subcommand_from ${sub}` : `__fish_seen_subcommand_from ${name}`;
+    const condition = sub
+      ? `__fish_seen_subcommand_from ${name}; and __fish_seen_subcommand_from ${sub}`
+      : `__fish_seen_subcommand_from ${name}`;
     for (const option of spec.options) {
       const taken = spec.values[option];
       const flag = option.startsWith('--') ? `-l ${option.slice(2)}` : `-s ${option.slice(1)}`;

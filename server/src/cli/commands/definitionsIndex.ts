@@ -46,7 +46,8 @@ export async function run(args: string[]): Promise<number> {
   if (found.problems.length) throw new InputError(found.problems[0]);
   if (output) {
     const target = path.resolve(output);
-    if (found.files.some((f) => path.resolve(f.path) === target)) throw new UsageError(`-o ${output} would replace an input: write the index elsewhere`);
+    if (found.files.some((f) => path.resolve(f.path) === target))
+      throw new UsageError(`-o ${output} would replace an input: write the index elsewhere`);
   }
   const entries: IndexEntry[] = [];
   const notJson: string[] = [];
@@ -64,7 +65,10 @@ export async function run(args: string[]): Promise<number> {
     if (entry) entries.push(entry);
     else notDefinitions.push(relative);
   }
-  if (!entries.length) throw new InputError(`no policy definition under ${positionals.join(', ')} (${found.files.length} JSON file${found.files.length === 1 ? '' : 's'} read)`);
+  if (!entries.length)
+    throw new InputError(
+      `no policy definition under ${positionals.join(', ')} (${found.files.length} JSON file${found.files.length === 1 ? '' : 's'} read)`,
+    );
   const text = JSON.stringify(sortIndex(entries), null, 1) + '\n';
   if (output) {
     try {
@@ -75,9 +79,18 @@ export async function run(args: string[]): Promise<number> {
   } else process.stdout.write(text);
   const clouds = new Map<string, number>();
   for (const entry of entries) clouds.set(entry.cloud, (clouds.get(entry.cloud) ?? 0) + 1);
-  process.stderr.write(`policyset: ${entries.length} definition${entries.length === 1 ? '' : 's'} indexed (${[...clouds].sort(([a], [b]) => (a < b ? -1 : 1)).map(([cloud, n]) => `${n} ${cloud}`).join(', ')})${output ? ` in ${output}` : ''}\n`);
+  process.stderr.write(
+    `policyset: ${entries.length} definition${entries.length === 1 ? '' : 's'} indexed (${[...clouds]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([cloud, n]) => `${n} ${cloud}`)
+      .join(', ')})${output ? ` in ${output}` : ''}\n`,
+  );
   const list = (files: string[]) => files.slice(0, 5).join(', ') + (files.length > 5 ? `, and ${files.length - 5} more` : '');
-  if (notJson.length) process.stderr.write(`policyset: ${notJson.length} file${notJson.length === 1 ? '' : 's'} not read (not JSON): ${list(notJson)}\n`);
-  if (notDefinitions.length) process.stderr.write(`policyset: ${notDefinitions.length} file${notDefinitions.length === 1 ? '' : 's'} left out (JSON, not a policy definition): ${list(notDefinitions)}\n`);
+  if (notJson.length)
+    process.stderr.write(`policyset: ${notJson.length} file${notJson.length === 1 ? '' : 's'} not read (not JSON): ${list(notJson)}\n`);
+  if (notDefinitions.length)
+    process.stderr.write(
+      `policyset: ${notDefinitions.length} file${notDefinitions.length === 1 ? '' : 's'} left out (JSON, not a policy definition): ${list(notDefinitions)}\n`,
+    );
   return 0;
 }

@@ -12,7 +12,15 @@ import { guardDeployment } from '../versions/deployGuard';
 import { deployableDocument, NotDeployable } from '../deploy/body';
 import { deployFolder } from '../deploy/folder';
 import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
-import { confirm, unreadable, policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
+import {
+  confirm,
+  unreadable,
+  policySetClient,
+  reportApiError,
+  serviceContext,
+  serviceOptions,
+  SERVICE_OPTIONS_USAGE,
+} from '../options/serviceOptions';
 import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset deploy <file> (--subscription <id> | --management-group <id>) [--name <set name>]
@@ -55,7 +63,11 @@ Exit status: 0 done, 1 refused (lint errors, a version not bumped enough, not co
 `;
 
 /** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
-export const exitStatus: ExitStatuses = { 0: 'done', 1: 'refused (lint errors, a version not bumped enough, not confirmed)', 2: 'usage, input, sign-in or service problems' };
+export const exitStatus: ExitStatuses = {
+  0: 'done',
+  1: 'refused (lint errors, a version not bumped enough, not confirmed)',
+  2: 'usage, input, sign-in or service problems',
+};
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -82,9 +94,11 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const json = values.format === 'json';
   if (values.format !== 'text' && !json) throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const print = (outcome: object) => process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
-  if (values['allow-breaking'] && values.against === undefined) throw new UsageError('--allow-breaking goes with --against <file|git revision>');
+  if (values['allow-breaking'] && values.against === undefined)
+    throw new UsageError('--allow-breaking goes with --against <file|git revision>');
   if (positionals.length !== 1) throw new UsageError('deploy takes one file');
-  if (!!values.subscription === !!values['management-group']) throw new UsageError('deploy needs exactly one of --subscription <id> or --management-group <id>');
+  if (!!values.subscription === !!values['management-group'])
+    throw new UsageError('deploy needs exactly one of --subscription <id> or --management-group <id>');
   const scope: DeploymentScope = values.subscription
     ? { kind: 'subscription', subscriptionId: values.subscription }
     : { kind: 'managementGroup', managementGroupId: values['management-group'] as string };
@@ -93,8 +107,12 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const file = positionals[0];
 
   const isFolder = fs.existsSync(file) && fs.statSync(file).isDirectory();
-  if (isFolder && values.against === undefined) throw new UsageError(`${file} is a folder: deploy <folder> goes with --against <git revision> (only the sets that changed are deployed)`);
-  if (isFolder && (values.name !== undefined || values.version !== undefined || json)) throw new UsageError('deploy <folder> takes each set\'s name and version from its file: no --name, --version or --format json');
+  if (isFolder && values.against === undefined)
+    throw new UsageError(
+      `${file} is a folder: deploy <folder> goes with --against <git revision> (only the sets that changed are deployed)`,
+    );
+  if (isFolder && (values.name !== undefined || values.version !== undefined || json))
+    throw new UsageError("deploy <folder> takes each set's name and version from its file: no --name, --version or --format json");
   // The team's lint settings apply here too: a rule turned off for CI does not stop a deployment.
   let config;
   try {
@@ -129,12 +147,25 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (errors.length) {
     process.stderr.write(formatText([{ ...result, diagnostics: errors }], process.cwd(), false));
     process.stderr.write(`policyset: not deployed: ${file} has ${plural(errors.length, 'error')}\n`);
-    if (json) print({ outcome: 'refused', reason: 'lint errors', file, errors: errors.map((d) => ({ code: d.code, line: d.range.start.line + 1, column: d.range.start.character + 1, message: d.message })) });
+    if (json)
+      print({
+        outcome: 'refused',
+        reason: 'lint errors',
+        file,
+        errors: errors.map((d) => ({
+          code: d.code,
+          line: d.range.start.line + 1,
+          column: d.range.start.character + 1,
+          message: d.message,
+        })),
+      });
     return 1;
   }
   if (warnings.length) {
     if (values.verbose) process.stderr.write(formatText([{ ...result, diagnostics: warnings }], process.cwd(), false));
-    process.stderr.write(`policyset: ${file} has ${plural(warnings.length, 'warning')}; it is deployed with them${values.verbose ? '' : ' (--verbose lists them)'}\n`);
+    process.stderr.write(
+      `policyset: ${file} has ${plural(warnings.length, 'warning')}; it is deployed with them${values.verbose ? '' : ' (--verbose lists them)'}\n`,
+    );
   }
 
   let target;
@@ -148,7 +179,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     throw new UsageError(`${file}: ${(error as Error).message}`);
   }
   if (!target.name) throw new UsageError(`${file} does not name its policy set definition: give --name <set name>`);
-  if (!target.version) throw new UsageError(`${file} has no version (a version resource's name or properties.version): give --version <#.#.#>`);
+  if (!target.version)
+    throw new UsageError(`${file} has no version (a version resource's name or properties.version): give --version <#.#.#>`);
   let path: string;
   let url: string;
   try {
@@ -159,16 +191,32 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   if (values.against !== undefined) {
     // The version check, before anything is sent.
-    const guard = await guardDeployment(file, target.version, values.against as string, values['allow-breaking'] as boolean, versionSettings(values));
+    const guard = await guardDeployment(
+      file,
+      target.version,
+      values.against as string,
+      values['allow-breaking'] as boolean,
+      versionSettings(values),
+    );
     for (const line of guard.lines) process.stderr.write(`policyset: ${line}\n`);
     if (!guard.allowed) {
-      if (json) print({ outcome: 'refused', reason: 'version not bumped enough', name: target.name, version: target.version, details: guard.lines });
+      if (json)
+        print({
+          outcome: 'refused',
+          reason: 'version not bumped enough',
+          name: target.name,
+          version: target.version,
+          details: guard.lines,
+        });
       return 1;
     }
   }
   process.stderr.write(`policyset: deploy version ${target.version} of '${target.name}' at ${describeScope(scope)}\n  PUT ${url}\n`);
   for (const note of deployable.notes) process.stderr.write(`policyset: ${note}\n`);
-  if (target.omitted.length) process.stderr.write(`policyset: left out of the PUT, because the service returns them and does not take them: ${target.omitted.join(', ')}\n`);
+  if (target.omitted.length)
+    process.stderr.write(
+      `policyset: left out of the PUT, because the service returns them and does not take them: ${target.omitted.join(', ')}\n`,
+    );
   if (!(await confirm('Deploy?', values.yes as boolean, 'not deployed'))) {
     if (json) print({ outcome: 'not confirmed', name: target.name, version: target.version });
     return 1;
@@ -190,7 +238,10 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
         omitted: target.omitted,
         ...(response.unreadableBody !== undefined ? { answerUnreadable: true } : {}),
       });
-    } else process.stdout.write(`${verb} ${id} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})${warnings.length ? ` with ${plural(warnings.length, 'warning')}` : ''}${unreadable(response.unreadableBody)}\n`);
+    } else
+      process.stdout.write(
+        `${verb} ${id} (${response.status}${response.requestId ? `, request id ${response.requestId}` : ''})${warnings.length ? ` with ${plural(warnings.length, 'warning')}` : ''}${unreadable(response.unreadableBody)}\n`,
+      );
     return 0;
   } catch (error) {
     return reportApiError(error, context.secrets);

@@ -75,10 +75,15 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     },
   });
   const format = values.format as string;
-  if (!(DIFF_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format '${format}': use ${DIFF_FORMATS.join(', ')}`);
+  if (!(DIFF_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`unknown format '${format}': use ${DIFF_FORMATS.join(', ')}`);
   const failOn = values['fail-on'] as string | undefined;
-  if (failOn !== undefined && (!isBump(failOn) || failOn === 'none')) throw new UsageError(`--fail-on takes major, minor or patch, not '${failOn}'`);
-  const options: CompareOptions = { ...versionSettings(values), ...(await definitionOptions(values.definitions as string[], values.cloud as string | undefined)) };
+  if (failOn !== undefined && (!isBump(failOn) || failOn === 'none'))
+    throw new UsageError(`--fail-on takes major, minor or patch, not '${failOn}'`);
+  const options: CompareOptions = {
+    ...versionSettings(values),
+    ...(await definitionOptions(values.definitions as string[], values.cloud as string | undefined)),
+  };
   const output = values.output as string | undefined;
 
   let reports: ChangeReport[];
@@ -91,11 +96,20 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const comparison = await compareAgainstRevision(against, positionals, options);
     reports = comparison.reports;
     notes.push(...comparison.skipped);
-    if (comparison.otherJson) notes.push(`${comparison.otherJson} other JSON file${comparison.otherJson === 1 ? '' : 's'} skipped: no policy set definition in ${comparison.otherJson === 1 ? 'it' : 'them'}, now or at ${against}`);
+    if (comparison.otherJson)
+      notes.push(
+        `${comparison.otherJson} other JSON file${comparison.otherJson === 1 ? '' : 's'} skipped: no policy set definition in ${comparison.otherJson === 1 ? 'it' : 'them'}, now or at ${against}`,
+      );
     for (const [name, from] of comparison.renamed) notes.push(`${name}: renamed or moved from ${from} since ${against}, compared with it`);
-    if (!reports.length) notes.push(`no policy set definition under ${positionals.length ? positionals.join(', ') : 'the current folder'} (now or at ${against})`);
+    if (!reports.length)
+      notes.push(
+        `no policy set definition under ${positionals.length ? positionals.join(', ') : 'the current folder'} (now or at ${against})`,
+      );
   } else {
-    if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'diff needs <old> and <new> (or --against <revision> [paths...])' : 'diff takes two files: <old> <new>');
+    if (positionals.length !== 2)
+      throw new UsageError(
+        positionals.length < 2 ? 'diff needs <old> and <new> (or --against <revision> [paths...])' : 'diff takes two files: <old> <new>',
+      );
     const [oldName, newName] = positionals;
     if (newName.startsWith('builtin:')) throw new UsageError('<new> is a file: builtin:<name> is for <old>, the set you copied');
     inputs = oldName.startsWith('builtin:') ? [newName] : [oldName, newName];
@@ -122,14 +136,17 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (consumerPaths.length) {
     const scan = await addConsumerBreaks(reports, consumerPaths);
     for (const problem of scan.problems) notes.push(`--consumers: ${problem}`);
-    notes.push(`${scan.consumerFiles} file${scan.consumerFiles === 1 ? '' : 's'} of assignments or exemptions read under ${consumerPaths.join(', ')}`);
+    notes.push(
+      `${scan.consumerFiles} file${scan.consumerFiles === 1 ? '' : 's'} of assignments or exemptions read under ${consumerPaths.join(', ')}`,
+    );
   }
 
   const cwd = process.cwd();
   const color = format === 'text' && !values['no-color'] && !output && !!process.stdout.isTTY && !env.NO_COLOR;
   const text =
     format === 'json'
-      ? escapeControls(JSON.stringify(against === undefined && reports.length === 1 ? toJson(reports[0]) : reports.map(toJson), null, 2)) + '\n'
+      ? escapeControls(JSON.stringify(against === undefined && reports.length === 1 ? toJson(reports[0]) : reports.map(toJson), null, 2)) +
+        '\n'
       : format === 'markdown'
         ? formatDiffMarkdown(reports, cwd)
         : format === 'sarif'
@@ -172,8 +189,14 @@ function checkOutput(output: string | undefined, inputs: string[], folders: bool
   const target = real(output);
   for (const input of inputs) {
     const source = real(input);
-    const inside = folders && fs.existsSync(source) && fs.statSync(source).isDirectory() && target.startsWith(source + path.sep) && /\.jsonc?$/i.test(target);
-    if (source === target || inside || sameFile(source, target)) throw new UsageError(`-o ${output} would replace an input: write the report elsewhere`);
+    const inside =
+      folders &&
+      fs.existsSync(source) &&
+      fs.statSync(source).isDirectory() &&
+      target.startsWith(source + path.sep) &&
+      /\.jsonc?$/i.test(target);
+    if (source === target || inside || sameFile(source, target))
+      throw new UsageError(`-o ${output} would replace an input: write the report elsewhere`);
   }
 }
 
@@ -187,4 +210,3 @@ function sameFile(a: string, b: string): boolean {
     return false;
   }
 }
-

@@ -1,7 +1,18 @@
 import { parseArgs } from 'node:util';
 import { evaluate, evaluationJson, type JsonObject } from '../../service';
 import { UsageError } from '../../node/files';
-import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readExemptions, readObject, readResourceFile, readResources, readTarget } from '../evaluate/inputs';
+import {
+  contextOf,
+  definitionFinder,
+  missingReason,
+  readAliases,
+  readDefinitions,
+  readExemptions,
+  readObject,
+  readResourceFile,
+  readResources,
+  readTarget,
+} from '../evaluate/inputs';
 import { formatText, type ResourceResults } from '../evaluate/report';
 import type { ExitStatuses } from '../command';
 
@@ -38,7 +49,11 @@ problems.
 `;
 
 /** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
-export const exitStatus: ExitStatuses = { 0: 'no member is nonCompliant', 1: 'a member is nonCompliant for a resource', 2: 'usage or input problems' };
+export const exitStatus: ExitStatuses = {
+  0: 'no member is nonCompliant',
+  1: 'a member is nonCompliant for a resource',
+  2: 'usage or input problems',
+};
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -56,7 +71,10 @@ export async function run(args: string[]): Promise<number> {
       format: { type: 'string', short: 'f', default: 'text' },
     },
   });
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `evaluate takes one set or definition, not ${positionals.length}` : 'evaluate needs a set or definition file');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length ? `evaluate takes one set or definition, not ${positionals.length}` : 'evaluate needs a set or definition file',
+    );
   if (!values.resource?.length) throw new UsageError('evaluate needs --resource <file>');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const target = await readTarget(positionals[0]);
@@ -67,15 +85,23 @@ export async function run(args: string[]): Promise<number> {
   const exemptions = await readExemptions(values.exemptions ?? []);
   // What auditIfNotExists and deployIfNotExists look among: every resource given (a deployment's own), the
   // related ones a resource file names, and --related.
-  const related = [...resources, ...files.flatMap((f) => f.related), ...(await Promise.all((values.related ?? []).map((f) => readResources(f, '--related')))).flat()];
+  const related = [
+    ...resources,
+    ...files.flatMap((f) => f.related),
+    ...(await Promise.all((values.related ?? []).map((f) => readResources(f, '--related')))).flat(),
+  ];
   const context = contextOf(values.context ? await readObject(values.context, '--context') : undefined, values.now);
   context.aliases = await readAliases(values.aliases);
   context.relatedResources = related;
   const findDefinition = definitionFinder([...definitions.documents, ...(isDefinition(target) ? [target] : [])]);
   const why = missingReason(definitions);
-  const all: ResourceResults[] = resources.map((resource) => ({ resource, results: evaluate({ target, findDefinition, assignment, exemptions, context, missingReason: why }, resource) }));
+  const all: ResourceResults[] = resources.map((resource) => ({
+    resource,
+    results: evaluate({ target, findDefinition, assignment, exemptions, context, missingReason: why }, resource),
+  }));
   process.stdout.write(values.format === 'json' ? JSON.stringify(evaluationJson(all), null, 2) + '\n' : formatText(all));
   return all.some((r) => r.results.some((m) => m.outcome === 'nonCompliant')) ? 1 : 0;
 }
 
-const isDefinition = (document: JsonObject) => typeof document.properties === 'object' && document.properties !== null && 'policyRule' in document.properties;
+const isDefinition = (document: JsonObject) =>
+  typeof document.properties === 'object' && document.properties !== null && 'policyRule' in document.properties;

@@ -2,7 +2,16 @@ import { parseArgs } from 'node:util';
 import { checkItemId, safeText, type EventstreamClient } from '#api';
 import { UsageError } from '../../node/files';
 import { closestMatch } from '../../service/text';
-import { confirm, unreadable, eventstreamClient, reportApiError, serviceContext, serviceOptions, serviceOptionsUsage, redactForOutput } from '../options/serviceOptions';
+import {
+  confirm,
+  unreadable,
+  eventstreamClient,
+  reportApiError,
+  serviceContext,
+  serviceOptions,
+  serviceOptionsUsage,
+  redactForOutput,
+} from '../options/serviceOptions';
 import { writeOutputFile } from '../../node/output';
 import type { ExitStatuses } from '../command';
 
@@ -35,14 +44,23 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...serviceOptions, output: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y', default: false }, format: { type: 'string', short: 'f', default: 'text' } },
+    options: {
+      ...serviceOptions,
+      output: { type: 'string', short: 'o' },
+      yes: { type: 'boolean', short: 'y', default: false },
+      format: { type: 'string', short: 'f', default: 'text' },
+    },
   });
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const json = values.format === 'json';
   const [sub, workspaceId, eventstreamId, ...extra] = positionals;
   if (sub !== 'get' && sub !== 'delete') {
     const near = sub ? closestMatch(sub, ['get', 'delete']) : undefined;
-    throw new UsageError(sub ? `eventstream takes get or delete, not '${sub}'${near ? `; did you mean 'eventstream ${near}'?` : ''}` : 'eventstream needs a subcommand: get or delete');
+    throw new UsageError(
+      sub
+        ? `eventstream takes get or delete, not '${sub}'${near ? `; did you mean 'eventstream ${near}'?` : ''}`
+        : 'eventstream needs a subcommand: get or delete',
+    );
   }
   if (!workspaceId || !eventstreamId || extra.length) throw new UsageError(`eventstream ${sub} takes <workspaceId> <eventstreamId>`);
   const problem = checkItemId(workspaceId, 'workspace') ?? checkItemId(eventstreamId, 'eventstream');
@@ -52,7 +70,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const context = serviceContext(values, env, 'itemsBaseUrl');
   const client = eventstreamClient(context);
   try {
-    return sub === 'get' ? await get(client, workspaceId, eventstreamId, values.output, json) : await remove(client, workspaceId, eventstreamId, values.yes as boolean, json);
+    return sub === 'get'
+      ? await get(client, workspaceId, eventstreamId, values.output, json)
+      : await remove(client, workspaceId, eventstreamId, values.yes as boolean, json);
   } catch (error) {
     return reportApiError(error, context.secrets);
   }
@@ -60,7 +80,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 
 const print = (outcome: object) => process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
 
-async function get(client: EventstreamClient, workspaceId: string, eventstreamId: string, output: string | undefined, json: boolean): Promise<number> {
+async function get(
+  client: EventstreamClient,
+  workspaceId: string,
+  eventstreamId: string,
+  output: string | undefined,
+  json: boolean,
+): Promise<number> {
   const response = await client.get(workspaceId, eventstreamId);
   const text = JSON.stringify(response.body, null, 2) + '\n';
   if (!output) {
@@ -73,8 +99,18 @@ async function get(client: EventstreamClient, workspaceId: string, eventstreamId
     process.stderr.write(`policyset: ${(error as Error).message}\n`);
     return 2;
   }
-  process.stderr.write(`policyset: saved eventstream '${safeText(String(response.body.displayName ?? eventstreamId), { max: 200 })}' to ${output}\n`);
-  if (json) print({ outcome: 'saved', file: output, workspaceId, eventstreamId, displayName: response.body.displayName ?? null, requestId: response.requestId ?? null });
+  process.stderr.write(
+    `policyset: saved eventstream '${safeText(String(response.body.displayName ?? eventstreamId), { max: 200 })}' to ${output}\n`,
+  );
+  if (json)
+    print({
+      outcome: 'saved',
+      file: output,
+      workspaceId,
+      eventstreamId,
+      displayName: response.body.displayName ?? null,
+      requestId: response.requestId ?? null,
+    });
   return 0;
 }
 
@@ -82,18 +118,33 @@ async function remove(client: EventstreamClient, workspaceId: string, eventstrea
   // Read first: the question names what would be deleted, and a missing item is reported before any DELETE.
   const item = (await client.get(workspaceId, eventstreamId)).body;
   const name = item.displayName ? `'${safeText(String(item.displayName), { max: 200 })}'` : '(no display name)';
-  process.stderr.write(`policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.eventstreamUrl(workspaceId, eventstreamId)}\n`);
+  process.stderr.write(
+    `policyset: delete eventstream ${name} (${eventstreamId}) in workspace ${workspaceId}\n  DELETE ${client.eventstreamUrl(workspaceId, eventstreamId)}\n`,
+  );
   if (!(await confirm(`Delete eventstream ${name}?`, yes, 'not deleted'))) {
     if (json) print({ outcome: 'not confirmed', workspaceId, eventstreamId, displayName: item.displayName ?? null });
     return 1;
   }
   const result = await client.delete(workspaceId, eventstreamId);
   if (json) {
-    print({ outcome: result.alreadyDeleted ? 'already deleted' : 'deleted', status: result.status, workspaceId, eventstreamId, displayName: item.displayName ?? null, requestId: result.requestId ?? null });
+    print({
+      outcome: result.alreadyDeleted ? 'already deleted' : 'deleted',
+      status: result.status,
+      workspaceId,
+      eventstreamId,
+      displayName: item.displayName ?? null,
+      requestId: result.requestId ?? null,
+    });
     return 0;
   }
   const id = result.requestId ? `, request id ${result.requestId}` : '';
-  if (result.alreadyDeleted) process.stdout.write(`already deleted: eventstream ${name} (${eventstreamId}) was gone when the retried DELETE arrived (${result.status} ItemNotFound after a 429${id})\n`);
-  else process.stdout.write(`deleted eventstream ${name} (${eventstreamId}) in workspace ${workspaceId} (${result.status}${id})${unreadable(result.unreadableBody)}\n`);
+  if (result.alreadyDeleted)
+    process.stdout.write(
+      `already deleted: eventstream ${name} (${eventstreamId}) was gone when the retried DELETE arrived (${result.status} ItemNotFound after a 429${id})\n`,
+    );
+  else
+    process.stdout.write(
+      `deleted eventstream ${name} (${eventstreamId}) in workspace ${workspaceId} (${result.status}${id})${unreadable(result.unreadableBody)}\n`,
+    );
   return 0;
 }

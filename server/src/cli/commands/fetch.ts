@@ -1,7 +1,14 @@
 import { parseArgs } from 'node:util';
 import { parseExpand, safeText, ServiceError } from '#api';
 import { UsageError } from '../../node/files';
-import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE, redactForOutput } from '../options/serviceOptions';
+import {
+  policySetClient,
+  reportApiError,
+  serviceContext,
+  serviceOptions,
+  SERVICE_OPTIONS_USAGE,
+  redactForOutput,
+} from '../options/serviceOptions';
 import { writeOutputFile } from '../../node/output';
 import type { ExitStatuses } from '../command';
 
@@ -27,10 +34,16 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...serviceOptions, expand: { type: 'string' }, output: { type: 'string', short: 'o' }, format: { type: 'string', short: 'f', default: 'text' } },
+    options: {
+      ...serviceOptions,
+      expand: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      format: { type: 'string', short: 'f', default: 'text' },
+    },
   });
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'fetch takes one name' : 'fetch needs the name of a built-in policy set definition');
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length ? 'fetch takes one name' : 'fetch needs the name of a built-in policy set definition');
   let expand;
   try {
     expand = values.expand !== undefined ? parseExpand(values.expand) : undefined;
@@ -50,7 +63,14 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       }
       process.stderr.write(`policyset: saved '${response.body.properties.displayName ?? positionals[0]}' to ${values.output}\n`);
       if (values.format === 'json') {
-        const saved = { outcome: 'saved', file: values.output, name: response.body.name ?? positionals[0], displayName: response.body.properties.displayName ?? null, version: response.body.properties.version ?? null, requestId: response.requestId ?? null };
+        const saved = {
+          outcome: 'saved',
+          file: values.output,
+          name: response.body.name ?? positionals[0],
+          displayName: response.body.properties.displayName ?? null,
+          version: response.body.properties.version ?? null,
+          requestId: response.requestId ?? null,
+        };
         process.stdout.write(JSON.stringify(saved, null, 2) + '\n');
       }
     } else {

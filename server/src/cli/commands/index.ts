@@ -29,15 +29,22 @@ export const COMMANDS: Record<string, CommandEntry> = {
         where: () => require('./quotaWhere') as CommandModule,
       }),
   },
-  evaluate: { synopsis: 'policyset evaluate <set or definition> --resource <file> [options]', load: () => require('./evaluate') as CommandModule },
+  evaluate: {
+    synopsis: 'policyset evaluate <set or definition> --resource <file> [options]',
+    load: () => require('./evaluate') as CommandModule,
+  },
   test: { synopsis: 'policyset test [paths...] [--format text|json|sarif|junit]', load: () => require('./test') as CommandModule },
   rules: { synopsis: 'policyset rules [--format text|json]', load: () => require('./rules') as CommandModule },
   mcp: { synopsis: 'policyset mcp [--folder <folder>]', load: () => require('./mcp') as CommandModule },
   completion: { synopsis: 'policyset completion bash|zsh|fish', load: () => require('./completion') as CommandModule },
   model: {
     synopsis: 'policyset model deploy|apply [options]',
-    load: () => group('model', { deploy: () => require('./modelDeploy') as CommandModule, apply: () => require('./modelApply') as CommandModule }),
+    load: () =>
+      group('model', { deploy: () => require('./modelDeploy') as CommandModule, apply: () => require('./modelApply') as CommandModule }),
   },
-  definitions: { synopsis: 'policyset definitions index <folder> [-o index.json]', load: () => group('definitions', { index: () => require('./definitionsIndex') as CommandModule }) },
+  definitions: {
+    synopsis: 'policyset definitions index <folder> [-o index.json]',
+    load: () => group('definitions', { index: () => require('./definitionsIndex') as CommandModule }),
+  },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -3,7 +3,17 @@
 // nothing and decides no exit status.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import * as path from 'node:path';
-import { cloudOfPath, DEFAULT_CLOUD, FIX_KINDS, isSeveritySetting, RULES, severityOf, type FixKind, type SeverityName, type SeveritySetting } from '../../service';
+import {
+  cloudOfPath,
+  DEFAULT_CLOUD,
+  FIX_KINDS,
+  isSeveritySetting,
+  RULES,
+  severityOf,
+  type FixKind,
+  type SeverityName,
+  type SeveritySetting,
+} from '../../service';
 import { closestMatch } from '../../service/text';
 import { UsageError, InputError } from '../../node/files';
 import { refuseInputs, writeOutputFile } from '../../node/output';
@@ -35,8 +45,20 @@ interface LintFlag {
 
 /** Every flag of lint, in the order --help lists them. A new flag: one entry here, and its reading in lintArgs. */
 const LINT_FLAGS: LintFlag[] = [
-  { name: 'format', short: 'f', parse: { type: 'string', default: 'text' }, value: '<text|json|sarif>', help: ['Output format (default: text)'] },
-  { name: 'output', short: 'o', parse: { type: 'string' }, value: '<file>', help: ['Write the report to a file instead of standard output'] },
+  {
+    name: 'format',
+    short: 'f',
+    parse: { type: 'string', default: 'text' },
+    value: '<text|json|sarif>',
+    help: ['Output format (default: text)'],
+  },
+  {
+    name: 'output',
+    short: 'o',
+    parse: { type: 'string' },
+    value: '<file>',
+    help: ['Write the report to a file instead of standard output'],
+  },
   {
     name: 'definitions',
     short: 'd',
@@ -68,9 +90,21 @@ const LINT_FLAGS: LintFlag[] = [
     config: 'rules',
     help: ['Severity of a rule: error, warning, info, hint or off. Repeatable.', 'The rules: policyset rules'],
   },
-  { name: 'min-severity', parse: { type: 'string' }, value: '<level>', config: 'minSeverity', help: ['Report only this severity and above (default: info)'] },
+  {
+    name: 'min-severity',
+    parse: { type: 'string' },
+    value: '<level>',
+    config: 'minSeverity',
+    help: ['Report only this severity and above (default: info)'],
+  },
   { name: 'quiet', parse: { type: 'boolean', default: false }, help: ['Report errors only (warnings still count for --max-warnings)'] },
-  { name: 'max-warnings', parse: { type: 'string' }, value: '<n>', config: 'maxWarnings', help: ['Exit 1 when there are more than n warnings (default: -1, no limit)'] },
+  {
+    name: 'max-warnings',
+    parse: { type: 'string' },
+    value: '<n>',
+    config: 'maxWarnings',
+    help: ['Exit 1 when there are more than n warnings (default: -1, no limit)'],
+  },
   {
     name: 'strict',
     parse: { type: 'boolean' },
@@ -78,7 +112,7 @@ const LINT_FLAGS: LintFlag[] = [
     help: [
       'A file named on the command line that is not checked (not JSON, or JSON',
       'of no known kind), or a reference not checked against its definition,',
-      'is an error, not a note (--no-strict: a note, over the config file\'s',
+      "is an error, not a note (--no-strict: a note, over the config file's",
       '"strict")',
     ],
   },
@@ -92,9 +126,17 @@ const LINT_FLAGS: LintFlag[] = [
   {
     name: 'fix',
     parse: { type: 'boolean', default: false },
-    help: ['Apply the fixes that need no choice (casing, typos with one close', 'match, reference IDs, versions, response-only properties) and write', 'the files that changed; the report shows what is left'],
+    help: [
+      'Apply the fixes that need no choice (casing, typos with one close',
+      'match, reference IDs, versions, response-only properties) and write',
+      'the files that changed; the report shows what is left',
+    ],
   },
-  { name: 'fix-dry-run', parse: { type: 'boolean', default: false }, help: ['As --fix, but write nothing (-f json: each file\'s fixed "output")'] },
+  {
+    name: 'fix-dry-run',
+    parse: { type: 'boolean', default: false },
+    help: ['As --fix, but write nothing (-f json: each file\'s fixed "output")'],
+  },
   {
     name: 'fix-type',
     parse: { type: 'string', multiple: true, default: [] },
@@ -115,10 +157,25 @@ const LINT_FLAGS: LintFlag[] = [
     config: 'ignore',
     help: ["Files to leave out, as 'ignore' in the config file. Repeatable."],
   },
-  { name: 'no-ignore', parse: { type: 'boolean', default: false }, help: ["Lint files the config's 'ignore' and --ignore-pattern would leave out"] },
-  { name: 'config', short: 'c', parse: { type: 'string' }, value: '<file>', help: ['Use this config file instead of the nearest .policysetrc.json'] },
+  {
+    name: 'no-ignore',
+    parse: { type: 'boolean', default: false },
+    help: ["Lint files the config's 'ignore' and --ignore-pattern would leave out"],
+  },
+  {
+    name: 'config',
+    short: 'c',
+    parse: { type: 'string' },
+    value: '<file>',
+    help: ['Use this config file instead of the nearest .policysetrc.json'],
+  },
   { name: 'no-config', parse: { type: 'boolean', default: false }, help: ['Use no config file'] },
-  { name: 'print-config', parse: { type: 'string' }, value: '<file>', help: ['Print the settings a file would be linted with (JSON) and exit'] },
+  {
+    name: 'print-config',
+    parse: { type: 'string' },
+    value: '<file>',
+    help: ['Print the settings a file would be linted with (JSON) and exit'],
+  },
   { name: 'list-rules', parse: { type: 'boolean', default: false }, help: ['List the rules (as policyset rules; with -f json, as JSON)'] },
   {
     name: 'against',
@@ -127,10 +184,32 @@ const LINT_FLAGS: LintFlag[] = [
     help: ["Check each set's version against the file at that revision", '(version-not-bumped, PS3006; see policyset diff --help)'],
   },
   // Their config keys are versions.referenceAdded and versions.referenceRemoved, read by ../options/versionOptions.ts.
-  { name: 'reference-added', parse: { type: 'string' }, value: '<minor|major>', help: ['What a reference added asks of the version (default: minor)'] },
-  { name: 'reference-removed', parse: { type: 'string' }, value: '<minor|major>', help: ['What a reference removed asks of the version (default: major)'] },
-  { name: 'jobs', short: 'j', parse: { type: 'string' }, value: '<n>', help: ['Processes to use (default: one, and all cores for inputs over 64 MB)'] },
-  { name: 'docs-base-url', parse: { type: 'string' }, value: '<url>', config: 'docsBaseUrl', help: ['Base URL of the rule pages, for SARIF help links'] },
+  {
+    name: 'reference-added',
+    parse: { type: 'string' },
+    value: '<minor|major>',
+    help: ['What a reference added asks of the version (default: minor)'],
+  },
+  {
+    name: 'reference-removed',
+    parse: { type: 'string' },
+    value: '<minor|major>',
+    help: ['What a reference removed asks of the version (default: major)'],
+  },
+  {
+    name: 'jobs',
+    short: 'j',
+    parse: { type: 'string' },
+    value: '<n>',
+    help: ['Processes to use (default: one, and all cores for inputs over 64 MB)'],
+  },
+  {
+    name: 'docs-base-url',
+    parse: { type: 'string' },
+    value: '<url>',
+    config: 'docsBaseUrl',
+    help: ['Base URL of the rule pages, for SARIF help links'],
+  },
   { name: 'no-color', parse: { type: 'boolean', default: false }, help: ['Plain text output'] },
   { name: 'help', short: 'h', help: ['Show this help'] },
   { name: 'version', short: 'v', help: ['Show the version'] },
@@ -235,7 +314,9 @@ function ruleKey(given: string): string {
   const key = canonicalRuleKey(given);
   if (key) return key;
   const near = nearestRule(given);
-  throw new UsageError(`--rule: no rule '${given}'${near ? `; did you mean '${near}'?` : ''} (the rules: policyset rules, docs/rules/README.md)`);
+  throw new UsageError(
+    `--rule: no rule '${given}'${near ? `; did you mean '${near}'?` : ''} (the rules: policyset rules, docs/rules/README.md)`,
+  );
 }
 
 /** The config file: -c <file>, else the nearest .policysetrc.json from the current folder up; none with --no-config. */
@@ -289,9 +370,11 @@ export function parseLintArgs(args: string[]): LintArgs {
   if (string('config') !== undefined && boolean('no-config')) throw new UsageError('give -c <file> or --no-config, not both');
   const loaded = readConfig(string('config'), !!boolean('no-config'));
   const config = loaded?.config ?? {};
-  if (!positionals.length && !stdin && printConfig === undefined && !listRules) throw new UsageError('no files or folders to lint (or --stdin)');
+  if (!positionals.length && !stdin && printConfig === undefined && !listRules)
+    throw new UsageError('no files or folders to lint (or --stdin)');
   if (positionals.length && stdin) throw new UsageError('--stdin lints standard input: give no files or folders with it');
-  if (string('stdin-filename') !== undefined && !stdin) throw new UsageError('--stdin-filename names the text of --stdin: give --stdin too');
+  if (string('stdin-filename') !== undefined && !stdin)
+    throw new UsageError('--stdin-filename names the text of --stdin: give --stdin too');
   const format = string('format') as string;
   if (format !== 'text' && format !== 'json' && format !== 'sarif') {
     const near = closestMatch(format, ['text', 'json', 'sarif']);
@@ -301,7 +384,8 @@ export function parseLintArgs(args: string[]): LintArgs {
   const severities: Record<string, SeveritySetting> = { ...config.rules };
   for (const setting of list('rule')) {
     const [rule, level] = setting.split('=');
-    if (!rule || !isSeveritySetting(level)) throw new UsageError(`--rule takes <code or name>=<error|warning|info|hint|off>, not '${setting}'`);
+    if (!rule || !isSeveritySetting(level))
+      throw new UsageError(`--rule takes <code or name>=<error|warning|info|hint|off>, not '${setting}'`);
     severities[ruleKey(rule.trim())] = level;
   }
   const cloud = string('cloud') ?? config.cloud;
@@ -310,18 +394,21 @@ export function parseLintArgs(args: string[]): LintArgs {
     throw new UsageError(`--cloud takes ${CLOUDS.join(', ')}, not '${cloud}'${near ? `; did you mean '${near}'?` : ''}`);
   }
   const minSeverity = string('min-severity') ?? config.minSeverity ?? 'info';
-  if (!isSeveritySetting(minSeverity) || minSeverity === 'off') throw new UsageError(`--min-severity takes error, warning, info or hint, not '${minSeverity}'`);
+  if (!isSeveritySetting(minSeverity) || minSeverity === 'off')
+    throw new UsageError(`--min-severity takes error, warning, info or hint, not '${minSeverity}'`);
   let jobs: number | 'auto' = 'auto';
   const jobsFlag = string('jobs');
   if (jobsFlag !== undefined) {
     jobs = Number(jobsFlag);
-    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError(`--jobs takes a whole number from 1 to 64, not '${jobsFlag}'`);
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
+      throw new UsageError(`--jobs takes a whole number from 1 to 64, not '${jobsFlag}'`);
   }
   let maxWarnings = config.maxWarnings;
   const maxWarningsFlag = string('max-warnings');
   if (maxWarningsFlag !== undefined) {
     const n = Number(maxWarningsFlag);
-    if (!Number.isInteger(n) || n < -1 || maxWarningsFlag.trim() === '') throw new UsageError(`--max-warnings takes a whole number (-1: no limit), not '${maxWarningsFlag}'`);
+    if (!Number.isInteger(n) || n < -1 || maxWarningsFlag.trim() === '')
+      throw new UsageError(`--max-warnings takes a whole number (-1: no limit), not '${maxWarningsFlag}'`);
     maxWarnings = n === -1 ? undefined : n;
   }
   // Lists add up: the file's definitions and ignore patterns, then the flags'.
@@ -330,7 +417,9 @@ export function parseLintArgs(args: string[]): LintArgs {
     ...(config.ignore?.length && loaded ? [ignoreMatcher(config.ignore, loaded.dir)] : []),
     ...(flagPatterns.length ? [flagIgnoreMatcher(flagPatterns)] : []),
   ];
-  const ignoreSources = [config.ignore?.length && loaded ? `'ignore' in ${loaded.file}` : '', flagPatterns.length ? '--ignore-pattern' : ''].filter(Boolean).join(' and ');
+  const ignoreSources = [config.ignore?.length && loaded ? `'ignore' in ${loaded.file}` : '', flagPatterns.length ? '--ignore-pattern' : '']
+    .filter(Boolean)
+    .join(' and ');
   const stdinName = string('stdin-filename');
   const fix = fixOf(!!boolean('fix'), !!boolean('fix-dry-run'), list('fix-type'), stdin);
   return {
@@ -363,7 +452,8 @@ export function parseLintArgs(args: string[]): LintArgs {
 function fixOf(write: boolean, dryRun: boolean, types: string[], stdin: boolean): LintArgs['fix'] {
   if (write && dryRun) throw new UsageError('give --fix or --fix-dry-run, not both');
   const kinds = types.flatMap((t) => t.split(',')).map((t) => t.trim());
-  if (kinds.length && !write && !dryRun) throw new UsageError('--fix-type chooses the fixes of --fix or --fix-dry-run: give one of them too');
+  if (kinds.length && !write && !dryRun)
+    throw new UsageError('--fix-type chooses the fixes of --fix or --fix-dry-run: give one of them too');
   for (const kind of kinds) {
     if (!(FIX_KINDS as readonly string[]).includes(kind)) {
       const near = closestMatch(kind, FIX_KINDS);
@@ -371,13 +461,20 @@ function fixOf(write: boolean, dryRun: boolean, types: string[], stdin: boolean)
     }
   }
   // As ESLint: standard input has no file to write; --fix-dry-run -f json gives the fixed text.
-  if (write && stdin) throw new UsageError('--fix writes files and standard input is none: use --fix-dry-run (with -f json, the fixed text is each result\'s "output")');
+  if (write && stdin)
+    throw new UsageError(
+      '--fix writes files and standard input is none: use --fix-dry-run (with -f json, the fixed text is each result\'s "output")',
+    );
   if (!write && !dryRun) return undefined;
   return { write, ...(kinds.length ? { kinds: [...new Set(kinds)] as FixKind[] } : {}) };
 }
 
 /** --against <revision>: checked here, once (a revision that is not there is a usage error). */
-function againstOf(revision: string | undefined, referenceAdded: string | undefined, referenceRemoved: string | undefined): LintArgs['against'] {
+function againstOf(
+  revision: string | undefined,
+  referenceAdded: string | undefined,
+  referenceRemoved: string | undefined,
+): LintArgs['against'] {
   if (revision === undefined && referenceAdded === undefined && referenceRemoved === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
   const { versionSettings } = require('../options/versionOptions') as typeof import('../options/versionOptions');
@@ -463,13 +560,22 @@ async function lint(args: LintArgs): Promise<number> {
     }
     for (const result of results) {
       if (result.notFixed) notes.push(`${result.file}: not fixed: ${result.notFixed}`);
-      if (result.fix?.rejected) notes.push(`${result.file}: fixes left out: ${result.fix.rejected.reason} (${result.fix.rejected.fixes.join('; ')}); this is a bug in policyset, please report it`);
+      if (result.fix?.rejected)
+        notes.push(
+          `${result.file}: fixes left out: ${result.fix.rejected.reason} (${result.fix.rejected.fixes.join('; ')}); this is a bug in policyset, please report it`,
+        );
     }
   }
   const fixReport = args.fix ? { dryRun: !args.fix.write } : undefined;
   // Warnings are counted before --quiet leaves them out of the report (as ESLint counts them).
   const warnings = results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === 2).length, 0);
-  const reported = args.quiet ? results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 1), identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1) })) : results;
+  const reported = args.quiet
+    ? results.map((r) => ({
+        ...r,
+        diagnostics: r.diagnostics.filter((d) => d.severity === 1),
+        identities: r.identities.filter((_, i) => r.diagnostics[i].severity === 1),
+      }))
+    : results;
   const tooManyWarnings = args.maxWarnings !== undefined && warnings > args.maxWarnings;
   // JSON escapes C0 controls but not C1 (a CSI for some terminals): escapeControls writes them as \uXXXX too.
   const report =
@@ -477,7 +583,14 @@ async function lint(args: LintArgs): Promise<number> {
       ? escapeControls(formatJson(reported, cwd, problems, fixReport))
       : args.format === 'sarif'
         ? escapeControls(formatSarif(reported, cwd, args.severities, cliVersion(), args.docsBaseUrl, problems))
-        : formatText(reported, cwd, args.color, problems, fixReport, tooManyWarnings ? `more warnings than --max-warnings ${args.maxWarnings} allows` : undefined);
+        : formatText(
+            reported,
+            cwd,
+            args.color,
+            problems,
+            fixReport,
+            tooManyWarnings ? `more warnings than --max-warnings ${args.maxWarnings} allows` : undefined,
+          );
   if (args.output) {
     // Never over an input (a file linted, a definitions file): exit 2 and the input kept.
     writeOutputFile(args.output, report, run.inputFiles);
@@ -485,14 +598,19 @@ async function lint(args: LintArgs): Promise<number> {
     process.stdout.write(report);
   }
   for (const result of results) {
-    for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(result.file)}: ${shortMessage(internal.message)}\n`);
+    for (const internal of result.internalErrors)
+      process.stderr.write(
+        `policyset: internal error in rule ${internal.rule} on ${untrusted(result.file)}: ${shortMessage(internal.message)}\n`,
+      );
   }
   for (const note of notes) process.stderr.write(`policyset: ${shortMessage(note)}\n`);
   for (const problem of problems) process.stderr.write(`policyset: ${shortMessage(problem)}\n`);
   if (problems.length) return 2;
   if (results.some((r) => r.diagnostics.some((d) => d.severity === 1))) return 1;
   if (args.maxWarnings !== undefined && warnings > args.maxWarnings) {
-    process.stderr.write(`policyset: too many warnings: ${warnings}, and at most ${args.maxWarnings} ${args.maxWarnings === 1 ? 'is' : 'are'} allowed (--max-warnings, or 'maxWarnings' in the config file)\n`);
+    process.stderr.write(
+      `policyset: too many warnings: ${warnings}, and at most ${args.maxWarnings} ${args.maxWarnings === 1 ? 'is' : 'are'} allowed (--max-warnings, or 'maxWarnings' in the config file)\n`,
+    );
     return 1;
   }
   return 0;

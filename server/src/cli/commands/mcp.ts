@@ -38,14 +38,17 @@ export const exitStatus: ExitStatuses = { 0: 'the client closed standard input',
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { folder: { type: 'string' } } });
-  if (positionals.length) throw new UsageError(`mcp takes no arguments ('${positionals[0]}'): an MCP client sends its requests on standard input`);
+  if (positionals.length)
+    throw new UsageError(`mcp takes no arguments ('${positionals[0]}'): an MCP client sends its requests on standard input`);
   if (values.folder !== undefined) {
     try {
       if (!fs.statSync(values.folder).isDirectory()) throw new InputError(`--folder ${values.folder}: not a folder`);
       process.chdir(values.folder);
     } catch (error) {
       if (error instanceof InputError) throw error;
-      throw new InputError(`--folder ${values.folder}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (error as Error).message}`);
+      throw new InputError(
+        `--folder ${values.folder}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (error as Error).message}`,
+      );
     }
   }
   const root = process.cwd();
@@ -55,7 +58,8 @@ export async function run(args: string[]): Promise<number> {
   const server = new McpServer({ name: 'policyset', title: 'Policy Set Tools', version: cliVersion() }, mcpTools(root), send, log);
   const lines = lineReader(
     (line) => server.receive(line),
-    () => send({ jsonrpc: '2.0', id: null, error: { code: RPC.invalidRequest, message: 'Invalid Request: a message over 64 MB, skipped' } }),
+    () =>
+      send({ jsonrpc: '2.0', id: null, error: { code: RPC.invalidRequest, message: 'Invalid Request: a message over 64 MB, skipped' } }),
   );
   await new Promise<void>((resolve, reject) => {
     process.stdin.on('data', (chunk: Buffer) => lines.push(chunk));

@@ -1,7 +1,19 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_MODEL_FORMAT, putOutcome, readDeploymentState, redact, type DeploymentTarget, type ModelDeploymentClient } from '#api';
 import { parseJson } from '../../service/json';
-import { applyRows, applySummary, applyTargets, deployedSpec, readPlan, reconcile, type ApplyTarget, type ReconcileEntry, type Reconciliation, type RegionUsage, type Usage } from '../../service/quota';
+import {
+  applyRows,
+  applySummary,
+  applyTargets,
+  deployedSpec,
+  readPlan,
+  reconcile,
+  type ApplyTarget,
+  type ReconcileEntry,
+  type Reconciliation,
+  type RegionUsage,
+  type Usage,
+} from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { confirm, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient } from '../options/quotaOptions';
@@ -65,18 +77,33 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const file = positionals[0];
   const table = capacityTable(values['capacity-units']);
-  const text = Buffer.from(await readBytes(file, 'plan')).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.from(await readBytes(file, 'plan'))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   const parsed = parseJson(text);
-  if (parsed.syntaxErrors.length || parsed.tooLarge || parsed.tooDeep) throw new InputError(`${file} could not be read as a plan (${parsed.syntaxErrors.length ? `${parsed.syntaxErrors.length} syntax error${parsed.syntaxErrors.length === 1 ? '' : 's'}` : 'too large or too deeply nested'}): run policyset quota plan ${file} to see where`);
+  if (parsed.syntaxErrors.length || parsed.tooLarge || parsed.tooDeep)
+    throw new InputError(
+      `${file} could not be read as a plan (${parsed.syntaxErrors.length ? `${parsed.syntaxErrors.length} syntax error${parsed.syntaxErrors.length === 1 ? '' : 's'}` : 'too large or too deeply nested'}): run policyset quota plan ${file} to see where`,
+    );
   const plan = readPlan(parsed.root);
-  if (!plan.deployments.length || plan.lone) throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }); model deploy sends a single deployment`);
+  if (!plan.deployments.length || plan.lone)
+    throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }); model deploy sends a single deployment`);
   const { targets, problems } = applyTargets(plan);
   if (problems.length) throw new InputError(`${file}: ${problems.join('; ')}`);
 
   const context = serviceContext(values, env);
   const client = modelDeploymentClient(context);
-  const targetOf = (t: ApplyTarget): DeploymentTarget => ({ subscriptionId: t.subscription, resourceGroupName: t.resourceGroup, accountName: t.account, deploymentName: t.name });
-  const regions = [...new Map(targets.map((t) => [`${t.subscription}|${t.region}`.toLowerCase(), { subscription: t.subscription, region: t.region }])).values()];
+  const targetOf = (t: ApplyTarget): DeploymentTarget => ({
+    subscriptionId: t.subscription,
+    resourceGroupName: t.resourceGroup,
+    accountName: t.account,
+    deploymentName: t.name,
+  });
+  const regions = [
+    ...new Map(
+      targets.map((t) => [`${t.subscription}|${t.region}`.toLowerCase(), { subscription: t.subscription, region: t.region }]),
+    ).values(),
+  ];
   try {
     for (const t of targets) client.deploymentPath(targetOf(t));
     for (const r of regions) client.usagesPath(r.subscription, r.region);
@@ -92,10 +119,16 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     entries = await mapLimit(targets, READS_AT_ONCE, async (t) => {
       const state = await readDeploymentState(client, targetOf(t));
       const current = state.deployment ? deployedSpec(state.deployment) : undefined;
-      if (state.deployment && !current) throw new InputError(`the service's answer for ${t.account}/${t.name} has no model name or capacity: cannot tell what would change; nothing sent`);
+      if (state.deployment && !current)
+        throw new InputError(
+          `the service's answer for ${t.account}/${t.name} has no model name or capacity: cannot tell what would change; nothing sent`,
+        );
       return { ...t, current, accountIsNew: state.accountMissing };
     });
-    usages = await mapLimit(regions, READS_AT_ONCE, async (r) => ({ ...r, value: (await client.listUsages(r.subscription, r.region)).value as Usage[] }));
+    usages = await mapLimit(regions, READS_AT_ONCE, async (r) => ({
+      ...r,
+      value: (await client.listUsages(r.subscription, r.region)).value as Usage[],
+    }));
   } catch (error) {
     if (error instanceof InputError) throw error;
     say('nothing sent: a read failed');
@@ -128,7 +161,14 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     if (!json) out('\nDry run: nothing was sent.');
     return finish({ dryRun: true }, 0);
   }
-  if (!(await confirm(`Send ${rec.order.length} PUT${rec.order.length === 1 ? '' : 's'} in this order?`, values.yes as boolean, 'nothing was sent'))) return finish({ confirmed: false }, 1);
+  if (
+    !(await confirm(
+      `Send ${rec.order.length} PUT${rec.order.length === 1 ? '' : 's'} in this order?`,
+      values.yes as boolean,
+      'nothing was sent',
+    ))
+  )
+    return finish({ confirmed: false }, 1);
   // Ctrl-C while the PUTs go: say what was applied, what may have been (the PUT in flight), what was not sent.
   const progress: SendProgress = { applied: [], order: rec.order };
   const onInterrupt = () => {
@@ -138,7 +178,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       out('');
       out('Interrupted (Ctrl-C):');
       for (const key of summary.applied) out(`applied   ${key}`);
-      for (const key of summary.unknown) out(`UNKNOWN   ${key}: its PUT was sent and not answered; it may have been applied and is not sent again`);
+      for (const key of summary.unknown)
+        out(`UNKNOWN   ${key}: its PUT was sent and not answered; it may have been applied and is not sent again`);
       for (const key of summary.notSent) out(`not sent  ${key}`);
       if (summary.unknown.length) out(`Read it (policyset model apply ${file} --dry-run) before applying again.`);
     }
@@ -154,9 +195,15 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (!json) {
     out('');
     for (const key of outcome.applied) out(`applied   ${key}`);
-    if (outcome.failed) out(`${outcome.failed.outcome === 'unknown' ? 'UNKNOWN ' : 'failed  '}  ${outcome.failed.key}: ${redact(outcome.failed.message, context.secrets)}`);
+    if (outcome.failed)
+      out(
+        `${outcome.failed.outcome === 'unknown' ? 'UNKNOWN ' : 'failed  '}  ${outcome.failed.key}: ${redact(outcome.failed.message, context.secrets)}`,
+      );
     for (const key of outcome.notSent) out(`not sent  ${key}`);
-    if (outcome.failed?.outcome === 'unknown') out(`The PUT of ${outcome.failed.key} may have been applied: it is not sent again. Read it (policyset model apply ${file} --dry-run) before applying again.`);
+    if (outcome.failed?.outcome === 'unknown')
+      out(
+        `The PUT of ${outcome.failed.key} may have been applied: it is not sent again. Read it (policyset model apply ${file} --dry-run) before applying again.`,
+      );
   }
   return finish(
     {
@@ -185,7 +232,11 @@ interface SendProgress {
 export function interruptedSummary(progress: SendProgress): { applied: string[]; unknown: string[]; notSent: string[] } {
   const settled = new Set(progress.applied);
   if (progress.inFlight) settled.add(progress.inFlight);
-  return { applied: [...progress.applied], unknown: progress.inFlight ? [progress.inFlight] : [], notSent: progress.order.filter((key) => !settled.has(key)) };
+  return {
+    applied: [...progress.applied],
+    unknown: progress.inFlight ? [progress.inFlight] : [],
+    notSent: progress.order.filter((key) => !settled.has(key)),
+  };
 }
 
 /** One PUT per changed entry, in order; stops at the first that fails. */
@@ -203,9 +254,17 @@ async function sendInOrder(
     const entry = byKey.get(order[i])!;
     const d = entry.desired;
     // A plan without a version keeps the deployed one: a PUT without it would let the service pick its default.
-    const version = d.version ?? (entry.current && entry.current.model.toLowerCase() === d.model.toLowerCase() ? entry.current.version : undefined);
-    const body = { sku: { name: d.sku, capacity: d.capacity }, properties: { model: { format: d.format ?? entry.current?.format ?? DEFAULT_MODEL_FORMAT, name: d.model, ...(version ? { version } : {}) } } };
-    say(`PUT ${i + 1}/${order.length} ${order[i]}: ${d.model} ${d.sku} capacity ${entry.current ? `${entry.current.capacity} -> ` : ''}${d.capacity}`);
+    const version =
+      d.version ?? (entry.current && entry.current.model.toLowerCase() === d.model.toLowerCase() ? entry.current.version : undefined);
+    const body = {
+      sku: { name: d.sku, capacity: d.capacity },
+      properties: {
+        model: { format: d.format ?? entry.current?.format ?? DEFAULT_MODEL_FORMAT, name: d.model, ...(version ? { version } : {}) },
+      },
+    };
+    say(
+      `PUT ${i + 1}/${order.length} ${order[i]}: ${d.model} ${d.sku} capacity ${entry.current ? `${entry.current.capacity} -> ` : ''}${d.capacity}`,
+    );
     progress.inFlight = order[i];
     try {
       const response = await client.createOrUpdateDeployment(targetOf(entry), body);
@@ -217,7 +276,13 @@ async function sendInOrder(
     } catch (error) {
       progress.inFlight = undefined;
       const e = error as { status?: number; code?: string; message?: string };
-      result.failed = { key: order[i], outcome: putOutcome(error), ...(typeof e.status === 'number' ? { status: e.status } : {}), ...(typeof e.code === 'string' ? { code: e.code } : {}), message: e.message ?? String(error) };
+      result.failed = {
+        key: order[i],
+        outcome: putOutcome(error),
+        ...(typeof e.status === 'number' ? { status: e.status } : {}),
+        ...(typeof e.code === 'string' ? { code: e.code } : {}),
+        message: e.message ?? String(error),
+      };
       result.notSent = order.slice(i + 1);
       break;
     }
@@ -250,7 +315,8 @@ function reportLines(file: string, rec: Reconciliation, table: ReturnType<typeof
   ]);
   for (const line of grid(['quota', 'limit TPM', 'used now', 'used after', ''], quotaCells, [1, 2, 3])) lines.push(line);
   for (const r of rec.resources) {
-    if (r.newAccounts.length) lines.push(`resources in ${r.region}: ${r.used} now, ${r.after} after (new: ${r.newAccounts.join(', ')}), limit ${r.limit}`);
+    if (r.newAccounts.length)
+      lines.push(`resources in ${r.region}: ${r.used} now, ${r.after} after (new: ${r.newAccounts.join(', ')}), limit ${r.limit}`);
   }
   if (rec.order?.length && rec.steps) {
     lines.push('', 'Order (each PUT checked against the quota it draws on, as the service checks it):');
@@ -266,7 +332,11 @@ function reportLines(file: string, rec: Reconciliation, table: ReturnType<typeof
 function grid(header: string[], rows: string[][], right: number[]): string[] {
   // No spread over the rows: a plan of thousands of entries would pass that many arguments.
   const widths = header.map((h, i) => rows.reduce((w, r) => Math.max(w, r[i].length), h.length));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (right.includes(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    '  ' +
+    cells
+      .map((c, i) => (right.includes(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
-

@@ -12,7 +12,17 @@ import {
   type ModelDeployment,
   safeText,
 } from '#api';
-import { capacityClassOf, checkQuota, checkSize, describeRequestWindow, rateLimits, readUsages, usageOf, TPM_PER_CAPACITY, type Usage } from '../../service/quota';
+import {
+  capacityClassOf,
+  checkQuota,
+  checkSize,
+  describeRequestWindow,
+  rateLimits,
+  readUsages,
+  usageOf,
+  TPM_PER_CAPACITY,
+  type Usage,
+} from '../../service/quota';
 import { UsageError } from '../../node/files';
 import { confirm, unreadable, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import { capacityTable, CAPACITY_UNITS_USAGE, fmt, modelDeploymentClient, numberFlag } from '../options/quotaOptions';
@@ -44,7 +54,11 @@ Exit status: 0 done, 1 refused (quota short, not confirmed), 2 usage, input, sig
 `;
 
 /** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
-export const exitStatus: ExitStatuses = { 0: 'done', 1: 'refused (quota short, not confirmed)', 2: 'usage, input, sign-in or service problems' };
+export const exitStatus: ExitStatuses = {
+  0: 'done',
+  1: 'refused (quota short, not confirmed)',
+  2: 'usage, input, sign-in or service problems',
+};
 
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -72,10 +86,16 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (positionals.length) throw new UsageError(`model deploy takes no positional arguments ('${positionals[0]}')`);
   const missing = ['subscription', 'resource-group', 'account', 'name', 'model'].filter((k) => !values[k as keyof typeof values]);
   if (missing.length) throw new UsageError(`model deploy needs ${missing.map((m) => `--${m}`).join(', ')}`);
-  if ((values.capacity === undefined) === (values.tpm === undefined)) throw new UsageError('model deploy needs exactly one of --capacity <n> or --tpm <n>');
+  if ((values.capacity === undefined) === (values.tpm === undefined))
+    throw new UsageError('model deploy needs exactly one of --capacity <n> or --tpm <n>');
   const max = values.capacity === 'max';
   if (max && !values.location) throw new UsageError('--capacity max needs --location <region>: the free quota is read there');
-  const size = max ? ({ ok: true, capacity: 1 } as const) : checkSize({ capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }), tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }) });
+  const size = max
+    ? ({ ok: true, capacity: 1 } as const)
+    : checkSize({
+        capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }),
+        tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }),
+      });
   if (!size.ok) throw new UsageError(size.message);
   let model: DeploymentModel;
   try {
@@ -114,9 +134,14 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
   const currentCapacity = typeof current?.sku?.capacity === 'number' ? current.sku.capacity : 0;
   const sameQuota =
-    !!current && (current.properties?.model?.name ?? '').toLowerCase() === model.name.toLowerCase() && (current.sku?.name ?? DEFAULT_SKU_NAME).toLowerCase() === skuName.toLowerCase();
+    !!current &&
+    (current.properties?.model?.name ?? '').toLowerCase() === model.name.toLowerCase() &&
+    (current.sku?.name ?? DEFAULT_SKU_NAME).toLowerCase() === skuName.toLowerCase();
   const currentTpm = sameQuota ? currentCapacity * TPM_PER_CAPACITY : 0;
-  if (current) say(`'${target.deploymentName}' exists: ${safeText(String(current.properties?.model?.name ?? '?'), { max: 200 })} ${safeText(String(current.sku?.name ?? '?'), { max: 200 })} capacity ${currentCapacity || '?'}; this is a resize${sameQuota ? ` (its ${fmt(currentTpm)} TPM is freed first)` : ''}`);
+  if (current)
+    say(
+      `'${target.deploymentName}' exists: ${safeText(String(current.properties?.model?.name ?? '?'), { max: 200 })} ${safeText(String(current.sku?.name ?? '?'), { max: 200 })} capacity ${currentCapacity || '?'}; this is a resize${sameQuota ? ` (its ${fmt(currentTpm)} TPM is freed first)` : ''}`,
+    );
   else say(`'${target.deploymentName}' does not exist yet: it will be created`);
 
   if (values.location) {
@@ -129,28 +154,44 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     const found = usageOf(readUsages(entries as Usage[]), model.name, skuName);
     if (max) {
       if (!found) {
-        say(`not deployed: --capacity max: the usage of ${values.location} has no entry for ${model.name} (${skuName}), so its free quota is not known`);
+        say(
+          `not deployed: --capacity max: the usage of ${values.location} has no entry for ${model.name} (${skuName}), so its free quota is not known`,
+        );
         return 1;
       }
       const room = Math.floor(Math.max(0, found.limitTpm - found.usedTpm + currentTpm) / TPM_PER_CAPACITY);
       if (room < 1) {
-        say(`not deployed: --capacity max: no free quota for ${model.name} (${skuName}) in ${values.location}: ${fmt(found.usedTpm)} of ${fmt(found.limitTpm)} TPM used${currentTpm ? ` (this deployment holds ${fmt(currentTpm)})` : ''}. ${INSUFFICIENT_QUOTA_ADVICE}`);
+        say(
+          `not deployed: --capacity max: no free quota for ${model.name} (${skuName}) in ${values.location}: ${fmt(found.usedTpm)} of ${fmt(found.limitTpm)} TPM used${currentTpm ? ` (this deployment holds ${fmt(currentTpm)})` : ''}. ${INSUFFICIENT_QUOTA_ADVICE}`,
+        );
         return 1;
       }
       capacity = room;
       tpm = capacity * TPM_PER_CAPACITY;
       body.sku.capacity = capacity;
-      say(`--capacity max: ${capacity} units (${fmt(tpm)} TPM), the free quota of ${model.name} (${skuName}) in ${values.location}${currentTpm ? `, counting the ${fmt(currentTpm)} TPM this deployment holds now` : ''}`);
+      say(
+        `--capacity max: ${capacity} units (${fmt(tpm)} TPM), the free quota of ${model.name} (${skuName}) in ${values.location}${currentTpm ? `, counting the ${fmt(currentTpm)} TPM this deployment holds now` : ''}`,
+      );
     }
     if (!found) say(`the usage of ${values.location} has no entry for ${model.name} (${skuName}); the quota was not checked`);
     else {
       const check = checkQuota(found, tpm, currentTpm);
       if (!check.ok) {
         say(`not deployed: ${check.message}`);
-        if (json) print({ outcome: 'refused', reason: check.message, deployment: target.deploymentName, model: model.name, sku: skuName, capacity });
+        if (json)
+          print({
+            outcome: 'refused',
+            reason: check.message,
+            deployment: target.deploymentName,
+            model: model.name,
+            sku: skuName,
+            capacity,
+          });
         return 1;
       }
-      say(`quota: ${fmt(check.freeTpm)} TPM free for ${model.name} (${skuName}) in ${values.location} of ${fmt(found.limitTpm)}; ${fmt(check.afterTpm)} TPM left after this`);
+      say(
+        `quota: ${fmt(check.freeTpm)} TPM free for ${model.name} (${skuName}) in ${values.location} of ${fmt(found.limitTpm)}; ${fmt(check.afterTpm)} TPM left after this`,
+      );
     }
   }
 
@@ -158,7 +199,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (unit) {
     const limits = rateLimits(capacity, unit);
     say(`${model.name} at capacity ${capacity}: ${fmt(limits.tpm)} TPM, ${fmt(limits.rpm, 2)} RPM (${describeRequestWindow(limits)})`);
-  } else say(`${model.name} at capacity ${capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
+  } else
+    say(`${model.name} at capacity ${capacity}: ${fmt(tpm)} TPM; its RPM is not known (no capacity-unit class: --capacity-units <file>)`);
   say(`PUT ${client.deploymentUrl(target)}\n  ${JSON.stringify(body)}`);
   if (!(await confirm(current ? 'Resize?' : 'Deploy?', values.yes as boolean, 'not deployed'))) {
     if (json) print({ outcome: 'not confirmed', deployment: target.deploymentName });

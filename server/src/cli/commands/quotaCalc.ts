@@ -28,20 +28,35 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { model: { type: 'string' }, capacity: { type: 'string' }, tpm: { type: 'string' }, format: { type: 'string', default: 'text' }, 'capacity-units': { type: 'string' } },
+    options: {
+      model: { type: 'string' },
+      capacity: { type: 'string' },
+      tpm: { type: 'string' },
+      format: { type: 'string', default: 'text' },
+      'capacity-units': { type: 'string' },
+    },
   });
   if (positionals.length) throw new UsageError(`quota calc takes no file or name ('${positionals[0]}'): use --model`);
   if (!values.model) throw new UsageError('quota calc needs --model <name>');
-  if ((values.capacity === undefined) === (values.tpm === undefined)) throw new UsageError('quota calc needs exactly one of --capacity <n> or --tpm <n>');
+  if ((values.capacity === undefined) === (values.tpm === undefined))
+    throw new UsageError('quota calc needs exactly one of --capacity <n> or --tpm <n>');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const table = capacityTable(values['capacity-units']);
-  const size = checkSize({ capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }), tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }) });
+  const size = checkSize({
+    capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }),
+    tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }),
+  });
   if (!size.ok) throw new UsageError(size.message);
   const unit = capacityClassOf(values.model, table);
-  if (!unit) throw new UsageError(`'${values.model}' has no known capacity-unit class, so its RPM is not known: add it with --capacity-units <file> (known: ${Object.keys(table.models).join(', ')})`);
+  if (!unit)
+    throw new UsageError(
+      `'${values.model}' has no known capacity-unit class, so its RPM is not known: add it with --capacity-units <file> (known: ${Object.keys(table.models).join(', ')})`,
+    );
   const limits = rateLimits(size.capacity, unit);
   if (values.format === 'json') {
-    process.stdout.write(JSON.stringify({ model: values.model, class: unit.name, unit: { rpm: unit.rpm, tpm: unit.tpm }, ...limits }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify({ model: values.model, class: unit.name, unit: { rpm: unit.rpm, tpm: unit.tpm }, ...limits }, null, 2) + '\n',
+    );
     return 0;
   }
   process.stdout.write(

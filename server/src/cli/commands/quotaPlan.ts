@@ -2,7 +2,17 @@ import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { decodeText, validateText } from '../../service';
 import { parseJson } from '../../service/json';
-import { asSavedUsage, existingCapacity, usageFor, capacityClassOf, describeRequestWindow, rateLimits, readPlan, uncheckedDeployments, type SavedUsage } from '../../service/quota';
+import {
+  asSavedUsage,
+  existingCapacity,
+  usageFor,
+  capacityClassOf,
+  describeRequestWindow,
+  rateLimits,
+  readPlan,
+  uncheckedDeployments,
+  type SavedUsage,
+} from '../../service/quota';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { diagnosticIdentities, type FileResult } from '../lint/lintFile';
 import { formatText, untrusted } from '../formatters';
@@ -41,13 +51,22 @@ not checked).
 `;
 
 /** What each exit status means (the usage's last line says the same; docs/cli.md's table is made of it). */
-export const exitStatus: ExitStatuses = { 0: 'no errors', 1: 'errors', 2: 'usage or input problems, a rule that failed (or, with --strict, a quota not checked)' };
+export const exitStatus: ExitStatuses = {
+  0: 'no errors',
+  1: 'errors',
+  2: 'usage or input problems, a rule that failed (or, with --strict, a quota not checked)',
+};
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { usage: { type: 'string', multiple: true, default: [] }, format: { type: 'string', default: 'text' }, 'capacity-units': { type: 'string' }, strict: { type: 'boolean', default: false } },
+    options: {
+      usage: { type: 'string', multiple: true, default: [] },
+      format: { type: 'string', default: 'text' },
+      'capacity-units': { type: 'string' },
+      strict: { type: 'boolean', default: false },
+    },
   });
   if (positionals.length !== 1) throw new UsageError('quota plan takes one plan file');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
@@ -58,7 +77,10 @@ export async function run(args: string[]): Promise<number> {
   const usages: SavedUsage[] = [];
   const addUsage = (usageFile: string, what: string) => {
     const saved = asSavedUsage(readJsonFile(usageFile, what, 'usage'));
-    if (!saved) throw new InputError(`${what}: '${usageFile}' is not saved usage ({ "location", "value": [...] }, as policyset quota usage --format json writes it)`);
+    if (!saved)
+      throw new InputError(
+        `${what}: '${usageFile}' is not saved usage ({ "location", "value": [...] }, as policyset quota usage --format json writes it)`,
+      );
     usages.push(saved);
   };
   for (const named of plan.usageFiles) addUsage(path.resolve(path.dirname(file), named.path), `the plan's "usage"`);
@@ -71,9 +93,14 @@ export async function run(args: string[]): Promise<number> {
   if (result.kind !== 'deploymentPlan' && syntax.length) {
     const fileResult: FileResult = { file, kind: result.kind, diagnostics: syntax, skipped: false, internalErrors: [], identities: [] };
     process.stderr.write(formatText([fileResult], process.cwd(), false));
-    throw new InputError(`${file} is not valid JSON (${syntax.length === 1 ? 'the error above' : `the ${syntax.length} errors above`}); fix it, then check the plan again`);
+    throw new InputError(
+      `${file} is not valid JSON (${syntax.length === 1 ? 'the error above' : `the ${syntax.length} errors above`}); fix it, then check the plan again`,
+    );
   }
-  if (result.kind !== 'deploymentPlan') throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }) or an E6 request body ({ "sku", "properties": { "model" } })`);
+  if (result.kind !== 'deploymentPlan')
+    throw new InputError(
+      `${file} is not a deployment plan ({ "deployments": [...] }) or an E6 request body ({ "sku", "properties": { "model" } })`,
+    );
   // Every entry whose quota was not checked, the lone E6 body's too (it names no region): never passed silently.
   const allUsages = [...plan.usages, ...usages];
   const unchecked = new Map(uncheckedDeployments(plan, allUsages).map((u) => [u.deployment, u.reason]));
@@ -103,10 +130,15 @@ export async function run(args: string[]): Promise<number> {
   const errors = result.diagnostics.filter((d) => d.severity === 1).length;
   const notCheckedCount = rows.filter((r) => !r.quotaChecked).length;
   // A rule that failed checked nothing: never a success (exit 2), and said on standard error.
-  for (const internal of result.internalErrors) process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(file)}: ${untrusted(internal.message)}\n`);
+  for (const internal of result.internalErrors)
+    process.stderr.write(`policyset: internal error in rule ${internal.rule} on ${untrusted(file)}: ${untrusted(internal.message)}\n`);
   const status = result.internalErrors.length ? 2 : errors ? 1 : values.strict && notCheckedCount ? 2 : 0;
   if (values.format === 'json') {
-    process.stdout.write(escapeControls(JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2)) + '\n');
+    process.stdout.write(
+      escapeControls(
+        JSON.stringify({ file, quotaChecked: notCheckedCount === 0, deployments: rows, diagnostics: result.diagnostics }, null, 2),
+      ) + '\n',
+    );
     return status;
   }
   const lines = rows.map(
@@ -114,13 +146,25 @@ export async function run(args: string[]): Promise<number> {
       `${untrusted(r.region ?? '(no region)')}  ${untrusted(r.account ?? '-')}/${untrusted(r.name ?? '-')}  ${untrusted(r.model ?? '?')} ${untrusted(String(r.sku))}  capacity ${r.capacity ?? '?'}${r.existing !== undefined ? ` (${r.existing} now)` : ''}: ${r.tpm !== undefined ? `${fmt(r.tpm)} TPM` : '? TPM'}, ${r.rpm !== undefined ? `${fmt(r.rpm, 2)} RPM (${r.window})` : '? RPM'}${r.quotaChecked ? '' : '  [quota not checked]'}`,
   );
   process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
-  const fileResult: FileResult = { file, kind: result.kind, diagnostics: result.diagnostics, skipped: false, internalErrors: result.internalErrors, identities: diagnosticIdentities(text, result.diagnostics) };
+  const fileResult: FileResult = {
+    file,
+    kind: result.kind,
+    diagnostics: result.diagnostics,
+    skipped: false,
+    internalErrors: result.internalErrors,
+    identities: diagnosticIdentities(text, result.diagnostics),
+  };
   const report = formatText([fileResult], process.cwd(), false).trimEnd().split('\n');
   // The summary's check mark says "checked and fine": not for a plan whose quota was not (all) checked.
   if (notCheckedCount && !errors) {
     const summary = report.pop()!.replace(/^\S+\s*/, '');
-    report.push(`! ${summary}; quota NOT checked for ${notCheckedCount} of ${rows.length} deployment${rows.length === 1 ? '' : 's'} (marked [quota not checked] above)`);
-  } else if (notCheckedCount) report.push(`quota NOT checked for ${notCheckedCount} of ${rows.length} deployment${rows.length === 1 ? '' : 's'} (marked [quota not checked] above)`);
+    report.push(
+      `! ${summary}; quota NOT checked for ${notCheckedCount} of ${rows.length} deployment${rows.length === 1 ? '' : 's'} (marked [quota not checked] above)`,
+    );
+  } else if (notCheckedCount)
+    report.push(
+      `quota NOT checked for ${notCheckedCount} of ${rows.length} deployment${rows.length === 1 ? '' : 's'} (marked [quota not checked] above)`,
+    );
   process.stdout.write(report.join('\n') + '\n');
   return status;
 }

@@ -54,10 +54,14 @@ export async function run(args: string[]): Promise<number> {
   const maxTokens = numberFlag(values['max-tokens'], '--max-tokens', { min: 0, integer: true, required: true })!;
   const bestOf = numberFlag(values['best-of'], '--best-of', { min: 1, max: 128, integer: true }) ?? 1;
   const minutes = numberFlag(values.minutes, '--minutes', { min: 1 / 60, max: 1440 }) ?? 1;
-  if (rps * minutes * 60 > MAX_REQUESTS) throw new UsageError(`--rps ${rps} for ${minutes} minutes is more than ${fmt(MAX_REQUESTS)} requests: simulate a shorter time`);
+  if (rps * minutes * 60 > MAX_REQUESTS)
+    throw new UsageError(`--rps ${rps} for ${minutes} minutes is more than ${fmt(MAX_REQUESTS)} requests: simulate a shorter time`);
   const table = capacityTable(values['capacity-units']);
   const unit = capacityClassOf(values.model, table);
-  if (!unit) throw new UsageError(`'${values.model}' has no known capacity-unit class, so its RPM is not known: add it with --capacity-units <file>`);
+  if (!unit)
+    throw new UsageError(
+      `'${values.model}' has no known capacity-unit class, so its RPM is not known: add it with --capacity-units <file>`,
+    );
   const limits = rateLimits(capacity, unit);
   const result = simulate(limits, { rps, minutes, promptTokens, maxTokens, bestOf });
   if (values.format === 'json') {
@@ -72,10 +76,16 @@ export async function run(args: string[]): Promise<number> {
     `accepted       ${fmt(result.accepted)}`,
     `refused        ${fmt(refused)}${result.sent ? ` (${fmt((100 * refused) / result.sent, 1)}%)` : ''}: ${fmt(result.refusedRpm)} by the RPM window, ${fmt(result.refusedTpm)} by the TPM per minute`,
   ];
-  if (result.firstRefusal) lines.push(`first refusal  at ${fmt(result.firstRefusal.atSeconds, 3)} s, by the ${result.firstRefusal.rule === 'rpm' ? `RPM window (${result.window.allowance} per ${result.window.seconds} s)` : `TPM (${fmt(limits.tpm)} per minute)`}`);
+  if (result.firstRefusal)
+    lines.push(
+      `first refusal  at ${fmt(result.firstRefusal.atSeconds, 3)} s, by the ${result.firstRefusal.rule === 'rpm' ? `RPM window (${result.window.allowance} per ${result.window.seconds} s)` : `TPM (${fmt(limits.tpm)} per minute)`}`,
+    );
   if (result.minutes.length > 1) {
     lines.push('', 'minute   sent  accepted  refused RPM  refused TPM  tokens counted');
-    for (const m of result.minutes) lines.push(`${String(m.minute).padStart(6)} ${fmt(m.sent).padStart(6)} ${fmt(m.accepted).padStart(9)} ${fmt(m.refusedRpm).padStart(12)} ${fmt(m.refusedTpm).padStart(12)} ${fmt(m.tokensCounted).padStart(15)}`);
+    for (const m of result.minutes)
+      lines.push(
+        `${String(m.minute).padStart(6)} ${fmt(m.sent).padStart(6)} ${fmt(m.accepted).padStart(9)} ${fmt(m.refusedRpm).padStart(12)} ${fmt(m.refusedTpm).padStart(12)} ${fmt(m.tokensCounted).padStart(15)}`,
+      );
   }
   process.stdout.write(lines.join('\n') + '\n');
   return 0;

@@ -75,7 +75,16 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
       const read = await mapLimit(planned.targets, READS_AT_ONCE, async (t): Promise<SavedDeployment | undefined> => {
         const body = await client.getDeployment(t);
         const spec = body && deployedSpec(body);
-        return spec ? { resourceGroup: t.resourceGroupName, account: t.accountName, name: t.deploymentName, model: spec.model, sku: spec.sku, capacity: spec.capacity } : undefined;
+        return spec
+          ? {
+              resourceGroup: t.resourceGroupName,
+              account: t.accountName,
+              name: t.deploymentName,
+              model: spec.model,
+              sku: spec.sku,
+              capacity: spec.capacity,
+            }
+          : undefined;
       });
       deployments = read.filter((d): d is SavedDeployment => !!d);
     }
@@ -83,30 +92,63 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     return reportApiError(error, context.secrets);
   }
   if (planned) {
-    process.stderr.write(`policyset: ${deployments!.length} of the plan's ${planned.targets.length} deployment${planned.targets.length === 1 ? '' : 's'} in ${values.location} exist${planned.incomplete ? `; ${planned.incomplete} entr${planned.incomplete === 1 ? 'y names' : 'ies name'} no resource group, account or name and ${planned.incomplete === 1 ? 'was' : 'were'} not read` : ''}\n`);
+    process.stderr.write(
+      `policyset: ${deployments!.length} of the plan's ${planned.targets.length} deployment${planned.targets.length === 1 ? '' : 's'} in ${values.location} exist${planned.incomplete ? `; ${planned.incomplete} entr${planned.incomplete === 1 ? 'y names' : 'ies name'} no resource group, account or name and ${planned.incomplete === 1 ? 'was' : 'were'} not read` : ''}\n`,
+    );
   }
   // The same figures as the editor's usage view: one quota model, in the service.
   const read = quotaFigures({ usages: listed.value }, table);
   let text: string;
   if (values.format === 'json') {
     const free = new Map(read.rows.map((m) => [m.key, m.freeTpm]));
-    const value = listed.value.map((entry) => (entry.name?.value !== undefined && free.has(entry.name.value) ? { ...entry, freeTpm: free.get(entry.name.value) } : entry));
-    text = JSON.stringify({ subscription: values.subscription, location: values.location, value, ...(deployments ? { deployments } : {}) }, null, 2) + '\n';
+    const value = listed.value.map((entry) =>
+      entry.name?.value !== undefined && free.has(entry.name.value) ? { ...entry, freeTpm: free.get(entry.name.value) } : entry,
+    );
+    text =
+      JSON.stringify(
+        { subscription: values.subscription, location: values.location, value, ...(deployments ? { deployments } : {}) },
+        null,
+        2,
+      ) + '\n';
   } else {
-    const rows = read.rows.map((m) => [safeText(m.model, { max: 200 }), safeText(m.deploymentType, { max: 200 }), fmt(m.usedTpm), fmt(m.limitTpm), fmt(m.freeTpm), usageBar(m.usedTpm, m.limitTpm), m.freeRpm === undefined ? '?' : fmt(m.freeRpm, 2)]);
+    const rows = read.rows.map((m) => [
+      safeText(m.model, { max: 200 }),
+      safeText(m.deploymentType, { max: 200 }),
+      fmt(m.usedTpm),
+      fmt(m.limitTpm),
+      fmt(m.freeTpm),
+      usageBar(m.usedTpm, m.limitTpm),
+      m.freeRpm === undefined ? '?' : fmt(m.freeRpm, 2),
+    ]);
     const header = ['model', 'type', 'used TPM', 'limit TPM', 'free TPM', 'used', 'RPM free buys'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+    const line = (cells: string[]) =>
+      cells
+        .map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd();
     const out = [`Quota usage in ${values.location} (subscription ${values.subscription})`, '', line(header), ...rows.map(line)];
     if (!rows.length) out.push('(no model entries)');
-    if (deployments) out.push('', `deployments of the plan that exist: ${deployments.length ? deployments.map((d) => `${safeText(d.account, { max: 200 })}/${safeText(d.name, { max: 200 })} ${safeText(d.model, { max: 200 })} ${safeText(d.sku, { max: 200 })} capacity ${fmt(d.capacity)}`).join(', ') : 'none'}`);
+    if (deployments)
+      out.push(
+        '',
+        `deployments of the plan that exist: ${deployments.length ? deployments.map((d) => `${safeText(d.account, { max: 200 })}/${safeText(d.name, { max: 200 })} ${safeText(d.model, { max: 200 })} ${safeText(d.sku, { max: 200 })} capacity ${fmt(d.capacity)}`).join(', ') : 'none'}`,
+      );
     if (read.accounts) out.push('', `model-service resources in the region: ${read.accounts.used} of ${read.accounts.limit}`);
-    if (read.unmatched.length) out.push('', `entries not read as <Provider>.<DeploymentType>.<model> with numbers: ${read.unmatched.map((u) => safeText(u, { max: 200 })).join(', ')}`);
+    if (read.unmatched.length)
+      out.push(
+        '',
+        `entries not read as <Provider>.<DeploymentType>.<model> with numbers: ${read.unmatched.map((u) => safeText(u, { max: 200 })).join(', ')}`,
+      );
     text = out.join('\n') + '\n';
   }
   if (values.output) {
     try {
-      writeOutputFile(values.output, redactForOutput(text), [values['capacity-units'] as string | undefined].filter((f): f is string => !!f));
+      writeOutputFile(
+        values.output,
+        redactForOutput(text),
+        [values['capacity-units'] as string | undefined].filter((f): f is string => !!f),
+      );
     } catch (error) {
       process.stderr.write(`policyset: ${(error as Error).message}\n`);
       return 2;
@@ -119,14 +161,31 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
 const READS_AT_ONCE = 4;
 
 /** The plan's deployments in this subscription and region, as the GET paths model apply reads. */
-async function plannedHere(file: string, subscription: string, location: string): Promise<{ targets: Array<{ subscriptionId: string; resourceGroupName: string; accountName: string; deploymentName: string }>; incomplete: number }> {
+async function plannedHere(
+  file: string,
+  subscription: string,
+  location: string,
+): Promise<{
+  targets: Array<{ subscriptionId: string; resourceGroupName: string; accountName: string; deploymentName: string }>;
+  incomplete: number;
+}> {
   const parsed = parseJson(decodeText(await readBytes(file, 'plan')).text);
   const plan = readPlan(parsed.root);
-  if (parsed.syntaxErrors.length || !plan.deployments.length || plan.lone) throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }): run policyset quota plan ${file} to see why`);
-  const here = plan.deployments.filter((d) => d.region?.toLowerCase() === location.toLowerCase() && (!d.subscription || d.subscription.toLowerCase() === subscription.toLowerCase()));
+  if (parsed.syntaxErrors.length || !plan.deployments.length || plan.lone)
+    throw new InputError(`${file} is not a deployment plan ({ "deployments": [...] }): run policyset quota plan ${file} to see why`);
+  const here = plan.deployments.filter(
+    (d) =>
+      d.region?.toLowerCase() === location.toLowerCase() &&
+      (!d.subscription || d.subscription.toLowerCase() === subscription.toLowerCase()),
+  );
   const complete = here.filter((d) => d.resourceGroup && d.account && d.name);
   return {
-    targets: complete.map((d) => ({ subscriptionId: subscription, resourceGroupName: d.resourceGroup!, accountName: d.account!, deploymentName: d.name! })),
+    targets: complete.map((d) => ({
+      subscriptionId: subscription,
+      resourceGroupName: d.resourceGroup!,
+      accountName: d.account!,
+      deploymentName: d.name!,
+    })),
     incomplete: here.length - complete.length,
   };
 }

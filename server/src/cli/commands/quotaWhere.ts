@@ -48,11 +48,22 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   if (positionals.length) throw new UsageError(`quota where takes no positional arguments ('${positionals[0]}')`);
   const missing = ['subscription', 'model', 'locations'].filter((k) => !values[k as keyof typeof values]);
   if (missing.length) throw new UsageError(`quota where needs ${missing.map((m) => `--${m}`).join(', ')}`);
-  if ((values.capacity === undefined) === (values.tpm === undefined)) throw new UsageError('quota where needs exactly one of --capacity <n> or --tpm <n>');
+  if ((values.capacity === undefined) === (values.tpm === undefined))
+    throw new UsageError('quota where needs exactly one of --capacity <n> or --tpm <n>');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
-  const size = checkSize({ capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }), tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }) });
+  const size = checkSize({
+    capacity: numberFlag(values.capacity, '--capacity', { min: -Infinity }),
+    tpm: numberFlag(values.tpm, '--tpm', { min: -Infinity }),
+  });
   if (!size.ok) throw new UsageError(size.message);
-  const locations = [...new Set((values.locations as string).split(',').map((l) => l.trim()).filter(Boolean))];
+  const locations = [
+    ...new Set(
+      (values.locations as string)
+        .split(',')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (!locations.length) throw new UsageError('--locations takes a comma-separated list of regions (eastus,westus)');
   for (const l of locations) {
     const problem = checkLocation(l);
@@ -84,10 +95,22 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return status;
   }
-  const cells = rows.map((r) => [r.location, r.limitTpm === null ? '-' : fmt(r.limitTpm), r.usedTpm === null ? '-' : fmt(r.usedTpm), r.freeTpm === null ? '-' : fmt(r.freeTpm), r.error !== undefined ? `error: ${r.error}` : roomVerdict(r, tpm)]);
+  const cells = rows.map((r) => [
+    r.location,
+    r.limitTpm === null ? '-' : fmt(r.limitTpm),
+    r.usedTpm === null ? '-' : fmt(r.usedTpm),
+    r.freeTpm === null ? '-' : fmt(r.freeTpm),
+    r.error !== undefined ? `error: ${r.error}` : roomVerdict(r, tpm),
+  ]);
   const header = ['region', 'limit TPM', 'used TPM', 'free TPM', `${fmt(tpm)} TPM fits?`];
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.filter((c) => i < 4 || !c[4].startsWith('error')).map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((x, i) => (i >= 1 && i <= 3 ? x.padStart(widths[i]) : i === 4 ? x : x.padEnd(widths[i]))).join('  ').trimEnd();
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...cells.filter((c) => i < 4 || !c[4].startsWith('error')).map((c) => c[i].length)),
+  );
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => (i >= 1 && i <= 3 ? x.padStart(widths[i]) : i === 4 ? x : x.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const fitting = rows.filter((r) => r.fits).map((r) => r.location);
   process.stdout.write(
     [

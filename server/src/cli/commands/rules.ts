@@ -23,16 +23,27 @@ export const exitStatus: ExitStatuses = { 0: 'done', 2: 'usage problems' };
 const firstSentence = (text: string) => text.split(/(?<=\.)\s/)[0];
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', short: 'f', default: 'text' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: 'string', short: 'f', default: 'text' } },
+  });
   if (positionals.length) throw new UsageError(`rules takes no arguments ('${positionals[0]}')`);
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
-  const rules = RULES.map((r) => ({ code: r.meta.code, name: r.meta.name, defaultSeverity: r.meta.defaultSeverity, description: r.meta.description }));
+  const rules = RULES.map((r) => ({
+    code: r.meta.code,
+    name: r.meta.name,
+    defaultSeverity: r.meta.defaultSeverity,
+    description: r.meta.description,
+  }));
   if (values.format === 'json') {
     process.stdout.write(JSON.stringify(rules, null, 2) + '\n');
     return 0;
   }
   const nameWidth = Math.max(...rules.map((r) => r.name.length));
   const lines = rules.map((r) => `${r.code}  ${r.name.padEnd(nameWidth)}  ${r.defaultSeverity.padEnd(7)}  ${firstSentence(r.description)}`);
-  process.stdout.write(`${'code'.padEnd(6)}  ${'name'.padEnd(nameWidth)}  default  what it checks (policyset rules -f json: in full)\n${lines.join('\n')}\n\n${rules.length} rules\n`);
+  process.stdout.write(
+    `${'code'.padEnd(6)}  ${'name'.padEnd(nameWidth)}  default  what it checks (policyset rules -f json: in full)\n${lines.join('\n')}\n\n${rules.length} rules\n`,
+  );
   return 0;
 }

@@ -30,15 +30,29 @@ export const exitStatus: ExitStatuses = {
 };
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', short: 'f', default: 'text' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: 'string', short: 'f', default: 'text' } },
+  });
   const format = values.format as (typeof TEST_FORMATS)[number];
   if (!TEST_FORMATS.includes(format)) throw new UsageError(`--format takes ${TEST_FORMATS.join(', ')}, not '${values.format}'`);
   const files = await findFixtures(positionals.length ? positionals : ['.']);
-  if (!files.length) throw new UsageError(`no fixture (*${FIXTURE_SUFFIX}) in ${positionals.length ? positionals.map((p) => `'${p}'`).join(', ') : 'the current folder'}`);
+  if (!files.length)
+    throw new UsageError(
+      `no fixture (*${FIXTURE_SUFFIX}) in ${positionals.length ? positionals.map((p) => `'${p}'`).join(', ') : 'the current folder'}`,
+    );
   const fixtures = [];
   for (const file of files) fixtures.push(await runFixture(file));
   const cwd = process.cwd();
-  const text = format === 'json' ? testJson(fixtures, cwd) : format === 'sarif' ? testSarif(fixtures, cwd, cliVersion()) : format === 'junit' ? testJunit(fixtures, cwd) : testText(fixtures, cwd);
+  const text =
+    format === 'json'
+      ? testJson(fixtures, cwd)
+      : format === 'sarif'
+        ? testSarif(fixtures, cwd, cliVersion())
+        : format === 'junit'
+          ? testJunit(fixtures, cwd)
+          : testText(fixtures, cwd);
   process.stdout.write(text);
   return summaryOf(fixtures).failed ? 1 : 0;
 }

@@ -26,11 +26,18 @@ const keyOf = (object: Record<string, unknown>, lower: string) => Object.keys(ob
 
 /** A custom definition's ID at the deploy scope. */
 export function customDefinitionIdAt(scope: DeploymentScope, namespace: string, name: string): string {
-  const prefix = scope.kind === 'subscription' ? `/subscriptions/${scope.subscriptionId}` : `/providers/${namespace}.Management/managementGroups/${scope.managementGroupId}`;
+  const prefix =
+    scope.kind === 'subscription'
+      ? `/subscriptions/${scope.subscriptionId}`
+      : `/providers/${namespace}.Management/managementGroups/${scope.managementGroupId}`;
   return `${prefix}/providers/${namespace}.Authorization/policyDefinitions/${name}`;
 }
 
-export function deployableDocument(text: string, document: unknown, options: { scope: DeploymentScope; namespace: string; catalog?: DefinitionCatalog }): DeployableDocument {
+export function deployableDocument(
+  text: string,
+  document: unknown,
+  options: { scope: DeploymentScope; namespace: string; catalog?: DefinitionCatalog },
+): DeployableDocument {
   const notes: string[] = [];
   if (!isObject(document)) return { document, notes };
   let result: Record<string, unknown> = document;
@@ -46,7 +53,9 @@ export function deployableDocument(text: string, document: unknown, options: { s
     }
     if (sent.unescaped) {
       result = { ...document, [propertiesKey]: sent.value };
-      notes.push(`read as its template reads it: ${sent.unescaped} escaped string${sent.unescaped === 1 ? '' : 's'} sent as the template sends ${sent.unescaped === 1 ? 'it' : 'them'} ("[[parameters('x')]" as "[parameters('x')]")`);
+      notes.push(
+        `read as its template reads it: ${sent.unescaped} escaped string${sent.unescaped === 1 ? '' : 's'} sent as the template sends ${sent.unescaped === 1 ? 'it' : 'them'} ("[[parameters('x')]" as "[parameters('x')]")`,
+      );
     }
   }
   const properties = propertiesKey ? result[propertiesKey] : undefined;
@@ -61,7 +70,10 @@ export function deployableDocument(text: string, document: unknown, options: { s
     const nameKey = keyOf(reference, 'policydefinitionname');
     const name = nameKey ? reference[nameKey] : undefined;
     const label = `reference ${index + 1}${typeof reference.policyDefinitionReferenceId === 'string' ? ` ('${reference.policyDefinitionReferenceId}')` : ''}`;
-    if (typeof name !== 'string' || !name) throw new NotDeployable(`${label} has no policyDefinitionId (the service requires one in every reference) and no policyDefinitionName to find it by`);
+    if (typeof name !== 'string' || !name)
+      throw new NotDeployable(
+        `${label} has no policyDefinitionId (the service requires one in every reference) and no policyDefinitionName to find it by`,
+      );
     const known = options.catalog?.lookupName(name) ?? [];
     const builtIn = known.find((definition) => isTenantDefinitionId(definition.id));
     let id: string;
@@ -87,8 +99,12 @@ export function deployableDocument(text: string, document: unknown, options: { s
   if (!changed) return { document: result, notes };
   const parts = [
     resolved.builtIn ? `${resolved.builtIn} as built-in${resolved.builtIn === 1 ? '' : 's'} the definitions loaded know` : '',
-    resolved.custom ? `${resolved.custom} as custom definition${resolved.custom === 1 ? '' : 's'} the definitions loaded know, at the deploy scope` : '',
-    resolved.assumedCustom ? `${resolved.assumedCustom} as custom definition${resolved.assumedCustom === 1 ? '' : 's'} at the deploy scope (not among the definitions loaded)` : '',
+    resolved.custom
+      ? `${resolved.custom} as custom definition${resolved.custom === 1 ? '' : 's'} the definitions loaded know, at the deploy scope`
+      : '',
+    resolved.assumedCustom
+      ? `${resolved.assumedCustom} as custom definition${resolved.assumedCustom === 1 ? '' : 's'} at the deploy scope (not among the definitions loaded)`
+      : '',
   ].filter(Boolean);
   notes.push(`policyDefinitionName resolved to a policyDefinitionId: ${parts.join('; ')}`);
   return { document: { ...result, [propertiesKey as string]: { ...properties, [referencesKey]: references } }, notes };

@@ -3,7 +3,15 @@
 // one plan, confirmed once, then one PUT each in order. A PUT that fails stops the rest; one whose outcome is
 // unknown (it may have been applied) is never sent again.
 import { parse as parseJsonc } from 'jsonc-parser';
-import { describeScope, putOutcome, safeText, versionToDeploy, type DeploymentScope, type PolicySetClient, type VersionToDeploy } from '#api';
+import {
+  describeScope,
+  putOutcome,
+  safeText,
+  versionToDeploy,
+  type DeploymentScope,
+  type PolicySetClient,
+  type VersionToDeploy,
+} from '#api';
 import { readBytes } from '../../node/files';
 import { decodeText, type CompareOptions, type DefinitionCatalog, type SeveritySetting } from '../../service';
 import { lintBytes } from '../lint/lintFile';
@@ -76,7 +84,9 @@ export async function deployFolder(d: FolderDeployment): Promise<number> {
       continue;
     }
     if (!target.name || !target.version) {
-      inputProblems.push(`${file} does not name its set and its version (its name, properties.version or properties.metadata.version): deploy it alone with --name and --version`);
+      inputProblems.push(
+        `${file} does not name its set and its version (its name, properties.version or properties.metadata.version): deploy it alone with --name and --version`,
+      );
       continue;
     }
     if (report.versionOk === false && !d.allowBreaking) {
@@ -85,15 +95,37 @@ export async function deployFolder(d: FolderDeployment): Promise<number> {
       );
       continue;
     }
-    planned.push({ file, target: { ...target, name: target.name, version: target.version }, oldVersion: report.old?.version, bump: report.requiredBump, changes: report.changes.length, notes: [...deployable.notes, ...target.omitted.map((o) => `left out: ${o}`)] });
+    planned.push({
+      file,
+      target: { ...target, name: target.name, version: target.version },
+      oldVersion: report.old?.version,
+      bump: report.requiredBump,
+      changes: report.changes.length,
+      notes: [...deployable.notes, ...target.omitted.map((o) => `left out: ${o}`)],
+    });
   }
 
   // The plan, as one table, before anything is sent.
-  const rows = planned.map((p) => [safeText(p.target.name), `${p.oldVersion ? `${safeText(p.oldVersion)} -> ` : 'new -> '}${safeText(p.target.version)}`, p.oldVersion ? p.bump : 'new', String(p.changes), safeText(p.file)]);
+  const rows = planned.map((p) => [
+    safeText(p.target.name),
+    `${p.oldVersion ? `${safeText(p.oldVersion)} -> ` : 'new -> '}${safeText(p.target.version)}`,
+    p.oldVersion ? p.bump : 'new',
+    String(p.changes),
+    safeText(p.file),
+  ]);
   const header = ['set', 'version', 'needs', 'changes', 'file'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  const out: string[] = [`Deploy plan: ${plural(changed.length, 'set')} changed under ${safeText(d.folder)} since ${safeText(d.against)}, to ${describeScope(d.scope)}`, '', line(header), ...rows.map(line)];
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  const out: string[] = [
+    `Deploy plan: ${plural(changed.length, 'set')} changed under ${safeText(d.folder)} since ${safeText(d.against)}, to ${describeScope(d.scope)}`,
+    '',
+    line(header),
+    ...rows.map(line),
+  ];
   for (const p of planned) for (const note of p.notes) out.push(`  ${safeText(p.target.name)}: ${note}`);
   process.stdout.write(out.join('\n') + '\n');
   if (refusals.length || inputProblems.length) {
@@ -118,7 +150,9 @@ export async function deployFolder(d: FolderDeployment): Promise<number> {
       process.stdout.write(
         [
           `Deployed ${applied.length} of ${planned.length}${applied.length ? `: ${applied.map((a) => safeText(a)).join(', ')}` : ''}.`,
-          unknown ? `UNKNOWN ${safeText(label)}: its PUT was sent and may have been applied; it is not sent again (read the set before deploying again).` : `failed ${safeText(label)}: not applied.`,
+          unknown
+            ? `UNKNOWN ${safeText(label)}: its PUT was sent and may have been applied; it is not sent again (read the set before deploying again).`
+            : `failed ${safeText(label)}: not applied.`,
           ...(notSent.length ? [`not sent: ${notSent.map((n) => safeText(n)).join(', ')}`] : []),
         ].join('\n') + '\n',
       );

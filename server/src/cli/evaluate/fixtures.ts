@@ -4,10 +4,28 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { parseTree, type Node as JsonNode } from 'jsonc-parser';
-import { decodeText, evaluate, relatedIn, resourcesOf, type EvaluationContext, type JsonObject, type MemberResult, type Resource } from '../../service';
+import {
+  decodeText,
+  evaluate,
+  relatedIn,
+  resourcesOf,
+  type EvaluationContext,
+  type JsonObject,
+  type MemberResult,
+  type Resource,
+} from '../../service';
 import { describeFsError, InputError, readUserFile } from '../../node/files';
 import { parseDocumentText } from '../../node/definitions';
-import { contextOf, definitionFinder, missingReason, readAliases, readDefinitions, readObject, readResourceFile, readTarget } from './inputs';
+import {
+  contextOf,
+  definitionFinder,
+  missingReason,
+  readAliases,
+  readDefinitions,
+  readObject,
+  readResourceFile,
+  readTarget,
+} from './inputs';
 
 export const FIXTURE_SUFFIX = '.policytest.json';
 const OUTCOMES = ['nonCompliant', 'compliant', 'notApplicable', 'exempt', 'disabled', 'unknown'];
@@ -129,14 +147,18 @@ export async function runFixture(file: string): Promise<FixtureResult> {
   const lines = caseLines(text);
   const cases: CaseResult[] = [];
   for (const [index, testCase] of fixture.cases.entries()) {
-    if (!isObject(testCase) || testCase.resource === undefined || !isObject(testCase.expect)) throw new InputError(`'${file}': case ${index + 1} needs "resource" and "expect"`);
+    if (!isObject(testCase) || testCase.resource === undefined || !isObject(testCase.expect))
+      throw new InputError(`'${file}': case ${index + 1} needs "resource" and "expect"`);
     const name = typeof testCase.name === 'string' ? testCase.name : `case ${index + 1}`;
     const wanted = new Map<string, { outcome: string; effect?: string }>();
     for (const [ref, value] of Object.entries(testCase.expect)) {
       // "ref": "outcome", or "ref": { "outcome": ..., "effect": ... }
       const outcome = isObject(value) ? value.outcome : value;
       const effect = isObject(value) && typeof value.effect === 'string' ? value.effect : undefined;
-      if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome)) throw new InputError(`'${file}': case '${name}' expects '${String(outcome)}' of '${ref}', which is no outcome (${OUTCOMES.join(', ')})`);
+      if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome))
+        throw new InputError(
+          `'${file}': case '${name}' expects '${String(outcome)}' of '${ref}', which is no outcome (${OUTCOMES.join(', ')})`,
+        );
       wanted.set(ref, { outcome, effect });
     }
     const pick = (key: string) => (testCase[key] !== undefined ? testCase[key] : fixture[key as keyof typeof fixture]);

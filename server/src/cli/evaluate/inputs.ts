@@ -21,13 +21,16 @@ export async function readJson(file: string, what: string, kind: FileKind = 'doc
   }
 }
 
-const hasRule = (value: unknown): value is JsonObject => isObject(value) && (isObject(value.properties) ? isObject(value.properties.policyRule) : isObject(value.policyRule));
-const isSetDocument = (value: unknown): value is JsonObject => isObject(value) && isObject(value.properties) && Array.isArray(value.properties.policyDefinitions);
+const hasRule = (value: unknown): value is JsonObject =>
+  isObject(value) && (isObject(value.properties) ? isObject(value.properties.policyRule) : isObject(value.policyRule));
+const isSetDocument = (value: unknown): value is JsonObject =>
+  isObject(value) && isObject(value.properties) && Array.isArray(value.properties.policyDefinitions);
 
 /** The set or definition to evaluate. */
 export async function readTarget(file: string): Promise<JsonObject> {
   const value = await readJson(file, 'the set or definition');
-  if (!hasRule(value) && !isSetDocument(value)) throw new InputError(`'${file}' is neither a policy definition (with a policyRule) nor a policy set`);
+  if (!hasRule(value) && !isSetDocument(value))
+    throw new InputError(`'${file}' is neither a policy definition (with a policyRule) nor a policy set`);
   return value;
 }
 
@@ -56,7 +59,12 @@ export async function readDefinitions(paths: string[]): Promise<Definitions> {
     try {
       const value = await readJson(file, '--definitions', 'definitions');
       // A definition file without its name or ID goes by its file name (as the policy-as-code layouts keep them).
-      if (hasRule(value)) found.documents.push(typeof value.name === 'string' || typeof value.id === 'string' ? value : { ...value, name: path.basename(file).replace(/\.jsonc?$/i, '') });
+      if (hasRule(value))
+        found.documents.push(
+          typeof value.name === 'string' || typeof value.id === 'string'
+            ? value
+            : { ...value, name: path.basename(file).replace(/\.jsonc?$/i, '') },
+        );
     } catch {
       // A broken file in a folder of definitions is not a definition; a member that needs it is reported unknown.
     }
@@ -69,7 +77,8 @@ export function missingReason(definitions: Definitions): (id: string) => string 
   return (id) => {
     const lower = id.toLowerCase();
     const name = lower.replace(/\/+$/, '').split('/').pop() ?? lower;
-    if (definitions.indexOnly.has(lower) || definitions.indexOnly.has(name)) return `the definition '${id}' is known from an index only (its parameters, no policy rule): give its definition file with --definitions`;
+    if (definitions.indexOnly.has(lower) || definitions.indexOnly.has(name))
+      return `the definition '${id}' is known from an index only (its parameters, no policy rule): give its definition file with --definitions`;
     return `the definition '${id}' was not found (give it with --definitions)`;
   };
 }
@@ -113,7 +122,10 @@ export async function readExemptions(files: string[]): Promise<JsonObject[]> {
 export async function readAliases(file: string | undefined): Promise<Map<string, string> | undefined> {
   if (!file) return undefined;
   const map = aliasCatalogue(await readJson(file, '--aliases', 'definitions'));
-  if (!map.size) throw new InputError(`--aliases '${file}' holds no alias (give the output of 'az provider list --expand resourceTypes/aliases', or { "alias": "path" })`);
+  if (!map.size)
+    throw new InputError(
+      `--aliases '${file}' holds no alias (give the output of 'az provider list --expand resourceTypes/aliases', or { "alias": "path" })`,
+    );
   return map;
 }
 
@@ -129,6 +141,7 @@ export function contextOf(file: JsonObject | undefined, now: string | undefined)
     if (typeof file.now === 'string') context.now = file.now;
   }
   if (now !== undefined) context.now = now;
-  if (context.now !== undefined && !DATE.test(context.now)) throw new InputError(`the clock '${context.now}' is not an ISO 8601 date-time (2026-01-31T12:00:00Z)`);
+  if (context.now !== undefined && !DATE.test(context.now))
+    throw new InputError(`the clock '${context.now}' is not an ISO 8601 date-time (2026-01-31T12:00:00Z)`);
   return context;
 }

@@ -4,7 +4,8 @@ import { untrusted } from '../formatters';
 
 export type { ResourceResults };
 
-export const describeResource = (resource: Resource): string => `${String(resource.type ?? '(no type)')} '${String(resource.name ?? resource.id ?? '(no name)')}'`;
+export const describeResource = (resource: Resource): string =>
+  `${String(resource.type ?? '(no type)')} '${String(resource.name ?? resource.id ?? '(no name)')}'`;
 
 const show = (value: unknown): string => (value === undefined ? '(absent)' : JSON.stringify(value));
 
@@ -25,14 +26,22 @@ export function formatText(all: ResourceResults[]): string {
     lines.push(untrusted(describeResource(resource)));
     for (const r of results) {
       const name = r.referenceId ?? r.definitionId;
-      lines.push(`  ${r.outcome.padEnd(13)} ${untrusted(name)}  (${r.effect ?? 'effect unknown'}${r.enforced === false ? ', not enforced' : ''})`);
+      lines.push(
+        `  ${r.outcome.padEnd(13)} ${untrusted(name)}  (${r.effect ?? 'effect unknown'}${r.enforced === false ? ', not enforced' : ''})`,
+      );
       if (r.reason) lines.push(`      ${untrusted(r.reason)}`);
       if (r.note) lines.push(`      ${untrusted(r.note)}`);
       for (const t of r.trace) lines.push(`      ${untrusted(traceLine(t))}`);
-      for (const p of r.patch ?? []) lines.push(`      patch: ${untrusted(`${p.operation} ${p.field}${p.value !== undefined ? ` = ${JSON.stringify(p.value)}` : ''}`)}`);
+      for (const p of r.patch ?? [])
+        lines.push(`      patch: ${untrusted(`${p.operation} ${p.field}${p.value !== undefined ? ` = ${JSON.stringify(p.value)}` : ''}`)}`);
     }
   }
   const counts = countOutcomes(all);
-  lines.push('', Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ') || 'nothing evaluated');
+  lines.push(
+    '',
+    Object.entries(counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ') || 'nothing evaluated',
+  );
   return lines.join('\n') + '\n';
 }

@@ -161,7 +161,8 @@ export function scanForDefinitions(data: Uint8Array): DefinitionScan {
   const policyDefinitions = !rule && (utf16 !== undefined ? utf16.includes('"policyDefinitions"') : bytes.includes('"policyDefinitions"'));
   // Not looked for in sets and definitions (nearly every byte linted: the corpus' 21 MB took 150 ms more): a
   // template holding both sets and assignments makes the sets known only with another consumer beside it.
-  const consumer = !rule && !policyDefinitions && CONSUMER_KEYS.some((key) => (utf16 !== undefined ? utf16.includes(key) : bytes.includes(key)));
+  const consumer =
+    !rule && !policyDefinitions && CONSUMER_KEYS.some((key) => (utf16 !== undefined ? utf16.includes(key) : bytes.includes(key)));
   return { ruleText: rule ? (utf16 ?? bytes.toString('utf8')) : undefined, policyDefinitions, importsGroups, consumer };
 }
 
@@ -214,7 +215,10 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       const scan = scanForDefinitions(bytes);
       importsGroups ||= scan.importsGroups || scan.consumer;
       const rule = includesKey(bytes, POLICY_RULE_KEY, 6);
-      candidates.push({ ruleText: rule ? bytes.toString('utf8') : undefined, policyDefinitions: !rule && bytes.includes('"policyDefinitions"') });
+      candidates.push({
+        ruleText: rule ? bytes.toString('utf8') : undefined,
+        policyDefinitions: !rule && bytes.includes('"policyDefinitions"'),
+      });
     }
   }
   const extraDefinitions: Array<{ file: string; text: string }> = [];
@@ -258,15 +262,21 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
 
   // Everything that went wrong with the inputs is known before the report, so no report claims success.
   for (const result of results) if (result.error) problems.push(result.error);
-  if (args.strict) for (const result of results) if (result.notChecked) problems.push(`${result.file}: not checked (--strict): ${result.notChecked}`);
+  if (args.strict)
+    for (const result of results) if (result.notChecked) problems.push(`${result.file}: not checked (--strict): ${result.notChecked}`);
   // A reference whose definition was not checked is a check not made: with --strict, an input problem (exit 2).
   const unchecked = describeUnchecked(results.reduce((all, r) => addUnchecked(all, r.unchecked), noUnchecked()));
   if (args.strict && unchecked) problems.push(`${unchecked} (--strict)`);
   const unresolved = results.reduce((n, r) => n + (r.unresolvedAssignments ?? 0), 0);
-  if (unresolved) notes.push(`${unresolved} assignment${unresolved === 1 ? '' : 's'} not checked: ${unresolved === 1 ? 'its set is' : 'their sets are'} not in the files linted (nor in --definitions)`);
+  if (unresolved)
+    notes.push(
+      `${unresolved} assignment${unresolved === 1 ? '' : 's'} not checked: ${unresolved === 1 ? 'its set is' : 'their sets are'} not in the files linted (nor in --definitions)`,
+    );
   const checked = results.filter((r) => !r.skipped && !r.error).length;
   if (!checked && !problems.length && args.errorOnUnmatched && !stdinIgnored) {
-    problems.push(`no policy document in ${args.stdin ? 'standard input' : args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`);
+    problems.push(
+      `no policy document in ${args.stdin ? 'standard input' : args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`,
+    );
   }
   const otherInputs = [...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])];
   return { results, problems, notes, inputFiles: [...files.map((f) => f.path), ...otherInputs], otherInputs };

@@ -1,6 +1,21 @@
 import { isUtf8 } from 'node:buffer';
 import { POLICY_FILE } from '../../node/files';
-import { validateText, decodeText, encodingOf, mentionsPolicyKeys, placeholderAtSyntaxError, NOT_A_POLICY_DOCUMENT, cloudOfPath, uncheckedTotal, type UncheckedReferences, type DefinitionCatalog, type DocumentKind, type PolicySetDiagnostic, type SeverityName, type SeveritySetting } from '../../service';
+import {
+  validateText,
+  decodeText,
+  encodingOf,
+  mentionsPolicyKeys,
+  placeholderAtSyntaxError,
+  NOT_A_POLICY_DOCUMENT,
+  cloudOfPath,
+  uncheckedTotal,
+  type UncheckedReferences,
+  type DefinitionCatalog,
+  type DocumentKind,
+  type PolicySetDiagnostic,
+  type SeverityName,
+  type SeveritySetting,
+} from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { parseDocumentText } from '../../service/json/documentValue';
 import { fixAllDocument, type AppliedFix } from '../../service/features/fixAll';
@@ -37,11 +52,17 @@ export interface FileFix {
 }
 
 /** The file's text at the --against revision, for the sets among the files (undefined when it is new since). */
-function previousOf(file: string, text: string, against: LintSettings['against']): { text: string; label: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' } | undefined {
+function previousOf(
+  file: string,
+  text: string,
+  against: LintSettings['against'],
+): { text: string; label: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' } | undefined {
   if (!against || !text.includes('olicyDefinitions')) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- git is run only with --against
   const previous = (require('../versions/git') as typeof import('../versions/git')).showAtRevision(against.revision, file);
-  return previous === undefined ? undefined : { text: previous, label: against.revision, referenceAdded: against.referenceAdded, referenceRemoved: against.referenceRemoved };
+  return previous === undefined
+    ? undefined
+    : { text: previous, label: against.revision, referenceAdded: against.referenceAdded, referenceRemoved: against.referenceRemoved };
 }
 
 /**
@@ -112,7 +133,9 @@ export function diagnosticIdentities(text: string, diagnostics: PolicySetDiagnos
  * reads the other encodings it knows by their first bytes, and finds where invalid bytes are.
  */
 function decode(bytes: Uint8Array): ReturnType<typeof decodeText> {
-  return !encodingOf(bytes) && isUtf8(bytes) ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') } : decodeText(bytes);
+  return !encodingOf(bytes) && isUtf8(bytes)
+    ? { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') }
+    : decodeText(bytes);
 }
 
 /** A file to lint: its bytes are read when it is linted. */
@@ -130,12 +153,26 @@ export function lintTask(task: LintTask, catalog: DefinitionCatalog | undefined,
   try {
     bytes = task.read();
   } catch (error) {
-    return { file: task.file, kind: 'unknown', diagnostics: [], skipped: false, error: (error as Error).message, internalErrors: [], identities: [] };
+    return {
+      file: task.file,
+      kind: 'unknown',
+      diagnostics: [],
+      skipped: false,
+      error: (error as Error).message,
+      internalErrors: [],
+      identities: [],
+    };
   }
   return lintBytes(task.file, bytes, task.explicit, catalog, settings);
 }
 
-export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, catalog: DefinitionCatalog | undefined, settings: LintSettings): FileResult {
+export function lintBytes(
+  file: string,
+  bytes: Uint8Array,
+  explicit: boolean,
+  catalog: DefinitionCatalog | undefined,
+  settings: LintSettings,
+): FileResult {
   const { text, encodingProblem, encoding } = decode(bytes);
   // A file that is not UTF-8 is reported as a policy document when it is named, or when its text names a
   // policy key; one found in a folder that names none is some other product's file.
@@ -165,13 +202,17 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
   if (skipped && !explicit) {
     // Not JSON at all (or not UTF-8): said, so that no one takes it for a file that was checked.
     if (encodingProblem) skipReason = 'not UTF-8 text, and no policy key in it';
-    else if (result.document.parsed.syntaxErrors.length && !isJsonc(text)) skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
+    else if (result.document.parsed.syntaxErrors.length && !isJsonc(text))
+      skipReason = `not JSON${encoding ? ` (${encoding})` : ''}, and no policy key in it`;
   }
   // A generator's template of a policy file (placeholders such as ##POLICY_KIND## where JSON needs a value or a
   // property) is not a policy document until a script fills it in: skipped when found in a folder, said why.
   const syntaxErrors = result.document.parsed.syntaxErrors;
   if (!explicit && syntaxErrors.length && !encodingProblem) {
-    const placeholder = placeholderAtSyntaxError(text, syntaxErrors.map((e) => e.offset));
+    const placeholder = placeholderAtSyntaxError(
+      text,
+      syntaxErrors.map((e) => e.offset),
+    );
     if (placeholder) {
       skipped = true;
       skipReason = `a generator's template, not JSON until its placeholders (${placeholder}) are filled in`;
@@ -187,7 +228,8 @@ export function lintBytes(file: string, bytes: Uint8Array, explicit: boolean, ca
     }
   }
   // Too large for a tree: its syntax and size were checked (PS9006), nothing else. Never reported as a pass.
-  if (!skipped && result.document.parsed.tooLarge) notChecked = `over ${LARGE_DOCUMENT / 1048576} MiB, only its syntax and size were checked (none of its content)`;
+  if (!skipped && result.document.parsed.tooLarge)
+    notChecked = `over ${LARGE_DOCUMENT / 1048576} MiB, only its syntax and size were checked (none of its content)`;
   let diagnostics = skipped ? [] : result.diagnostics;
   const identities = (of: string) => (settings.identities === false ? [] : diagnosticIdentities(of, diagnostics));
   let fix: FileFix | undefined;

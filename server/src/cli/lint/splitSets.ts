@@ -16,7 +16,11 @@ const textOf = (bytes: Uint8Array) => decodeText(bytes).text;
  * beside the others) and, when its parts make a set, checked as one. Returns a result for every part, and
  * the tasks that are not parts of a set.
  */
-export function lintSplitSets<T extends Task>(tasks: T[], catalog: DefinitionCatalog | undefined, settings: LintSettings): { results: FileResult[]; rest: T[] } {
+export function lintSplitSets<T extends Task>(
+  tasks: T[],
+  catalog: DefinitionCatalog | undefined,
+  settings: LintSettings,
+): { results: FileResult[]; rest: T[] } {
   const byFile = new Map(tasks.map((task) => [task.file, task]));
   /** One named part per base: its set is found from it. */
   const bases = new Map<string, string>();
@@ -39,14 +43,31 @@ export function lintSplitSets<T extends Task>(tasks: T[], catalog: DefinitionCat
   for (const file of bases.values()) {
     const parts = splitSetOf(file, partText);
     if (!parts) continue;
-    const byPart = validateSplitSet(parts, { definitions: catalog, severities: settings.severities, minSeverity: settings.minSeverity, cloud: settings.cloud, docsBaseUrl: settings.docsBaseUrl });
+    const byPart = validateSplitSet(parts, {
+      definitions: catalog,
+      severities: settings.severities,
+      minSeverity: settings.minSeverity,
+      cloud: settings.cloud,
+      docsBaseUrl: settings.docsBaseUrl,
+    });
     for (const { uri, text } of Object.values(parts)) {
       const task = byFile.get(uri);
       if (task) claimed.add(task);
       const diagnostics = byPart.get(uri) ?? [];
       // Its problems are found in the assembled set: --fix leaves a part as it is, and says so.
-      const notFixed = settings.fix && diagnostics.length ? 'a part of a set in the split layout: its problems are found in the set assembled from its parts, and --fix writes no part' : undefined;
-      results.push({ file: uri, kind: 'policySetPart', diagnostics, skipped: false, internalErrors: [], identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics), ...(notFixed ? { notFixed } : {}) });
+      const notFixed =
+        settings.fix && diagnostics.length
+          ? 'a part of a set in the split layout: its problems are found in the set assembled from its parts, and --fix writes no part'
+          : undefined;
+      results.push({
+        file: uri,
+        kind: 'policySetPart',
+        diagnostics,
+        skipped: false,
+        internalErrors: [],
+        identities: settings.identities === false ? [] : diagnosticIdentities(text, diagnostics),
+        ...(notFixed ? { notFixed } : {}),
+      });
     }
   }
   return { results, rest: tasks.filter((t) => !claimed.has(t)) };

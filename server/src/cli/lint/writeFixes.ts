@@ -33,7 +33,8 @@ function refusal(file: string, others: fs.Stats[]): { reason: string } | { stat:
   if (stat.isSymbolicLink()) return { reason: 'it is a symbolic link: the file it points to is left as it is (fix that file itself)' };
   if (!stat.isFile()) return { reason: 'not a regular file' };
   if (stat.nlink > 1) return { reason: `it has ${stat.nlink - 1} other hard link(s): a new file would part them` };
-  if (others.some((other) => sameFile(other, stat))) return { reason: 'it is also an input of another kind (a definitions file or the report)' };
+  if (others.some((other) => sameFile(other, stat)))
+    return { reason: 'it is also an input of another kind (a definitions file or the report)' };
   return { stat };
 }
 

@@ -12,7 +12,13 @@ export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '202
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** JSON-RPC's error codes. */
-export const RPC = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internalError: -32603 } as const;
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+} as const;
 
 export interface ToolResult {
   content: Array<{ type: 'text'; text: string }>;
@@ -90,7 +96,11 @@ export class McpServer {
       return;
     }
     if (Array.isArray(message)) {
-      send({ jsonrpc: '2.0', id: null, error: { code: RPC.invalidRequest, message: 'Invalid Request: batches are not supported (MCP 2025-06-18 on has none)' } });
+      send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: RPC.invalidRequest, message: 'Invalid Request: batches are not supported (MCP 2025-06-18 on has none)' },
+      });
       return;
     }
     if (!message || typeof message !== 'object') {
@@ -101,7 +111,8 @@ export class McpServer {
     const hasId = Object.hasOwn(m, 'id');
     if (typeof m.method !== 'string') {
       // A response to a request of ours (the server sends none) is dropped; anything else is invalid.
-      if (!hasId || !('result' in m || 'error' in m)) send({ jsonrpc: '2.0', id: validId(m.id), error: { code: RPC.invalidRequest, message: 'Invalid Request: no method' } });
+      if (!hasId || !('result' in m || 'error' in m))
+        send({ jsonrpc: '2.0', id: validId(m.id), error: { code: RPC.invalidRequest, message: 'Invalid Request: no method' } });
       return;
     }
     if (!hasId) {
@@ -110,7 +121,11 @@ export class McpServer {
     }
     const id = validId(m.id);
     if (id === null || m.jsonrpc !== '2.0') {
-      send({ jsonrpc: '2.0', id, error: { code: RPC.invalidRequest, message: 'Invalid Request: jsonrpc must be "2.0" and id a string or number' } });
+      send({
+        jsonrpc: '2.0',
+        id,
+        error: { code: RPC.invalidRequest, message: 'Invalid Request: jsonrpc must be "2.0" and id a string or number' },
+      });
       return;
     }
     const method = m.method;
@@ -193,14 +208,21 @@ export function toolError(message: string): ToolResult {
 
 /** A tool's answer: the JSON in `structuredContent` and, for clients that read text only, as text too. */
 export function toolResult(value: Record<string, unknown>, notes: string[] = []): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...notes.map((text) => ({ type: 'text' as const, text }))], structuredContent: value };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...notes.map((text) => ({ type: 'text' as const, text }))],
+    structuredContent: value,
+  };
 }
 
 /**
  * Splits a byte stream into lines of at most MAX_MESSAGE_BYTES: `onLine` for each, `onTooLong` once for a
  * line over the limit (skipped up to its end, never held whole).
  */
-export function lineReader(onLine: (line: string) => void, onTooLong: () => void, max = MAX_MESSAGE_BYTES): { push(chunk: Buffer): void; end(): void } {
+export function lineReader(
+  onLine: (line: string) => void,
+  onTooLong: () => void,
+  max = MAX_MESSAGE_BYTES,
+): { push(chunk: Buffer): void; end(): void } {
   let parts: Buffer[] = [];
   let size = 0;
   let skipping = false;

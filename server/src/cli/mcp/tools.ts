@@ -27,7 +27,10 @@ class OutsideError extends Error {}
 export function insideFolder(root: string, given: unknown, what: string): string {
   if (typeof given !== 'string' || !given) throw new UsageError(`${what} must be a non-empty string`);
   const inside = (base: string, target: string) => target === base || target.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
-  const outside = () => new OutsideError(`${what} '${given}' is outside the working folder ${root}: the MCP server reads nothing outside it (start it in the folder that holds the files, or with --folder)`);
+  const outside = () =>
+    new OutsideError(
+      `${what} '${given}' is outside the working folder ${root}: the MCP server reads nothing outside it (start it in the folder that holds the files, or with --folder)`,
+    );
   if (isGlobPattern(given) && given.includes('..')) throw outside();
   if (!inside(root, path.resolve(root, given))) throw outside();
   let real: string | undefined;
@@ -78,9 +81,20 @@ const lintTool = (root: string): Tool => ({
     properties: {
       paths: { type: 'array', items: { type: 'string' }, description: 'Files, folders or glob patterns, relative to the working folder.' },
       text: { type: 'string', description: 'The text of one document to lint instead of files.' },
-      filename: { type: 'string', description: "With text: the path the text would have (it decides the cloud, a split set's part, the config's ignore patterns)." },
-      rules: { type: 'object', additionalProperties: { enum: SEVERITIES }, description: 'Severity per rule code or name, over the config file (as --rule).' },
-      definitions: { type: 'array', items: { type: 'string' }, description: 'Known policy definitions: index files, definition files or folders (as --definitions).' },
+      filename: {
+        type: 'string',
+        description: "With text: the path the text would have (it decides the cloud, a split set's part, the config's ignore patterns).",
+      },
+      rules: {
+        type: 'object',
+        additionalProperties: { enum: SEVERITIES },
+        description: 'Severity per rule code or name, over the config file (as --rule).',
+      },
+      definitions: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Known policy definitions: index files, definition files or folders (as --definitions).',
+      },
     },
     additionalProperties: false,
   },
@@ -102,7 +116,14 @@ const lintTool = (root: string): Tool => ({
               type: 'array',
               items: {
                 type: 'object',
-                properties: { code: { type: 'string' }, rule: { type: 'string' }, severity: { type: 'string' }, message: { type: 'string' }, line: { type: 'integer' }, column: { type: 'integer' } },
+                properties: {
+                  code: { type: 'string' },
+                  rule: { type: 'string' },
+                  severity: { type: 'string' },
+                  message: { type: 'string' },
+                  line: { type: 'integer' },
+                  column: { type: 'integer' },
+                },
               },
             },
           },
@@ -122,10 +143,12 @@ const lintTool = (root: string): Tool => ({
       if (filename !== undefined && text === undefined) throw new UsageError('filename names the text: give text too');
       if (filename !== undefined) insideFolder(root, filename, 'filename');
       const rules = args.rules ?? {};
-      if (typeof rules !== 'object' || Array.isArray(rules) || rules === null) throw new UsageError('rules must be an object of rule code or name to level');
+      if (typeof rules !== 'object' || Array.isArray(rules) || rules === null)
+        throw new UsageError('rules must be an object of rule code or name to level');
       const argv = ['--format', 'json', '--no-color'];
       for (const [rule, level] of Object.entries(rules)) argv.push('--rule', `${rule}=${String(level)}`);
-      for (const definitions of stringList(args.definitions, 'definitions')) argv.push('--definitions', insideFolder(root, definitions, 'definitions'));
+      for (const definitions of stringList(args.definitions, 'definitions'))
+        argv.push('--definitions', insideFolder(root, definitions, 'definitions'));
       if (text !== undefined) argv.push('--stdin', ...(filename !== undefined ? ['--stdin-filename', filename] : []));
       else argv.push('--', ...paths);
       const lintArgs = parseLintArgs(argv);
@@ -133,11 +156,21 @@ const lintTool = (root: string): Tool => ({
       const report = JSON.parse(formatJson(run.results, process.cwd(), run.problems)) as Record<string, unknown>;
       const notes = [
         ...run.notes,
-        ...run.results.flatMap((r) => r.internalErrors.map((e) => `internal error in rule ${e.rule} on ${r.file}: ${e.message} (a bug in policyset: its other rules ran)`)),
+        ...run.results.flatMap((r) =>
+          r.internalErrors.map(
+            (e) => `internal error in rule ${e.rule} on ${r.file}: ${e.message} (a bug in policyset: its other rules ran)`,
+          ),
+        ),
       ];
       if (run.problems.length) {
         // As lint's exit status 2: the inputs could not all be checked. The report of what was checked follows.
-        return { content: [{ type: 'text', text: `not all inputs could be checked:\n${run.problems.join('\n')}` }, { type: 'text', text: JSON.stringify(report, null, 2) }], isError: true };
+        return {
+          content: [
+            { type: 'text', text: `not all inputs could be checked:\n${run.problems.join('\n')}` },
+            { type: 'text', text: JSON.stringify(report, null, 2) },
+          ],
+          isError: true,
+        };
       }
       return toolResult(report, notes);
     }),
@@ -155,7 +188,10 @@ const diffTool = (root: string): Tool => ({
       new: { type: 'string', description: 'The later version: a file inside the working folder.' },
       against: { type: 'string', description: 'A git revision (a commit, branch or tag) to compare the set files under paths with.' },
       paths: { type: 'array', items: { type: 'string' }, description: 'With against: files or folders (default: the working folder).' },
-      referenceAdded: { enum: ['minor', 'major'], description: 'What a reference added asks of the version (default: minor, or the config file).' },
+      referenceAdded: {
+        enum: ['minor', 'major'],
+        description: 'What a reference added asks of the version (default: minor, or the config file).',
+      },
     },
     additionalProperties: false,
   },
@@ -184,30 +220,48 @@ const diffTool = (root: string): Tool => ({
       } else {
         const oldName = optionalString(args.old, 'old');
         const newName = optionalString(args.new, 'new');
-        if (oldName === undefined || newName === undefined) throw new UsageError('diff needs old and new (two files), or against (a git revision)');
+        if (oldName === undefined || newName === undefined)
+          throw new UsageError('diff needs old and new (two files), or against (a git revision)');
         if (args.paths !== undefined) throw new UsageError('paths go with against');
-        if (oldName.startsWith('builtin:')) throw new UsageError('builtin:<name> reads the service, which this server never calls: run policyset diff in a terminal, or fetch the set first');
+        if (oldName.startsWith('builtin:'))
+          throw new UsageError(
+            'builtin:<name> reads the service, which this server never calls: run policyset diff in a terminal, or fetch the set first',
+          );
         const files = [insideFolder(root, oldName, 'old'), insideFolder(root, newName, 'new')];
         const textOf = await diskReader(files);
         for (const file of files) if (textOf(file) === undefined) throw new InputError(`${file}: no such file`);
         reports = compareRead(readSetFile(files[0], textOf), readSetFile(files[1], textOf), options);
       }
       if (!reports.length) notes.push('no policy set definition to compare');
-      return toolResult({ versionOk: !reports.some((r) => r.versionOk === false), reports: reports.map(toJson), ...(notes.length ? { notes } : {}) });
+      return toolResult({
+        versionOk: !reports.some((r) => r.versionOk === false),
+        reports: reports.map(toJson),
+        ...(notes.length ? { notes } : {}),
+      });
     }),
 });
 
 const rulesTool: Tool = {
   name: 'rules',
   title: 'List the rules',
-  description: 'Lists every rule of policyset lint: its stable code (PS1001...), name, default severity and what it checks, as `policyset rules --format json`.',
+  description:
+    'Lists every rule of policyset lint: its stable code (PS1001...), name, default severity and what it checks, as `policyset rules --format json`.',
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   outputSchema: {
     type: 'object',
     properties: {
       rules: {
         type: 'array',
-        items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' }, defaultSeverity: { type: 'string' }, description: { type: 'string' } }, required: ['code', 'name', 'defaultSeverity', 'description'] },
+        items: {
+          type: 'object',
+          properties: {
+            code: { type: 'string' },
+            name: { type: 'string' },
+            defaultSeverity: { type: 'string' },
+            description: { type: 'string' },
+          },
+          required: ['code', 'name', 'defaultSeverity', 'description'],
+        },
       },
     },
     required: ['rules'],
@@ -215,18 +269,37 @@ const rulesTool: Tool = {
   call: (args) =>
     guarded(async () => {
       onlyKnown(args, [], 'rules');
-      return toolResult({ rules: RULES.map((r) => ({ code: r.meta.code, name: r.meta.name, defaultSeverity: r.meta.defaultSeverity, description: r.meta.description })) });
+      return toolResult({
+        rules: RULES.map((r) => ({
+          code: r.meta.code,
+          name: r.meta.name,
+          defaultSeverity: r.meta.defaultSeverity,
+          description: r.meta.description,
+        })),
+      });
     }),
 };
 
 const explainTool: Tool = {
   name: 'explain',
   title: 'Explain a rule',
-  description: "Explains one rule, by code (PS4001) or name (duplicate-reference-id): what it checks, why, and examples of wrong and right documents (the rule's page, docs/rules/<name>.md).",
-  inputSchema: { type: 'object', properties: { rule: { type: 'string', description: 'A rule code or name.' } }, required: ['rule'], additionalProperties: false },
+  description:
+    "Explains one rule, by code (PS4001) or name (duplicate-reference-id): what it checks, why, and examples of wrong and right documents (the rule's page, docs/rules/<name>.md).",
+  inputSchema: {
+    type: 'object',
+    properties: { rule: { type: 'string', description: 'A rule code or name.' } },
+    required: ['rule'],
+    additionalProperties: false,
+  },
   outputSchema: {
     type: 'object',
-    properties: { code: { type: 'string' }, name: { type: 'string' }, defaultSeverity: { type: 'string' }, description: { type: 'string' }, page: { type: ['string', 'null'] } },
+    properties: {
+      code: { type: 'string' },
+      name: { type: 'string' },
+      defaultSeverity: { type: 'string' },
+      description: { type: 'string' },
+      page: { type: ['string', 'null'] },
+    },
     required: ['code', 'name', 'defaultSeverity', 'description', 'page'],
   },
   call: (args) =>

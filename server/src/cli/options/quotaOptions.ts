@@ -45,15 +45,25 @@ export function readJsonFile(file: string, what: string, kind: FileKind): unknow
 }
 
 /** A flag that must be a number in a range; `integer` for counts. */
-export function numberFlag(value: string | undefined, flag: string, options: { min: number; max?: number; integer?: boolean; required?: boolean }): number | undefined {
+export function numberFlag(
+  value: string | undefined,
+  flag: string,
+  options: { min: number; max?: number; integer?: boolean; required?: boolean },
+): number | undefined {
   if (value === undefined) {
     if (options.required) throw new UsageError(`${flag} is required`);
     return undefined;
   }
   const n = Number(value);
   // What is sent must be what was typed: a whole number past 2^53 would be rounded (99999999999999999999 -> 1e20).
-  if (/^\s*[+-]?\d+\s*$/.test(value) && !Number.isSafeInteger(n)) throw new UsageError(`${flag} ${value.trim().slice(0, 40)}${value.trim().length > 40 ? '…' : ''} is too large to be taken exactly`);
-  const ok = value.trim() !== '' && Number.isFinite(n) && n >= options.min && (options.max === undefined || n <= options.max) && (!options.integer || Number.isInteger(n));
+  if (/^\s*[+-]?\d+\s*$/.test(value) && !Number.isSafeInteger(n))
+    throw new UsageError(`${flag} ${value.trim().slice(0, 40)}${value.trim().length > 40 ? '…' : ''} is too large to be taken exactly`);
+  const ok =
+    value.trim() !== '' &&
+    Number.isFinite(n) &&
+    n >= options.min &&
+    (options.max === undefined || n <= options.max) &&
+    (!options.integer || Number.isInteger(n));
   if (!ok) {
     const kind = options.integer ? 'a whole number' : 'a number';
     const range = Number.isFinite(options.min) ? ` from ${options.min}${options.max !== undefined ? ` to ${options.max}` : ''}` : '';

@@ -4,7 +4,23 @@
 import { exec } from 'node:child_process';
 import * as readline from 'node:readline/promises';
 import { Writable } from 'node:stream';
-import { AdvisorMetadataClient, ApiError, escapeControls, formatSeconds, safeText, AuthenticationRequiredError, EventstreamClient, PolicySetClient, SettingsError, ENV, redact, resolveServiceSettings, type ServiceSettings, type TokenProvider, type RetryInfo } from '#api';
+import {
+  AdvisorMetadataClient,
+  ApiError,
+  escapeControls,
+  formatSeconds,
+  safeText,
+  AuthenticationRequiredError,
+  EventstreamClient,
+  PolicySetClient,
+  SettingsError,
+  ENV,
+  redact,
+  resolveServiceSettings,
+  type ServiceSettings,
+  type TokenProvider,
+  type RetryInfo,
+} from '#api';
 import { UsageError } from '../../node/files';
 
 /** The service flags in a command's help; the workspace-items address only where it is used (eventstream). */
@@ -43,11 +59,21 @@ export interface ServiceContext {
 }
 
 /** The settings, token and time limit the service flags (and environment) give. */
-export function serviceContext(values: Record<string, unknown>, env: NodeJS.ProcessEnv, needs: 'baseUrl' | 'itemsBaseUrl' = 'baseUrl'): ServiceContext {
+export function serviceContext(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  needs: 'baseUrl' | 'itemsBaseUrl' = 'baseUrl',
+): ServiceContext {
   let settings: ServiceSettings;
   try {
     settings = resolveServiceSettings(
-      [{ baseUrl: values['base-url'] as string | undefined, itemsBaseUrl: values['items-base-url'] as string | undefined, providerNamespace: values.namespace as string | undefined }],
+      [
+        {
+          baseUrl: values['base-url'] as string | undefined,
+          itemsBaseUrl: values['items-base-url'] as string | undefined,
+          providerNamespace: values.namespace as string | undefined,
+        },
+      ],
       env,
       `give --base-url <url> or set ${ENV.baseUrl}`,
       needs,
@@ -59,7 +85,8 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
   }
   const timeoutText = values.timeout as string | undefined;
   const seconds = timeoutText === undefined ? 60 : Number(timeoutText);
-  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600) throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
+  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600)
+    throw new UsageError(`--timeout takes seconds from 0.1 to 3600, not '${timeoutText}'`);
   const timeoutMs = Math.round(seconds * 1000);
   const secrets: Array<string | undefined> = [env[ENV.accessToken]?.trim()];
   guardOutput(secrets);
@@ -73,7 +100,9 @@ export function serviceContext(values: Record<string, unknown>, env: NodeJS.Proc
     });
   };
   const onRetry = (info: RetryInfo): void => {
-    process.stderr.write(`policyset: ${redact(info.reason, secrets)}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})\n`);
+    process.stderr.write(
+      `policyset: ${redact(info.reason, secrets)}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1})\n`,
+    );
   };
   return { settings, token, timeoutMs, secrets, onRetry };
 }
@@ -100,7 +129,10 @@ function guardOutput(secrets: ReadonlyArray<string | undefined>): void {
     const write = stream.write.bind(stream) as RawWrite;
     rawWrites.set(stream, write);
     stream.write = ((chunk: unknown, ...rest: unknown[]) =>
-      write(typeof chunk === 'string' ? clean(chunk) : chunk instanceof Uint8Array ? clean(Buffer.from(chunk).toString('utf8')) : chunk, ...rest)) as typeof stream.write;
+      write(
+        typeof chunk === 'string' ? clean(chunk) : chunk instanceof Uint8Array ? clean(Buffer.from(chunk).toString('utf8')) : chunk,
+        ...rest,
+      )) as typeof stream.write;
   }
 }
 
@@ -197,14 +229,18 @@ function promptOutput(stream: NodeJS.WriteStream): NodeJS.WritableStream {
 
 /** What is said when the service accepted a write but its answer could not be read. */
 export function unreadable(excerpt: string | undefined): string {
-  return excerpt === undefined ? '' : `; the service's answer could not be read (not JSON: "${safeText(excerpt, { max: 200 })}"), but it accepted the request`;
+  return excerpt === undefined
+    ? ''
+    : `; the service's answer could not be read (not JSON: "${safeText(excerpt, { max: 200 })}"), but it accepted the request`;
 }
 
 /** Prints an api error without secrets: exit status 2. Anything else is rethrown. */
 export function reportApiError(error: unknown, secrets: Array<string | undefined>): number {
   if (error instanceof AuthenticationRequiredError) {
     // In the CLI's own terms: where a token comes from here.
-    process.stderr.write(`policyset: ${redact(error.message, secrets)}; set ${ENV.accessToken} to a bearer token, or pass --token-command "<a command that prints one>"\n`);
+    process.stderr.write(
+      `policyset: ${redact(error.message, secrets)}; set ${ENV.accessToken} to a bearer token, or pass --token-command "<a command that prints one>"\n`,
+    );
     return 2;
   }
   if (error instanceof ApiError) {

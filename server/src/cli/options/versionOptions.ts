@@ -23,7 +23,12 @@ function versionsConfig(): PolicySetConfig['versions'] {
   }
 }
 
-function setting(flag: string | undefined, name: string, key: 'referenceAdded' | 'referenceRemoved', fallback: 'minor' | 'major'): 'minor' | 'major' {
+function setting(
+  flag: string | undefined,
+  name: string,
+  key: 'referenceAdded' | 'referenceRemoved',
+  fallback: 'minor' | 'major',
+): 'minor' | 'major' {
   if (flag !== undefined) {
     if (flag !== 'minor' && flag !== 'major') throw new UsageError(`--${name} takes minor or major, not '${flag}'`);
     return flag;
@@ -40,6 +45,12 @@ export function referenceRemovedSetting(flag: string | undefined): 'minor' | 'ma
 }
 
 /** Both settings, from the parsed flags `reference-added` and `reference-removed`. */
-export function versionSettings(values: Record<string, unknown>): { referenceAdded: 'minor' | 'major'; referenceRemoved: 'minor' | 'major' } {
-  return { referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined), referenceRemoved: referenceRemovedSetting(values['reference-removed'] as string | undefined) };
+export function versionSettings(values: Record<string, unknown>): {
+  referenceAdded: 'minor' | 'major';
+  referenceRemoved: 'minor' | 'major';
+} {
+  return {
+    referenceAdded: referenceAddedSetting(values['reference-added'] as string | undefined),
+    referenceRemoved: referenceRemovedSetting(values['reference-removed'] as string | undefined),
+  };
 }

@@ -5,7 +5,13 @@ import { usesOfName } from '../../service/consumers';
 import { discover, FileReader } from '../../node/files';
 
 /** Keys only consumers have: a file without any is not parsed. */
-const CONSUMER_KEYS = ['policyAssignments', '"nodeName"', '"policyAssignmentId"', '"nonComplianceMessages"', '"policyDefinitionReferenceIds"'];
+const CONSUMER_KEYS = [
+  'policyAssignments',
+  '"nodeName"',
+  '"policyAssignmentId"',
+  '"nonComplianceMessages"',
+  '"policyDefinitionReferenceIds"',
+];
 
 export interface ConsumerScan {
   /** Files read that hold consumers. */

@@ -20,7 +20,15 @@ export interface DiffJson {
   /** What a marker on a version (`-deprecated`, `-preview`) is, when either side has one. */
   versionNote?: string;
   /** `path`, `line` (1-based) and `file` name one place: in the new file, or in the old one for what was removed. */
-  changes: Array<{ kind: ChangeKind; bump: Bump; path: string; message: string; line: number; file: string; breaks?: Array<{ file: string; line: number }> }>;
+  changes: Array<{
+    kind: ChangeKind;
+    bump: Bump;
+    path: string;
+    message: string;
+    line: number;
+    file: string;
+    breaks?: Array<{ file: string; line: number }>;
+  }>;
 }
 
 /** Terminal text: control characters from the files (names, values) are shown escaped, never sent (the one sanitiser). */
@@ -47,7 +55,8 @@ export function toJson(report: ChangeReport): DiffJson {
   };
 }
 
-const relativeTo = (cwd: string, file: string) => (file.startsWith('builtin:') ? file : path.relative(cwd, path.resolve(cwd, file)) || file);
+const relativeTo = (cwd: string, file: string) =>
+  file.startsWith('builtin:') ? file : path.relative(cwd, path.resolve(cwd, file)) || file;
 
 function title(report: ChangeReport, cwd: string): string {
   const side = (s: ChangeReport['old']) => (s ? `${relativeTo(cwd, s.file)}${s.version ? ` (${s.version})` : ''}` : '(none)');
@@ -71,11 +80,15 @@ export function formatDiffText(reports: ChangeReport[], cwd: string, color: bool
     // Many sets (--against): the unchanged ones are counted in the last line, not listed.
     if (reports.length > 1 && !report.changes.length && report.versionOk !== false && report.old && report.new) continue;
     lines.push(paint('4', safe(title(report, cwd))) + `: ${safe(verdict(report))}`);
-    if (report.versionNote && (report.changes.length || report.versionOk === false)) lines.push(`  ${paint('2', safe(report.versionNote))}`);
+    if (report.versionNote && (report.changes.length || report.versionOk === false))
+      lines.push(`  ${paint('2', safe(report.versionNote))}`);
     for (const change of report.changes) {
       const where = `${relativeTo(cwd, change.location.file)}:${change.location.range.start.line + 1}:${change.location.range.start.character + 1}`;
-      lines.push(`  ${paint(bumpColor[change.bump], change.bump.padEnd(5))}  ${safe(change.message)}  ${paint('2', `${change.kind} ${safe(where)}`)}`);
-      if (change.breaks?.length) lines.push(`         breaks ${change.breaks.map((b) => safe(`${relativeTo(cwd, b.file)}:${b.line}`)).join(', ')}`);
+      lines.push(
+        `  ${paint(bumpColor[change.bump], change.bump.padEnd(5))}  ${safe(change.message)}  ${paint('2', `${change.kind} ${safe(where)}`)}`,
+      );
+      if (change.breaks?.length)
+        lines.push(`         breaks ${change.breaks.map((b) => safe(`${relativeTo(cwd, b.file)}:${b.line}`)).join(', ')}`);
     }
   }
   const changed = reports.filter((r) => r.changes.length).length;
@@ -92,7 +105,9 @@ const listed = (report: ChangeReport) => report.changes.length > 0 || report.ver
 export function diffSummary(reports: ChangeReport[]): string {
   const changed = reports.filter((r) => r.changes.length);
   const failing = reports.filter((r) => r.versionOk === false).length;
-  const byBump = (['major', 'minor', 'patch'] as const).map((bump) => [bump, changed.filter((r) => r.requiredBump === bump).length] as const).filter(([, n]) => n > 0);
+  const byBump = (['major', 'minor', 'patch'] as const)
+    .map((bump) => [bump, changed.filter((r) => r.requiredBump === bump).length] as const)
+    .filter(([, n]) => n > 0);
   const sets = (n: number) => `${n} set${n === 1 ? '' : 's'}`;
   return `${sets(reports.length)} compared, ${changed.length} with changes${byBump.length ? ` (${byBump.map(([bump, n]) => `${n} ${bump}`).join(', ')})` : ''}, ${failing ? `${failing} with a version bumped too little` : 'every version bumped enough'}.`;
 }
@@ -103,7 +118,12 @@ export function formatDiffMarkdown(reports: ChangeReport[], cwd: string): string
   for (const report of reports) {
     if (!listed(report)) continue;
     const status = report.versionOk === false ? '❌' : report.versionOk === true ? '✅' : '➖';
-    out.push(`### ${escapeCell(title(report, cwd))}`, '', `${status} **${report.requiredBump}** change: ${escapeCell(verdict(report))}`, '');
+    out.push(
+      `### ${escapeCell(title(report, cwd))}`,
+      '',
+      `${status} **${report.requiredBump}** change: ${escapeCell(verdict(report))}`,
+      '',
+    );
     if (report.versionNote) out.push(`_${escapeCell(report.versionNote)}_`, '');
     for (const bump of ['major', 'minor', 'patch'] as const) {
       const changes = report.changes.filter((c) => c.bump === bump);
@@ -126,14 +146,31 @@ const SARIF_LEVEL: Record<Bump, Sarif.Result.level> = { major: 'error', minor: '
 export function formatDiffSarif(reports: ChangeReport[], cwd: string, toolVersion: string): string {
   const kinds = Object.keys(BUMP_OF) as ChangeKind[];
   const rules: Sarif.ReportingDescriptor[] = [
-    ...kinds.map((kind) => ({ id: kind, name: kind, shortDescription: { text: `${kind.replace(/-/g, ' ')} (${BUMP_OF[kind]})` }, defaultConfiguration: { level: SARIF_LEVEL[BUMP_OF[kind]] } })),
-    { id: 'version-not-bumped', name: 'version-not-bumped', shortDescription: { text: 'The version is not bumped as far as the change requires' }, defaultConfiguration: { level: 'error' } },
+    ...kinds.map((kind) => ({
+      id: kind,
+      name: kind,
+      shortDescription: { text: `${kind.replace(/-/g, ' ')} (${BUMP_OF[kind]})` },
+      defaultConfiguration: { level: SARIF_LEVEL[BUMP_OF[kind]] },
+    })),
+    {
+      id: 'version-not-bumped',
+      name: 'version-not-bumped',
+      shortDescription: { text: 'The version is not bumped as far as the change requires' },
+      defaultConfiguration: { level: 'error' },
+    },
   ];
   const artifact = (file: string) => {
     const relative = path.relative(cwd, path.resolve(cwd, file));
-    return relative.startsWith('..') || path.isAbsolute(relative) ? { uri: pathToFileURL(path.resolve(cwd, file)).href } : { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+    return relative.startsWith('..') || path.isAbsolute(relative)
+      ? { uri: pathToFileURL(path.resolve(cwd, file)).href }
+      : { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
   };
-  const region = (range: Change['location']['range']): Sarif.Region => ({ startLine: range.start.line + 1, startColumn: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 });
+  const region = (range: Change['location']['range']): Sarif.Region => ({
+    startLine: range.start.line + 1,
+    startColumn: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  });
   const results: Sarif.Result[] = [];
   for (const report of reports) {
     for (const change of report.changes) {
@@ -153,7 +190,9 @@ export function formatDiffSarif(reports: ChangeReport[], cwd: string, toolVersio
         ruleIndex: rules.length - 1,
         level: 'error',
         message: { text: report.versionProblem ?? 'The version is not bumped enough' },
-        locations: [{ physicalLocation: { artifactLocation: artifact(report.versionLocation.file), region: region(report.versionLocation.range) } }],
+        locations: [
+          { physicalLocation: { artifactLocation: artifact(report.versionLocation.file), region: region(report.versionLocation.range) } },
+        ],
         properties: { suggestedVersion: report.suggestedVersion },
       });
     }
@@ -161,7 +200,13 @@ export function formatDiffSarif(reports: ChangeReport[], cwd: string, toolVersio
   const log: Sarif.Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    runs: [{ tool: { driver: { name: 'policyset diff', version: toolVersion, rules } }, originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith(path.sep) ? cwd : cwd + path.sep).href } }, results }],
+    runs: [
+      {
+        tool: { driver: { name: 'policyset diff', version: toolVersion, rules } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith(path.sep) ? cwd : cwd + path.sep).href } },
+        results,
+      },
+    ],
   };
   return JSON.stringify(log, null, 2) + '\n';
 }

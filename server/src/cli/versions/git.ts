@@ -36,7 +36,10 @@ function git(args: string[], cwd: string, what: string, input?: string): GitResu
   const error = result.error as NodeJS.ErrnoException | undefined;
   if (error) {
     if (error.code === 'ENOENT') throw new InputError('--against <revision> needs git, and git was not found on the PATH');
-    if (error.code === 'ETIMEDOUT') throw new InputError(`${what}: git did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped (a repository file that blocks, such as a FIFO in .git?)`);
+    if (error.code === 'ETIMEDOUT')
+      throw new InputError(
+        `${what}: git did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped (a repository file that blocks, such as a FIFO in .git?)`,
+      );
     if (error.code === 'ENOBUFS') throw new InputError(`${what}: git's output is larger than ${MAX_BUFFER / 1024 / 1024} MB: not read`);
     throw new InputError(`${what}: cannot run git: ${error.message}`);
   }
@@ -45,9 +48,14 @@ function git(args: string[], cwd: string, what: string, input?: string): GitResu
 
 /** What git said, in one line (its first 'fatal:' or 'error:' line, else its first line). */
 function gitSaid(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const said = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? 'no message';
-  const hint = /dubious ownership/.test(stderr) ? ' (the repository belongs to another user: git refuses it until it is added to safe.directory, see git config --global --add safe.directory)' : '';
+  const hint = /dubious ownership/.test(stderr)
+    ? ' (the repository belongs to another user: git refuses it until it is added to safe.directory, see git config --global --add safe.directory)'
+    : '';
   return `${said.length > 300 ? `${said.slice(0, 300)}…` : said}${hint}`;
 }
 
@@ -60,7 +68,8 @@ export function verifyRevision(revision: string, cwd = process.cwd()): void {
   const inside = git(['rev-parse', '--is-inside-work-tree'], cwd, what);
   if (inside.status !== 0) {
     // Not a repository, or one git refuses (another user's: dubious ownership): say what git said.
-    if (/not a git repository/i.test(inside.stderr) || !inside.stderr.trim()) throw new UsageError(`${what}: ${cwd} is not in a git repository`);
+    if (/not a git repository/i.test(inside.stderr) || !inside.stderr.trim())
+      throw new UsageError(`${what}: ${cwd} is not in a git repository`);
     throw new InputError(`${what}: git cannot read the repository at ${cwd}: ${gitSaid(inside.stderr)}`);
   }
   throw new UsageError(`${what}: no such commit in this repository`);
@@ -69,7 +78,8 @@ export function verifyRevision(revision: string, cwd = process.cwd()): void {
 /** The path git knows a file by, relative to the current folder, with '/' separators. */
 function gitPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join('/');
-  if (relative.startsWith('../')) throw new UsageError(`${file} is outside the current folder: run policyset from the repository that holds it`);
+  if (relative.startsWith('../'))
+    throw new UsageError(`${file} is outside the current folder: run policyset from the repository that holds it`);
   return relative;
 }
 
@@ -80,7 +90,8 @@ export function showAtRevision(revision: string, file: string, cwd = process.cwd
     if (/does not exist in|exists on disk, but not in|path '.*' does not exist/i.test(result.stderr)) return undefined;
     throw new InputError(`git show ${revision}:${gitPath(file, cwd)} failed: ${gitSaid(result.stderr)}`);
   }
-  if (result.stdout.length > LARGE_DOCUMENT) throw new InputError(`${file} at ${revision} is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB: not compared`);
+  if (result.stdout.length > LARGE_DOCUMENT)
+    throw new InputError(`${file} at ${revision} is larger than ${LARGE_DOCUMENT / 1024 / 1024} MB: not compared`);
   return decodeText(result.stdout).text;
 }
 
@@ -90,17 +101,23 @@ export function showAtRevision(revision: string, file: string, cwd = process.cwd
  * of process starts). A file over LARGE_DOCUMENT is left out: showAtRevision says it is too large.
  */
 export function textsAtRevision(revision: string, paths: string[], cwd = process.cwd()): Map<string, string> {
-  const listed = git(['ls-tree', '-r', '-z', '-l', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')], cwd, `the files at ${revision}`);
+  const listed = git(
+    ['ls-tree', '-r', '-z', '-l', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')],
+    cwd,
+    `the files at ${revision}`,
+  );
   if (listed.status !== 0) throw new InputError(`git ls-tree ${revision} failed: ${gitSaid(listed.stderr)}`);
   const blobs: { oid: string; size: number; name: string }[] = [];
   for (const entry of listed.stdout.toString('utf8').split('\0')) {
     const match = /^\d+ blob ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(entry);
-    if (match && /\.jsonc?$/i.test(match[3]) && Number(match[2]) <= LARGE_DOCUMENT) blobs.push({ oid: match[1], size: Number(match[2]), name: match[3] });
+    if (match && /\.jsonc?$/i.test(match[3]) && Number(match[2]) <= LARGE_DOCUMENT)
+      blobs.push({ oid: match[1], size: Number(match[2]), name: match[3] });
   }
   const texts = new Map<string, string>();
-  for (let start = 0; start < blobs.length; ) {
+  for (let start = 0; start < blobs.length;) {
     let end = start;
-    for (let bytes = 0; end < blobs.length && (end === start || bytes + blobs[end].size < MAX_BUFFER / 2); end++) bytes += blobs[end].size + 64;
+    for (let bytes = 0; end < blobs.length && (end === start || bytes + blobs[end].size < MAX_BUFFER / 2); end++)
+      bytes += blobs[end].size + 64;
     const batch = blobs.slice(start, end);
     const result = git(['cat-file', '--batch'], cwd, `the files at ${revision}`, batch.map((b) => b.oid).join('\n') + '\n');
     if (result.status !== 0) throw new InputError(`git cat-file at ${revision} failed: ${gitSaid(result.stderr)}`);
@@ -109,7 +126,8 @@ export function textsAtRevision(revision: string, paths: string[], cwd = process
       // Each answer: '<oid> blob <size>\n', the content, '\n'.
       const header = result.stdout.indexOf(10, offset);
       const size = Number(/ (\d+)$/.exec(result.stdout.subarray(offset, header).toString('latin1'))?.[1]);
-      if (header < 0 || !Number.isFinite(size)) throw new InputError(`git cat-file at ${revision}: an answer that is not a blob (${blob.name})`);
+      if (header < 0 || !Number.isFinite(size))
+        throw new InputError(`git cat-file at ${revision}: an answer that is not a blob (${blob.name})`);
       texts.set(blob.name, decodeText(result.stdout.subarray(header + 1, header + 1 + size)).text);
       offset = header + 1 + size + 1;
     }
@@ -120,7 +138,11 @@ export function textsAtRevision(revision: string, paths: string[], cwd = process
 
 /** The .json and .jsonc files under the paths at a revision (relative to the current folder). */
 export function filesAtRevision(revision: string, paths: string[], cwd = process.cwd()): string[] {
-  const result = git(['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')], cwd, `the files at ${revision}`);
+  const result = git(
+    ['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')],
+    cwd,
+    `the files at ${revision}`,
+  );
   if (result.status !== 0) throw new InputError(`git ls-tree ${revision} failed: ${gitSaid(result.stderr)}`);
   return result.stdout
     .toString('utf8')
@@ -134,11 +156,15 @@ export function filesAtRevision(revision: string, paths: string[], cwd = process
  * track yet are not among them (the caller pairs those by content).
  */
 export function renamesSince(revision: string, paths: string[], cwd = process.cwd()): Map<string, string> {
-  const result = git(['diff', '-M', '--name-status', '-z', '--relative', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')], cwd, `the renames since ${revision}`);
+  const result = git(
+    ['diff', '-M', '--name-status', '-z', '--relative', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')],
+    cwd,
+    `the renames since ${revision}`,
+  );
   if (result.status !== 0) throw new InputError(`git diff ${revision} failed: ${gitSaid(result.stderr)}`);
   const fields = result.stdout.toString('utf8').split('\0');
   const renames = new Map<string, string>();
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const status = fields[i];
     if (!status) break;
     if (status[0] === 'R' || status[0] === 'C') {

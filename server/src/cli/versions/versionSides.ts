@@ -3,7 +3,19 @@
 // service's (server/src/service/versions).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareSets, decodeText, NOT_A_SET, pairSides, readSides, readSplitSide, splitPartOf, splitSetOf, type ChangeReport, type CompareOptions, type ReadSides } from '../../service';
+import {
+  compareSets,
+  decodeText,
+  NOT_A_SET,
+  pairSides,
+  readSides,
+  readSplitSide,
+  splitPartOf,
+  splitSetOf,
+  type ChangeReport,
+  type CompareOptions,
+  type ReadSides,
+} from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { discover, FileReader, InputError, readBytes } from '../../node/files';
 import { filesAtRevision, renamesSince, showAtRevision, textsAtRevision, verifyRevision } from './git';
@@ -26,7 +38,9 @@ export async function diskReader(files: string[]): Promise<TextOf> {
   for (const file of files) {
     wanted.add(file);
     const part = splitPartOf(file);
-    if (part) for (const sibling of ['definitions', 'parameters', 'groups'].flatMap((p) => [`${part.base}.${p}.json`, `${part.base}.${p}.jsonc`])) wanted.add(sibling);
+    if (part)
+      for (const sibling of ['definitions', 'parameters', 'groups'].flatMap((p) => [`${part.base}.${p}.json`, `${part.base}.${p}.jsonc`]))
+        wanted.add(sibling);
   }
   for (const file of wanted) texts.set(file, await diskText(file));
   return (file) => texts.get(file);
@@ -66,7 +80,12 @@ export interface RevisionComparison {
  * revision: a file new since has no old side, a deleted one no new side. Split parts are compared once,
  * as the set they make (from their definitions part).
  */
-export async function compareAgainstRevision(revision: string, paths: string[], options: CompareOptions, cwd = process.cwd()): Promise<RevisionComparison> {
+export async function compareAgainstRevision(
+  revision: string,
+  paths: string[],
+  options: CompareOptions,
+  cwd = process.cwd(),
+): Promise<RevisionComparison> {
   verifyRevision(revision, cwd);
   const inputs = paths.length ? paths : ['.'];
   const onDisk = inputs.filter((p) => fs.existsSync(p));
@@ -75,7 +94,9 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
   for (const missing of inputs.filter((p) => !fs.existsSync(p))) {
     if (filesAtRevision(revision, [missing], cwd).length) continue;
     const glob = /[*?[\]{}]/.test(missing);
-    throw new InputError(`no such file or folder '${missing}' (now or at ${revision})${glob ? ': --against takes files and folders, not glob patterns' : ''}`);
+    throw new InputError(
+      `no such file or folder '${missing}' (now or at ${revision})${glob ? ': --against takes files and folders, not glob patterns' : ''}`,
+    );
   }
   const discovered = onDisk.length ? await discover(onDisk) : { files: [], problems: [] };
   if (discovered.problems.length) throw new InputError(discovered.problems[0]);
@@ -92,7 +113,8 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
   const reader = new FileReader();
   const newOf: TextOf = (file) => {
     // A split part's sibling outside the paths given: read now, through the same reader.
-    if (!newTexts.has(file)) newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? decodeText(reader.read(path.resolve(cwd, file))).text : undefined);
+    if (!newTexts.has(file))
+      newTexts.set(file, fs.existsSync(path.resolve(cwd, file)) ? decodeText(reader.read(path.resolve(cwd, file))).text : undefined);
     return newTexts.get(file);
   };
   const result: RevisionComparison = { reports: [], skipped: [], otherJson: 0, unchanged: 0, renamed: new Map() };
@@ -105,7 +127,10 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
   for (const name of [...names].sort()) {
     if (oldOf(name) !== undefined || newOf(name) === undefined) continue;
     const byGit = gitRenames.get(name);
-    const from = byGit !== undefined && !movedAway.has(byGit) && newOf(byGit) === undefined && oldOf(byGit) !== undefined ? byGit : gone.find((old) => !movedAway.has(old) && oldOf(old) === newOf(name));
+    const from =
+      byGit !== undefined && !movedAway.has(byGit) && newOf(byGit) === undefined && oldOf(byGit) !== undefined
+        ? byGit
+        : gone.find((old) => !movedAway.has(old) && oldOf(old) === newOf(name));
     if (from === undefined) continue;
     result.renamed.set(name, from);
     movedAway.add(from);
@@ -134,7 +159,11 @@ export async function compareAgainstRevision(revision: string, paths: string[], 
       result.skipped.push(`${unreadable.problem} (unchanged since ${revision})`);
       continue;
     }
-    const reports = compareRead(notASet(oldRead) ? { ok: true, sides: [] } : oldRead, notASet(newRead) ? { ok: true, sides: [] } : newRead, options);
+    const reports = compareRead(
+      notASet(oldRead) ? { ok: true, sides: [] } : oldRead,
+      notASet(newRead) ? { ok: true, sides: [] } : newRead,
+      options,
+    );
     if (unchanged) result.unchanged++;
     result.reports.push(...reports);
   }

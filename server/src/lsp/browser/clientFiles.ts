@@ -72,7 +72,10 @@ export class ClientFiles implements KnownDefinitions {
       this.rebuild();
       this.refreshOpen(this.open);
     }
-    if (changed || params.complete) this.log(`Known policy definitions: ${this.catalog.size}; policy sets: ${this.catalog.setCount} (from ${this.files.size} workspace files sent by the extension).`);
+    if (changed || params.complete)
+      this.log(
+        `Known policy definitions: ${this.catalog.size}; policy sets: ${this.catalog.setCount} (from ${this.files.size} workspace files sent by the extension).`,
+      );
     return changed;
   }
 
@@ -129,7 +132,10 @@ export class ClientFiles implements KnownDefinitions {
     } catch {
       return { text: kept, summary: NOTHING }; // Not JSON (yet): not a definition.
     }
-    if (Array.isArray(value) || (typeof value === 'object' && value !== null && Array.isArray((value as { definitions?: unknown }).definitions))) {
+    if (
+      Array.isArray(value) ||
+      (typeof value === 'object' && value !== null && Array.isArray((value as { definitions?: unknown }).definitions))
+    ) {
       const index = new DefinitionCatalog();
       index.addIndex(value, uri);
       return { index, text: kept, summary: `index:${index.fingerprint()}` };
@@ -137,7 +143,8 @@ export class ClientFiles implements KnownDefinitions {
     const held: HeldFile = { text: kept, summary: NOTHING };
     if (isPolicyDefinition(value)) held.definition = DefinitionCatalog.definitionOf(value, uri);
     else if (isPolicySet(value)) held.set = DefinitionCatalog.setOf(value, uri);
-    if (held.definition || held.set) held.summary = JSON.stringify([held.definition, held.set], (_key, v: unknown) => (v instanceof Map ? [...v] : v));
+    if (held.definition || held.set)
+      held.summary = JSON.stringify([held.definition, held.set], (_key, v: unknown) => (v instanceof Map ? [...v] : v));
     return held;
   }
 
@@ -151,5 +158,4 @@ export class ClientFiles implements KnownDefinitions {
     }
     this.base = base;
   }
-
 }

@@ -32,7 +32,8 @@ export function nodeHost(packageRoot: string): ServerHost {
         return undefined;
       }
     },
-    sourceUri: (source) => (/^[a-z][a-z0-9+.-]+:\/\//i.test(source) ? source : path.isAbsolute(source) ? pathToFileURL(source).href : undefined),
+    sourceUri: (source) =>
+      /^[a-z][a-z0-9+.-]+:\/\//i.test(source) ? source : path.isAbsolute(source) ? pathToFileURL(source).href : undefined,
     docsBaseUrl: pathToFileURL(path.join(packageRoot, 'docs', 'rules')).href,
     idleCollection: (threshold, quietMs, lowRateMs) => new IdleCollection(threshold, quietMs, lowRateMs),
     yieldToEvents: () => new Promise((resolve) => setImmediate(resolve)),

@@ -1,7 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_CAPACITY_TABLE, asSavedUsage, mergeCapacityTable, readPlan, type CapacityTable, type SavedUsage } from '../../service/quota';
+import {
+  BUILT_IN_CAPACITY_TABLE,
+  asSavedUsage,
+  mergeCapacityTable,
+  readPlan,
+  type CapacityTable,
+  type SavedUsage,
+} from '../../service/quota';
 import type { Node } from '../../service/json';
 import { readJsonFileSync } from '../../node/definitions';
 import type { FileKind } from '../../node/files';

@@ -23,7 +23,10 @@ export function serverCommandLine(argv: string[], root: string): { exit: number;
   if (argv.includes('-h') || argv.includes('--help')) return { exit: 0, stdout: SERVER_USAGE };
   if (argv.includes('-v') || argv.includes('--version')) return { exit: 0, stdout: `${version(root)}\n` };
   if (argv.some((a) => TRANSPORT.test(a))) return undefined;
-  return { exit: 2, stderr: `policyset-language-server: no transport given: pass --stdio (or --node-ipc, --socket=<port>, --pipe=<name>)\n\n${SERVER_USAGE}` };
+  return {
+    exit: 2,
+    stderr: `policyset-language-server: no transport given: pass --stdio (or --node-ipc, --socket=<port>, --pipe=<name>)\n\n${SERVER_USAGE}`,
+  };
 }
 
 /** `root`: the package's root (the entry resolves it: the compiled and the bundled server sit at different depths). */

@@ -36,11 +36,19 @@ export class WorkspaceConfigs implements WorkspaceConfigSource {
         loaded = loadConfigFile(file);
       } catch (error) {
         // A folder without the file has no config; any other failure is the user's to fix.
-        if (!(error instanceof ConfigFileError && error.reason === 'missing')) this.warn(`${(error as Error).message}; the editor checks as if the file were not there until it is fixed`);
+        if (!(error instanceof ConfigFileError && error.reason === 'missing'))
+          this.warn(`${(error as Error).message}; the editor checks as if the file were not there until it is fixed`);
         continue;
       }
       const ignored = loaded.config.ignore?.length ? ignoreMatcher(loaded.config.ignore, loaded.dir) : () => false;
-      configs.push({ ...loaded, ignored, ignores: (uri) => { const file = toPath(uri); return !!file && ignored(file); } });
+      configs.push({
+        ...loaded,
+        ignored,
+        ignores: (uri) => {
+          const file = toPath(uri);
+          return !!file && ignored(file);
+        },
+      });
     }
     // Innermost folder first.
     this.configs = configs.sort((a, b) => b.dir.length - a.dir.length);

@@ -32,11 +32,13 @@ interface FileEntry {
 }
 
 /** A file read before at the size and time it has now: nothing to read again. */
-const unchanged = (known: { mtimeMs: number; size: number } | undefined, stat: { mtimeMs: number; size: number }) => !!known && known.mtimeMs === stat.mtimeMs && known.size === stat.size;
+const unchanged = (known: { mtimeMs: number; size: number } | undefined, stat: { mtimeMs: number; size: number }) =>
+  !!known && known.mtimeMs === stat.mtimeMs && known.size === stat.size;
 
 /** Entries compared by what they add (a set file saved with the same name and groups changes nothing). */
 const sameContribution = (a: FileEntry | undefined, b: FileEntry | undefined) => {
-  const json = (e: FileEntry | undefined) => JSON.stringify([e?.definition, e?.set], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
+  const json = (e: FileEntry | undefined) =>
+    JSON.stringify([e?.definition, e?.set], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
   return json(a) === json(b);
 };
 
@@ -48,7 +50,13 @@ const sameContribution = (a: FileEntry | undefined, b: FileEntry | undefined) =>
  * A path that cannot be read is reported, not fatal.
  */
 /** Keys only consumers of sets have: a file without any is not parsed for them. */
-const CONSUMER_KEYS = ['policyAssignments', '"nodeName"', '"policyAssignmentId"', '"nonComplianceMessages"', '"policyDefinitionReferenceIds"'];
+const CONSUMER_KEYS = [
+  'policyAssignments',
+  '"nodeName"',
+  '"policyAssignmentId"',
+  '"nonComplianceMessages"',
+  '"policyDefinitionReferenceIds"',
+];
 
 export class WorkspaceDefinitions implements KnownDefinitions {
   private base = new DefinitionCatalog();
@@ -69,7 +77,11 @@ export class WorkspaceDefinitions implements KnownDefinitions {
   }
 
   /** Scans again. Resolves to false when a newer scan was asked for meanwhile (its result wins). */
-  reload(settings: DefinitionSettings, workspaceFolders: string[], openDefinitions: Array<{ uri: string; text: string }>): Promise<boolean> {
+  reload(
+    settings: DefinitionSettings,
+    workspaceFolders: string[],
+    openDefinitions: Array<{ uri: string; text: string }>,
+  ): Promise<boolean> {
     const generation = ++this.generation;
     return this.enqueue(async () => {
       if (generation !== this.generation) return false;
@@ -229,7 +241,8 @@ export class WorkspaceDefinitions implements KnownDefinitions {
     const entry: FileEntry = { mtimeMs: stat.mtimeMs, size: stat.size };
     if (isPolicyDefinition(value)) entry.definition = DefinitionCatalog.definitionOf(value, file);
     else if (isPolicySet(value)) entry.set = DefinitionCatalog.setOf(value, file);
-    else if (CONSUMER_KEYS.some((key) => text.includes(key)) && parsePolicyDocument(text, { model: false }).consumers.length) entry.consumer = true;
+    else if (CONSUMER_KEYS.some((key) => text.includes(key)) && parsePolicyDocument(text, { model: false }).consumers.length)
+      entry.consumer = true;
     this.files.set(file, entry);
     return entry;
   }

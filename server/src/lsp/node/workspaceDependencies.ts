@@ -1,18 +1,38 @@
-// What a workspace check depends on: the definition and set keys a file's check looked up, and what a file
-// adds to its folder's known definitions, so that a change re-checks only the files that read what changed
-// (see workspaceLint.ts).
+// What a workspace check keeps of each file and what it depends on: the definition and set keys a file's check
+// looked up, and what a file adds to its folder's known definitions, so that a change re-checks only the files
+// that read what changed (see workspaceLint.ts).
 import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from '../../service';
 import { isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { scanForDefinitions } from '../../cli/lint/engine';
+import type { FolderState } from './workspaceFolders';
 import { hashText } from '../../service/text';
 import { customDefinitionName } from '../../service/definitions';
 
-export /** What one file adds to its folder's known definitions (DefinitionCatalog.definitionOf / setOf). */
-interface Contribution {
+/** What one file adds to its folder's known definitions (DefinitionCatalog.definitionOf / setOf). */
+export interface Contribution {
   definition?: { info: DefinitionInfo; key: 'id' | 'name' };
   set?: SetInfo;
   /** It holds a policy rule: known whatever else is in the folder (else a set, known when a file imports groups). */
   fromRule: boolean;
+}
+
+/** Per file, what the next check needs (not the text, not the tree). */
+export interface FileState {
+  folder: FolderState;
+  size: number;
+  mtimeMs: number;
+  /** Of the bytes last read: a change event for the same bytes (a save without edits, a touch) re-checks nothing. */
+  hash: string;
+  contribution?: Contribution;
+  /** It imports the groups of other sets, or assigns a set (scanForDefinitions): the folder's sets are then known. */
+  importsGroups: boolean;
+  /** Its diagnostics as JSON text (a fraction of the objects' memory); undefined until checked. */
+  diagnostics?: string;
+  resultId?: string;
+  /** The definition and set keys its last check looked up (lowercased names, see keysOfLookup; interned). */
+  reads?: string[];
+  /** Its last check read something of the whole catalogue (how many custom definitions, whether built-ins are known). */
+  readsShape: boolean;
 }
 
 const lastSegment = (id: string) => id.slice(id.lastIndexOf('/') + 1).toLowerCase();
@@ -36,7 +56,8 @@ export function keysOfContribution(c: Contribution | undefined): string[] {
   return keys;
 }
 
-export const contributionJson = (c: Contribution | undefined) => JSON.stringify([c?.definition, c?.set, c?.fromRule], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
+export const contributionJson = (c: Contribution | undefined) =>
+  JSON.stringify([c?.definition, c?.set, c?.fromRule], (_key, value: unknown) => (value instanceof Map ? [...value] : value));
 
 /**
  * The catalogue as the rules see it, recording what they look up (the dependency map): lookups by ID or
@@ -79,7 +100,15 @@ export function recordingCatalog(catalog: DefinitionCatalog, reads: Set<string>,
 /** What answers catalogue-wide questions: checks that read it depend on every change to it. */
 export function shapeOf(catalog: DefinitionCatalog | undefined): string {
   if (!catalog) return 'none';
-  return hashText(JSON.stringify([catalog.hasBuiltIns, catalog.customCount, catalog.size, catalog.setCount, [...catalog.named()].map((d) => d.name.toLowerCase()).sort()]));
+  return hashText(
+    JSON.stringify([
+      catalog.hasBuiltIns,
+      catalog.customCount,
+      catalog.size,
+      catalog.setCount,
+      [...catalog.named()].map((d) => d.name.toLowerCase()).sort(),
+    ]),
+  );
 }
 
 /**
@@ -94,7 +123,8 @@ export function contributionOf(bytes: Uint8Array, file: string): { contribution?
   const fromRule = scan.ruleText !== undefined;
   try {
     const value = parseDocumentText(text);
-    if (isPolicyDefinition(value)) return { contribution: { definition: DefinitionCatalog.definitionOf(value, file), fromRule }, importsGroups };
+    if (isPolicyDefinition(value))
+      return { contribution: { definition: DefinitionCatalog.definitionOf(value, file), fromRule }, importsGroups };
     if (isPolicySet(value)) return { contribution: { set: DefinitionCatalog.setOf(value, file), fromRule }, importsGroups };
   } catch {
     // Not JSON: no definition (the check reports it).

@@ -18,7 +18,11 @@ export interface FolderState {
 }
 
 /** Lint settings of a folder as `policyset lint` run in it takes them from its config, under the editor's severities. */
-export function lintSettings(config: PolicySetConfig | undefined, editor: { severities: Record<string, SeveritySetting>; cloud: string }, docsBaseUrl: string): LintSettings {
+export function lintSettings(
+  config: PolicySetConfig | undefined,
+  editor: { severities: Record<string, SeveritySetting>; cloud: string },
+  docsBaseUrl: string,
+): LintSettings {
   return {
     // The config's rules over the settings' (as for open documents); the CLI reads only the config's.
     severities: { ...editor.severities, ...config?.rules },

@@ -16,7 +16,7 @@ import { DefinitionCatalog, siblingsOf, splitPartOf, type SeveritySetting } from
 import { hashText } from '../../service/text';
 import { discover, readUserFileSync } from '../../node/files';
 import { configDefinitions, lintSettings, toPath, type FolderState } from './workspaceFolders';
-import { contributionJson, contributionOf, keysOfContribution, recordingCatalog, shapeOf, type Contribution } from './workspaceDependencies';
+import { contributionJson, contributionOf, keysOfContribution, recordingCatalog, shapeOf, type FileState } from './workspaceDependencies';
 import { lintTask, type FileResult } from '../../cli/lint/lintFile';
 import { lintSplitSets } from '../../cli/lint/splitSets';
 import type { FileChange, FolderConfigView, WorkspaceLinter, WorkspaceFileReport, WorkspaceLintStats } from '../serverHost';
@@ -24,26 +24,6 @@ import type { FileChange, FolderConfigView, WorkspaceLinter, WorkspaceFileReport
 const DELETED = 3;
 /** The workspace check covers at most this many files (a home folder opened by mistake costs a bounded time); said in the log. */
 const MAX_WORKSPACE_FILES = 20000;
-
-/** Per file, what the next check needs (not the text, not the tree). */
-interface FileState {
-  folder: FolderState;
-  size: number;
-  mtimeMs: number;
-  /** Of the bytes last read: a change event for the same bytes (a save without edits, a touch) re-checks nothing. */
-  hash: string;
-  contribution?: Contribution;
-  /** It imports the groups of other sets, or assigns a set (scanForDefinitions): the folder's sets are then known. */
-  importsGroups: boolean;
-  /** Its diagnostics as JSON text (a fraction of the objects' memory); undefined until checked. */
-  diagnostics?: string;
-  resultId?: string;
-  /** The definition and set keys its last check looked up (lowercased names, see keysOfLookup; interned). */
-  reads?: string[];
-  /** Its last check read something of the whole catalogue (how many custom definitions, whether built-ins are known). */
-  readsShape: boolean;
-}
-
 
 export interface WorkspaceLintOptions {
   /** The `.policysetrc.json` that applies to a file (the workspace's, see workspaceConfig.ts). */
@@ -95,7 +75,9 @@ export class WorkspaceLint implements WorkspaceLinter {
       for (const { path: file } of files) {
         if (this.files.has(file) || ignored?.ignores(pathToFileURL(file).href)) continue;
         if (this.files.size >= MAX_WORKSPACE_FILES) {
-          this.options.log(`workspace diagnostics: more than ${MAX_WORKSPACE_FILES} .json and .jsonc files in ${dir}: only the first ${MAX_WORKSPACE_FILES} (in path order) are checked; the others when they are opened, and by policyset lint`);
+          this.options.log(
+            `workspace diagnostics: more than ${MAX_WORKSPACE_FILES} .json and .jsonc files in ${dir}: only the first ${MAX_WORKSPACE_FILES} (in path order) are checked; the others when they are opened, and by policyset lint`,
+          );
           break;
         }
         this.readState(file, folder);
@@ -112,8 +94,17 @@ export class WorkspaceLint implements WorkspaceLinter {
   private async loadFolder(dir: string): Promise<FolderState> {
     const config = this.options.configOf(pathToFileURL(dir).href)?.config;
     const definitions = config?.definitions ?? [];
-    const base = await configDefinitions(definitions, (problem) => this.options.log(`workspace diagnostics: the definitions of ${dir}'s config: ${problem}`));
-    return { dir, settings: lintSettings(config, this.options.editorSettings(), this.options.docsBaseUrl), base, hasConfigDefinitions: definitions.length > 0, catalog: undefined, shape: 'none' };
+    const base = await configDefinitions(definitions, (problem) =>
+      this.options.log(`workspace diagnostics: the definitions of ${dir}'s config: ${problem}`),
+    );
+    return {
+      dir,
+      settings: lintSettings(config, this.options.editorSettings(), this.options.docsBaseUrl),
+      base,
+      hasConfigDefinitions: definitions.length > 0,
+      catalog: undefined,
+      shape: 'none',
+    };
   }
 
   private folderOf(file: string): FolderState | undefined {
@@ -134,7 +125,14 @@ export class WorkspaceLint implements WorkspaceLinter {
       bytes = this.bytesOf(file);
     } catch {
       // Unreadable: checked all the same (the check reports it, as the CLI does).
-      const state: FileState = { ...(previous ?? { importsGroups: false, readsShape: false }), folder, size: -1, mtimeMs: -1, hash: '', contribution: undefined };
+      const state: FileState = {
+        ...(previous ?? { importsGroups: false, readsShape: false }),
+        folder,
+        size: -1,
+        mtimeMs: -1,
+        hash: '',
+        contribution: undefined,
+      };
       this.files.set(file, state);
       return state;
     }
@@ -145,7 +143,15 @@ export class WorkspaceLint implements WorkspaceLinter {
       return undefined;
     }
     const { contribution, importsGroups } = contributionOf(bytes, file);
-    const state: FileState = { ...(previous ?? { readsShape: false }), folder, size: stat.size, mtimeMs: stat.mtimeMs, hash, contribution, importsGroups };
+    const state: FileState = {
+      ...(previous ?? { readsShape: false }),
+      folder,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      hash,
+      contribution,
+      importsGroups,
+    };
     this.files.set(file, state);
     return state;
   }
@@ -172,7 +178,12 @@ export class WorkspaceLint implements WorkspaceLinter {
 
   /** Marks every file to check again (settings changed). */
   recheckAll(): void {
-    for (const folder of this.folders) folder.settings = lintSettings(this.options.configOf(pathToFileURL(folder.dir).href)?.config, this.options.editorSettings(), this.options.docsBaseUrl);
+    for (const folder of this.folders)
+      folder.settings = lintSettings(
+        this.options.configOf(pathToFileURL(folder.dir).href)?.config,
+        this.options.editorSettings(),
+        this.options.docsBaseUrl,
+      );
     for (const file of this.files.keys()) this.dirty.add(file);
     this.stats.pending = this.dirty.size;
   }
@@ -234,7 +245,12 @@ export class WorkspaceLint implements WorkspaceLinter {
       } catch {
         continue;
       }
-      if (!isFile || !/\.jsonc?$/i.test(file) || file.split(path.sep).some((part) => part === 'node_modules' || part === '.git' || part === '.hg' || part === '.svn')) continue;
+      if (
+        !isFile ||
+        !/\.jsonc?$/i.test(file) ||
+        file.split(path.sep).some((part) => part === 'node_modules' || part === '.git' || part === '.hg' || part === '.svn')
+      )
+        continue;
       if (this.options.configOf(change.uri)?.ignores(change.uri)) continue;
       this.removed.delete(file);
       const after = this.readState(file, folder, before);
@@ -250,11 +266,14 @@ export class WorkspaceLint implements WorkspaceLinter {
     for (const folder of foldersChanged) {
       const importsNow = [...this.files.values()].some((s) => s.folder === folder && s.importsGroups);
       // Sets become (or stop being) known definitions: every set's keys changed.
-      if (importsNow !== importsBefore.get(folder)) for (const state of this.files.values()) if (state.folder === folder) for (const key of keysOfContribution(state.contribution)) changedKeys.add(key);
+      if (importsNow !== importsBefore.get(folder))
+        for (const state of this.files.values())
+          if (state.folder === folder) for (const key of keysOfContribution(state.contribution)) changedKeys.add(key);
       const shapeChanged = this.rebuildCatalog(folder);
       for (const [file, state] of this.files) {
         if (state.folder !== folder) continue;
-        if (state.diagnostics === undefined || (shapeChanged && state.readsShape) || state.reads?.some((key) => changedKeys.has(key))) affected.add(file);
+        if (state.diagnostics === undefined || (shapeChanged && state.readsShape) || state.reads?.some((key) => changedKeys.has(key)))
+          affected.add(file);
       }
     }
     for (const file of affected) this.dirty.add(file);
@@ -313,14 +332,24 @@ export class WorkspaceLint implements WorkspaceLinter {
         this.dirty.delete(result.file);
         target.reads = keys;
         target.readsShape = readsShape;
-        const diagnostics: Diagnostic[] = result.error ? [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 1, source: 'policyset', message: result.error }] : result.diagnostics;
+        const diagnostics: Diagnostic[] = result.error
+          ? [
+              {
+                range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+                severity: 1,
+                source: 'policyset',
+                message: result.error,
+              },
+            ]
+          : result.diagnostics;
         const json = JSON.stringify(diagnostics);
         const resultId = hashText(json);
         target.diagnostics = json;
         target.resultId = resultId;
         this.stats.checked++;
         batch++;
-        for (const internal of result.internalErrors) this.options.log(`rule ${internal.rule} failed on ${result.file}: ${internal.message}`);
+        for (const internal of result.internalErrors)
+          this.options.log(`rule ${internal.rule} failed on ${result.file}: ${internal.message}`);
         report({ uri: pathToFileURL(result.file).href, resultId, diagnostics: () => diagnostics, size: Math.max(target.size, 0) });
       }
       this.stats.pending = this.dirty.size;

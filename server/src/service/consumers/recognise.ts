@@ -23,12 +23,21 @@ export function consumersOf(root: Node | undefined): ConsumerModel[] {
     visitTemplate(root, found, 0);
     return found;
   }
-  if ((schema && EPAC_ASSIGNMENT_SCHEMA.test(schema)) || (stringValue(property(root, 'nodeName')) !== undefined && (property(root, 'definitionEntry') || property(root, 'definitionEntryList') || property(root, 'children')))) {
+  if (
+    (schema && EPAC_ASSIGNMENT_SCHEMA.test(schema)) ||
+    (stringValue(property(root, 'nodeName')) !== undefined &&
+      (property(root, 'definitionEntry') || property(root, 'definitionEntryList') || property(root, 'children')))
+  ) {
     return [epacAssignment(root)];
   }
   const exemptions = property(root, 'exemptions');
-  if ((schema && EPAC_EXEMPTION_SCHEMA.test(schema)) || (exemptions?.type === 'array' && items(exemptions).some((e) => property(e, 'exemptionCategory') || property(e, 'policyAssignmentId')))) {
-    return items(exemptions).filter((e) => e.type === 'object').map(epacExemption);
+  if (
+    (schema && EPAC_EXEMPTION_SCHEMA.test(schema)) ||
+    (exemptions?.type === 'array' && items(exemptions).some((e) => property(e, 'exemptionCategory') || property(e, 'policyAssignmentId')))
+  ) {
+    return items(exemptions)
+      .filter((e) => e.type === 'object')
+      .map(epacExemption);
   }
   const resource = resourceConsumer(root, undefined, false);
   return resource ? [resource] : [];
@@ -58,7 +67,12 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
   const properties = property(resource, 'properties');
   if (properties?.type !== 'object') return undefined;
   const definitionId = property(properties, 'policyDefinitionId');
-  const isAssignment = type ? ASSIGNMENT_TYPE.test(type) : !!definitionId && !property(properties, 'policyDefinitions') && !property(properties, 'policyRule') && ASSIGNMENT_KEYS.some((k) => property(properties, k));
+  const isAssignment = type
+    ? ASSIGNMENT_TYPE.test(type)
+    : !!definitionId &&
+      !property(properties, 'policyDefinitions') &&
+      !property(properties, 'policyRule') &&
+      ASSIGNMENT_KEYS.some((k) => property(properties, k));
   if (isAssignment) {
     const parametersNode = property(properties, 'parameters');
     const parameters: PassedParameter[] = [];
@@ -81,7 +95,9 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
       expiresOn: undefined,
     };
   }
-  const isExemption = type ? EXEMPTION_TYPE.test(type) : !!property(properties, 'policyAssignmentId') && !!property(properties, 'exemptionCategory');
+  const isExemption = type
+    ? EXEMPTION_TYPE.test(type)
+    : !!property(properties, 'policyAssignmentId') && !!property(properties, 'exemptionCategory');
   if (!isExemption) return undefined;
   return {
     shape: 'exemption',
@@ -127,7 +143,17 @@ function overrideReferenceIds(list: Node | undefined, referenceIds: ReferenceIdU
 
 /** A policy-as-code assignment tree: every node's definition entries, parameters, messages and overrides. */
 function epacAssignment(root: Node): ConsumerModel {
-  const model: ConsumerModel = { shape: 'epacAssignment', node: root, targets: [], parameters: [], parametersNode: property(root, 'parameters'), complete: false, referenceIds: [], defaultMessages: [], expiresOn: undefined };
+  const model: ConsumerModel = {
+    shape: 'epacAssignment',
+    node: root,
+    targets: [],
+    parameters: [],
+    parametersNode: property(root, 'parameters'),
+    complete: false,
+    referenceIds: [],
+    defaultMessages: [],
+    expiresOn: undefined,
+  };
   const visit = (node: Node, depth: number) => {
     if (node.type !== 'object' || depth > 32) return;
     const entryList = [property(node, 'definitionEntry'), ...items(property(node, 'definitionEntryList'))];
@@ -145,7 +171,8 @@ function epacAssignment(root: Node): ConsumerModel {
       if (defaults.length) model.defaultMessages.push(defaults);
     }
     // The framework passes a node's values as they are (no `{ "value": ... }`), to each entry that declares them.
-    for (const entry of entries(property(node, 'parameters'))) model.parameters.push({ name: entry.key, keyNode: entry.keyNode, valueNode: entry.valueNode });
+    for (const entry of entries(property(node, 'parameters')))
+      model.parameters.push({ name: entry.key, keyNode: entry.keyNode, valueNode: entry.valueNode });
     const defaults = messagesOf(property(node, 'nonComplianceMessages'), model.referenceIds);
     if (defaults.length) model.defaultMessages.push(defaults);
     overrideReferenceIds(property(node, 'overrides'), model.referenceIds);
@@ -166,6 +193,24 @@ function epacExemption(entry: Node): ConsumerModel {
   const setName = property(entry, 'policySetDefinitionName');
   const definitionId = property(entry, 'policyDefinitionId');
   const definitionName = property(entry, 'policyDefinitionName');
-  const target = setId ? targetOfId(setId, undefined) : setName ? targetOfName(setName, 'set') : definitionId ? targetOfId(definitionId, undefined) : definitionName ? targetOfName(definitionName, 'definition') : undefined;
-  return { shape: 'epacExemption', node: entry, targets: target ? [target] : [], parameters: [], parametersNode: undefined, complete: false, referenceIds, defaultMessages: [], expiresOn: property(entry, 'expiresOn') };
+  const target = setId
+    ? targetOfId(setId, undefined)
+    : setName
+      ? targetOfName(setName, 'set')
+      : definitionId
+        ? targetOfId(definitionId, undefined)
+        : definitionName
+          ? targetOfName(definitionName, 'definition')
+          : undefined;
+  return {
+    shape: 'epacExemption',
+    node: entry,
+    targets: target ? [target] : [],
+    parameters: [],
+    parametersNode: undefined,
+    complete: false,
+    referenceIds,
+    defaultMessages: [],
+    expiresOn: property(entry, 'expiresOn'),
+  };
 }

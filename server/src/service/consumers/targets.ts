@@ -9,7 +9,8 @@ const DEFINITION_ID = /\/providers\/[A-Za-z0-9.]+\.Authorization\/policyDefiniti
 /** `...'/policySetDefinitions/<name>')]`: the last literal of a concat ends with the name. */
 const NAME_AT_END = /\/(policySetDefinitions|policyDefinitions)\/([^/'\s]+)'\s*\)+\s*\]$/i;
 /** `resourceId('Microsoft.Authorization/policySetDefinitions', 'name')` and its scoped variants. */
-const RESOURCE_ID_CALL = /ResourceId\s*\((?:[^()]*?,\s*)?'[A-Za-z0-9.]+\.Authorization\/(policySetDefinitions|policyDefinitions)'\s*,\s*'([^'/]+)'\s*\)\s*\]$/i;
+const RESOURCE_ID_CALL =
+  /ResourceId\s*\((?:[^()]*?,\s*)?'[A-Za-z0-9.]+\.Authorization\/(policySetDefinitions|policyDefinitions)'\s*,\s*'([^'/]+)'\s*\)\s*\]$/i;
 const VARIABLE_PATH = /^\[+\s*variables\(\s*'([^']+)'\s*\)((?:\.[A-Za-z_$][\w$]*|\[\s*'[^']*'\s*\])*)\s*\]$/;
 
 function kindOf(segment: string): 'set' | 'definition' {

@@ -11,34 +11,202 @@ export interface StrongTypeValue {
 }
 
 export const STRONG_TYPES: readonly StrongTypeValue[] = [
-  { value: "location", documented: true, seen: 463, documentation: "An Azure region: the portal offers the list of locations. Seen in 72 set parameters, 391 definition parameters of the built-ins." },
-  { value: "omsWorkspace", documented: true, seen: 258, documentation: "A Log Analytics workspace: the portal offers the workspaces the user can see. Seen in 43 set parameters, 215 definition parameters of the built-ins." },
-  { value: "resourceTypes", documented: true, seen: 35, documentation: "A resource type: the portal offers the resource types of the subscription. Seen in 27 set parameters, 8 definition parameters of the built-ins." },
-  { value: "existingResourceGroups", documented: true, seen: 14, documentation: "The name of a resource group that exists in the subscription. Seen in 2 set parameters, 12 definition parameters of the built-ins." },
-  { value: "vmSKUs", documented: true, seen: 2, documentation: "A virtual machine size (SKU). Seen in 2 set parameters of the built-ins." },
-  { value: "storageSkus", documented: true, seen: 0, documentation: "A storage account SKU (Standard_LRS, Premium_LRS, ...)." },
-  { value: "Microsoft.EventHub/Namespaces/AuthorizationRules", documented: false, seen: 165, documentation: "A resource of type Microsoft.EventHub/Namespaces/AuthorizationRules: the portal offers the existing ones. Seen in 12 set parameters, 153 definition parameters of the built-ins." },
-  { value: "Microsoft.Network/virtualNetworks/subnets", documented: false, seen: 68, documentation: "A resource of type Microsoft.Network/virtualNetworks/subnets: the portal offers the existing ones. Seen in 22 set parameters, 46 definition parameters of the built-ins." },
-  { value: "Microsoft.Network/privateDnsZones", documented: false, seen: 67, documentation: "A resource of type Microsoft.Network/privateDnsZones: the portal offers the existing ones. Seen in 4 set parameters, 63 definition parameters of the built-ins." },
-  { value: "Microsoft.Compute/diskEncryptionSets", documented: false, seen: 23, documentation: "A resource of type Microsoft.Compute/diskEncryptionSets: the portal offers the existing ones. Seen in 22 set parameters, 1 definition parameter of the built-ins." },
-  { value: "Microsoft.OperationalInsights/workspaces", documented: false, seen: 10, documentation: "A resource of type Microsoft.OperationalInsights/workspaces: the portal offers the existing ones. Seen in 1 set parameter, 9 definition parameters of the built-ins." },
-  { value: "Microsoft.KeyVault/vaults", documented: false, seen: 8, documentation: "A resource of type Microsoft.KeyVault/vaults: the portal offers the existing ones. Seen in 8 definition parameters of the built-ins." },
-  { value: "Microsoft.Storage/storageAccounts", documented: false, seen: 8, documentation: "A resource of type Microsoft.Storage/storageAccounts: the portal offers the existing ones. Seen in 2 set parameters, 6 definition parameters of the built-ins." },
-  { value: "MachineConfiguration/BaselineSettings", documented: false, seen: 7, documentation: "A resource of type MachineConfiguration/BaselineSettings: the portal offers the existing ones. Seen in 7 definition parameters of the built-ins." },
-  { value: "Microsoft.Logic/workflows", documented: false, seen: 6, documentation: "A resource of type Microsoft.Logic/workflows: the portal offers the existing ones. Seen in 6 definition parameters of the built-ins." },
-  { value: "Microsoft.RecoveryServices/vaults/backupPolicies", documented: false, seen: 6, documentation: "A resource of type Microsoft.RecoveryServices/vaults/backupPolicies: the portal offers the existing ones. Seen in 4 set parameters, 2 definition parameters of the built-ins." },
-  { value: "ExistingResourceGroups", documented: false, seen: 5, documentation: "The name of a resource group that exists in the subscription. (spelled as in some built-ins; documented as 'existingResourceGroups') Seen in 4 set parameters, 1 definition parameter of the built-ins." },
-  { value: "Microsoft.Network/networkWatchers", documented: false, seen: 5, documentation: "A resource of type Microsoft.Network/networkWatchers: the portal offers the existing ones. Seen in 2 set parameters, 3 definition parameters of the built-ins." },
-  { value: "Microsoft.Network/virtualNetworks", documented: false, seen: 5, documentation: "A resource of type Microsoft.Network/virtualNetworks: the portal offers the existing ones. Seen in 2 set parameters, 3 definition parameters of the built-ins." },
-  { value: "Microsoft.Compute/diskAccesses", documented: false, seen: 4, documentation: "A resource of type Microsoft.Compute/diskAccesses: the portal offers the existing ones. Seen in 3 set parameters, 1 definition parameter of the built-ins." },
-  { value: "Microsoft.EventHub/namespaces/eventhubs", documented: false, seen: 3, documentation: "A resource of type Microsoft.EventHub/namespaces/eventhubs: the portal offers the existing ones. Seen in 1 set parameter, 2 definition parameters of the built-ins." },
-  { value: "Microsoft.DataProtection/backupVaults/backupPolicies", documented: false, seen: 2, documentation: "A resource of type Microsoft.DataProtection/backupVaults/backupPolicies: the portal offers the existing ones. Seen in 2 definition parameters of the built-ins." },
-  { value: "Microsoft.EventHub/namespaces/eventhubs/authorizationrules", documented: false, seen: 2, documentation: "A resource of type Microsoft.EventHub/namespaces/eventhubs/authorizationrules: the portal offers the existing ones. Seen in 2 definition parameters of the built-ins." },
-  { value: "Microsoft.HybridCompute/privateLinkScopes", documented: false, seen: 2, documentation: "A resource of type Microsoft.HybridCompute/privateLinkScopes: the portal offers the existing ones. Seen in 2 definition parameters of the built-ins." },
-  { value: "Microsoft.Network/ddosProtectionPlans", documented: false, seen: 2, documentation: "A resource of type Microsoft.Network/ddosProtectionPlans: the portal offers the existing ones. Seen in 1 set parameter, 1 definition parameter of the built-ins." },
-  { value: "Microsoft.Network/virtualNetworkGateways", documented: false, seen: 2, documentation: "A resource of type Microsoft.Network/virtualNetworkGateways: the portal offers the existing ones. Seen in 2 set parameters of the built-ins." },
-  { value: "Microsoft.Automanage/configurationProfiles", documented: false, seen: 1, documentation: "A resource of type Microsoft.Automanage/configurationProfiles: the portal offers the existing ones. Seen in 1 definition parameter of the built-ins." },
-  { value: "Microsoft.RecoveryServices/vaults", documented: false, seen: 1, documentation: "A resource of type Microsoft.RecoveryServices/vaults: the portal offers the existing ones. Seen in 1 definition parameter of the built-ins." },
-  { value: "StorageSKUs", documented: false, seen: 1, documentation: "A storage account SKU (Standard_LRS, Premium_LRS, ...). (spelled as in some built-ins; documented as 'storageSkus') Seen in 1 definition parameter of the built-ins." },
-  { value: "VMSKUs", documented: false, seen: 1, documentation: "A virtual machine size (SKU). (spelled as in some built-ins; documented as 'vmSKUs') Seen in 1 definition parameter of the built-ins." },
+  {
+    value: 'location',
+    documented: true,
+    seen: 463,
+    documentation:
+      'An Azure region: the portal offers the list of locations. Seen in 72 set parameters, 391 definition parameters of the built-ins.',
+  },
+  {
+    value: 'omsWorkspace',
+    documented: true,
+    seen: 258,
+    documentation:
+      'A Log Analytics workspace: the portal offers the workspaces the user can see. Seen in 43 set parameters, 215 definition parameters of the built-ins.',
+  },
+  {
+    value: 'resourceTypes',
+    documented: true,
+    seen: 35,
+    documentation:
+      'A resource type: the portal offers the resource types of the subscription. Seen in 27 set parameters, 8 definition parameters of the built-ins.',
+  },
+  {
+    value: 'existingResourceGroups',
+    documented: true,
+    seen: 14,
+    documentation:
+      'The name of a resource group that exists in the subscription. Seen in 2 set parameters, 12 definition parameters of the built-ins.',
+  },
+  { value: 'vmSKUs', documented: true, seen: 2, documentation: 'A virtual machine size (SKU). Seen in 2 set parameters of the built-ins.' },
+  { value: 'storageSkus', documented: true, seen: 0, documentation: 'A storage account SKU (Standard_LRS, Premium_LRS, ...).' },
+  {
+    value: 'Microsoft.EventHub/Namespaces/AuthorizationRules',
+    documented: false,
+    seen: 165,
+    documentation:
+      'A resource of type Microsoft.EventHub/Namespaces/AuthorizationRules: the portal offers the existing ones. Seen in 12 set parameters, 153 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Network/virtualNetworks/subnets',
+    documented: false,
+    seen: 68,
+    documentation:
+      'A resource of type Microsoft.Network/virtualNetworks/subnets: the portal offers the existing ones. Seen in 22 set parameters, 46 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Network/privateDnsZones',
+    documented: false,
+    seen: 67,
+    documentation:
+      'A resource of type Microsoft.Network/privateDnsZones: the portal offers the existing ones. Seen in 4 set parameters, 63 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Compute/diskEncryptionSets',
+    documented: false,
+    seen: 23,
+    documentation:
+      'A resource of type Microsoft.Compute/diskEncryptionSets: the portal offers the existing ones. Seen in 22 set parameters, 1 definition parameter of the built-ins.',
+  },
+  {
+    value: 'Microsoft.OperationalInsights/workspaces',
+    documented: false,
+    seen: 10,
+    documentation:
+      'A resource of type Microsoft.OperationalInsights/workspaces: the portal offers the existing ones. Seen in 1 set parameter, 9 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.KeyVault/vaults',
+    documented: false,
+    seen: 8,
+    documentation:
+      'A resource of type Microsoft.KeyVault/vaults: the portal offers the existing ones. Seen in 8 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Storage/storageAccounts',
+    documented: false,
+    seen: 8,
+    documentation:
+      'A resource of type Microsoft.Storage/storageAccounts: the portal offers the existing ones. Seen in 2 set parameters, 6 definition parameters of the built-ins.',
+  },
+  {
+    value: 'MachineConfiguration/BaselineSettings',
+    documented: false,
+    seen: 7,
+    documentation:
+      'A resource of type MachineConfiguration/BaselineSettings: the portal offers the existing ones. Seen in 7 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Logic/workflows',
+    documented: false,
+    seen: 6,
+    documentation:
+      'A resource of type Microsoft.Logic/workflows: the portal offers the existing ones. Seen in 6 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.RecoveryServices/vaults/backupPolicies',
+    documented: false,
+    seen: 6,
+    documentation:
+      'A resource of type Microsoft.RecoveryServices/vaults/backupPolicies: the portal offers the existing ones. Seen in 4 set parameters, 2 definition parameters of the built-ins.',
+  },
+  {
+    value: 'ExistingResourceGroups',
+    documented: false,
+    seen: 5,
+    documentation:
+      "The name of a resource group that exists in the subscription. (spelled as in some built-ins; documented as 'existingResourceGroups') Seen in 4 set parameters, 1 definition parameter of the built-ins.",
+  },
+  {
+    value: 'Microsoft.Network/networkWatchers',
+    documented: false,
+    seen: 5,
+    documentation:
+      'A resource of type Microsoft.Network/networkWatchers: the portal offers the existing ones. Seen in 2 set parameters, 3 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Network/virtualNetworks',
+    documented: false,
+    seen: 5,
+    documentation:
+      'A resource of type Microsoft.Network/virtualNetworks: the portal offers the existing ones. Seen in 2 set parameters, 3 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Compute/diskAccesses',
+    documented: false,
+    seen: 4,
+    documentation:
+      'A resource of type Microsoft.Compute/diskAccesses: the portal offers the existing ones. Seen in 3 set parameters, 1 definition parameter of the built-ins.',
+  },
+  {
+    value: 'Microsoft.EventHub/namespaces/eventhubs',
+    documented: false,
+    seen: 3,
+    documentation:
+      'A resource of type Microsoft.EventHub/namespaces/eventhubs: the portal offers the existing ones. Seen in 1 set parameter, 2 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.DataProtection/backupVaults/backupPolicies',
+    documented: false,
+    seen: 2,
+    documentation:
+      'A resource of type Microsoft.DataProtection/backupVaults/backupPolicies: the portal offers the existing ones. Seen in 2 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.EventHub/namespaces/eventhubs/authorizationrules',
+    documented: false,
+    seen: 2,
+    documentation:
+      'A resource of type Microsoft.EventHub/namespaces/eventhubs/authorizationrules: the portal offers the existing ones. Seen in 2 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.HybridCompute/privateLinkScopes',
+    documented: false,
+    seen: 2,
+    documentation:
+      'A resource of type Microsoft.HybridCompute/privateLinkScopes: the portal offers the existing ones. Seen in 2 definition parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Network/ddosProtectionPlans',
+    documented: false,
+    seen: 2,
+    documentation:
+      'A resource of type Microsoft.Network/ddosProtectionPlans: the portal offers the existing ones. Seen in 1 set parameter, 1 definition parameter of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Network/virtualNetworkGateways',
+    documented: false,
+    seen: 2,
+    documentation:
+      'A resource of type Microsoft.Network/virtualNetworkGateways: the portal offers the existing ones. Seen in 2 set parameters of the built-ins.',
+  },
+  {
+    value: 'Microsoft.Automanage/configurationProfiles',
+    documented: false,
+    seen: 1,
+    documentation:
+      'A resource of type Microsoft.Automanage/configurationProfiles: the portal offers the existing ones. Seen in 1 definition parameter of the built-ins.',
+  },
+  {
+    value: 'Microsoft.RecoveryServices/vaults',
+    documented: false,
+    seen: 1,
+    documentation:
+      'A resource of type Microsoft.RecoveryServices/vaults: the portal offers the existing ones. Seen in 1 definition parameter of the built-ins.',
+  },
+  {
+    value: 'StorageSKUs',
+    documented: false,
+    seen: 1,
+    documentation:
+      "A storage account SKU (Standard_LRS, Premium_LRS, ...). (spelled as in some built-ins; documented as 'storageSkus') Seen in 1 definition parameter of the built-ins.",
+  },
+  {
+    value: 'VMSKUs',
+    documented: false,
+    seen: 1,
+    documentation:
+      "A virtual machine size (SKU). (spelled as in some built-ins; documented as 'vmSKUs') Seen in 1 definition parameter of the built-ins.",
+  },
 ];

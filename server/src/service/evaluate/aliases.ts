@@ -53,7 +53,8 @@ function tagField(field: string): string | undefined {
 /** Resolves a field name for a resource of a type; throws Unknown when it cannot be resolved. */
 export function resolveField(field: string, resource: Resource, aliases?: Map<string, string>): ResolvedField {
   const lower = field.toLowerCase();
-  if (lower === 'name' || lower === 'fullname') return { computed: namesOf(resource)[lower === 'name' ? 'name' : 'fullName'], how: 'top-level' };
+  if (lower === 'name' || lower === 'fullname')
+    return { computed: namesOf(resource)[lower === 'name' ? 'name' : 'fullName'], how: 'top-level' };
   if (['type', 'kind', 'location', 'id', 'tags'].includes(lower)) return { path: [lower], how: 'top-level' };
   if (lower.startsWith('identity.')) return { path: splitPath(field), how: 'top-level' };
   const tag = tagField(field);
@@ -67,7 +68,8 @@ export function resolveField(field: string, resource: Resource, aliases?: Map<st
     throw new Unknown(`the alias '${field}' is not of the resource's type '${type || '(none)'}' and no alias catalogue names it`);
   }
   const path = splitPath(rest);
-  if (TOP_LEVEL_ALIAS_ROOTS.has(path[0].toLowerCase()) && getIgnoreCase(resource, path[0]) !== undefined) return { path, how: 'mechanical' };
+  if (TOP_LEVEL_ALIAS_ROOTS.has(path[0].toLowerCase()) && getIgnoreCase(resource, path[0]) !== undefined)
+    return { path, how: 'mechanical' };
   return { path: ['properties', ...path], how: 'mechanical' };
 }
 
@@ -97,7 +99,8 @@ export function readPath(root: Json | undefined, path: Path, lenientFrom = Infin
     } else current = current.map((v) => step(v, key, i >= lenientFrom));
   });
   for (const v of current) {
-    if (isExpression(v)) throw new Unknown(`the resource's value '${v}' at '${path.join('.')}' is a template expression, not evaluated offline`);
+    if (isExpression(v))
+      throw new Unknown(`the resource's value '${v}' at '${path.join('.')}' is a template expression, not evaluated offline`);
   }
   return { multi, values: current };
 }
@@ -105,7 +108,8 @@ export function readPath(root: Json | undefined, path: Path, lenientFrom = Infin
 /** The value of a resolved field on a resource. */
 export function readField(resolved: ResolvedField, resource: JsonObject): Read {
   if (!resolved.path) {
-    if (isExpression(resolved.computed)) throw new Unknown(`the resource's name '${resolved.computed}' is a template expression, not evaluated offline`);
+    if (isExpression(resolved.computed))
+      throw new Unknown(`the resource's name '${resolved.computed}' is a template expression, not evaluated offline`);
     return { multi: false, values: [resolved.computed] };
   }
   return readPath(resource, resolved.path, resolved.how === 'top-level' ? Infinity : 1);

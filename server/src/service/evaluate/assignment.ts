@@ -33,7 +33,10 @@ export interface AssignmentView {
 }
 
 export function readAssignment(assignment: JsonObject | undefined): AssignmentView {
-  const properties = assignment && isObject(getIgnoreCase(assignment, 'properties')) ? (getIgnoreCase(assignment, 'properties') as JsonObject) : (assignment ?? {});
+  const properties =
+    assignment && isObject(getIgnoreCase(assignment, 'properties'))
+      ? (getIgnoreCase(assignment, 'properties') as JsonObject)
+      : (assignment ?? {});
   const values = new Map<string, Json>();
   const parameters = getIgnoreCase(properties, 'parameters');
   if (isObject(parameters)) {
@@ -83,7 +86,13 @@ export function overriddenEffect(view: AssignmentView, referenceId: string | und
 }
 
 /** The exemption that exempts a member, if any: same assignment, the member among its reference IDs, the resource in its scope, not expired. */
-export function exemptionFor(exemptions: JsonObject[], assignmentId: string | undefined, referenceId: string | undefined, resource: Resource, now: string | undefined): JsonObject | undefined {
+export function exemptionFor(
+  exemptions: JsonObject[],
+  assignmentId: string | undefined,
+  referenceId: string | undefined,
+  resource: Resource,
+  now: string | undefined,
+): JsonObject | undefined {
   const id = lowerId(resource.id);
   return exemptions.find((exemption) => {
     const props = isObject(getIgnoreCase(exemption, 'properties')) ? (getIgnoreCase(exemption, 'properties') as JsonObject) : exemption;

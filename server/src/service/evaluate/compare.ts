@@ -3,7 +3,8 @@
 import { Unknown, isObject, type Json } from './types';
 import { describe, parseDate } from './values';
 
-const scalarText = (value: Json): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined);
+const scalarText = (value: Json): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 
 /** Equality as the conditions use it: scalars by their text, case-insensitively; arrays and objects member by member. */
 export function deepEquals(a: Json | undefined, b: Json | undefined, ignoreCase = true): boolean {
@@ -16,7 +17,8 @@ export function deepEquals(a: Json | undefined, b: Json | undefined, ignoreCase 
     if (!ignoreCase) return typeof a === typeof b && sa === sb;
     return sa.toLowerCase() === sb.toLowerCase();
   }
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEquals(x, b[i], ignoreCase));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEquals(x, b[i], ignoreCase));
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (!isObject(a) || !isObject(b) || ka.length !== kb.length) return false;
@@ -101,7 +103,12 @@ export function applyOperator(operator: string, value: Json | undefined, expecte
     case 'greaterorequals':
       return order(value, expected) >= 0;
     case 'exists': {
-      const want = typeof expected === 'boolean' ? expected : typeof expected === 'string' && /^(true|false)$/i.test(expected) ? expected.toLowerCase() === 'true' : undefined;
+      const want =
+        typeof expected === 'boolean'
+          ? expected
+          : typeof expected === 'string' && /^(true|false)$/i.test(expected)
+            ? expected.toLowerCase() === 'true'
+            : undefined;
       if (want === undefined) throw new Unknown(`'exists' expects true or false, got ${describe(expected)}`);
       return (value !== undefined && value !== null) === want;
     }
@@ -115,4 +122,24 @@ function expectText(expected: Json, operator: string): string {
   return text;
 }
 
-export const OPERATORS = ['equals', 'notEquals', 'like', 'notLike', 'match', 'matchInsensitively', 'notMatch', 'notMatchInsensitively', 'contains', 'notContains', 'in', 'notIn', 'containsKey', 'notContainsKey', 'less', 'lessOrEquals', 'greater', 'greaterOrEquals', 'exists'];
+export const OPERATORS = [
+  'equals',
+  'notEquals',
+  'like',
+  'notLike',
+  'match',
+  'matchInsensitively',
+  'notMatch',
+  'notMatchInsensitively',
+  'contains',
+  'notContains',
+  'in',
+  'notIn',
+  'containsKey',
+  'notContainsKey',
+  'less',
+  'lessOrEquals',
+  'greater',
+  'greaterOrEquals',
+  'exists',
+];

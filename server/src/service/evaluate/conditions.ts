@@ -49,9 +49,13 @@ const or = (parts: Decision[]): Decision => {
 export function evaluateCondition(node: Json, walk: Walk): Decision {
   if (!isObject(node)) return { result: 'unknown', reason: 'a condition that is not an object' };
   const allOf = getIgnoreCase(node, 'allOf');
-  if (allOf !== undefined) return Array.isArray(allOf) ? and(allOf.map((c) => evaluateCondition(c, walk))) : { result: 'unknown', reason: 'allOf is not an array' };
+  if (allOf !== undefined)
+    return Array.isArray(allOf)
+      ? and(allOf.map((c) => evaluateCondition(c, walk)))
+      : { result: 'unknown', reason: 'allOf is not an array' };
   const anyOf = getIgnoreCase(node, 'anyOf');
-  if (anyOf !== undefined) return Array.isArray(anyOf) ? or(anyOf.map((c) => evaluateCondition(c, walk))) : { result: 'unknown', reason: 'anyOf is not an array' };
+  if (anyOf !== undefined)
+    return Array.isArray(anyOf) ? or(anyOf.map((c) => evaluateCondition(c, walk))) : { result: 'unknown', reason: 'anyOf is not an array' };
   const not = getIgnoreCase(node, 'not');
   if (not !== undefined) {
     const inner = evaluateCondition(not, { ...walk, negated: !walk.negated });
@@ -88,23 +92,44 @@ function leaf(node: JsonObject, walk: Walk): boolean {
   if (countNode !== undefined) {
     const count = countOf(countNode, walk);
     const result = applyOperator(op.operator, count, expected);
-    walk.trace?.push({ path: `count(${describeCount(countNode)})`, value: count, operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator, expected, result });
+    walk.trace?.push({
+      path: `count(${describeCount(countNode)})`,
+      value: count,
+      operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator,
+      expected,
+      result,
+    });
     return result;
   }
   if (fieldText !== undefined) {
     const field = String(valueIn(scope, fieldText));
     const read = readFieldIn(scope, field);
     // An array alias ('[*]') outside a count: true only when every member satisfies the condition.
-    const result = read.multi ? read.values.every((v) => applyOperator(op.operator, v, expected)) : applyOperator(op.operator, read.values[0], expected);
+    const result = read.multi
+      ? read.values.every((v) => applyOperator(op.operator, v, expected))
+      : applyOperator(op.operator, read.values[0], expected);
     const value = read.multi ? read.values.map((v) => v ?? null) : read.values[0];
-    walk.trace?.push({ path: field, ...(value === undefined ? {} : { value }), operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator, expected, result, ...(read.multi ? { reason: 'every member of the array' } : {}) });
+    walk.trace?.push({
+      path: field,
+      ...(value === undefined ? {} : { value }),
+      operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator,
+      expected,
+      result,
+      ...(read.multi ? { reason: 'every member of the array' } : {}),
+    });
     return result;
   }
   const valueText = getIgnoreCase(node, 'value');
   if (valueText !== undefined) {
     const value = valueIn(scope, valueText);
     const result = applyOperator(op.operator, value, expected);
-    walk.trace?.push({ path: typeof valueText === 'string' ? valueText : JSON.stringify(valueText), value, operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator, expected, result });
+    walk.trace?.push({
+      path: typeof valueText === 'string' ? valueText : JSON.stringify(valueText),
+      value,
+      operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator,
+      expected,
+      result,
+    });
     return result;
   }
   throw new Unknown('a condition with neither field, value nor count');
@@ -167,7 +192,8 @@ function applicabilityFields(node: Json, found: { fields: Set<string>; others: b
   const fieldText = getIgnoreCase(node, 'field');
   let field: string | undefined;
   try {
-    field = fieldText !== undefined && getIgnoreCase(node, 'count') === undefined ? String(valueIn(scope, fieldText)).toLowerCase() : undefined;
+    field =
+      fieldText !== undefined && getIgnoreCase(node, 'count') === undefined ? String(valueIn(scope, fieldText)).toLowerCase() : undefined;
   } catch {
     field = undefined;
   }

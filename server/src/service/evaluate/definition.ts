@@ -3,7 +3,17 @@
 import { applicable, evaluateRule } from './conditions';
 import { canonicalEffect, existence, isIfNotExists, patchOf, type PatchOperation } from './effects';
 import { valueIn, type Scope } from './scope';
-import { Unknown, getIgnoreCase, isObject, type EvaluationContext, type Json, type JsonObject, type Outcome, type Resource, type TraceEntry } from './types';
+import {
+  Unknown,
+  getIgnoreCase,
+  isObject,
+  type EvaluationContext,
+  type Json,
+  type JsonObject,
+  type Outcome,
+  type Resource,
+  type TraceEntry,
+} from './types';
 
 export interface MemberResult {
   referenceId?: string;
@@ -63,7 +73,11 @@ function indexedSkips(mode: string, resource: Resource): { skip?: string; note?:
   if (mode === 'all') return {};
   if (mode !== 'indexed') throw new Unknown(`the mode '${mode}' is a resource provider mode, out of scope offline`);
   const type = typeof resource.type === 'string' ? resource.type.toLowerCase() : '';
-  if (type === 'microsoft.resources/subscriptions' || type === 'microsoft.resources/subscriptions/resourcegroups' || type === 'microsoft.resources/resourcegroups') {
+  if (
+    type === 'microsoft.resources/subscriptions' ||
+    type === 'microsoft.resources/subscriptions/resourcegroups' ||
+    type === 'microsoft.resources/resourcegroups'
+  ) {
     return { skip: 'mode Indexed does not evaluate resource groups and subscriptions' };
   }
   if (getIgnoreCase(resource, 'location') !== undefined || getIgnoreCase(resource, 'tags') !== undefined) return {};
@@ -83,7 +97,13 @@ export function evaluateDefinition(input: DefinitionInput, resource: Resource, c
     const properties = propertiesOf(input.definition);
     const rule = getIgnoreCase(properties, 'policyRule');
     if (!isObject(rule)) throw new Unknown('the definition has no policyRule');
-    const scope: Scope = { resource, context, parameters: parameterValues(getIgnoreCase(properties, 'parameters'), input.values), policy: input.policy, frames: [] };
+    const scope: Scope = {
+      resource,
+      context,
+      parameters: parameterValues(getIgnoreCase(properties, 'parameters'), input.values),
+      policy: input.policy,
+      frames: [],
+    };
     const then = getIgnoreCase(rule, 'then');
     if (!isObject(then)) throw new Unknown('the policy rule has no then');
     const mode = String(getIgnoreCase(properties, 'mode') ?? 'Indexed').toLowerCase();
@@ -91,7 +111,8 @@ export function evaluateDefinition(input: DefinitionInput, resource: Resource, c
     const written = input.effectOverride ?? valueIn(scope, getIgnoreCase(then, 'effect') ?? null);
     effect = canonicalEffect(written);
     if (!effect) throw new Unknown(`'${String(written)}' is not an effect`);
-    if (effect === 'disabled') return { ...base, effect, outcome: 'disabled', reason: 'the effect is disabled: the service does not evaluate it', trace };
+    if (effect === 'disabled')
+      return { ...base, effect, outcome: 'disabled', reason: 'the effect is disabled: the service does not evaluate it', trace };
     if (indexed.skip) return { ...base, effect, outcome: 'notApplicable', reason: indexed.skip, trace };
     if (indexed.note) Object.assign(base, { note: indexed.note });
     const condition = getIgnoreCase(rule, 'if') ?? null;
@@ -99,26 +120,59 @@ export function evaluateDefinition(input: DefinitionInput, resource: Resource, c
     const enforcement = input.enforced ? {} : { enforced: false };
     if (!isIfNotExists(effect)) {
       const applies = applicable(condition, scope);
-      if (applies.result === false) return { ...base, effect, outcome: 'notApplicable', reason: 'the type, name and kind conditions do not match the resource', trace };
+      if (applies.result === false)
+        return { ...base, effect, outcome: 'notApplicable', reason: 'the type, name and kind conditions do not match the resource', trace };
       if (applies.result === 'unknown') return { ...base, effect, outcome: 'unknown', reason: applies.reason, trace };
     }
     const decision = evaluateRule(condition, scope, trace);
     if (decision.result === 'unknown') return { ...base, effect, outcome: 'unknown', reason: decision.reason, trace };
-    if (!decision.result) return { ...base, effect, outcome: isIfNotExists(effect) ? 'notApplicable' : 'compliant', ...(isIfNotExists(effect) ? { reason: 'the if condition is false' } : {}), trace };
+    if (!decision.result)
+      return {
+        ...base,
+        effect,
+        outcome: isIfNotExists(effect) ? 'notApplicable' : 'compliant',
+        ...(isIfNotExists(effect) ? { reason: 'the if condition is false' } : {}),
+        trace,
+      };
     if (isIfNotExists(effect)) {
-      if (!context.relatedResources) return { ...base, effect, outcome: 'unknown', reason: `${effect} needs the related resources (none were given)`, trace };
+      if (!context.relatedResources)
+        return { ...base, effect, outcome: 'unknown', reason: `${effect} needs the related resources (none were given)`, trace };
       const found = existence(details, scope, context.relatedResources, trace);
       const related = { relatedResourcesFound: found.candidates };
-      if (found.decision.result === 'unknown') return { ...base, effect, outcome: 'unknown', reason: found.decision.reason, trace, ...related };
-      return { ...base, effect, outcome: found.decision.result ? 'compliant' : 'nonCompliant', trace, ...related, ...(effect === 'deployIfNotExists' ? enforcement : {}) };
+      if (found.decision.result === 'unknown')
+        return { ...base, effect, outcome: 'unknown', reason: found.decision.reason, trace, ...related };
+      return {
+        ...base,
+        effect,
+        outcome: found.decision.result ? 'compliant' : 'nonCompliant',
+        trace,
+        ...related,
+        ...(effect === 'deployIfNotExists' ? enforcement : {}),
+      };
     }
-    if (effect === 'append' || effect === 'modify') return { ...base, effect, outcome: 'nonCompliant', trace, patch: patchOf(effect, details, scope), ...enforcement };
+    if (effect === 'append' || effect === 'modify')
+      return { ...base, effect, outcome: 'nonCompliant', trace, patch: patchOf(effect, details, scope), ...enforcement };
     if (effect === 'manual') {
       const state = String((isObject(details) ? getIgnoreCase(details, 'defaultState') : undefined) ?? 'Unknown').toLowerCase();
-      if (state === 'compliant' || state === 'noncompliant') return { ...base, effect, outcome: state === 'compliant' ? 'compliant' : 'nonCompliant', trace, note: 'manual: the default state until an attestation says otherwise' };
+      if (state === 'compliant' || state === 'noncompliant')
+        return {
+          ...base,
+          effect,
+          outcome: state === 'compliant' ? 'compliant' : 'nonCompliant',
+          trace,
+          note: 'manual: the default state until an attestation says otherwise',
+        };
       return { ...base, effect, outcome: 'unknown', reason: 'manual: compliance comes from attestations (default state Unknown)', trace };
     }
-    if (effect === 'denyAction') return { ...base, effect, outcome: 'nonCompliant', trace, note: 'denyAction: the actions of details.actionNames (delete) on this resource are refused (the service shows it as protected)', ...enforcement };
+    if (effect === 'denyAction')
+      return {
+        ...base,
+        effect,
+        outcome: 'nonCompliant',
+        trace,
+        note: 'denyAction: the actions of details.actionNames (delete) on this resource are refused (the service shows it as protected)',
+        ...enforcement,
+      };
     return { ...base, effect, outcome: 'nonCompliant', trace, ...(effect === 'deny' ? enforcement : {}) };
   } catch (error) {
     if (!(error instanceof Unknown)) throw error;

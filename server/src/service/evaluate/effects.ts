@@ -26,7 +26,11 @@ export function patchOf(effect: string, details: Json | undefined, scope: Scope)
     if (!Array.isArray(details)) throw new Unknown('append needs details: an array of { field, value }');
     return details.map((d) => {
       if (!isObject(d)) throw new Unknown('an append detail is not an object');
-      return { operation: 'append', field: String(valueIn(scope, getIgnoreCase(d, 'field') ?? null)), value: deepValueIn(scope, getIgnoreCase(d, 'value') ?? null) };
+      return {
+        operation: 'append',
+        field: String(valueIn(scope, getIgnoreCase(d, 'field') ?? null)),
+        value: deepValueIn(scope, getIgnoreCase(d, 'value') ?? null),
+      };
     });
   }
   const operations = isObject(details) ? getIgnoreCase(details, 'operations') : undefined;
@@ -42,7 +46,11 @@ export function patchOf(effect: string, details: Json | undefined, scope: Scope)
     }
     const operation = String(getIgnoreCase(op, 'operation') ?? '');
     const value = getIgnoreCase(op, 'value');
-    out.push({ operation, field: String(valueIn(scope, getIgnoreCase(op, 'field') ?? null)), ...(value === undefined ? {} : { value: deepValueIn(scope, value) }) });
+    out.push({
+      operation,
+      field: String(valueIn(scope, getIgnoreCase(op, 'field') ?? null)),
+      ...(value === undefined ? {} : { value: deepValueIn(scope, value) }),
+    });
   }
   return out;
 }
@@ -100,7 +108,14 @@ export function existence(details: Json | undefined, scope: Scope, related: Reso
     }
     return inScope(r, scope.resource, type, existenceScope);
   });
-  trace.push({ path: `related ${type}${name !== undefined ? ` named '${String(name)}'` : ''}`, value: candidates.length, operator: 'exists', expected: true, result: candidates.length > 0, reason: `looked for among the ${related.length} resources given` });
+  trace.push({
+    path: `related ${type}${name !== undefined ? ` named '${String(name)}'` : ''}`,
+    value: candidates.length,
+    operator: 'exists',
+    expected: true,
+    result: candidates.length > 0,
+    reason: `looked for among the ${related.length} resources given`,
+  });
   if (!candidates.length) return { decision: { result: false }, candidates: 0 };
   if (condition === undefined) return { decision: { result: true }, candidates: candidates.length };
   let unknown: Decision | undefined;
@@ -113,4 +128,3 @@ export function existence(details: Json | undefined, scope: Scope, related: Reso
   }
   return { decision: unknown ?? { result: false }, candidates: candidates.length };
 }
-

@@ -136,7 +136,8 @@ export function evaluateExpr(expr: Expr, functions: Functions): Json {
       return functions.call(expr.name, expr.args, evaluate);
     case 'property': {
       const target = evaluate(expr.target);
-      if (typeof target !== 'object' || target === null || Array.isArray(target)) throw new Unknown(`'.${expr.name}' is read on a value that is not an object`);
+      if (typeof target !== 'object' || target === null || Array.isArray(target))
+        throw new Unknown(`'.${expr.name}' is read on a value that is not an object`);
       const lower = expr.name.toLowerCase();
       const key = Object.keys(target).find((k) => k.toLowerCase() === lower);
       if (key === undefined) throw new Unknown(`the object has no property '${expr.name}'`);

@@ -17,7 +17,8 @@ const int = (value: Json, fn: string): number => {
   return value;
 };
 const arity = (args: Json[], fn: string, min: number, max = min): void => {
-  if (args.length < min || args.length > max) throw new Unknown(`${fn}() takes ${min === max ? min : `${min} to ${max}`} arguments, got ${args.length}`);
+  if (args.length < min || args.length > max)
+    throw new Unknown(`${fn}() takes ${min === max ? min : `${min} to ${max}`} arguments, got ${args.length}`);
 };
 const truncate = (n: number): number => Math.trunc(n);
 
@@ -61,7 +62,9 @@ function union(args: Json[]): Json {
 function intersection(args: Json[]): Json {
   if (args.every(Array.isArray)) {
     const [first, ...rest] = args as Json[][];
-    return first.filter((x, i) => first.findIndex((y) => deepEquals(x, y, false)) === i && rest.every((a) => a.some((y) => deepEquals(x, y, false))));
+    return first.filter(
+      (x, i) => first.findIndex((y) => deepEquals(x, y, false)) === i && rest.every((a) => a.some((y) => deepEquals(x, y, false))),
+    );
   }
   if (args.every(isObject)) {
     const [first, ...rest] = args as JsonObject[];
@@ -131,7 +134,12 @@ function addDays(args: Json[]): Json {
 }
 
 export const FUNCTIONS: Record<string, Fn> = {
-  concat: (a) => (a.every(Array.isArray) && a.length ? (a as Json[][]).flat() : a.map((x) => (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean' ? toStringValue(x) : JSON.stringify(x))).join('')),
+  concat: (a) =>
+    a.every(Array.isArray) && a.length
+      ? (a as Json[][]).flat()
+      : a
+          .map((x) => (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean' ? toStringValue(x) : JSON.stringify(x)))
+          .join(''),
   if: (a) => (arity(a, 'if', 3), toBool(a[0]) ? a[1] : a[2]),
   equals: (a) => (arity(a, 'equals', 2), deepEquals(a[0], a[1], false)),
   empty: (a) => (arity(a, 'empty', 1), emptyOf(a[0])),
@@ -166,7 +174,8 @@ export const FUNCTIONS: Record<string, Fn> = {
     const text = str(a[0], 'substring');
     const start = a.length > 1 ? int(a[1], 'substring') : 0;
     const length = a.length > 2 ? int(a[2], 'substring') : text.length - start;
-    if (start < 0 || length < 0 || start + length > text.length) throw new Unknown(`substring() range ${start}+${length} is outside '${text}' (the service fails the evaluation)`);
+    if (start < 0 || length < 0 || start + length > text.length)
+      throw new Unknown(`substring() range ${start}+${length} is outside '${text}' (the service fails the evaluation)`);
     return text.substr(start, length);
   },
   contains: (a) => (arity(a, 'contains', 2), containsOf(a[0], a[1])),
@@ -222,13 +231,27 @@ export const FUNCTIONS: Record<string, Fn> = {
   or: (a) => a.map(toBool).some(Boolean),
   not: (a) => (arity(a, 'not', 1), !toBool(a[0])),
   coalesce: (a) => a.find((x) => x !== null) ?? null,
-  indexof: (a) => (arity(a, 'indexOf', 2), Array.isArray(a[0]) ? a[0].findIndex((x) => deepEquals(x, a[1], false)) : str(a[0], 'indexOf').toLowerCase().indexOf(str(a[1], 'indexOf').toLowerCase())),
-  lastindexof: (a) => (arity(a, 'lastIndexOf', 2), str(a[0], 'lastIndexOf').toLowerCase().lastIndexOf(str(a[1], 'lastIndexOf').toLowerCase())),
+  indexof: (a) => (
+    arity(a, 'indexOf', 2),
+    Array.isArray(a[0])
+      ? a[0].findIndex((x) => deepEquals(x, a[1], false))
+      : str(a[0], 'indexOf').toLowerCase().indexOf(str(a[1], 'indexOf').toLowerCase())
+  ),
+  lastindexof: (a) => (
+    arity(a, 'lastIndexOf', 2),
+    str(a[0], 'lastIndexOf').toLowerCase().lastIndexOf(str(a[1], 'lastIndexOf').toLowerCase())
+  ),
   trim: (a) => (arity(a, 'trim', 1), str(a[0], 'trim').trim()),
   startswith: (a) => (arity(a, 'startsWith', 2), str(a[0], 'startsWith').toLowerCase().startsWith(str(a[1], 'startsWith').toLowerCase())),
   endswith: (a) => (arity(a, 'endsWith', 2), str(a[0], 'endsWith').toLowerCase().endsWith(str(a[1], 'endsWith').toLowerCase())),
-  skip: (a) => (arity(a, 'skip', 2), Array.isArray(a[0]) ? a[0].slice(Math.max(0, int(a[1], 'skip'))) : str(a[0], 'skip').slice(Math.max(0, int(a[1], 'skip')))),
-  take: (a) => (arity(a, 'take', 2), Array.isArray(a[0]) ? a[0].slice(0, Math.max(0, int(a[1], 'take'))) : str(a[0], 'take').slice(0, Math.max(0, int(a[1], 'take')))),
+  skip: (a) => (
+    arity(a, 'skip', 2),
+    Array.isArray(a[0]) ? a[0].slice(Math.max(0, int(a[1], 'skip'))) : str(a[0], 'skip').slice(Math.max(0, int(a[1], 'skip')))
+  ),
+  take: (a) => (
+    arity(a, 'take', 2),
+    Array.isArray(a[0]) ? a[0].slice(0, Math.max(0, int(a[1], 'take'))) : str(a[0], 'take').slice(0, Math.max(0, int(a[1], 'take')))
+  ),
   adddays: addDays,
   true: (a) => (arity(a, 'true', 0), true),
   false: (a) => (arity(a, 'false', 0), false),
@@ -244,7 +267,25 @@ export const FUNCTIONS: Record<string, Fn> = {
 
 /** Functions the service documents as not usable in policy rules, or that need the live service. */
 export const NOT_OFFLINE = new Set([
-  'reference', 'resourceid', 'subscriptionresourceid', 'tenantresourceid', 'extensionresourceid', 'deployment', 'environment', 'variables',
-  'listkeys', 'listsecrets', 'listaccountsas', 'newguid', 'pickzones', 'providers', 'managementgroup', 'tenant', 'copyindex', 'lambda',
-  'datetimeadd', 'datetimefromepoch', 'datetimetoepoch',
+  'reference',
+  'resourceid',
+  'subscriptionresourceid',
+  'tenantresourceid',
+  'extensionresourceid',
+  'deployment',
+  'environment',
+  'variables',
+  'listkeys',
+  'listsecrets',
+  'listaccountsas',
+  'newguid',
+  'pickzones',
+  'providers',
+  'managementgroup',
+  'tenant',
+  'copyindex',
+  'lambda',
+  'datetimeadd',
+  'datetimefromepoch',
+  'datetimetoepoch',
 ]);

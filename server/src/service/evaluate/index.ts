@@ -40,11 +40,23 @@ export function evaluate(input: EvaluateInput, resource: Resource): MemberResult
   const exemptions = input.exemptions ?? [];
   const skipped = assignmentSkips(view, resource);
   const targetId = idOf(input.target, 'target');
-  const members: Array<{ referenceId?: string; definitionId: string; values: () => Map<string, Json>; definition?: JsonObject; missing?: string }> = [];
+  const members: Array<{
+    referenceId?: string;
+    definitionId: string;
+    values: () => Map<string, Json>;
+    definition?: JsonObject;
+    missing?: string;
+  }> = [];
   if (isSet(input.target)) {
     const properties = propertiesOf(input.target);
     const setValues = parameterValues(getIgnoreCase(properties, 'parameters'), view.values);
-    const setScope: Scope = { resource, context: input.context, parameters: setValues, policy: { assignmentId: view.id ?? '', setDefinitionId: targetId }, frames: [] };
+    const setScope: Scope = {
+      resource,
+      context: input.context,
+      parameters: setValues,
+      policy: { assignmentId: view.id ?? '', setDefinitionId: targetId },
+      frames: [],
+    };
     for (const reference of getIgnoreCase(properties, 'policyDefinitions') as Json[]) {
       if (!isObject(reference)) continue;
       const definitionId = String(getIgnoreCase(reference, 'policyDefinitionId') ?? '');
@@ -80,9 +92,15 @@ export function evaluate(input: EvaluateInput, resource: Resource): MemberResult
     const before: Pick<MemberResult, 'outcome' | 'reason'> | undefined = skipped
       ? { outcome: 'notApplicable', reason: skipped }
       : expires
-        ? { outcome: 'unknown', reason: `an exemption applies until ${expires}: give the clock (--now, a fixture's context.now) to know whether it still does` }
+        ? {
+            outcome: 'unknown',
+            reason: `an exemption applies until ${expires}: give the clock (--now, a fixture's context.now) to know whether it still does`,
+          }
         : exemption
-          ? { outcome: 'exempt', reason: `exempted by '${String(exemption.name ?? exemption.id ?? 'an exemption')}' (${String(getIgnoreCase(propertiesOf(exemption), 'exemptionCategory') ?? 'no category')})` }
+          ? {
+              outcome: 'exempt',
+              reason: `exempted by '${String(exemption.name ?? exemption.id ?? 'an exemption')}' (${String(getIgnoreCase(propertiesOf(exemption), 'exemptionCategory') ?? 'no category')})`,
+            }
           : undefined;
     if (!member.definition) return { ...base, ...(before ?? { outcome: 'unknown', reason: member.missing }) };
     let values: Map<string, Json>;
@@ -99,7 +117,15 @@ export function evaluate(input: EvaluateInput, resource: Resource): MemberResult
       definitionReferenceId: member.referenceId ?? '',
     };
     const result = evaluateDefinition(
-      { definition: member.definition, definitionId: member.definitionId, referenceId: member.referenceId, values, effectOverride: overriddenEffect(view, member.referenceId, resource), policy, enforced: view.enforced },
+      {
+        definition: member.definition,
+        definitionId: member.definitionId,
+        referenceId: member.referenceId,
+        values,
+        effectOverride: overriddenEffect(view, member.referenceId, resource),
+        policy,
+        enforced: view.enforced,
+      },
       resource,
       input.context,
     );

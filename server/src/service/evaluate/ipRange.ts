@@ -32,7 +32,8 @@ function parseRange(text: string): Range {
   const bits = v6 ? 128 : 32;
   const value = v6 ? parseV6(address) : parseV4(address);
   const prefix = prefixText === undefined ? bits : /^\d+$/.test(prefixText) ? Number(prefixText) : NaN;
-  if (value === undefined || extra !== undefined || !(prefix >= 0 && prefix <= bits)) throw new Unknown(`ipRangeContains() cannot read '${text}' as an IP address or range`);
+  if (value === undefined || extra !== undefined || !(prefix >= 0 && prefix <= bits))
+    throw new Unknown(`ipRangeContains() cannot read '${text}' as an IP address or range`);
   const hostBits = BigInt(bits - prefix);
   const low = (value >> hostBits) << hostBits;
   return { v6, low, high: low + (1n << hostBits) - 1n };

@@ -20,14 +20,22 @@ function templateResources(list: Json[], parent: Resource | undefined, out: Reso
 export function resourcesOf(document: Json): Resource[] {
   if (Array.isArray(document)) return document.filter(isObject);
   if (!isObject(document)) return [];
-  const predicted = getIgnoreCase(document, 'predictedResources') ?? (isObject(document.properties) ? getIgnoreCase(document.properties, 'predictedResources') : undefined);
+  const predicted =
+    getIgnoreCase(document, 'predictedResources') ??
+    (isObject(document.properties) ? getIgnoreCase(document.properties, 'predictedResources') : undefined);
   if (Array.isArray(predicted)) return predicted.filter(isObject);
-  const changes = getIgnoreCase(document, 'changes') ?? (isObject(document.properties) ? getIgnoreCase(document.properties, 'changes') : undefined);
+  const changes =
+    getIgnoreCase(document, 'changes') ?? (isObject(document.properties) ? getIgnoreCase(document.properties, 'changes') : undefined);
   if (Array.isArray(changes)) return changes.flatMap((c) => (isObject(c) && isObject(c.after) ? [c.after] : []));
   const resources = getIgnoreCase(document, 'resources');
   const single = getIgnoreCase(document, 'resource');
   if (isObject(single) && typeof document.type !== 'string') return [single];
-  if (Array.isArray(resources) && (typeof document.type !== 'string' || getIgnoreCase(document, '$schema') !== undefined || getIgnoreCase(document, 'contentVersion') !== undefined)) {
+  if (
+    Array.isArray(resources) &&
+    (typeof document.type !== 'string' ||
+      getIgnoreCase(document, '$schema') !== undefined ||
+      getIgnoreCase(document, 'contentVersion') !== undefined)
+  ) {
     const out: Resource[] = [];
     templateResources(resources, undefined, out);
     return out;

@@ -27,7 +27,8 @@ export interface Scope {
   fieldFunctionResource?: Resource;
 }
 
-const startsWithPath = (path: Path, prefix: Path) => prefix.length <= path.length && prefix.every((p, i) => p.toLowerCase() === path[i].toLowerCase());
+const startsWithPath = (path: Path, prefix: Path) =>
+  prefix.length <= path.length && prefix.every((p, i) => p.toLowerCase() === path[i].toLowerCase());
 
 /** Reads a field, from the member being counted when the field lies under a count's array. */
 export function readFieldIn(scope: Scope, field: string): { multi: boolean; values: Array<Json | undefined>; how: string } {
@@ -36,7 +37,10 @@ export function readFieldIn(scope: Scope, field: string): { multi: boolean; valu
     for (let i = scope.frames.length - 1; i >= 0; i--) {
       const frame = scope.frames[i];
       if (frame.path && startsWithPath(resolved.path, frame.path)) {
-        return { ...readPath(frame.value, resolved.path.slice(frame.path.length), resolved.how === 'top-level' ? Infinity : 0), how: `${resolved.how}, in the counted member` };
+        return {
+          ...readPath(frame.value, resolved.path.slice(frame.path.length), resolved.how === 'top-level' ? Infinity : 0),
+          how: `${resolved.how}, in the counted member`,
+        };
       }
     }
   }
@@ -56,12 +60,14 @@ function current(scope: Scope, args: Json[]): Json {
 
 function utcNow(scope: Scope, args: Json[]): Json {
   if (!scope.context.now) throw new Unknown('utcNow() needs the clock: give it (--now, or "now" in a fixture)');
-  if (args.length && !['u', 's', 'o'].includes(String(args[0]))) throw new Unknown(`utcNow('${String(args[0])}') with a custom format is not evaluated offline`);
+  if (args.length && !['u', 's', 'o'].includes(String(args[0])))
+    throw new Unknown(`utcNow('${String(args[0])}') with a custom format is not evaluated offline`);
   return scope.context.now;
 }
 
 function contextObject(value: JsonObject | undefined, fn: string): Json {
-  if (!value) throw new Unknown(`${fn}() needs the ${fn === 'resourceGroup' ? 'resource group' : 'subscription'} of the evaluation (a context)`);
+  if (!value)
+    throw new Unknown(`${fn}() needs the ${fn === 'resourceGroup' ? 'resource group' : 'subscription'} of the evaluation (a context)`);
   return value;
 }
 
@@ -75,7 +81,9 @@ export function functionsFor(scope: Scope): Functions {
       return value;
     },
     field: (args) => {
-      const from = scope.fieldFunctionResource ? { ...scope, resource: scope.fieldFunctionResource, frames: [], fieldFunctionResource: undefined } : scope;
+      const from = scope.fieldFunctionResource
+        ? { ...scope, resource: scope.fieldFunctionResource, frames: [], fieldFunctionResource: undefined }
+        : scope;
       const read = readFieldIn(from, String(args[0]));
       if (read.multi) return read.values.map((v) => v ?? null);
       return read.values[0] ?? null;
@@ -120,4 +128,3 @@ export function deepValueIn(scope: Scope, value: Json): Json {
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deepValueIn(scope, v)]));
   return value;
 }
-

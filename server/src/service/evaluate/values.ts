@@ -2,7 +2,15 @@
 import type { Json } from './types';
 
 export const describe = (value: Json | undefined): string =>
-  value === undefined ? 'nothing' : value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `${typeof value} '${String(value)}'`;
+  value === undefined
+    ? 'nothing'
+    : value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object'
+          : `${typeof value} '${String(value)}'`;
 
 /** A date-time the functions read: ISO 8601 only (other forms are not guessed). */
 export function parseDate(value: string): number | undefined {

@@ -34,7 +34,13 @@ const RULE_BY_CODE = new Map<string, Rule>(RULES.map((rule) => [rule.meta.code, 
  */
 const FIX_ALL_RULES = RULES.filter((rule) => rule.fixAll).sort((a, b) => (a.meta.code < b.meta.code ? 1 : -1));
 
-export function getCodeActions(document: PolicyDocument, uri: string, diagnostics: Diagnostic[], range: Range, options: CodeActionOptions = {}): CodeAction[] {
+export function getCodeActions(
+  document: PolicyDocument,
+  uri: string,
+  diagnostics: Diagnostic[],
+  range: Range,
+  options: CodeActionOptions = {},
+): CodeAction[] {
   if (!document.parsed.root || document.parsed.tooDeep) return [];
   const text = document.parsed.text;
   const layout = layoutOf(document);
@@ -60,7 +66,10 @@ export function getCodeActions(document: PolicyDocument, uri: string, diagnostic
     const code = rule.meta.code;
     if (!fixedCodes.has(code)) continue;
     const asked = diagnostics.filter((d) => d.code === code && overlaps(d.range, range));
-    const all = rule.fixAll!({ document, asked: asked.map((d) => ({ start: document.lines.offsetAt(d.range.start), end: document.lines.offsetAt(d.range.end) })) });
+    const all = rule.fixAll!({
+      document,
+      asked: asked.map((d) => ({ start: document.lines.offsetAt(d.range.start), end: document.lines.offsetAt(d.range.end) })),
+    });
     if (all) merged.set(`${code}:all`, { fix: { key: 'all', ...all }, diagnostics: asked });
   }
   if (options.validation) addRuleFixAll(document, diagnostics, range, options.validation, merged, fixedCodes);
@@ -95,13 +104,20 @@ function addRuleFixAll(
     const validation = validationOptions();
     if (!validation) return;
     // Only this rule runs, at its configured severity.
-    const severities = Object.fromEntries(RULES.map((r) => [r.meta.code, r === rule ? severityOf(r, validation.severities) : 'off' as const]));
+    const severities = Object.fromEntries(
+      RULES.map((r) => [r.meta.code, r === rule ? severityOf(r, validation.severities) : ('off' as const)]),
+    );
     const options: FixAllOptions = { ...validation, severities, minSeverity: 'hint', rules: [code] };
     const fixed = fixAllDocument(document, options);
     if (fixed.fixes.length < 2) continue;
     const asked = diagnostics.filter((d) => d.code === code && overlaps(d.range, range));
     merged.set(`${code}:all-in-file`, {
-      fix: { key: 'all-in-file', title: `Fix all ${rule.meta.name} problems in this file (${fixed.fixes.length})`, edits: fixed.edits, safe: true },
+      fix: {
+        key: 'all-in-file',
+        title: `Fix all ${rule.meta.name} problems in this file (${fixed.fixes.length})`,
+        edits: fixed.edits,
+        safe: true,
+      },
       diagnostics: asked,
     });
   }
@@ -116,7 +132,12 @@ export function getFixAllAction(document: PolicyDocument, uri: string, options: 
   const fixed = fixAllDocument(document, options);
   if (!fixed.changed) return undefined;
   const edits: TextEdit[] = fixed.edits.map((e) => ({ range: document.lines.rangeOf(e.offset, e.offset + e.length), newText: e.content }));
-  return { title: `Fix all policyset problems that need no choice (${fixed.fixes.length})`, kind: SOURCE_FIX_ALL, diagnostics: [], edit: { changes: { [uri]: edits } } };
+  return {
+    title: `Fix all policyset problems that need no choice (${fixed.fixes.length})`,
+    kind: SOURCE_FIX_ALL,
+    diagnostics: [],
+    edit: { changes: { [uri]: edits } },
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

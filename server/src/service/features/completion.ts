@@ -1,11 +1,25 @@
 import { getLocation, findNodeAtLocation, findNodeAtOffset, type JSONPath } from 'jsonc-parser';
-import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Range } from 'vscode-languageserver-types';
+import {
+  CompletionItemKind,
+  InsertTextFormat,
+  MarkupKind,
+  type CompletionItem,
+  type CompletionList,
+  type Range,
+} from 'vscode-languageserver-types';
 import { entries, items, property, propertyIgnoreCase, stringValue, type Node } from '../json';
 import { modelOfResource, PARAMETER_TYPES, type SetModel } from '../model/policySet';
 import { classify } from '../model/documentKind';
 import { ITEM_ONLY_KEYS, ITEM_TYPES } from '../model/itemTypes';
 import { STRONG_TYPES } from '../data/strongTypes';
-import { definitionsNamedBy, newestVersionFirst, variantFor, type DefinitionCatalog, type DefinitionInfo, type DefinitionParameter } from '../definitions';
+import {
+  definitionsNamedBy,
+  newestVersionFirst,
+  variantFor,
+  type DefinitionCatalog,
+  type DefinitionInfo,
+  type DefinitionParameter,
+} from '../definitions';
 import type { PolicyDocument } from '../validate';
 import { schemaCompletions } from './schemaCompletion';
 import { planCompletions } from './deploymentPlan';
@@ -257,7 +271,11 @@ function setAt(document: PolicyDocument, resourcePath: JSONPath): SetModel | und
   if (!built) {
     // Read as validation reads it: a set kept as a template fragment reads '[[' as its own expressions.
     const fragment = !!classify(root).resources.find((r) => r.node === node)?.fragment;
-    built = modelOfResource(document.parsed.text, { kind: 'policySetDefinition', node, fragment }, isInTemplate(document, resourcePath) || fragment);
+    built = modelOfResource(
+      document.parsed.text,
+      { kind: 'policySetDefinition', node, fragment },
+      isInTemplate(document, resourcePath) || fragment,
+    );
     builtSets.set(node, built);
   }
   return built;
@@ -310,7 +328,8 @@ function itemTypes(b: Builder, where: Where) {
     addStringValue(b, where, type, {
       kind: CompletionItemKind.EnumMember,
       detail: 'ItemType',
-      documentation: type === 'Eventstream' ? 'An eventstream: the type an eventstream item reads with.' : `A workspace item of type ${type}.`,
+      documentation:
+        type === 'Eventstream' ? 'An eventstream: the type an eventstream item reads with.' : `A workspace item of type ${type}.`,
     });
   }
 }
@@ -366,7 +385,14 @@ function parameterCallAt(where: Where): ParameterCallAt | undefined {
 function parameterNames(b: Builder, call: ParameterCallAt, names: Array<{ name: string; detail: string; documentation?: string }>) {
   for (const { name, detail, documentation } of names) {
     const newText = call.quoted ? name : `'${name}'`;
-    b.add({ label: name, kind: CompletionItemKind.Variable, detail, documentation, filterText: newText, textEdit: { range: b.range(call.start, call.end), newText } });
+    b.add({
+      label: name,
+      kind: CompletionItemKind.Variable,
+      detail,
+      documentation,
+      filterText: newText,
+      textEdit: { range: b.range(call.start, call.end), newText },
+    });
   }
 }
 
@@ -374,7 +400,11 @@ function setParameterEntries(set: SetModel) {
   return set.parameters.map((p) => {
     const description = stringValue(propertyIgnoreCase(propertyIgnoreCase(p.node, 'metadata'), 'description'));
     const displayName = stringValue(propertyIgnoreCase(propertyIgnoreCase(p.node, 'metadata'), 'displayName'));
-    return { name: p.name, detail: `set parameter${p.type ? `: ${p.type}` : ''}`, documentation: [displayName, description].filter(Boolean).join('\n\n') || undefined };
+    return {
+      name: p.name,
+      detail: `set parameter${p.type ? `: ${p.type}` : ''}`,
+      documentation: [displayName, description].filter(Boolean).join('\n\n') || undefined,
+    };
   });
 }
 
@@ -421,14 +451,24 @@ function describeDefinitionParameter(p: DefinitionParameter): string {
   return lines.join('\n\n');
 }
 
-function definitionParameterKeys(b: Builder, where: Where, document: PolicyDocument, definition: DefinitionInfo, parametersNode: Node | undefined) {
+function definitionParameterKeys(
+  b: Builder,
+  where: Where,
+  document: PolicyDocument,
+  definition: DefinitionInfo,
+  parametersNode: Node | undefined,
+) {
   const root = document.parsed.root;
   // The key the cursor is on, and whether its property has a value already (then only the key is replaced).
   const keyRange = where.inString ? [where.inString.start, where.inString.end] : [where.offset, where.offset];
   const treeNode = root ? findNodeAtOffset(root, where.inString ? where.inString.start + 1 : where.offset, true) : undefined;
   const propertyNode = treeNode?.parent?.type === 'property' && treeNode.parent.children?.[0] === treeNode ? treeNode.parent : undefined;
   const hasValue = !!propertyNode?.children?.[1] && !!where.inString;
-  const present = new Set(entries(parametersNode).filter((e) => !where.inString || e.keyNode.offset !== where.inString.start).map((e) => e.key.toLowerCase()));
+  const present = new Set(
+    entries(parametersNode)
+      .filter((e) => !where.inString || e.keyNode.offset !== where.inString.start)
+      .map((e) => e.key.toLowerCase()),
+  );
   const parameters = [...definition.parameters.values()].filter((p) => !present.has(p.name.toLowerCase()));
   // Required ones (no default) first.
   parameters.sort((x, y) => Number(x.hasDefault) - Number(y.hasDefault));
@@ -492,7 +532,14 @@ const REFERENCE_SNIPPET = [
   '}',
 ].join('\n');
 
-const GROUP_SNIPPET = ['{', '\t"name": "${1:groupName}",', '\t"displayName": "$2",', '\t"category": "$3",', '\t"description": "$4"', '}'].join('\n');
+const GROUP_SNIPPET = [
+  '{',
+  '\t"name": "${1:groupName}",',
+  '\t"displayName": "$2",',
+  '\t"category": "$3",',
+  '\t"description": "$4"',
+  '}',
+].join('\n');
 
 const PARAMETER_SNIPPET = [
   '"${1:parameterName}": {',
@@ -559,8 +606,24 @@ function snippet(b: Builder, where: Where, label: string, detail: string, body: 
 function documentSnippets(b: Builder, where: Where, withBraces: boolean) {
   const wrap = (lines: string[]) => (withBraces ? ['{', ...lines, '}'] : lines.map((l) => l.slice(1))).join('\n');
   const range: [number, number] | undefined = where.inString ? [where.inString.start, where.inString.end] : undefined;
-  snippet(b, where, 'policy set definition', 'snippet: a whole policy set definition', wrap(SET_BODY), 'A policy set definition (spec A3) with one reference.', range);
-  snippet(b, where, 'policy set definition version', 'snippet: a whole version resource (A1)', wrap(VERSION_BODY), 'A deployable policy set definition version resource (spec A1), API version 2025-11-01.', range);
+  snippet(
+    b,
+    where,
+    'policy set definition',
+    'snippet: a whole policy set definition',
+    wrap(SET_BODY),
+    'A policy set definition (spec A3) with one reference.',
+    range,
+  );
+  snippet(
+    b,
+    where,
+    'policy set definition version',
+    'snippet: a whole version resource (A1)',
+    wrap(VERSION_BODY),
+    'A deployable policy set definition version resource (spec A1), API version 2025-11-01.',
+    range,
+  );
 }
 
 // ---- The entry point ------------------------------------------------------------------------------
@@ -585,7 +648,16 @@ export async function getCompletions(document: PolicyDocument, offset: number, o
   if (!exclusive) {
     const { keySlot, valueSlot } = slotsOf(where);
     if (keySlot || valueSlot) {
-      const schemaItems = schemaCompletions({ kind: document.kind, root: document.parsed.root, text, path: where.path, atKey: keySlot, inString: where.inString, offset, range: (s, e) => b.range(s, e) });
+      const schemaItems = schemaCompletions({
+        kind: document.kind,
+        root: document.parsed.root,
+        text,
+        path: where.path,
+        atKey: keySlot,
+        inString: where.inString,
+        offset,
+        range: (s, e) => b.range(s, e),
+      });
       for (const item of schemaItems) if (!b.has(item.label)) b.add(item);
     }
   }
@@ -671,7 +743,8 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
     if (atKey && rest.length === 2 && lower(rest[0]) === 'parameters') {
       if (!keySlot) return true;
       const definition = definitionOf(referenceNode(document, referencePath), options);
-      if (definition) definitionParameterKeys(b, where, document, definition, root ? findNodeAtLocation(root, [...referencePath, rest[0]]) : undefined);
+      if (definition)
+        definitionParameterKeys(b, where, document, definition, root ? findNodeAtLocation(root, [...referencePath, rest[0]]) : undefined);
       return true;
     }
     // parameters('...') inside a parameter value.
@@ -682,7 +755,8 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
         const set = setAt(document, resourcePath);
         const inTemplate = isInTemplate(document, resourcePath) || !!set?.inTemplate;
         if (inTemplate && !call.escaped) parameterNames(b, call, templateParameterEntries(document));
-        else if (!inTemplate && call.escaped) return true; // '[[' outside a template is a literal string
+        else if (!inTemplate && call.escaped)
+          return true; // '[[' outside a template is a literal string
         else if (set) parameterNames(b, call, setParameterEntries(set));
         return true;
       }
@@ -690,17 +764,45 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
   }
 
   // A new reference or group: an array slot, not inside a value.
-  if (!atKey && !where.inString && !where.previous && /[[,]/.test(previousToken(where.text, where.offset)) && /^[\],]?$/.test(nextToken(where.text, where.offset))) {
+  if (
+    !atKey &&
+    !where.inString &&
+    !where.previous &&
+    /[[,]/.test(previousToken(where.text, where.offset)) &&
+    /^[\],]?$/.test(nextToken(where.text, where.offset))
+  ) {
     if (matchTail(path, ['properties', 'policyDefinitions', '#']) >= 0) {
-      snippet(b, where, 'new policy definition reference', 'snippet: a reference to a policy definition', REFERENCE_SNIPPET, 'A policyDefinitions entry: reference ID, definition ID, parameters and groups.');
+      snippet(
+        b,
+        where,
+        'new policy definition reference',
+        'snippet: a reference to a policy definition',
+        REFERENCE_SNIPPET,
+        'A policyDefinitions entry: reference ID, definition ID, parameters and groups.',
+      );
     } else if (matchTail(path, ['properties', 'policyDefinitionGroups', '#']) >= 0) {
-      snippet(b, where, 'new group', 'snippet: a policy definition group', GROUP_SNIPPET, 'A policyDefinitionGroups entry: name, displayName, category and description.');
+      snippet(
+        b,
+        where,
+        'new group',
+        'snippet: a policy definition group',
+        GROUP_SNIPPET,
+        'A policyDefinitionGroups entry: name, displayName, category and description.',
+      );
     }
   }
   // A new parameter: a key of the set's (or a definition's) parameters.
   if (keySlot && matchTail(path, ['properties', 'parameters', '*']) >= 0) {
     const range: [number, number] | undefined = where.inString ? [where.inString.start, where.inString.end] : undefined;
-    snippet(b, where, 'new parameter', 'snippet: a parameter declaration', PARAMETER_SNIPPET, 'A parameter with its type, display name and description.', range);
+    snippet(
+      b,
+      where,
+      'new parameter',
+      'snippet: a parameter declaration',
+      PARAMETER_SNIPPET,
+      'A parameter with its type, display name and description.',
+      range,
+    );
   }
   return false;
 }
@@ -732,4 +834,3 @@ function isWorkspaceItemLike(document: PolicyDocument): boolean {
   const root = document.parsed.root;
   return !property(root, 'properties') && ITEM_ONLY_KEYS.some((key) => property(root, key) !== undefined);
 }
-

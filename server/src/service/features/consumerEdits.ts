@@ -35,7 +35,11 @@ export function consumerSubjectAt(document: PolicyDocument, offset: number): Con
   if (target.type === 'parameter' && !target.declaration) return undefined;
   const set = identityOf(target.set);
   if (!set) return undefined;
-  return { set, what: target.type === 'parameter' ? 'parameter' : 'referenceId', name: target.type === 'parameter' ? target.declaration!.name : target.name };
+  return {
+    set,
+    what: target.type === 'parameter' ? 'parameter' : 'referenceId',
+    name: target.type === 'parameter' ? target.declaration!.name : target.name,
+  };
 }
 
 /** Every consumer's place that names the subject: a parameter's key, a reference ID's string. */

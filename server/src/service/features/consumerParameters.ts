@@ -7,10 +7,15 @@ import type { PolicyDocument } from '../validate';
 /** What resolving a consumer's target needs of the feature options. */
 type Known = { definitions?: DefinitionCatalog };
 
-const inside = (offset: number, node: { offset: number; length: number } | undefined) => !!node && offset >= node.offset && offset <= node.offset + node.length;
+const inside = (offset: number, node: { offset: number; length: number } | undefined) =>
+  !!node && offset >= node.offset && offset <= node.offset + node.length;
 
 /** The consumer whose `parameters` object holds the offset, with the declarations of what it assigns. */
-export function consumerParametersAt(document: PolicyDocument, offset: number, options: Known): { consumer: ConsumerModel; declarations: TargetDeclaration[] } | undefined {
+export function consumerParametersAt(
+  document: PolicyDocument,
+  offset: number,
+  options: Known,
+): { consumer: ConsumerModel; declarations: TargetDeclaration[] } | undefined {
   for (const consumer of document.consumers) {
     if (!inside(offset, consumer.parametersNode) && !consumer.parameters.some((p) => inside(offset, p.keyNode))) continue;
     const declarations = resolveConsumer(consumer, options.definitions).targets.flatMap((t) => t.candidates);
@@ -20,19 +25,35 @@ export function consumerParametersAt(document: PolicyDocument, offset: number, o
 }
 
 /** The passed parameter whose key is at the offset, and its declarations in what the consumer assigns. */
-export function passedParameterAt(document: PolicyDocument, offset: number, options: Known): { passed: PassedParameter; declared: Array<{ declaration: TargetDeclaration; parameter: DefinitionParameter }> } | undefined {
+export function passedParameterAt(
+  document: PolicyDocument,
+  offset: number,
+  options: Known,
+): { passed: PassedParameter; declared: Array<{ declaration: TargetDeclaration; parameter: DefinitionParameter }> } | undefined {
   for (const consumer of document.consumers) {
     const passed = consumer.parameters.find((p) => inside(offset, p.keyNode));
     if (!passed) continue;
     const declarations = resolveConsumer(consumer, options.definitions).targets.flatMap((t) => t.candidates);
     if (!declarations.length) return undefined;
     const lower = passed.name.toLowerCase();
-    return { passed, declared: declarations.flatMap((declaration) => (declaration.parameters.has(lower) ? [{ declaration, parameter: declaration.parameters.get(lower)! }] : [])) };
+    return {
+      passed,
+      declared: declarations.flatMap((declaration) =>
+        declaration.parameters.has(lower) ? [{ declaration, parameter: declaration.parameters.get(lower)! }] : [],
+      ),
+    };
   }
   return undefined;
 }
 
 /** A declaration in the shape completion offers the parameters of a referenced definition in. */
 export function asDefinition(declaration: TargetDeclaration): DefinitionInfo {
-  return { id: declaration.name, name: declaration.name, displayName: `${declaration.kind} ${declaration.name}`, versions: [], parameters: declaration.parameters, source: declaration.source };
+  return {
+    id: declaration.name,
+    name: declaration.name,
+    displayName: `${declaration.kind} ${declaration.name}`,
+    versions: [],
+    parameters: declaration.parameters,
+    source: declaration.source,
+  };
 }

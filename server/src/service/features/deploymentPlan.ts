@@ -2,7 +2,15 @@ import { findNodeAtOffset, getLocation, type Node } from 'jsonc-parser';
 import type { CompletionItem, CompletionList, Hover } from 'vscode-languageserver-types';
 import { CompletionItemKind, MarkupKind } from 'vscode-languageserver-types';
 import type { PolicyDocument } from '../validate';
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, describeRequestWindow, formatNumber as fmt, rateLimits, type CapacityTable } from '../quota/capacity';
+import {
+  BUILT_IN_CAPACITY_TABLE,
+  capacityClassOf,
+  DEPLOYMENT_TYPES,
+  describeRequestWindow,
+  formatNumber as fmt,
+  rateLimits,
+  type CapacityTable,
+} from '../quota/capacity';
 import { readPlan } from '../quota/plan';
 
 // The editor features of a deployment plan (or a lone E6 body): hover on `capacity` with what it buys,
@@ -34,22 +42,37 @@ export function planHover(document: PolicyDocument, offset: number, table: Capac
   else {
     const unit = deployment.model ? capacityClassOf(deployment.model, table) : undefined;
     const tpm = deployment.capacity * 1000;
-    if (!unit) lines.push(`**capacity ${deployment.capacity}** = ${fmt(tpm)} TPM`, deployment.model ? `'${deployment.model}' has no known capacity-unit class: its RPM is not known.` : 'No model named: its RPM is not known.');
+    if (!unit)
+      lines.push(
+        `**capacity ${deployment.capacity}** = ${fmt(tpm)} TPM`,
+        deployment.model
+          ? `'${deployment.model}' has no known capacity-unit class: its RPM is not known.`
+          : 'No model named: its RPM is not known.',
+      );
     else {
       const limits = rateLimits(deployment.capacity, unit);
       lines.push(
         `**capacity ${deployment.capacity}** of \`${deployment.model}\` (${deployment.sku})`,
         `| TPM | RPM | per 1 s window | per 10 s window |\n|---:|---:|---:|---:|\n| ${fmt(limits.tpm)} | ${fmt(limits.rpm, 2)} | ${fmt(limits.perSecond)} | ${fmt(limits.perTenSeconds)} |`,
-        ...(limits.perTenSeconds < 1 ? [`Fewer than one request fits in 10 s; the window that applies: **${describeRequestWindow(limits)}**.`] : []),
+        ...(limits.perTenSeconds < 1
+          ? [`Fewer than one request fits in 10 s; the window that applies: **${describeRequestWindow(limits)}**.`]
+          : []),
         `Class \`${unit.name}\`: 1 unit = ${fmt(unit.rpm)} RPM per ${fmt(unit.tpm)} TPM. The RPM is spread evenly over short windows (one request every ${limits.rpm > 0 ? fmt(60 / limits.rpm, 3) : '-'} s): more requests in a window than its share are refused with 429.`,
       );
     }
   }
-  return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n\n') }, range: document.lines.rangeOf(valueNode.offset, valueNode.offset + valueNode.length) };
+  return {
+    contents: { kind: MarkupKind.Markdown, value: lines.join('\n\n') },
+    range: document.lines.rangeOf(valueNode.offset, valueNode.offset + valueNode.length),
+  };
 }
 
 /** Model names and sku names where the cursor is on their value; undefined elsewhere. */
-export function planCompletions(document: PolicyDocument, offset: number, table: CapacityTable = BUILT_IN_CAPACITY_TABLE): CompletionList | undefined {
+export function planCompletions(
+  document: PolicyDocument,
+  offset: number,
+  table: CapacityTable = BUILT_IN_CAPACITY_TABLE,
+): CompletionList | undefined {
   const text = document.parsed.text;
   const location = getLocation(text, offset);
   if (location.isAtPropertyKey) return undefined;
@@ -70,7 +93,9 @@ export function planCompletions(document: PolicyDocument, offset: number, table:
   if (!labels) return undefined;
   const previous = location.previousNode;
   const inString = previous?.type === 'string' && offset > previous.offset && offset <= previous.offset + previous.length;
-  const range = inString ? document.lines.rangeOf(previous!.offset, previous!.offset + previous!.length) : document.lines.rangeOf(offset, offset);
+  const range = inString
+    ? document.lines.rangeOf(previous!.offset, previous!.offset + previous!.length)
+    : document.lines.rangeOf(offset, offset);
   const items: CompletionItem[] = labels.map(({ label, detail }, i) => ({
     label,
     kind: CompletionItemKind.Value,

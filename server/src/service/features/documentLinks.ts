@@ -41,7 +41,8 @@ export function policyMetadataUrl(id: string, cloud?: string): string {
 
 /** A path relative to the document (no scheme, not absolute), resolved against its URI; undefined otherwise. */
 function relativeTarget(uri: string, path: string): string | undefined {
-  if (!path.trim() || /^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/') || path.startsWith('\\') || path.includes('\0')) return undefined;
+  if (!path.trim() || /^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/') || path.startsWith('\\') || path.includes('\0'))
+    return undefined;
   try {
     return new URL(path.replace(/\\/g, '/').split('/').map(encodeURIComponent).join('/'), uri).href;
   } catch {
@@ -76,7 +77,14 @@ export function getDocumentLinks(document: PolicyDocument, uri: string, options:
   };
   for (const set of document.sets) {
     for (const reference of set.references) {
-      const node = reference.idNode?.type === 'string' ? reference.idNode : reference.idNode ? undefined : reference.nameNode?.type === 'string' ? reference.nameNode : undefined;
+      const node =
+        reference.idNode?.type === 'string'
+          ? reference.idNode
+          : reference.idNode
+            ? undefined
+            : reference.nameNode?.type === 'string'
+              ? reference.nameNode
+              : undefined;
       if (!node) continue;
       const definition = definitionOf(reference, options);
       // A file of its own (not an index, which holds many) that the host can open.
@@ -86,13 +94,23 @@ export function getDocumentLinks(document: PolicyDocument, uri: string, options:
         continue;
       }
       const written = node === reference.idNode && !set.isDynamic(node) ? (node.value as string) : undefined;
-      const builtInId = written !== undefined && isTenantDefinitionId(written) ? written : definition && isTenantDefinitionId(definition.id) ? definition.id : undefined;
-      if (builtInId) link(node, builtInDefinitionUrl(builtInId, definition?.cloud ?? options.cloud), 'Open the built-in definition in the Azure portal');
+      const builtInId =
+        written !== undefined && isTenantDefinitionId(written)
+          ? written
+          : definition && isTenantDefinitionId(definition.id)
+            ? definition.id
+            : undefined;
+      if (builtInId)
+        link(node, builtInDefinitionUrl(builtInId, definition?.cloud ?? options.cloud), 'Open the built-in definition in the Azure portal');
     }
     for (const group of set.groups) {
       const metadata = propertyIgnoreCase(group.node, 'additionalMetadataId');
       if (metadata?.type !== 'string' || !POLICY_METADATA_ID.test(metadata.value as string)) continue;
-      link(metadata, policyMetadataUrl(metadata.value as string, options.cloud), 'The policy metadata resource in Azure Resource Manager (a signed-in request: `az rest --url <link>`)');
+      link(
+        metadata,
+        policyMetadataUrl(metadata.value as string, options.cloud),
+        'The policy metadata resource in Azure Resource Manager (a signed-in request: `az rest --url <link>`)',
+      );
     }
   }
   // Only a document that names one is walked for `parameterFile`.

@@ -171,7 +171,8 @@ class Changes {
         if (offset < starts[k + 1]) return before;
         continue;
       }
-      if (offset < starts[k + 1] || k === this.pieces.length - 1) return piece.start + Math.min(offset - starts[k], piece.end - piece.start);
+      if (offset < starts[k + 1] || k === this.pieces.length - 1)
+        return piece.start + Math.min(offset - starts[k], piece.end - piece.start);
       before = piece.end;
     }
     return before;
@@ -186,7 +187,11 @@ class Changes {
         const e = Math.min(to, starts[k + 1]);
         if (e <= s) continue;
         const piece = this.pieces[k];
-        out.push('text' in piece ? { text: piece.text.slice(s - starts[k], e - starts[k]) } : { start: piece.start + s - starts[k], end: piece.start + e - starts[k] });
+        out.push(
+          'text' in piece
+            ? { text: piece.text.slice(s - starts[k], e - starts[k]) }
+            : { start: piece.start + s - starts[k], end: piece.start + e - starts[k] },
+        );
       }
     };
     const next: Piece[] = [];
@@ -237,7 +242,8 @@ function worse(before: ValidationResult, after: ValidationResult): string | unde
   const b = counts(before);
   const a = counts(after);
   if (a.syntax > b.syntax) return `it would add ${a.syntax - b.syntax} syntax error(s)`;
-  if (after.kind !== before.kind || after.document.sets.length !== before.document.sets.length) return 'it would change what the document is';
+  if (after.kind !== before.kind || after.document.sets.length !== before.document.sets.length)
+    return 'it would change what the document is';
   if (a.errors > b.errors) return `it would leave more errors (${b.errors} before, ${a.errors} after)`;
   if (a.internal > b.internal) return 'a rule would fail on the result';
   return undefined;
@@ -287,7 +293,15 @@ export function fixAllDocument(document: PolicyDocument, options: FixAllOptions 
     passes = pass;
   }
   const output = current.parsed.text;
-  return { output, changed: output !== given, fixes, edits: output === given ? [] : changes.edits(given.length), result, passes, ...(rejected ? { rejected } : {}) };
+  return {
+    output,
+    changed: output !== given,
+    fixes,
+    edits: output === given ? [] : changes.edits(given.length),
+    result,
+    passes,
+    ...(rejected ? { rejected } : {}),
+  };
 }
 
 /** fixAllDocument over a text. */

@@ -71,7 +71,9 @@ function describeDefinition(definition: DefinitionInfo): MarkupContent {
   const parameters = [...definition.parameters.values()];
   return markdown([
     `**policy definition** ${definition.displayName ?? definition.name}${definition.deprecated ? ' (deprecated)' : ''}`,
-    definition.version ? `Version ${definition.version}${definition.versions.length > 1 ? ` (known: ${definition.versions.join(', ')})` : ''}` : undefined,
+    definition.version
+      ? `Version ${definition.version}${definition.versions.length > 1 ? ` (known: ${definition.versions.join(', ')})` : ''}`
+      : undefined,
     parameters.length ? `Parameters:\n${parameters.map((p) => `- ${describeDefinitionParameter(p)}`).join('\n')}` : 'No parameters.',
   ]);
 }
@@ -94,8 +96,18 @@ export async function doHover(document: PolicyDocument, offset: number, options:
     const found = passedParameterAt(document, offset, options);
     if (found) {
       const span = spanOf(found.passed.keyNode);
-      if (!found.declared.length) return hoverAt(document, ...span, markdown([`\`${found.passed.name}\` is not a parameter of what this assigns.`]));
-      return hoverAt(document, ...span, markdown(found.declared.map((d) => `**${d.declaration.kind} parameter** ${describeDefinitionParameter(d.parameter)}\n\nof ${d.declaration.kind} ${d.declaration.name}`)));
+      if (!found.declared.length)
+        return hoverAt(document, ...span, markdown([`\`${found.passed.name}\` is not a parameter of what this assigns.`]));
+      return hoverAt(
+        document,
+        ...span,
+        markdown(
+          found.declared.map(
+            (d) =>
+              `**${d.declaration.kind} parameter** ${describeDefinitionParameter(d.parameter)}\n\nof ${d.declaration.kind} ${d.declaration.name}`,
+          ),
+        ),
+      );
     }
   }
   const target = targetAt(document, offset);
@@ -105,7 +117,9 @@ export async function doHover(document: PolicyDocument, offset: number, options:
         document,
         target.span.start,
         target.span.end,
-        target.declaration ? describeParameter(target.declaration) : markdown([`**parameter** \`${target.name}\``, 'Not declared in the set\'s `parameters`.']),
+        target.declaration
+          ? describeParameter(target.declaration)
+          : markdown([`**parameter** \`${target.name}\``, "Not declared in the set's `parameters`."]),
       );
     case 'group':
       return hoverAt(document, target.span.start, target.span.end, describeGroup(target.declaration, target.name));
@@ -118,9 +132,21 @@ export async function doHover(document: PolicyDocument, offset: number, options:
       const definition = definitionOf(target.reference, options);
       const parameter = definition?.parameters.get(target.value.name.toLowerCase());
       if (definition && parameter) {
-        return hoverAt(document, ...spanOf(target.value.keyNode), markdown([`**definition parameter** ${describeDefinitionParameter(parameter)}`, `of ${definition.displayName ?? definition.name}`]));
+        return hoverAt(
+          document,
+          ...spanOf(target.value.keyNode),
+          markdown([
+            `**definition parameter** ${describeDefinitionParameter(parameter)}`,
+            `of ${definition.displayName ?? definition.name}`,
+          ]),
+        );
       }
-      if (definition) return hoverAt(document, ...spanOf(target.value.keyNode), markdown([`\`${target.value.name}\` is not a parameter of ${definition.displayName ?? definition.name}.`]));
+      if (definition)
+        return hoverAt(
+          document,
+          ...spanOf(target.value.keyNode),
+          markdown([`\`${target.value.name}\` is not a parameter of ${definition.displayName ?? definition.name}.`]),
+        );
       break;
     }
   }

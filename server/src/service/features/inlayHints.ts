@@ -78,7 +78,11 @@ function isPolicyExpression(set: SetModel, value: string): boolean {
  * or a set parameter's default), or the definition's default. Undefined when the definition has no `effect`
  * parameter (its effect is written in its rule, which the known definitions do not keep).
  */
-export function effectiveEffect(set: SetModel, reference: ReferenceModel, definition: DefinitionInfo): { label: string; tooltip: string } | undefined {
+export function effectiveEffect(
+  set: SetModel,
+  reference: ReferenceModel,
+  definition: DefinitionInfo,
+): { label: string; tooltip: string } | undefined {
   const declared = definition.parameters.get('effect');
   // A definition without an `effect` parameter (its rule writes the effect; passing one is PS8001): nothing to say.
   if (!declared) return undefined;
@@ -89,35 +93,64 @@ export function effectiveEffect(set: SetModel, reference: ReferenceModel, defini
     const pinned = pin?.type === 'string' && !set.isDynamic(pin) ? majorOf(pin.value as string) : undefined;
     const known = majorOf(definition.version);
     if (pin && (pinned === undefined || (known !== undefined && pinned !== known))) {
-      return { label: "the definition's default effect", tooltip: `The member passes no \`effect\`: the default of the version it pins applies, whose parameters are not known (known: ${definition.version ?? 'no version'}).` };
+      return {
+        label: "the definition's default effect",
+        tooltip: `The member passes no \`effect\`: the default of the version it pins applies, whose parameters are not known (known: ${definition.version ?? 'no version'}).`,
+      };
     }
-    if (declared.hasDefault) return { label: `${plain(declared.defaultValue)}, the definition's default`, tooltip: `The member passes no \`effect\`: the definition's default applies.` };
-    return { label: 'effect not passed (required)', tooltip: 'The definition\'s `effect` has no default and the member passes none: the set cannot be deployed so.' };
+    if (declared.hasDefault)
+      return {
+        label: `${plain(declared.defaultValue)}, the definition's default`,
+        tooltip: `The member passes no \`effect\`: the definition's default applies.`,
+      };
+    return {
+      label: 'effect not passed (required)',
+      tooltip: "The definition's `effect` has no default and the member passes none: the set cannot be deployed so.",
+    };
   }
   const node = passed.valueNode;
   if (!node) return undefined;
   if (node.type !== 'string' || set.isDynamic(node)) {
-    return set.isDynamic(node) ? { label: 'effect set at deployment', tooltip: 'The template computes the value when it is deployed.' } : { label: `${plain(valueOf(node))}, passed here`, tooltip: 'The member passes this value.' };
+    return set.isDynamic(node)
+      ? { label: 'effect set at deployment', tooltip: 'The template computes the value when it is deployed.' }
+      : { label: `${plain(valueOf(node))}, passed here`, tooltip: 'The member passes this value.' };
   }
   const name = wholeParameterCall(set, node);
   if (name !== undefined) {
     const parameter = set.parametersByLower.get(name.toLowerCase());
     if (!parameter) return { label: `effect from ${name} (not declared)`, tooltip: `The set declares no parameter \`${name}\`.` };
     const value = defaultOf(parameter);
-    if (value === NO_DEFAULT) return { label: `effect from ${parameter.name} (no default)`, tooltip: `The set parameter \`${parameter.name}\` has no default: each assignment passes the effect.` };
-    return { label: `${plain(value)}, from ${parameter.name}'s default`, tooltip: `The set parameter \`${parameter.name}\`'s default, unless an assignment passes another value.` };
+    if (value === NO_DEFAULT)
+      return {
+        label: `effect from ${parameter.name} (no default)`,
+        tooltip: `The set parameter \`${parameter.name}\` has no default: each assignment passes the effect.`,
+      };
+    return {
+      label: `${plain(value)}, from ${parameter.name}'s default`,
+      tooltip: `The set parameter \`${parameter.name}\`'s default, unless an assignment passes another value.`,
+    };
   }
   const value = node.value as string;
-  if (isPolicyExpression(set, value)) return { label: 'effect from an expression', tooltip: 'The member passes an expression: its value is known when the policy is evaluated.' };
+  if (isPolicyExpression(set, value))
+    return {
+      label: 'effect from an expression',
+      tooltip: 'The member passes an expression: its value is known when the policy is evaluated.',
+    };
   return { label: `${value}, passed here`, tooltip: 'The member passes this value.' };
 }
 
 /** A value in a sentence: a string as it is, anything else short JSON. */
 const plain = (value: unknown) => (typeof value === 'string' ? shortName(value) : shortValue(value));
 
-const overlaps = (node: Node | undefined, range: OffsetRange): node is Node => !!node && node.offset <= range.end && node.offset + node.length >= range.start;
+const overlaps = (node: Node | undefined, range: OffsetRange): node is Node =>
+  !!node && node.offset <= range.end && node.offset + node.length >= range.start;
 
-function definitionHint(document: PolicyDocument, set: SetModel, reference: ReferenceModel, options: InlayHintOptions): InlayHint | undefined {
+function definitionHint(
+  document: PolicyDocument,
+  set: SetModel,
+  reference: ReferenceModel,
+  options: InlayHintOptions,
+): InlayHint | undefined {
   const node = reference.idNode ?? reference.nameNode;
   if (!node || node.type !== 'string') return undefined;
   const definition = definitionOf(reference, options);
@@ -128,7 +161,12 @@ function definitionHint(document: PolicyDocument, set: SetModel, reference: Refe
     position: document.lines.positionAt(node.offset + node.length),
     label: effect ? `${name} · ${effect.label}` : name,
     paddingLeft: true,
-    tooltip: { kind: 'markdown', value: [`**${definition.displayName ?? definition.name}**${definition.deprecated ? ' (deprecated)' : ''}`, effect?.tooltip].filter(Boolean).join('\n\n') },
+    tooltip: {
+      kind: 'markdown',
+      value: [`**${definition.displayName ?? definition.name}**${definition.deprecated ? ' (deprecated)' : ''}`, effect?.tooltip]
+        .filter(Boolean)
+        .join('\n\n'),
+    },
   };
 }
 
@@ -137,13 +175,17 @@ function definitionHint(document: PolicyDocument, set: SetModel, reference: Refe
  * with a suffix, `-preview`, only when no other matches or the pattern asks for one), and the newest version
  * of a higher major, when one exists.
  */
-export function resolveDefinitionVersion(pattern: string, versions: string[]): { resolved: string; newerMajor: string | undefined } | undefined {
+export function resolveDefinitionVersion(
+  pattern: string,
+  versions: string[],
+): { resolved: string; newerMajor: string | undefined } | undefined {
   const newestFirst = [...new Set(versions)].sort(newestVersionFirst);
   const matching = newestFirst.filter((v) => versionMatches(pattern, v));
   const resolved = pattern.includes('-') ? matching[0] : (matching.find((v) => !v.includes('-')) ?? matching[0]);
   if (resolved === undefined) return undefined;
   const major = majorOf(resolved) ?? 0;
-  const newerMajor = newestFirst.find((v) => (majorOf(v) ?? -1) > major && !v.includes('-')) ?? newestFirst.find((v) => (majorOf(v) ?? -1) > major);
+  const newerMajor =
+    newestFirst.find((v) => (majorOf(v) ?? -1) > major && !v.includes('-')) ?? newestFirst.find((v) => (majorOf(v) ?? -1) > major);
   return { resolved, newerMajor };
 }
 
@@ -154,14 +196,18 @@ function versionHint(document: PolicyDocument, set: SetModel, reference: Referen
   if (!DEFINITION_VERSION.test(pattern)) return undefined;
   const name = reference.idNode ? undefined : stringValue(reference.nameNode);
   // Every variant's versions, as the version check (PS8005) reads them.
-  const versions = definitionsNamedBy(options.definitions, stringValue(reference.idNode), name, reference.idKey).flatMap((v) => (v.versions.length ? v.versions : v.version ? [v.version] : []));
+  const versions = definitionsNamedBy(options.definitions, stringValue(reference.idNode), name, reference.idKey).flatMap((v) =>
+    v.versions.length ? v.versions : v.version ? [v.version] : [],
+  );
   if (!versions.length) return undefined;
   const answer = resolveDefinitionVersion(pattern, versions);
   // No known version matches: PS8005 says so.
   if (!answer) return undefined;
   const range = pattern.includes('*');
   if (!range && !answer.newerMajor) return undefined;
-  const parts = [range ? `→ ${answer.resolved}` : undefined, answer.newerMajor ? `newer major: ${answer.newerMajor}` : undefined].filter(Boolean);
+  const parts = [range ? `→ ${answer.resolved}` : undefined, answer.newerMajor ? `newer major: ${answer.newerMajor}` : undefined].filter(
+    Boolean,
+  );
   return {
     position: document.lines.positionAt(node.offset + node.length),
     label: parts.join(' · '),
@@ -187,7 +233,10 @@ function parameterValueHints(document: PolicyDocument, set: SetModel, range: Off
       position: document.lines.positionAt(at),
       label: value === NO_DEFAULT ? '= (no default)' : `= ${shortValue(value)}`,
       paddingLeft: true,
-      tooltip: value === NO_DEFAULT ? `\`${parameter.name}\` has no default: each assignment passes a value.` : `\`${parameter.name}\`'s default, unless an assignment passes another value.`,
+      tooltip:
+        value === NO_DEFAULT
+          ? `\`${parameter.name}\` has no default: each assignment passes a value.`
+          : `\`${parameter.name}\`'s default, unless an assignment passes another value.`,
     });
   }
 }

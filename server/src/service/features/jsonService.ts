@@ -23,7 +23,11 @@ export function jsonService(): LanguageService {
     service.configure({
       validate: false,
       allowComments: false,
-      schemas: SCHEMA_KINDS.map((kind) => ({ uri: `policyset:/bundled/${kind}.schema.json`, fileMatch: [documentUri(kind)], schema: bundledSchema(kind) })),
+      schemas: SCHEMA_KINDS.map((kind) => ({
+        uri: `policyset:/bundled/${kind}.schema.json`,
+        fileMatch: [documentUri(kind)],
+        schema: bundledSchema(kind),
+      })),
     });
   }
   return service;

@@ -43,17 +43,27 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
   if (!set) return undefined;
   const text = document.parsed.text;
   for (const group of set.groups) {
-    if (inNode(offset, group.nameNode)) return { type: 'group', set, name: group.name, span: stringSpan(text, group.nameNode), declaration: group };
+    if (inNode(offset, group.nameNode))
+      return { type: 'group', set, name: group.name, span: stringSpan(text, group.nameNode), declaration: group };
   }
   for (const parameter of set.parameters) {
-    if (inNode(offset, parameter.keyNode)) return { type: 'parameter', set, name: parameter.name, span: stringSpan(text, parameter.keyNode), declaration: parameter };
+    if (inNode(offset, parameter.keyNode))
+      return { type: 'parameter', set, name: parameter.name, span: stringSpan(text, parameter.keyNode), declaration: parameter };
   }
   for (const reference of set.references) {
     if (!inNode(offset, reference.node)) continue;
-    if (inNode(offset, reference.idNode) && reference.idNode.type === 'string') return { type: 'definitionId', set, reference, node: reference.idNode };
-    if (inNode(offset, reference.nameNode) && reference.nameNode.type === 'string') return { type: 'definitionId', set, reference, node: reference.nameNode };
+    if (inNode(offset, reference.idNode) && reference.idNode.type === 'string')
+      return { type: 'definitionId', set, reference, node: reference.idNode };
+    if (inNode(offset, reference.nameNode) && reference.nameNode.type === 'string')
+      return { type: 'definitionId', set, reference, node: reference.nameNode };
     if (inNode(offset, reference.refIdNode) && reference.refIdLower !== undefined) {
-      return { type: 'referenceId', set, reference, name: reference.refIdNode.value as string, span: stringSpan(text, reference.refIdNode) };
+      return {
+        type: 'referenceId',
+        set,
+        reference,
+        name: reference.refIdNode.value as string,
+        span: stringSpan(text, reference.refIdNode),
+      };
     }
     if (inNode(offset, reference.groupNamesNode)) {
       for (const use of set.groupUses) {
@@ -65,7 +75,13 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
     if (inNode(offset, reference.parametersNode)) {
       for (const use of set.parameterUses) {
         if (use.reference === reference && within(offset, use.start, use.end)) {
-          return { type: 'parameter', set, name: use.name, span: { start: use.start, end: use.end, inExpression: true }, declaration: set.parametersByLower.get(use.lower) };
+          return {
+            type: 'parameter',
+            set,
+            name: use.name,
+            span: { start: use.start, end: use.end, inExpression: true },
+            declaration: set.parametersByLower.get(use.lower),
+          };
         }
       }
       for (const value of reference.parameterValues) {
@@ -78,12 +94,17 @@ export function targetAt(document: PolicyDocument, offset: number): Target | und
 }
 
 /** Every place that names the target's group, parameter or reference ID, declarations first. */
-export function occurrences(text: string, target: Extract<Target, { type: 'group' | 'parameter' | 'referenceId' }>): Array<NameSpan & { declaration: boolean }> {
+export function occurrences(
+  text: string,
+  target: Extract<Target, { type: 'group' | 'parameter' | 'referenceId' }>,
+): Array<NameSpan & { declaration: boolean }> {
   const lower = target.name.toLowerCase();
   const set = target.set;
   if (target.type === 'referenceId') {
     // Declared in the set only (assignments name them, in other files): each declaration of the ID (a duplicate is PS2005).
-    return set.references.filter((r) => r.refIdLower === lower && r.refIdNode).map((r) => ({ ...stringSpan(text, r.refIdNode!), declaration: true }));
+    return set.references
+      .filter((r) => r.refIdLower === lower && r.refIdNode)
+      .map((r) => ({ ...stringSpan(text, r.refIdNode!), declaration: true }));
   }
   if (target.type === 'group') {
     return [
@@ -93,6 +114,8 @@ export function occurrences(text: string, target: Extract<Target, { type: 'group
   }
   return [
     ...set.parameters.filter((p) => p.name.toLowerCase() === lower).map((p) => ({ ...stringSpan(text, p.keyNode), declaration: true })),
-    ...set.parameterUses.filter((u) => u.lower === lower).map((u) => ({ start: u.start, end: u.end, inExpression: true, declaration: false })),
+    ...set.parameterUses
+      .filter((u) => u.lower === lower)
+      .map((u) => ({ start: u.start, end: u.end, inExpression: true, declaration: false })),
   ];
 }

@@ -27,10 +27,21 @@ export function referencedDefinitionAt(document: PolicyDocument, offset: number,
  * Every declaration and use of the group or parameter at the offset; for a set parameter or a member's
  * reference ID, also every place the workspace's consumers (`consumers`) name it.
  */
-export function findReferences(document: PolicyDocument, uri: string, offset: number, includeDeclaration = true, consumers: ConsumerDocument[] = []): Location[] {
+export function findReferences(
+  document: PolicyDocument,
+  uri: string,
+  offset: number,
+  includeDeclaration = true,
+  consumers: ConsumerDocument[] = [],
+): Location[] {
   const target = targetAt(document, offset);
   const subject = consumers.length ? consumerSubjectAt(document, offset) : undefined;
-  const inConsumers = subject ? consumerLocations(consumers.filter((c) => c.uri !== uri), subject) : [];
+  const inConsumers = subject
+    ? consumerLocations(
+        consumers.filter((c) => c.uri !== uri),
+        subject,
+      )
+    : [];
   if (target?.type === 'referenceId') {
     const own = includeDeclaration ? [{ uri, range: document.lines.rangeOf(target.span.start, target.span.end) }] : [];
     return [...own, ...inConsumers];
@@ -50,8 +61,10 @@ export interface RenameTarget {
 /** What a rename at the offset would rename, or why it can't. */
 export function prepareRename(document: PolicyDocument, offset: number): RenameTarget | { error: string } {
   const target = targetAt(document, offset);
-  if (target?.type === 'referenceId') return { range: document.lines.rangeOf(target.span.start, target.span.end), placeholder: target.name };
-  if (!target || (target.type !== 'group' && target.type !== 'parameter')) return { error: 'Only a group, a set parameter or a reference ID can be renamed here.' };
+  if (target?.type === 'referenceId')
+    return { range: document.lines.rangeOf(target.span.start, target.span.end), placeholder: target.name };
+  if (!target || (target.type !== 'group' && target.type !== 'parameter'))
+    return { error: 'Only a group, a set parameter or a reference ID can be renamed here.' };
   if (!target.name) return { error: 'An empty name cannot be renamed.' };
   return { range: document.lines.rangeOf(target.span.start, target.span.end), placeholder: target.name };
 }
@@ -66,24 +79,47 @@ function spell(name: string, span: NameSpan): string {
  * Renames a group or a set parameter: its declaration and every use in the set (names match
  * case-insensitively, as the service matches them). Refuses a name that another one already has.
  */
-export function rename(document: PolicyDocument, uri: string, offset: number, newName: string, consumers: ConsumerDocument[] = []): WorkspaceEdit | { error: string } {
+export function rename(
+  document: PolicyDocument,
+  uri: string,
+  offset: number,
+  newName: string,
+  consumers: ConsumerDocument[] = [],
+): WorkspaceEdit | { error: string } {
   const target = targetAt(document, offset);
   if (!newName.trim()) return { error: 'The new name is empty.' };
   // The workspace's consumers that name the parameter or member are renamed in the same edit.
   const subject = consumers.length ? consumerSubjectAt(document, offset) : undefined;
-  const inConsumers = subject ? consumerRenameEdits(consumers.filter((c) => c.uri !== uri), subject, newName) : {};
+  const inConsumers = subject
+    ? consumerRenameEdits(
+        consumers.filter((c) => c.uri !== uri),
+        subject,
+        newName,
+      )
+    : {};
   if (target?.type === 'referenceId') {
     const lower = newName.toLowerCase();
-    if (lower !== target.name.toLowerCase() && target.set.references.some((r) => r.refIdLower === lower)) return { error: `A reference ID '${newName}' already exists in this policy set.` };
-    return { changes: { ...inConsumers, [uri]: [{ range: document.lines.rangeOf(target.span.start, target.span.end), newText: spell(newName, target.span) }] } };
+    if (lower !== target.name.toLowerCase() && target.set.references.some((r) => r.refIdLower === lower))
+      return { error: `A reference ID '${newName}' already exists in this policy set.` };
+    return {
+      changes: {
+        ...inConsumers,
+        [uri]: [{ range: document.lines.rangeOf(target.span.start, target.span.end), newText: spell(newName, target.span) }],
+      },
+    };
   }
-  if (!target || (target.type !== 'group' && target.type !== 'parameter')) return { error: 'Only a group, a set parameter or a reference ID can be renamed here.' };
+  if (!target || (target.type !== 'group' && target.type !== 'parameter'))
+    return { error: 'Only a group, a set parameter or a reference ID can be renamed here.' };
   const lower = newName.toLowerCase();
   if (lower !== target.name.toLowerCase()) {
     const taken = target.type === 'group' ? target.set.groupsByLower.has(lower) : target.set.parametersByLower.has(lower);
     if (taken) return { error: `A ${target.type} named '${newName}' already exists in this policy set.` };
   }
-  if (target.type === 'parameter' && !/^[^\s()[\]]+$/.test(newName)) return { error: `'${newName}' is not a usable parameter name: use no spaces, parentheses or brackets.` };
-  const edits: TextEdit[] = occurrences(document.parsed.text, target).map((o) => ({ range: document.lines.rangeOf(o.start, o.end), newText: spell(newName, o) }));
+  if (target.type === 'parameter' && !/^[^\s()[\]]+$/.test(newName))
+    return { error: `'${newName}' is not a usable parameter name: use no spaces, parentheses or brackets.` };
+  const edits: TextEdit[] = occurrences(document.parsed.text, target).map((o) => ({
+    range: document.lines.rangeOf(o.start, o.end),
+    newText: spell(newName, o),
+  }));
   return { changes: { ...(target.type === 'parameter' ? inConsumers : {}), [uri]: edits } };
 }

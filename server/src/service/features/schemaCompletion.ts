@@ -49,7 +49,11 @@ function propertyOf(schema: Schema, key: string): Schema | undefined {
   if (Object.prototype.hasOwnProperty.call(properties, key)) return properties[key];
   const lower = key.toLowerCase();
   const found = Object.keys(properties).find((k) => k.toLowerCase() === lower);
-  return found !== undefined ? properties[found] : typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  return found !== undefined
+    ? properties[found]
+    : typeof schema.additionalProperties === 'object'
+      ? schema.additionalProperties
+      : undefined;
 }
 
 function schemaAt(root: Schema, path: JSONPath): Schema | undefined {
@@ -101,7 +105,8 @@ export function schemaCompletions(where: SchemaCompletionContext): CompletionIte
   if (!root) return [];
   const [start, end] = where.inString ? [where.inString.start, where.inString.end] : [where.offset, where.offset];
   const range = where.range(start, end);
-  const documentation = (schema: Schema | undefined) => (schema?.description ? { kind: MarkupKind.Markdown, value: schema.description } : undefined);
+  const documentation = (schema: Schema | undefined) =>
+    schema?.description ? { kind: MarkupKind.Markdown, value: schema.description } : undefined;
 
   if (where.atKey) {
     const objectPath = where.path.slice(0, -1);
@@ -138,6 +143,12 @@ export function schemaCompletions(where: SchemaCompletionContext): CompletionIte
   const values = schema.enum ?? (typesOf(schema).includes('boolean') ? [true, false] : []);
   return values.map((value) => {
     const text = JSON.stringify(value);
-    return { label: text, kind: CompletionItemKind.Value, documentation: documentation(schema), filterText: text, textEdit: { range, newText: text } };
+    return {
+      label: text,
+      kind: CompletionItemKind.Value,
+      documentation: documentation(schema),
+      filterText: text,
+      textEdit: { range, newText: text },
+    };
   });
 }

@@ -1,4 +1,13 @@
-import { SymbolKind, type DocumentSymbol, type FoldingRange, type FormattingOptions, type Position, type Range, type SelectionRange, type TextEdit } from 'vscode-languageserver-types';
+import {
+  SymbolKind,
+  type DocumentSymbol,
+  type FoldingRange,
+  type FormattingOptions,
+  type Position,
+  type Range,
+  type SelectionRange,
+  type TextEdit,
+} from 'vscode-languageserver-types';
 import { createScanner, SyntaxKind } from 'jsonc-parser';
 import { keyNodeOf, MAX_DEPTH, propertyIgnoreCase, stringValue, type Node } from '../json';
 import type { SetModel } from '../model/policySet';
@@ -6,7 +15,15 @@ import type { PolicyDocument } from '../validate';
 import { definitionOf, type FeatureOptions } from './hover';
 import { jsonViewOf } from './jsonService';
 
-function symbol(document: PolicyDocument, name: string, kind: SymbolKind, node: Node, selection: Node, detail?: string, children?: DocumentSymbol[]): DocumentSymbol {
+function symbol(
+  document: PolicyDocument,
+  name: string,
+  kind: SymbolKind,
+  node: Node,
+  selection: Node,
+  detail?: string,
+  children?: DocumentSymbol[],
+): DocumentSymbol {
   const { lines } = document;
   // The range is the whole property (key and value) when the node is a property's value.
   const key = keyNodeOf(node);
@@ -23,15 +40,40 @@ function symbol(document: PolicyDocument, name: string, kind: SymbolKind, node: 
 
 function setSymbol(document: PolicyDocument, set: SetModel, options: FeatureOptions): DocumentSymbol {
   const properties = set.properties;
-  const name = stringValue(propertyIgnoreCase(set.resource, 'name')) ?? stringValue(propertyIgnoreCase(properties, 'displayName')) ?? 'policy set';
+  const name =
+    stringValue(propertyIgnoreCase(set.resource, 'name')) ?? stringValue(propertyIgnoreCase(properties, 'displayName')) ?? 'policy set';
   const children: DocumentSymbol[] = [];
   if (set.parametersNode) {
-    const parameters = set.parameters.filter((p) => p.node).map((p) => symbol(document, p.name, SymbolKind.Variable, p.node!, p.keyNode, p.type));
-    children.push(symbol(document, 'parameters', SymbolKind.Namespace, set.parametersNode, keyNodeOf(set.parametersNode) ?? set.parametersNode, `${parameters.length}`, parameters));
+    const parameters = set.parameters
+      .filter((p) => p.node)
+      .map((p) => symbol(document, p.name, SymbolKind.Variable, p.node!, p.keyNode, p.type));
+    children.push(
+      symbol(
+        document,
+        'parameters',
+        SymbolKind.Namespace,
+        set.parametersNode,
+        keyNodeOf(set.parametersNode) ?? set.parametersNode,
+        `${parameters.length}`,
+        parameters,
+      ),
+    );
   }
   if (set.groupsNode) {
-    const groups = set.groups.map((g) => symbol(document, g.name, SymbolKind.EnumMember, g.node, g.nameNode, stringValue(propertyIgnoreCase(g.node, 'category'))));
-    children.push(symbol(document, 'policyDefinitionGroups', SymbolKind.Namespace, set.groupsNode, keyNodeOf(set.groupsNode) ?? set.groupsNode, `${groups.length}`, groups));
+    const groups = set.groups.map((g) =>
+      symbol(document, g.name, SymbolKind.EnumMember, g.node, g.nameNode, stringValue(propertyIgnoreCase(g.node, 'category'))),
+    );
+    children.push(
+      symbol(
+        document,
+        'policyDefinitionGroups',
+        SymbolKind.Namespace,
+        set.groupsNode,
+        keyNodeOf(set.groupsNode) ?? set.groupsNode,
+        `${groups.length}`,
+        groups,
+      ),
+    );
   }
   if (set.referencesNode) {
     const references = set.references.map((r) => {
@@ -39,9 +81,26 @@ function setSymbol(document: PolicyDocument, set: SetModel, options: FeatureOpti
       const definition = definitionOf(r, options);
       const idText = stringValue(r.idNode);
       const label = refId ?? definition?.displayName ?? idText?.split('/').pop() ?? `[${r.index}]`;
-      return symbol(document, label, SymbolKind.Object, r.node, r.refIdNode ?? r.idNode ?? r.node, definition?.displayName ?? idText?.split('/').pop());
+      return symbol(
+        document,
+        label,
+        SymbolKind.Object,
+        r.node,
+        r.refIdNode ?? r.idNode ?? r.node,
+        definition?.displayName ?? idText?.split('/').pop(),
+      );
     });
-    children.push(symbol(document, 'policyDefinitions', SymbolKind.Array, set.referencesNode, keyNodeOf(set.referencesNode) ?? set.referencesNode, `${references.length}`, references));
+    children.push(
+      symbol(
+        document,
+        'policyDefinitions',
+        SymbolKind.Array,
+        set.referencesNode,
+        keyNodeOf(set.referencesNode) ?? set.referencesNode,
+        `${references.length}`,
+        references,
+      ),
+    );
   }
   const nameNode = propertyIgnoreCase(set.resource, 'name');
   const kind = set.kind === 'policySetDefinitionVersion' ? 'version' : 'policy set';
@@ -92,5 +151,10 @@ function bracketsTooDeep(text: string): boolean {
 export function format(document: PolicyDocument, options: FormattingOptions, range?: Range): TextEdit[] {
   if (document.parsed.tooLarge || document.parsed.tooDeep || bracketsTooDeep(document.parsed.text)) return [];
   const view = jsonViewOf(document);
-  return view.service.format(view.textDocument, range, { tabSize: options.tabSize, insertSpaces: options.insertSpaces, insertFinalNewline: options.insertFinalNewline, keepLines: false });
+  return view.service.format(view.textDocument, range, {
+    tabSize: options.tabSize,
+    insertSpaces: options.insertSpaces,
+    insertFinalNewline: options.insertFinalNewline,
+    keepLines: false,
+  });
 }

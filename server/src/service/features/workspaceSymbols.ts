@@ -66,7 +66,8 @@ const START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 }
 /** An open document's policy sets, their parameters, groups and reference IDs, at their place. */
 export function workspaceSymbolsOfDocument(uri: string, document: PolicyDocument): DocumentWorkspaceSymbols {
   const entries: SymbolEntry[] = [];
-  const add = (name: string, kind: SymbolKind, node: Node, containerName: string) => entries.push({ name, kind, start: node.offset, end: node.offset + node.length, containerName });
+  const add = (name: string, kind: SymbolKind, node: Node, containerName: string) =>
+    entries.push({ name, kind, start: node.offset, end: node.offset + node.length, containerName });
   for (const set of document.sets) {
     const nameNode = propertyIgnoreCase(set.resource, 'name');
     const setName = stringValue(propertyIgnoreCase(set.properties, 'displayName')) ?? stringValue(nameNode) ?? 'policy set';
@@ -74,7 +75,8 @@ export function workspaceSymbolsOfDocument(uri: string, document: PolicyDocument
     for (const parameter of set.parameters) add(parameter.name, SymbolKind.Variable, parameter.keyNode, setName);
     for (const group of set.groups) add(group.name, SymbolKind.EnumMember, group.nameNode, setName);
     for (const reference of set.references) {
-      if (reference.refIdNode?.type === 'string' && reference.refIdLower !== undefined) add(reference.refIdNode.value as string, SymbolKind.Object, reference.refIdNode, setName);
+      if (reference.refIdNode?.type === 'string' && reference.refIdLower !== undefined)
+        add(reference.refIdNode.value as string, SymbolKind.Object, reference.refIdNode, setName);
     }
   }
   // The line index alone outlives this call (not the tree or the models).
@@ -102,13 +104,19 @@ export function getWorkspaceSymbols(query: string, sources: SymbolSources, limit
     found.push({ score, order: order++, symbol });
   };
   /** A symbol of a file the server knows without its text: at the file's start. */
-  const add = (name: string, kind: SymbolKind, uri: string, containerName: string) => consider(name, () => ({ name, kind, location: { uri, range: START }, containerName }));
+  const add = (name: string, kind: SymbolKind, uri: string, containerName: string) =>
+    consider(name, () => ({ name, kind, location: { uri, range: START }, containerName }));
   const open = new Set<string>();
   for (const { uri, holdsSet, entries, rangeOf } of sources.documents) {
     if (holdsSet) open.add(uri);
     for (const e of entries) {
       if (full()) break;
-      consider(e.name, () => ({ name: e.name, kind: e.kind, location: { uri, range: rangeOf(e.start, e.end) }, containerName: e.containerName }));
+      consider(e.name, () => ({
+        name: e.name,
+        kind: e.kind,
+        location: { uri, range: rangeOf(e.start, e.end) },
+        containerName: e.containerName,
+      }));
     }
   }
   for (const { info, uri } of sources.sets ?? []) {

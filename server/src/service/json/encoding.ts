@@ -10,7 +10,8 @@ export interface DecodedText {
   encoding?: TextEncodingName;
 }
 
-export type TextEncodingName = 'UTF-8 with a byte order mark' | 'UTF-16LE with a byte order mark' | 'UTF-16BE with a byte order mark' | 'UTF-16LE' | 'UTF-16BE';
+export type TextEncodingName =
+  'UTF-8 with a byte order mark' | 'UTF-16LE with a byte order mark' | 'UTF-16BE with a byte order mark' | 'UTF-16LE' | 'UTF-16BE';
 
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;

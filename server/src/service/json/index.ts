@@ -75,7 +75,8 @@ function reportTrailingCommas(text: string, problems: SyntaxProblem[]): SyntaxPr
       let i = problem.offset - 1;
       while (i >= 0 && /\s/.test(text[i])) i--;
       if (text[i] === ',') {
-        if (!seen.has(i)) result.push({ offset: i, length: 1, message: `Trailing comma: remove it before '${closing}'`, trailingComma: true });
+        if (!seen.has(i))
+          result.push({ offset: i, length: 1, message: `Trailing comma: remove it before '${closing}'`, trailingComma: true });
         seen.add(i);
         continue;
       }
@@ -127,9 +128,21 @@ function parseLarge(text: string): ParsedJson {
     // The first error only, where JSON.parse says it is: a tolerant parse of this much text takes too long.
     const position = /position (\d+)/.exec((error as Error).message);
     const offset = position ? Number(position[1]) : Math.max(0, text.length - 1);
-    syntaxErrors.push({ offset, length: 1, message: `Invalid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}` });
+    syntaxErrors.push({
+      offset,
+      length: 1,
+      message: `Invalid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}`,
+    });
   }
-  return { text, root: undefined, syntaxErrors, duplicateKeys: [], tooLarge: { length: text.length }, value: () => value, strict: syntaxErrors.length === 0 };
+  return {
+    text,
+    root: undefined,
+    syntaxErrors,
+    duplicateKeys: [],
+    tooLarge: { length: text.length },
+    value: () => value,
+    strict: syntaxErrors.length === 0,
+  };
 }
 
 /** A deployment template's `$schema`, seen in text that may not parse. */
@@ -220,7 +233,10 @@ export function parseJson(input: string): ParsedJson {
     strict: value !== undefined && text === original,
     tooDeep,
     duplicateKeys: tooDeep ? [] : duplicateKeys,
-    syntaxErrors: reportTrailingCommas(text, errors.map((e) => ({ offset: e.offset, length: e.length, message: describe(e) }))),
+    syntaxErrors: reportTrailingCommas(
+      text,
+      errors.map((e) => ({ offset: e.offset, length: e.length, message: describe(e) })),
+    ),
     value() {
       // A document with comments or syntax errors: its value as the tolerant parser recovered it.
       cached ??= { value: root ? getNodeValue(root) : undefined };
@@ -281,7 +297,12 @@ export function propertyIgnoreCase(node: Node | undefined, key: string): Node | 
   for (let i = children.length - 1; i >= 0; i--) {
     const name = children[i].children?.[0]?.value;
     // Only keys of the same length can match: most misses never lowercase anything.
-    if (typeof name === 'string' && name.length === key.length && name.toLowerCase() === (lower ??= key.toLowerCase()) && children[i].children?.[1]) {
+    if (
+      typeof name === 'string' &&
+      name.length === key.length &&
+      name.toLowerCase() === (lower ??= key.toLowerCase()) &&
+      children[i].children?.[1]
+    ) {
       return children[i].children?.[1];
     }
   }

@@ -157,7 +157,8 @@ export class TapeNode implements Node {
     if ((records[this.index * RECORD] & KIND) !== ARRAY) return found;
     if (this.list) return this.list.filter((item) => item.type !== 'string');
     const after = records[this.index * RECORD + 3];
-    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3]) if ((records[i * RECORD] & KIND) !== STRING) found.push(this.childAt(i));
+    for (let i = this.index + 1; i < after; i = records[i * RECORD + 3])
+      if ((records[i * RECORD] & KIND) !== STRING) found.push(this.childAt(i));
     return found;
   }
 
@@ -315,7 +316,10 @@ export class TapeNode implements Node {
       // A key is the record right after its property's.
       if ((records[at] & KIND) !== STRING || (i > 0 && (records[at - RECORD] & KIND) === PROPERTY)) continue;
       const start = records[at + 1];
-      const starts = records[at] & ESCAPED ? (JSON.parse(text.slice(start, records[at + 2])) as string).charCodeAt(0) === code : text.charCodeAt(start + 1) === code;
+      const starts =
+        records[at] & ESCAPED
+          ? (JSON.parse(text.slice(start, records[at + 2])) as string).charCodeAt(0) === code
+          : text.charCodeAt(start + 1) === code;
       if (starts) found.push(this.childAt(i));
     }
     return found;
@@ -569,7 +573,11 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
         kind = NULL;
       } else {
         pos++;
-        for (let c = text.charCodeAt(pos); (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; c = text.charCodeAt(++pos));
+        for (
+          let c = text.charCodeAt(pos);
+          (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
+          c = text.charCodeAt(++pos)
+        );
         kind = NUMBER;
       }
       putRecord(records, at, kind, start, pos, count + 1, top);
@@ -593,7 +601,8 @@ export function buildTreeOfValidJson(text: string, maxDepth: number): FastTreeRe
   // Duplicate keys are rare: their nodes are looked for only when some object repeats a key. A pass of
   // its own, after the scan: in the scan's loop the check slowed every character.
   let repeated = false;
-  if (keys > 1) for (let i = 0; i < count && !repeated; i++) if ((records[i * RECORD] & KIND) === OBJECT) repeated = repeatsAKey(text, records, i);
+  if (keys > 1)
+    for (let i = 0; i < count && !repeated; i++) if ((records[i * RECORD] & KIND) === OBJECT) repeated = repeatsAKey(text, records, i);
   return { root, duplicateKeys: repeated ? findDuplicateKeys(root) : [] };
 }
 

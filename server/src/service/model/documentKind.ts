@@ -14,10 +14,12 @@ export type DocumentKind =
   | 'unknown';
 
 /** Why a JSON document of kind 'unknown' is not checked: one wording for the CLI's note and the editor's notice. */
-export const NOT_A_POLICY_DOCUMENT = 'JSON, but not a policy set definition, a version of one, an ARM template holding them or a policy definition';
+export const NOT_A_POLICY_DOCUMENT =
+  'JSON, but not a policy set definition, a version of one, an ARM template holding them or a policy definition';
 
 /** A key or type that only policy documents have, found in text that may not even be JSON. */
-const POLICY_KEY = /"(?:policyRule|policyDefinitions|policyDefinitionId|policyDefinitionGroups|policyDefinitionReferenceId)"|\.Authorization\/policy(?:Set)?Definitions/i;
+const POLICY_KEY =
+  /"(?:policyRule|policyDefinitions|policyDefinitionId|policyDefinitionGroups|policyDefinitionReferenceId)"|\.Authorization\/policy(?:Set)?Definitions/i;
 
 /** Whether a text shows any sign of being a policy document: a policy key or resource type in it. */
 export function mentionsPolicyKeys(text: string): boolean {
@@ -71,7 +73,12 @@ interface JsonView<T> {
 
 const nodeView: JsonView<Node> = {
   get: property,
-  members: (node) => (node?.type === 'object' ? entries(node).map((e) => e.valueNode).filter((n): n is Node => !!n) : items(node)),
+  members: (node) =>
+    node?.type === 'object'
+      ? entries(node)
+          .map((e) => e.valueNode)
+          .filter((n): n is Node => !!n)
+      : items(node),
   string: stringValue,
   isObject: (node) => node?.type === 'object',
   isContainer: (node) => node?.type === 'object' || node?.type === 'array',
@@ -115,7 +122,9 @@ function classifyWith<T>(root: T | undefined, view: JsonView<T>): Classification
   const schema = view.string(view.get(root, '$schema'));
   // A JSON Schema (a landing-zone library's schema of its own files, say) has `properties` too.
   if (schema && JSON_SCHEMA_SCHEMA.test(schema)) return { kind: 'unknown', resources: [] };
-  const isTemplate = (schema && TEMPLATE_SCHEMA.test(schema)) || (view.isContainer(view.get(root, 'resources')) && view.get(root, 'contentVersion') !== undefined);
+  const isTemplate =
+    (schema && TEMPLATE_SCHEMA.test(schema)) ||
+    (view.isContainer(view.get(root, 'resources')) && view.get(root, 'contentVersion') !== undefined);
   if (isTemplate) {
     const found: Array<Resource<T>> = [];
     const visit = (container: T | undefined, parentIsSet: boolean, depth: number) => {
@@ -175,7 +184,9 @@ function almostASet<T>(root: T, view: JsonView<T>): boolean {
     view.get(properties, 'policyDefinitionId') === undefined &&
     view.get(properties, 'enforcementMode') === undefined &&
     view.get(properties, 'policyRule') === undefined &&
-    (view.get(properties, 'policyDefinitions') !== undefined || view.get(properties, 'policyDefinitionGroups') !== undefined || misspelt(properties, 'policyDefinitions', view) !== undefined);
+    (view.get(properties, 'policyDefinitions') !== undefined ||
+      view.get(properties, 'policyDefinitionGroups') !== undefined ||
+      misspelt(properties, 'policyDefinitions', view) !== undefined);
   const properties = view.get(root, 'properties');
   if (properties !== undefined) return setLike(properties);
   const near = misspelt(root, 'properties', view);
@@ -191,7 +202,11 @@ function isWorkspaceItem<T>(root: T, type: string | undefined, view: JsonView<T>
   // workspaceId: its value is a declaration ({ "type": ... }), not an item's ID.
   const isDeclaration = (value: T | undefined) => view.isObject(value) && view.get(value, 'type') !== undefined;
   if (ITEM_ONLY_KEYS.some((key) => view.get(root, key) !== undefined && !isDeclaration(view.get(root, key)))) return true;
-  return type !== undefined && knownItemType(type) !== undefined && (view.get(root, 'id') !== undefined || view.get(root, 'displayName') !== undefined);
+  return (
+    type !== undefined &&
+    knownItemType(type) !== undefined &&
+    (view.get(root, 'id') !== undefined || view.get(root, 'displayName') !== undefined)
+  );
 }
 
 const PLAN_SCHEMA = /deploymentPlan\.schema\.json#?$/i;
@@ -208,7 +223,12 @@ function isDeploymentPlan<T>(root: T, schema: string | undefined, view: JsonView
   const deployments = view.get(root, 'deployments');
   if (properties === undefined && view.isContainer(deployments) && !view.isObject(deployments)) {
     const first = view.members(deployments).find((d) => view.isObject(d));
-    return first !== undefined && PLAN_ENTRY_KEYS.some((key) => view.get(first, key) !== undefined || (key === 'model' && view.get(view.get(first, 'properties'), 'model') !== undefined));
+    return (
+      first !== undefined &&
+      PLAN_ENTRY_KEYS.some(
+        (key) => view.get(first, key) !== undefined || (key === 'model' && view.get(view.get(first, 'properties'), 'model') !== undefined),
+      )
+    );
   }
   return (
     view.isObject(view.get(root, 'sku')) &&

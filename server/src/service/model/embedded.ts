@@ -30,14 +30,17 @@ const SET_SIGN = /"policyDefinitions"|\.Authorization\/policySetDefinitions"/i;
 export function embeddedSets(root: Node | undefined, templateText?: string): EmbeddedSet[] {
   if (root?.type !== 'object') return [];
   const schema = property(root, '$schema');
-  const isTemplate = (schema?.type === 'string' && /deploymentTemplate\.json#?$/i.test(String(schema.value))) || (property(root, 'resources') !== undefined && property(root, 'contentVersion') !== undefined);
+  const isTemplate =
+    (schema?.type === 'string' && /deploymentTemplate\.json#?$/i.test(String(schema.value))) ||
+    (property(root, 'resources') !== undefined && property(root, 'contentVersion') !== undefined);
   if (!isTemplate) return [];
   const found: EmbeddedSet[] = [];
   for (const entry of entries(property(root, 'variables'))) {
     const node = entry.valueNode;
     if (node?.type === 'object' && templateText !== undefined) {
       const classification = classify(node);
-      if (classification.resources.length && classification.kind !== 'unknown') found.push({ variable: entry.key, node, text: templateText.slice(node.offset, node.offset + node.length), offset: node.offset });
+      if (classification.resources.length && classification.kind !== 'unknown')
+        found.push({ variable: entry.key, node, text: templateText.slice(node.offset, node.offset + node.length), offset: node.offset });
       continue;
     }
     if (node?.type !== 'string' || typeof node.value !== 'string' || !SET_SIGN.test(node.value)) continue;
@@ -47,7 +50,12 @@ export function embeddedSets(root: Node | undefined, templateText?: string): Emb
     const inner = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length || !inner) continue;
     const classification = classify(inner);
-    if (classification.resources.length && (classification.kind === 'policySetDefinition' || classification.kind === 'policySetDefinitionVersion' || classification.kind === 'armTemplate')) {
+    if (
+      classification.resources.length &&
+      (classification.kind === 'policySetDefinition' ||
+        classification.kind === 'policySetDefinitionVersion' ||
+        classification.kind === 'armTemplate')
+    ) {
       found.push({ variable: entry.key, node, text });
     }
   }

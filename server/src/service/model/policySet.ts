@@ -1,4 +1,13 @@
-import { entries, forEachStringItem, items, propertyIgnoreCase, propertyValuesIgnoreCase, stringValue, stringValuesStartingWith, type Node } from '../json';
+import {
+  entries,
+  forEachStringItem,
+  items,
+  propertyIgnoreCase,
+  propertyValuesIgnoreCase,
+  stringValue,
+  stringValuesStartingWith,
+  type Node,
+} from '../json';
 import { analyzeExpression, isTemplateExpression, isTemplateExpressionValue, type ExpressionInfo } from '../expressions';
 import type { PolicyResource } from './documentKind';
 import { normalizeDefinitionId } from '../definitionIds';
@@ -177,7 +186,14 @@ class GroupNameUse implements GroupUse {
 }
 
 /** The keys of a reference that the model reads, lowercased. */
-const REFERENCE_KEYS = ['parameters', 'policydefinitionid', 'policydefinitionreferenceid', 'definitionversion', 'groupnames', 'policydefinitionname'];
+const REFERENCE_KEYS = [
+  'parameters',
+  'policydefinitionid',
+  'policydefinitionreferenceid',
+  'definitionversion',
+  'groupnames',
+  'policydefinitionname',
+];
 
 /** The `$schema` of the policy-as-code framework's set files. */
 const POLICY_AS_CODE_SET_SCHEMA = /policy-set-definition-schema\.json/i;
@@ -198,7 +214,10 @@ export function modelOfResource(text: string, resource: PolicyResource, inTempla
   if (!inTemplate && !resource.fragment && !resource.node.parent && text.includes('"[[')) {
     // A set file loaded by a template (Bicep's loadJsonContent) keeps its escapes and needs no apiVersion.
     const loaded = buildSetModel(text, resource, true);
-    const ownOnly = loaded.parameterUses.length > 0 && loaded.parameterUses.every((use) => loaded.parametersByLower.has(use.lower)) && loaded.templateParameterUses.length === 0;
+    const ownOnly =
+      loaded.parameterUses.length > 0 &&
+      loaded.parameterUses.every((use) => loaded.parametersByLower.has(use.lower)) &&
+      loaded.templateParameterUses.length === 0;
     if (ownOnly && !model.parameterUses.length) {
       loaded.loadedByTemplate = true;
       return loaded;
@@ -242,7 +261,8 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
   const groupUses: GroupUse[] = [];
   let groupUsesDynamic = isDynamic(referencesNode);
   let parameterUsesDynamic = isDynamic(referencesNode);
-  const lowerOf = (node: Node | undefined) => (node && node.type === 'string' && !isDynamic(node) ? (node.value as string).toLowerCase() : undefined);
+  const lowerOf = (node: Node | undefined) =>
+    node && node.type === 'string' && !isDynamic(node) ? (node.value as string).toLowerCase() : undefined;
   const parameterUses: ParameterUse[] = [];
   const templateParameterUses: TemplateParameterUse[] = [];
   const expressionProblems: ExpressionProblem[] = [];
@@ -253,12 +273,26 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
     }
     if (node.type !== 'object') return;
     // One pass over the reference's keys (the service reads them case-insensitively).
-    const [parametersOfReference, idNode, refIdNode, definitionVersionNode, groupNamesNode, nameNode] = propertyValuesIgnoreCase(node, REFERENCE_KEYS);
+    const [parametersOfReference, idNode, refIdNode, definitionVersionNode, groupNamesNode, nameNode] = propertyValuesIgnoreCase(
+      node,
+      REFERENCE_KEYS,
+    );
     if (isDynamic(parametersOfReference)) parameterUsesDynamic = true;
     const idLiteral = idNode && idNode.type === 'string' && !isDynamic(idNode) ? (idNode.value as string) : undefined;
     // An empty definitionVersion is no version: the landing-zone libraries write "" and deploy it.
     const versionNode = definitionVersionNode?.type === 'string' && definitionVersionNode.value === '' ? undefined : definitionVersionNode;
-    const reference = new Reference(index, node, idNode, nameNode, idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral), refIdNode, lowerOf(refIdNode), versionNode, groupNamesNode, parametersOfReference);
+    const reference = new Reference(
+      index,
+      node,
+      idNode,
+      nameNode,
+      idLiteral === undefined ? undefined : normalizeDefinitionId(idLiteral),
+      refIdNode,
+      lowerOf(refIdNode),
+      versionNode,
+      groupNamesNode,
+      parametersOfReference,
+    );
     references.push(reference);
     const groupNames = reference.groupNamesNode;
     if (groupNames) {
@@ -273,14 +307,26 @@ export function buildSetModel(text: string, resource: PolicyResource, inTemplate
       });
     }
     const dynamic = { value: false };
-    collectParameterUses(text, parametersOfReference, inTemplate, reference, parameterUses, expressionProblems, dynamic, templateParameterUses);
+    collectParameterUses(
+      text,
+      parametersOfReference,
+      inTemplate,
+      reference,
+      parameterUses,
+      expressionProblems,
+      dynamic,
+      templateParameterUses,
+    );
     if (dynamic.value) parameterUsesDynamic = true;
   });
 
   // The framework's files are known by their $schema, or by what only they hold (the service's own shape
   // has neither policyDefinitionName nor importPolicyDefinitionGroups): many carry no $schema.
   const policyAsCode =
-    !resource.node.parent && ((schema !== undefined && POLICY_AS_CODE_SET_SCHEMA.test(schema)) || importsNode !== undefined || references.some((r) => r.nameNode !== undefined));
+    !resource.node.parent &&
+    ((schema !== undefined && POLICY_AS_CODE_SET_SCHEMA.test(schema)) ||
+      importsNode !== undefined ||
+      references.some((r) => r.nameNode !== undefined));
 
   const parametersByLower = new Map<string, ParameterDecl>();
   for (const parameter of parameters) {

@@ -44,7 +44,10 @@ export function siblingsOf(fileName: string): string[] {
  * host decides where text comes from: an editor's unsaved text, the files named on a command line, the
  * disk). Undefined when the file is no part, or the parts make no set (see isSplitSet).
  */
-export function splitSetOf(fileName: string, textOf: (name: string) => string | undefined): Partial<Record<SplitPart, PartText>> | undefined {
+export function splitSetOf(
+  fileName: string,
+  textOf: (name: string) => string | undefined,
+): Partial<Record<SplitPart, PartText>> | undefined {
   const part = splitPartOf(fileName);
   if (!part) return undefined;
   const siblings = siblingNames(part.base);
@@ -77,7 +80,8 @@ export function isSplitSet(parts: Partial<Record<SplitPart, PartText>>): boolean
 /** A parameters part is the set's parameters object (not a template's parameter file, which has `$schema` or `contentVersion`). */
 export function usablePart(part: SplitPart, text: string): boolean {
   const root = rootOf(text);
-  if (part === 'parameters') return root?.type === 'object' && !root.children?.some((p) => ['$schema', 'contentVersion'].includes(p.children?.[0]?.value as string));
+  if (part === 'parameters')
+    return root?.type === 'object' && !root.children?.some((p) => ['$schema', 'contentVersion'].includes(p.children?.[0]?.value as string));
   return root?.type === 'array';
 }
 
@@ -91,7 +95,11 @@ export interface SplitSegment {
 }
 
 /** The property of the assembled set that holds each part. */
-export const SPLIT_PART_KEYS: Readonly<Record<SplitPart, string>> = { definitions: 'policyDefinitions', parameters: 'parameters', groups: 'policyDefinitionGroups' };
+export const SPLIT_PART_KEYS: Readonly<Record<SplitPart, string>> = {
+  definitions: 'policyDefinitions',
+  parameters: 'parameters',
+  groups: 'policyDefinitionGroups',
+};
 
 export interface AssembledSplitSet {
   /** `{ "properties": { "policyDefinitions": ..., "parameters": ..., "policyDefinitionGroups": ... } }`, each part on lines of its own. */
@@ -114,7 +122,10 @@ export interface AssembledSplitSet {
  * leaves out a part of another shape, see usablePart); the definitions part is always in. Undefined without
  * a definitions part.
  */
-export function assembleSplitSet(parts: Partial<Record<SplitPart, PartText>>, include: (part: SplitPart, text: string) => boolean = () => true): AssembledSplitSet | undefined {
+export function assembleSplitSet(
+  parts: Partial<Record<SplitPart, PartText>>,
+  include: (part: SplitPart, text: string) => boolean = () => true,
+): AssembledSplitSet | undefined {
   const definitions = parts.definitions;
   if (!definitions) return undefined;
   const lines: string[] = ['{ "properties": {'];
@@ -128,7 +139,13 @@ export function assembleSplitSet(parts: Partial<Record<SplitPart, PartText>>, in
     lines.push(`${first ? '' : ','}"${SPLIT_PART_KEYS[part]}":`);
     first = false;
     const partLines = text.split(/\r\n|\r|\n/);
-    segments.push({ uri: given.uri, part, firstLine: lines.length, lineCount: partLines.length, lastLineLength: partLines[partLines.length - 1].length });
+    segments.push({
+      uri: given.uri,
+      part,
+      firstLine: lines.length,
+      lineCount: partLines.length,
+      lastLineLength: partLines[partLines.length - 1].length,
+    });
     lines.push(...partLines);
   }
   lines.push('} }');
@@ -139,7 +156,10 @@ export function assembleSplitSet(parts: Partial<Record<SplitPart, PartText>>, in
     const end = range.end.line > last ? { line: last, character: segment.lastLineLength } : range.end;
     return {
       segment,
-      range: { start: { line: range.start.line - segment.firstLine, character: range.start.character }, end: { line: end.line - segment.firstLine, character: end.character } },
+      range: {
+        start: { line: range.start.line - segment.firstLine, character: range.start.character },
+        end: { line: end.line - segment.firstLine, character: end.character },
+      },
     };
   };
   return { text: lines.join('\n'), definitions, segments, locate };

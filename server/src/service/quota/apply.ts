@@ -1,7 +1,23 @@
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, describeRequestWindow, rateLimits, TPM_PER_CAPACITY, type CapacityTable } from './capacity';
+import {
+  BUILT_IN_CAPACITY_TABLE,
+  capacityClassOf,
+  describeRequestWindow,
+  rateLimits,
+  TPM_PER_CAPACITY,
+  type CapacityTable,
+} from './capacity';
 import { parseJson } from '../json';
 import { readPlan, type DeploymentPlan } from './plan';
-import { entryKey, reconcile, type DeploymentSpec, type OrderStep, type ReconcileAction, type ReconcileEntry, type Reconciliation, type RegionUsage } from './reconcile';
+import {
+  entryKey,
+  reconcile,
+  type DeploymentSpec,
+  type OrderStep,
+  type ReconcileAction,
+  type ReconcileEntry,
+  type Reconciliation,
+  type RegionUsage,
+} from './reconcile';
 
 // What `policyset model apply` and the editor's Apply Deployment Plan share: the plan's entries as targets
 // (each fully named), the deployment a GET answered read as a spec, and the rows and the JSON of the report.
@@ -39,7 +55,9 @@ export function applyTargets(plan: DeploymentPlan): { targets: ApplyTarget[]; pr
     const account = [d.subscription, d.resourceGroup, d.account].join('/').toLowerCase();
     const region = regionOfAccount.get(account);
     if (region !== undefined && region !== d.region!.toLowerCase()) {
-      problems.push(`${label} puts account '${d.account}' in '${d.region}', an earlier entry in '${region}': an account's deployments are all in the account's region`);
+      problems.push(
+        `${label} puts account '${d.account}' in '${d.region}', an earlier entry in '${region}': an account's deployments are all in the account's region`,
+      );
       return;
     }
     regionOfAccount.set(account, d.region!.toLowerCase());
@@ -49,7 +67,13 @@ export function applyTargets(plan: DeploymentPlan): { targets: ApplyTarget[]; pr
       resourceGroup: d.resourceGroup!,
       account: d.account!,
       name: d.name!,
-      desired: { model: d.model!, sku: d.sku, capacity: d.capacity!, ...(d.version ? { version: d.version } : {}), ...(d.format ? { format: d.format } : {}) },
+      desired: {
+        model: d.model!,
+        sku: d.sku,
+        capacity: d.capacity!,
+        ...(d.version ? { version: d.version } : {}),
+        ...(d.format ? { format: d.format } : {}),
+      },
     });
   });
   return { targets, problems };
@@ -57,7 +81,8 @@ export function applyTargets(plan: DeploymentPlan): { targets: ApplyTarget[]; pr
 
 /** A deployment as the GET answered it, read as a spec; undefined when it lacks a model or a capacity. */
 export function deployedSpec(body: unknown): DeploymentSpec | undefined {
-  const o = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+  const o = (v: unknown): Record<string, unknown> | undefined =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   const sku = o(o(body)?.sku);
   const model = o(o(o(body)?.properties)?.model);
   const capacity = sku?.capacity;
@@ -162,15 +187,25 @@ export interface ApplyPlanAnswer {
 
 export function applyPlanAnswer(params: ApplyPlanParams, table: CapacityTable = BUILT_IN_CAPACITY_TABLE): ApplyPlanAnswer {
   const parsed = parseJson(typeof params.text === 'string' ? params.text : '');
-  if (parsed.syntaxErrors.length || parsed.tooLarge || parsed.tooDeep) return { targets: [], problems: ['the plan could not be read as JSON: see its diagnostics'] };
+  if (parsed.syntaxErrors.length || parsed.tooLarge || parsed.tooDeep)
+    return { targets: [], problems: ['the plan could not be read as JSON: see its diagnostics'] };
   const plan = readPlan(parsed.root);
   if (!plan.deployments.length || plan.lone) return { targets: [], problems: ['this is not a deployment plan ({ "deployments": [...] })'] };
   const { targets, problems } = applyTargets(plan);
   if (problems.length || !params.deployments || !params.usages) return { targets, problems };
-  if (params.deployments.length !== targets.length) return { targets, problems: [`${params.deployments.length} deployments read for ${targets.length} entries`] };
-  const entries: ReconcileEntry[] = targets.map((t, i) => ({ ...t, current: params.deployments![i].body === undefined ? undefined : deployedSpec(params.deployments![i].body), accountIsNew: params.deployments![i].accountMissing === true }));
+  if (params.deployments.length !== targets.length)
+    return { targets, problems: [`${params.deployments.length} deployments read for ${targets.length} entries`] };
+  const entries: ReconcileEntry[] = targets.map((t, i) => ({
+    ...t,
+    current: params.deployments![i].body === undefined ? undefined : deployedSpec(params.deployments![i].body),
+    accountIsNew: params.deployments![i].accountMissing === true,
+  }));
   const unreadable = entries.filter((e, i) => params.deployments![i].body !== undefined && !e.current).map(entryKey);
-  if (unreadable.length) return { targets, problems: [`the service's answer for ${unreadable.join(', ')} has no model name or capacity: cannot tell what would change`] };
+  if (unreadable.length)
+    return {
+      targets,
+      problems: [`the service's answer for ${unreadable.join(', ')} has no model name or capacity: cannot tell what would change`],
+    };
   const rec = reconcile(entries, params.usages);
   return { targets, problems, result: { ...applySummary(rec), rows: applyRows(rec, table), steps: rec.steps ?? [] } };
 }

@@ -23,7 +23,17 @@ export const TPM_STEP = 1000;
  */
 export const MAX_CAPACITY = 1_000_000;
 /** Deployment types (sku names) the real service takes for model deployments. */
-export const DEPLOYMENT_TYPES: readonly string[] = ['Standard', 'GlobalStandard', 'DataZoneStandard', 'ProvisionedManaged', 'GlobalProvisionedManaged', 'DataZoneProvisionedManaged', 'GlobalBatch', 'DataZoneBatch', 'DeveloperTier'];
+export const DEPLOYMENT_TYPES: readonly string[] = [
+  'Standard',
+  'GlobalStandard',
+  'DataZoneStandard',
+  'ProvisionedManaged',
+  'GlobalProvisionedManaged',
+  'DataZoneProvisionedManaged',
+  'GlobalBatch',
+  'DataZoneBatch',
+  'DeveloperTier',
+];
 /** The most model-service resources a subscription may have in one region (spec Limits). */
 export const MAX_RESOURCES_PER_REGION = 30;
 
@@ -44,10 +54,18 @@ export function mergeCapacityTable(base: CapacityTable, extra: unknown): Capacit
   if (extra['classes'] !== undefined) {
     if (!isObject(extra['classes'])) throw new Error('"classes" must be an object of { "rpm": number, "tpm": number }');
     for (const [name, value] of Object.entries(extra['classes'])) {
-      if (!isObject(value) || !(typeof value['rpm'] === 'number' && value['rpm'] > 0) || !(typeof value['tpm'] === 'number' && value['tpm'] > 0)) {
+      if (
+        !isObject(value) ||
+        !(typeof value['rpm'] === 'number' && value['rpm'] > 0) ||
+        !(typeof value['tpm'] === 'number' && value['tpm'] > 0)
+      ) {
         throw new Error(`class '${name}' needs a positive "rpm" and "tpm" (what one capacity unit buys)`);
       }
-      classes[name] = { rpm: value['rpm'], tpm: value['tpm'], description: typeof value['description'] === 'string' ? value['description'] : undefined };
+      classes[name] = {
+        rpm: value['rpm'],
+        tpm: value['tpm'],
+        description: typeof value['description'] === 'string' ? value['description'] : undefined,
+      };
     }
   }
   if (extra['models'] !== undefined) {
@@ -92,18 +110,31 @@ export type SizeCheck = { ok: true; capacity: number } | { ok: false; message: s
 
 export function checkSize(size: { capacity?: number; tpm?: number }): SizeCheck {
   if (size.capacity !== undefined) {
-    if (!Number.isInteger(size.capacity) || size.capacity < 1) return { ok: false, message: `capacity must be a positive whole number of units (1 unit = ${formatNumber(TPM_PER_CAPACITY)} TPM), not ${size.capacity}` };
-    if (size.capacity > MAX_CAPACITY) return { ok: false, message: `capacity must be at most ${formatNumber(MAX_CAPACITY)} units (${formatNumber(MAX_CAPACITY * TPM_PER_CAPACITY)} TPM), not ${size.capacity}` };
+    if (!Number.isInteger(size.capacity) || size.capacity < 1)
+      return {
+        ok: false,
+        message: `capacity must be a positive whole number of units (1 unit = ${formatNumber(TPM_PER_CAPACITY)} TPM), not ${size.capacity}`,
+      };
+    if (size.capacity > MAX_CAPACITY)
+      return {
+        ok: false,
+        message: `capacity must be at most ${formatNumber(MAX_CAPACITY)} units (${formatNumber(MAX_CAPACITY * TPM_PER_CAPACITY)} TPM), not ${size.capacity}`,
+      };
     return { ok: true, capacity: size.capacity };
   }
   if (size.tpm !== undefined) {
-    if (!Number.isFinite(size.tpm) || size.tpm <= 0) return { ok: false, message: `TPM must be a positive multiple of ${formatNumber(TPM_STEP)}, not ${size.tpm}` };
-    if (size.tpm > MAX_CAPACITY * TPM_PER_CAPACITY) return { ok: false, message: `TPM must be at most ${formatNumber(MAX_CAPACITY * TPM_PER_CAPACITY)}, not ${size.tpm}` };
+    if (!Number.isFinite(size.tpm) || size.tpm <= 0)
+      return { ok: false, message: `TPM must be a positive multiple of ${formatNumber(TPM_STEP)}, not ${size.tpm}` };
+    if (size.tpm > MAX_CAPACITY * TPM_PER_CAPACITY)
+      return { ok: false, message: `TPM must be at most ${formatNumber(MAX_CAPACITY * TPM_PER_CAPACITY)}, not ${size.tpm}` };
     if (size.tpm % TPM_STEP !== 0) {
       const lower = Math.floor(size.tpm / TPM_STEP) * TPM_STEP;
       const upper = lower + TPM_STEP;
       const nearest = [lower, upper].filter((v) => v > 0).map((v) => formatNumber(v));
-      return { ok: false, message: `TPM changes in steps of ${formatNumber(TPM_STEP)}: ${formatNumber(size.tpm, 3)} is not one; the nearest valid values are ${nearest.join(' and ')}` };
+      return {
+        ok: false,
+        message: `TPM changes in steps of ${formatNumber(TPM_STEP)}: ${formatNumber(size.tpm, 3)} is not one; the nearest valid values are ${nearest.join(' and ')}`,
+      };
     }
     return { ok: true, capacity: size.tpm / TPM_PER_CAPACITY };
   }

@@ -1,4 +1,13 @@
-import { BUILT_IN_CAPACITY_TABLE, capacityClassOf, DEPLOYMENT_TYPES, describeRequestWindow, rateLimits, TPM_PER_CAPACITY, type CapacityTable, type RateLimits } from './capacity';
+import {
+  BUILT_IN_CAPACITY_TABLE,
+  capacityClassOf,
+  DEPLOYMENT_TYPES,
+  describeRequestWindow,
+  rateLimits,
+  TPM_PER_CAPACITY,
+  type CapacityTable,
+  type RateLimits,
+} from './capacity';
 import { checkQuota, readUsages, usageOf, type QuotaCheck, type Usage } from './usage';
 
 /**
@@ -17,7 +26,16 @@ export interface QuotaFiguresParams {
 }
 
 export interface QuotaFigures {
-  rows: Array<{ key: string; model: string; deploymentType: string; usedTpm: number; limitTpm: number; freeTpm: number; freeRpm?: number; label?: string }>;
+  rows: Array<{
+    key: string;
+    model: string;
+    deploymentType: string;
+    usedTpm: number;
+    limitTpm: number;
+    freeTpm: number;
+    freeRpm?: number;
+    label?: string;
+  }>;
   accounts?: { used: number; limit: number };
   unmatched: string[];
   /** Models of the capacity-unit table, for pickers. */
@@ -37,7 +55,16 @@ export function quotaFigures(params: QuotaFiguresParams, table: CapacityTable = 
   const read = readUsages(Array.isArray(params.usages) ? (params.usages as Usage[]) : []);
   const rows = read.models.map((m) => {
     const unit = capacityClassOf(m.model, table);
-    return { key: m.key, model: m.model, deploymentType: m.deploymentType, usedTpm: m.usedTpm, limitTpm: m.limitTpm, freeTpm: m.freeTpm, freeRpm: unit ? rateLimits(m.freeTpm / TPM_PER_CAPACITY, unit).rpm : undefined, label: m.label };
+    return {
+      key: m.key,
+      model: m.model,
+      deploymentType: m.deploymentType,
+      usedTpm: m.usedTpm,
+      limitTpm: m.limitTpm,
+      freeTpm: m.freeTpm,
+      freeRpm: unit ? rateLimits(m.freeTpm / TPM_PER_CAPACITY, unit).rpm : undefined,
+      label: m.label,
+    };
   });
   const models = Object.keys(table.models)
     .sort()
@@ -45,7 +72,14 @@ export function quotaFigures(params: QuotaFiguresParams, table: CapacityTable = 
       const unit = capacityClassOf(name, table)!;
       return { name, className: unit.name, rpm: unit.rpm, tpm: unit.tpm };
     });
-  const result: QuotaFigures = { rows, accounts: read.accounts, unmatched: read.unmatched, models, deploymentTypes: DEPLOYMENT_TYPES, usageFound: false };
+  const result: QuotaFigures = {
+    rows,
+    accounts: read.accounts,
+    unmatched: read.unmatched,
+    models,
+    deploymentTypes: DEPLOYMENT_TYPES,
+    usageFound: false,
+  };
   if (params.model && typeof params.capacity === 'number' && Number.isInteger(params.capacity) && params.capacity >= 1) {
     const unit = capacityClassOf(params.model, table);
     if (unit) {

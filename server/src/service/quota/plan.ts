@@ -61,7 +61,8 @@ export interface SavedDeployment {
   capacity: number;
 }
 
-const sameText = (a: string | undefined, b: string | undefined) => a === undefined || b === undefined || a.toLowerCase() === b.toLowerCase();
+const sameText = (a: string | undefined, b: string | undefined) =>
+  a === undefined || b === undefined || a.toLowerCase() === b.toLowerCase();
 
 /**
  * What the usage already counts of an entry: its `existing`, else the capacity of the saved deployment it
@@ -72,7 +73,12 @@ export function existingCapacity(d: PlannedDeployment, saved: SavedUsage | undef
   if (d.existing !== undefined) return { capacity: d.existing, from: 'entry' };
   if (!d.account || !d.name || !d.model) return { capacity: 0 };
   const found = saved?.deployments?.find(
-    (s) => s.account.toLowerCase() === d.account!.toLowerCase() && s.name.toLowerCase() === d.name!.toLowerCase() && sameText(s.resourceGroup, d.resourceGroup) && s.model.toLowerCase() === d.model!.toLowerCase() && s.sku.toLowerCase() === d.sku.toLowerCase(),
+    (s) =>
+      s.account.toLowerCase() === d.account!.toLowerCase() &&
+      s.name.toLowerCase() === d.name!.toLowerCase() &&
+      sameText(s.resourceGroup, d.resourceGroup) &&
+      s.model.toLowerCase() === d.model!.toLowerCase() &&
+      s.sku.toLowerCase() === d.sku.toLowerCase(),
   );
   return found ? { capacity: found.capacity, from: 'usage' } : { capacity: 0 };
 }
@@ -84,8 +90,24 @@ function asSavedDeployments(value: unknown): SavedDeployment[] | undefined {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
     const e = entry as Record<string, unknown>;
     const capacity = e.capacity;
-    if (typeof e.account !== 'string' || typeof e.name !== 'string' || typeof e.model !== 'string' || typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 0 || capacity > MAX_CAPACITY) continue;
-    found.push({ account: e.account, name: e.name, model: e.model, sku: typeof e.sku === 'string' ? e.sku : 'Standard', capacity, ...(typeof e.resourceGroup === 'string' ? { resourceGroup: e.resourceGroup } : {}) });
+    if (
+      typeof e.account !== 'string' ||
+      typeof e.name !== 'string' ||
+      typeof e.model !== 'string' ||
+      typeof capacity !== 'number' ||
+      !Number.isInteger(capacity) ||
+      capacity < 0 ||
+      capacity > MAX_CAPACITY
+    )
+      continue;
+    found.push({
+      account: e.account,
+      name: e.name,
+      model: e.model,
+      sku: typeof e.sku === 'string' ? e.sku : 'Standard',
+      capacity,
+      ...(typeof e.resourceGroup === 'string' ? { resourceGroup: e.resourceGroup } : {}),
+    });
   }
   return found;
 }
@@ -101,9 +123,13 @@ export interface DeploymentPlan {
 }
 
 const str = (node: Node | undefined): string | undefined => stringValue(node);
-const first = (node: Node | undefined, ...keys: string[]): Node | undefined => keys.map((k) => property(node, k)).find((n) => n !== undefined);
+const first = (node: Node | undefined, ...keys: string[]): Node | undefined =>
+  keys.map((k) => property(node, k)).find((n) => n !== undefined);
 
-function readDeployment(node: Node, defaults: { subscription?: string; region?: string; resourceGroup?: string; account?: string }): PlannedDeployment {
+function readDeployment(
+  node: Node,
+  defaults: { subscription?: string; region?: string; resourceGroup?: string; account?: string },
+): PlannedDeployment {
   const modelProperty = first(node, 'model') ?? property(property(node, 'properties'), 'model');
   const modelNode = modelProperty?.type === 'string' ? modelProperty : property(modelProperty, 'name');
   const sku = property(node, 'sku');
@@ -112,7 +138,10 @@ function readDeployment(node: Node, defaults: { subscription?: string; region?: 
   const skuNameNode = property(sku, 'name');
   const modelObject = modelProperty?.type === 'object' ? modelProperty : undefined;
   const existingNode = property(node, 'existing');
-  const existing = existingNode?.type === 'number' && Number.isInteger(existingNode.value) && (existingNode.value as number) >= 0 ? (existingNode.value as number) : undefined;
+  const existing =
+    existingNode?.type === 'number' && Number.isInteger(existingNode.value) && (existingNode.value as number) >= 0
+      ? (existingNode.value as number)
+      : undefined;
   return {
     node,
     subscription: str(first(node, 'subscription', 'subscriptionId')) ?? defaults.subscription,
@@ -126,7 +155,10 @@ function readDeployment(node: Node, defaults: { subscription?: string; region?: 
     sku: str(skuNameNode) ?? 'Standard',
     skuNameNode: skuNameNode?.type === 'string' ? skuNameNode : undefined,
     capacityNode,
-    capacity: capacityValue !== undefined && Number.isInteger(capacityValue) && capacityValue >= 1 && capacityValue <= MAX_CAPACITY ? capacityValue : undefined,
+    capacity:
+      capacityValue !== undefined && Number.isInteger(capacityValue) && capacityValue >= 1 && capacityValue <= MAX_CAPACITY
+        ? capacityValue
+        : undefined,
     version: str(property(modelObject, 'version')) ?? str(property(node, 'version')),
     format: str(property(modelObject, 'format')),
     existing,
@@ -140,7 +172,12 @@ export function asSavedUsage(value: unknown): SavedUsage | undefined {
   const v = value as Record<string, unknown>;
   if (typeof v.location !== 'string' || !Array.isArray(v.value)) return undefined;
   const deployments = asSavedDeployments(v.deployments);
-  return { subscription: typeof v.subscription === 'string' ? v.subscription : undefined, location: v.location.toLowerCase(), value: v.value as Usage[], ...(deployments ? { deployments } : {}) };
+  return {
+    subscription: typeof v.subscription === 'string' ? v.subscription : undefined,
+    location: v.location.toLowerCase(),
+    value: v.value as Usage[],
+    ...(deployments ? { deployments } : {}),
+  };
 }
 
 /** Plans read per tree: the plan rules, hover and the host's usage lookup all read the same document. */
@@ -198,7 +235,9 @@ export interface QuotaOverrun {
 }
 
 export function usageFor(usages: SavedUsage[], d: PlannedDeployment): SavedUsage | undefined {
-  return usages.find((u) => u.location === d.region && (!u.subscription || !d.subscription || u.subscription.toLowerCase() === d.subscription.toLowerCase()));
+  return usages.find(
+    (u) => u.location === d.region && (!u.subscription || !d.subscription || u.subscription.toLowerCase() === d.subscription.toLowerCase()),
+  );
 }
 
 /**
@@ -225,7 +264,17 @@ export function quotaOverruns(plan: DeploymentPlan, usages: SavedUsage[]): Quota
       // An entry that restates an existing deployment draws only the difference: the usage counts it already.
       planned += (d.capacity! - existingCapacity(d, saved).capacity) * TPM_PER_CAPACITY;
       if (planned > freeTpm) {
-        found.push({ deployment: d, others: group.filter((o) => o !== d), model: head.model!, sku: head.sku, region: head.region!, plannedTpm: planned, freeTpm, usedTpm: usage.usedTpm, limitTpm: usage.limitTpm });
+        found.push({
+          deployment: d,
+          others: group.filter((o) => o !== d),
+          model: head.model!,
+          sku: head.sku,
+          region: head.region!,
+          plannedTpm: planned,
+          freeTpm,
+          usedTpm: usage.usedTpm,
+          limitTpm: usage.limitTpm,
+        });
         break;
       }
     }
@@ -283,10 +332,14 @@ export function uncheckedDeployments(plan: DeploymentPlan, usages: SavedUsage[])
     }
     const saved = usageFor(usages, d);
     if (!saved) {
-      found.push({ deployment: d, reason: `no usage of ${d.subscription ? `subscription ${d.subscription} in ` : ''}'${d.region}': ${had}` });
+      found.push({
+        deployment: d,
+        reason: `no usage of ${d.subscription ? `subscription ${d.subscription} in ` : ''}'${d.region}': ${had}`,
+      });
       continue;
     }
-    if (!usageOf(readUsages(saved.value), d.model, d.sku)) found.push({ deployment: d, reason: `the usage of '${d.region}' has no entry for '${d.model}' (${d.sku})` });
+    if (!usageOf(readUsages(saved.value), d.model, d.sku))
+      found.push({ deployment: d, reason: `the usage of '${d.region}' has no entry for '${d.model}' (${d.sku})` });
   }
   return found;
 }

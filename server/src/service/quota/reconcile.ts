@@ -108,7 +108,8 @@ export interface Reconciliation {
 
 const lower = (s: string | undefined) => (s ?? '').toLowerCase();
 export const entryKey = (e: Pick<ReconcileEntry, 'account' | 'name'>): string => `${e.account}/${e.name}`;
-const quotaId = (subscription: string, region: string, sku: string, model: string) => [subscription, region, sku, model].map(lower).join('|');
+const quotaId = (subscription: string, region: string, sku: string, model: string) =>
+  [subscription, region, sku, model].map(lower).join('|');
 const quotaLabel = (q: { model: string; sku: string; region: string }) => `'${q.model}' (${q.sku}) in '${q.region}'`;
 
 /** create when there is no deployment; resize when capacity, model, the named version or format, or the deployment type differ. */
@@ -118,7 +119,8 @@ export function classify(desired: DeploymentSpec, current: DeploymentSpec | unde
   if (desired.capacity !== current.capacity) changes.push('capacity');
   if (lower(desired.model) !== lower(current.model)) changes.push('model');
   if (desired.version !== undefined && desired.version !== current.version) changes.push('version');
-  if (desired.format !== undefined && current.format !== undefined && lower(desired.format) !== lower(current.format)) changes.push('format');
+  if (desired.format !== undefined && current.format !== undefined && lower(desired.format) !== lower(current.format))
+    changes.push('format');
   if (lower(desired.sku) !== lower(current.sku)) changes.push('sku');
   return { action: changes.length ? 'resize' : 'unchanged', changes };
 }
@@ -156,8 +158,13 @@ const MEMO_LIMIT = 1000;
  * accounts the plan creates, at most the limit (30).
  */
 export function reconcile(entries: ReconcileEntry[], usages: RegionUsage[]): Reconciliation {
-  const classified: ClassifiedEntry[] = entries.map((entry) => ({ entry, key: entryKey(entry), ...classify(entry.desired, entry.current) }));
-  const usageOfRegion = (subscription: string, region: string) => usages.find((u) => lower(u.subscription) === lower(subscription) && lower(u.region) === lower(region));
+  const classified: ClassifiedEntry[] = entries.map((entry) => ({
+    entry,
+    key: entryKey(entry),
+    ...classify(entry.desired, entry.current),
+  }));
+  const usageOfRegion = (subscription: string, region: string) =>
+    usages.find((u) => lower(u.subscription) === lower(subscription) && lower(u.region) === lower(region));
 
   // Every quota an entry draws on now or will draw on.
   const quotas = new Map<string, QuotaOutcome>();
@@ -167,7 +174,18 @@ export function reconcile(entries: ReconcileEntry[], usages: RegionUsage[]): Rec
     if (!q) {
       const listed = usageOfRegion(e.subscription, e.region);
       const found = listed ? usageOf(readUsages(listed.value), spec.model, spec.sku) : undefined;
-      q = { subscription: e.subscription, region: e.region, sku: spec.sku, model: spec.model, found: !!found, limitTpm: found?.limitTpm, usedTpm: found?.usedTpm, afterTpm: found?.usedTpm, fits: !!found, entries: [] };
+      q = {
+        subscription: e.subscription,
+        region: e.region,
+        sku: spec.sku,
+        model: spec.model,
+        found: !!found,
+        limitTpm: found?.limitTpm,
+        usedTpm: found?.usedTpm,
+        afterTpm: found?.usedTpm,
+        fits: !!found,
+        entries: [],
+      };
       quotas.set(id, q);
     }
     if (!q.entries.includes(key)) q.entries.push(key);
@@ -196,7 +214,11 @@ export function reconcile(entries: ReconcileEntry[], usages: RegionUsage[]): Rec
   for (const q of quotas.values()) {
     if (!q.found) {
       // A quota that is only freed (the model a deployment moves away from) needs no entry.
-      const drawn = classified.some((c) => quotaId(c.entry.subscription, c.entry.region, c.entry.desired.sku, c.entry.desired.model) === quotaId(q.subscription, q.region, q.sku, q.model));
+      const drawn = classified.some(
+        (c) =>
+          quotaId(c.entry.subscription, c.entry.region, c.entry.desired.sku, c.entry.desired.model) ===
+          quotaId(q.subscription, q.region, q.sku, q.model),
+      );
       if (!drawn) {
         q.fits = true;
         continue;
@@ -232,9 +254,20 @@ export function reconcile(entries: ReconcileEntry[], usages: RegionUsage[]): Rec
     const known = new Set(list.filter((e) => !e.accountIsNew).map((e) => lower(`${e.resourceGroup}/${e.account}`))).size;
     const used = accounts ? accounts.used : known;
     const limit = accounts?.limit || MAX_RESOURCES_PER_REGION;
-    const outcome: ResourceOutcome = { subscription: head.subscription, region: head.region, used, limit, newAccounts, after: used + newAccounts.length, fits: used + newAccounts.length <= limit || !newAccounts.length };
+    const outcome: ResourceOutcome = {
+      subscription: head.subscription,
+      region: head.region,
+      used,
+      limit,
+      newAccounts,
+      after: used + newAccounts.length,
+      fits: used + newAccounts.length <= limit || !newAccounts.length,
+    };
     resources.push(outcome);
-    if (!outcome.fits) problems.push(`'${head.region}': ${outcome.after} model-service resources after the plan (${used} now and ${newAccounts.length} new: ${newAccounts.join(', ')}), over the limit of ${limit} per subscription and region`);
+    if (!outcome.fits)
+      problems.push(
+        `'${head.region}': ${outcome.after} model-service resources after the plan (${used} now and ${newAccounts.length} new: ${newAccounts.join(', ')}), over the limit of ${limit} per subscription and region`,
+      );
   }
 
   const result: Reconciliation = { entries: classified, quotas: [...quotas.values()], resources, fits: problems.length === 0, problems };
@@ -250,7 +283,12 @@ export function reconcile(entries: ReconcileEntry[], usages: RegionUsage[]): Rec
   const found = findOrder(effects, start, limits);
   if (found.order) {
     result.order = found.order.map((i) => effects[i].key);
-    result.steps = replay(found.order.map((i) => effects[i]), start, limits, quotas);
+    result.steps = replay(
+      found.order.map((i) => effects[i]),
+      start,
+      limits,
+      quotas,
+    );
   } else result.noOrder = found.why;
   return result;
 }
@@ -281,7 +319,12 @@ function findOrder(effects: Effect[], start: Map<string, number>, limits: Map<st
   const order: number[] = [];
   const failed = new Set<string>();
   let visited = 0;
-  const candidates = effects.map((_, i) => i).sort((a, b) => Number(growsNothing(effects[b])) - Number(growsNothing(effects[a])) || effects[b].frees.length - effects[a].frees.length || a - b);
+  const candidates = effects
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        Number(growsNothing(effects[b])) - Number(growsNothing(effects[a])) || effects[b].frees.length - effects[a].frees.length || a - b,
+    );
 
   // Depth-first, with an explicit stack: a plan of thousands of changes is thousands of levels deep, past
   // what the call stack holds. Each level's choices are taken one at a time (the state is the same whenever a
@@ -349,12 +392,20 @@ function findOrder(effects: Effect[], start: Map<string, number>, limits: Map<st
   };
   const found = search();
   if (found === true) return { order };
-  if (found === 'limit') return { why: `no order was found within ${fmt(ORDER_SEARCH_LIMIT)} steps of search; split the plan into smaller ones` };
-  return { why: 'the end state fits, but every order passes a quota on the way (each change needs room that another change frees only after it); apply part of the plan first, or lower a deployment by hand' };
+  if (found === 'limit')
+    return { why: `no order was found within ${fmt(ORDER_SEARCH_LIMIT)} steps of search; split the plan into smaller ones` };
+  return {
+    why: 'the end state fits, but every order passes a quota on the way (each change needs room that another change frees only after it); apply part of the plan first, or lower a deployment by hand',
+  };
 }
 
 /** Replays an order and records, for each PUT, the quota it draws on before and after it. */
-function replay(effects: Effect[], start: Map<string, number>, limits: Map<string, number>, quotas: Map<string, QuotaOutcome>): OrderStep[] {
+function replay(
+  effects: Effect[],
+  start: Map<string, number>,
+  limits: Map<string, number>,
+  quotas: Map<string, QuotaOutcome>,
+): OrderStep[] {
   const used = new Map(start);
   return effects.map((effect) => {
     const before = used.get(effect.target) ?? 0;
@@ -374,7 +425,10 @@ function replay(effects: Effect[], start: Map<string, number>, limits: Map<strin
  * Checks an order step by step against the quotas (for tests, and before anything is sent): the first PUT
  * that would take a quota past its limit, or undefined when every step fits.
  */
-export function firstStepOver(reconciliation: Reconciliation, order: string[]): { key: string; quota: string; afterTpm: number; limitTpm: number } | undefined {
+export function firstStepOver(
+  reconciliation: Reconciliation,
+  order: string[],
+): { key: string; quota: string; afterTpm: number; limitTpm: number } | undefined {
   const byKey = new Map(reconciliation.entries.filter((c) => c.action !== 'unchanged').map((c) => [c.key, effectOf(c)]));
   const used = new Map<string, number>();
   const limits = new Map<string, number>();

@@ -73,7 +73,8 @@ export function simulate(limits: Pick<RateLimits, 'tpm' | 'rpm'>, load: Load): S
     const at = i / load.rps;
     const minuteIndex = Math.floor(at / 60 + 1e-9);
     let minute = minutes[minuteIndex];
-    if (!minute) minutes[minuteIndex] = minute = { minute: minuteIndex + 1, sent: 0, accepted: 0, refusedRpm: 0, refusedTpm: 0, tokensCounted: 0 };
+    if (!minute)
+      minutes[minuteIndex] = minute = { minute: minuteIndex + 1, sent: 0, accepted: 0, refusedRpm: 0, refusedTpm: 0, tokensCounted: 0 };
     const w = Math.floor(at / window.seconds + 1e-9);
     if (w !== windowIndex) {
       windowIndex = w;

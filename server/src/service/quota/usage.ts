@@ -92,8 +92,7 @@ export function usageOf(usages: ReadUsages, model: string, deploymentType = 'Sta
 }
 
 export type QuotaCheck =
-  | { ok: true; freeTpm: number; afterTpm: number }
-  | { ok: false; freeTpm: number; limitTpm: number; shortTpm: number; message: string };
+  { ok: true; freeTpm: number; afterTpm: number } | { ok: false; freeTpm: number; limitTpm: number; shortTpm: number; message: string };
 
 /**
  * Whether a deployment of `requestedTpm` fits: the free TPM, plus the deployment's own current TPM when it is

@@ -18,11 +18,36 @@ export interface RegionRoom {
  * The regions, sorted by free TPM (most first; the ones that could not be judged last, in the order given),
  * each with whether `tpm` fits in its free quota. A failed read stays in the list with its error.
  */
-export function regionsWithRoom(model: string, sku: string, tpm: number, reads: Array<{ location: string; value?: Usage[]; error?: string }>): RegionRoom[] {
+export function regionsWithRoom(
+  model: string,
+  sku: string,
+  tpm: number,
+  reads: Array<{ location: string; value?: Usage[]; error?: string }>,
+): RegionRoom[] {
   const rows = reads.map((r): RegionRoom => {
-    if (r.error !== undefined || !r.value) return { location: r.location, model, sku, limitTpm: null, usedTpm: null, freeTpm: null, fits: false, error: r.error ?? 'no usage read' };
+    if (r.error !== undefined || !r.value)
+      return {
+        location: r.location,
+        model,
+        sku,
+        limitTpm: null,
+        usedTpm: null,
+        freeTpm: null,
+        fits: false,
+        error: r.error ?? 'no usage read',
+      };
     const found = usageOf(readUsages(r.value), model, sku);
-    if (!found) return { location: r.location, model, sku, limitTpm: null, usedTpm: null, freeTpm: null, fits: false, error: `the usage lists no quota for '${model}' (${sku}): the model may not be offered there` };
+    if (!found)
+      return {
+        location: r.location,
+        model,
+        sku,
+        limitTpm: null,
+        usedTpm: null,
+        freeTpm: null,
+        fits: false,
+        error: `the usage lists no quota for '${model}' (${sku}): the model may not be offered there`,
+      };
     const free = Math.max(0, found.limitTpm - found.usedTpm);
     return { location: r.location, model, sku, limitTpm: found.limitTpm, usedTpm: found.usedTpm, freeTpm: free, fits: free >= tpm };
   });
@@ -33,4 +58,5 @@ export function regionsWithRoom(model: string, sku: string, tpm: number, reads: 
 }
 
 /** "fits", or how much is short. */
-export const roomVerdict = (row: RegionRoom, tpm: number): string => (row.error !== undefined ? 'not known' : row.fits ? 'fits' : `no: ${fmt(tpm - (row.freeTpm ?? 0))} TPM short`);
+export const roomVerdict = (row: RegionRoom, tpm: number): string =>
+  row.error !== undefined ? 'not known' : row.fits ? 'fits' : `no: ${fmt(tpm - (row.freeTpm ?? 0))} TPM short`;

@@ -9,7 +9,8 @@ export const allowedValueTypeMismatch: SetRule = {
   meta: {
     code: 'PS6002',
     name: 'allowed-value-type-mismatch',
-    description: "An `allowedValues` entry does not match the parameter's `type`. For an Array parameter, entries may be arrays or the allowed elements.",
+    description:
+      "An `allowedValues` entry does not match the parameter's `type`. For an Array parameter, entries may be arrays or the allowed elements.",
     defaultSeverity: 'warning',
     messages: { mismatch: "Allowed value of '{{parameter}}' is {{actual}}, but the parameter's type is {{type}}." },
   },
@@ -23,7 +24,11 @@ export const allowedValueTypeMismatch: SetRule = {
         if (!isLiteral(ctx.set, node)) continue;
         const value = valueOf(node);
         if (value === null || fitsParameterType(value, parameter.type)) continue;
-        ctx.report({ node, messageId: 'mismatch', data: { parameter: parameter.name, actual: describeJsonType(value), type: parameter.type } });
+        ctx.report({
+          node,
+          messageId: 'mismatch',
+          data: { parameter: parameter.name, actual: describeJsonType(value), type: parameter.type },
+        });
       }
     }
   },

@@ -34,7 +34,12 @@ export const assignmentValueNotAllowed: ConsumerRule = {
         ctx.report({
           node: passed.valueNode,
           messageId: 'notAllowed',
-          data: { name: passed.name, target: describeTargets(declarations), value: shortJson(value), allowed: allowed.slice(0, 10).join(', ') + (allowed.length > 10 ? ', …' : '') },
+          data: {
+            name: passed.name,
+            target: describeTargets(declarations),
+            value: shortJson(value),
+            allowed: allowed.slice(0, 10).join(', ') + (allowed.length > 10 ? ', …' : ''),
+          },
           related: relatedDeclarations(declarations, 'Declared by'),
         });
       }

@@ -30,7 +30,12 @@ export const assignmentValueTypeMismatch: ConsumerRule = {
         ctx.report({
           node: passed.valueNode,
           messageId: 'mismatch',
-          data: { name: passed.name, target: describeTargets(declarations), type: [...new Set(declared.map((d) => d.parameter.type))].join(' or '), actual: `a${/^[aeiou]/.test(jsonTypeOf(value)) ? 'n' : ''} ${jsonTypeOf(value)}` },
+          data: {
+            name: passed.name,
+            target: describeTargets(declarations),
+            type: [...new Set(declared.map((d) => d.parameter.type))].join(' or '),
+            actual: `a${/^[aeiou]/.test(jsonTypeOf(value)) ? 'n' : ''} ${jsonTypeOf(value)}`,
+          },
           related: relatedDeclarations(declarations, 'Declared by'),
         });
       }

@@ -10,7 +10,10 @@ export const commentInJson: DocumentRule = {
     description:
       'A comment in a .json file. The service reads strict JSON and rejects a request body with comments; tools that strip them first (ARM templates and sets kept as template fragments, the policy-as-code framework, .jsonc files, the deployment plans policyset reads) are not affected, and such files are not reported.',
     defaultSeverity: 'warning',
-    messages: { comment: 'A comment in JSON: the service does not take comments in a request body. Remove it, or name the file .jsonc if a tool strips comments before sending.' },
+    messages: {
+      comment:
+        'A comment in JSON: the service does not take comments in a request body. Remove it, or name the file .jsonc if a tool strips comments before sending.',
+    },
   },
   check(ctx) {
     // Strict JSON (JSON.parse took it) has no comments: nothing to scan, which is nearly every file.

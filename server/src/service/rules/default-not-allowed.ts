@@ -8,7 +8,8 @@ export const defaultNotAllowed: SetRule = {
   meta: {
     code: 'PS6003',
     name: 'default-not-allowed',
-    description: "A parameter's `defaultValue` is not one of its `allowedValues` (strings compare case-insensitively; for arrays, every element must be allowed).",
+    description:
+      "A parameter's `defaultValue` is not one of its `allowedValues` (strings compare case-insensitively; for arrays, every element must be allowed).",
     defaultSeverity: 'warning',
     messages: { notAllowed: "defaultValue {{value}} of '{{parameter}}' is not one of its allowedValues." },
   },
@@ -22,7 +23,12 @@ export const defaultNotAllowed: SetRule = {
       // `"defaultValue": null` declares no default, as for default-value-type-mismatch.
       if (value === null) continue;
       if (isAllowedValue(value, valueOf(allowedNode) as unknown[])) continue;
-      ctx.report({ node: defaultNode, messageId: 'notAllowed', data: { value: shortJson(value), parameter: parameter.name }, related: [{ node: allowedNode, message: 'allowedValues' }] });
+      ctx.report({
+        node: defaultNode,
+        messageId: 'notAllowed',
+        data: { value: shortJson(value), parameter: parameter.name },
+        related: [{ node: allowedNode, message: 'allowedValues' }],
+      });
     }
   },
 };

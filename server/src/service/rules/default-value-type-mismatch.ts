@@ -9,7 +9,8 @@ export const defaultValueTypeMismatch: SetRule = {
   meta: {
     code: 'PS6001',
     name: 'default-value-type-mismatch',
-    description: "A parameter's `defaultValue` does not match its declared `type` (for example an array default for a String parameter). Assignments that rely on the default fail.",
+    description:
+      "A parameter's `defaultValue` does not match its declared `type` (for example an array default for a String parameter). Assignments that rely on the default fail.",
     defaultSeverity: 'warning',
     messages: { mismatch: "defaultValue of '{{parameter}}' is {{actual}}, but the parameter's type is {{type}}." },
   },
@@ -19,7 +20,11 @@ export const defaultValueTypeMismatch: SetRule = {
       if (!parameter.type || !node || !isLiteral(ctx.set, node)) continue;
       const value = valueOf(node);
       if (value === null || fitsParameterType(value, parameter.type)) continue;
-      ctx.report({ node, messageId: 'mismatch', data: { parameter: parameter.name, actual: describeJsonType(value), type: parameter.type } });
+      ctx.report({
+        node,
+        messageId: 'mismatch',
+        data: { parameter: parameter.name, actual: describeJsonType(value), type: parameter.type },
+      });
     }
   },
 };

@@ -7,7 +7,8 @@ export const definitionParameterCasing: SetRule = {
   meta: {
     code: 'PS8008',
     name: 'definition-parameter-casing',
-    description: 'A passed parameter matches a parameter of the referenced definition only in a different casing. The service accepts it; write it as the definition declares it.',
+    description:
+      'A passed parameter matches a parameter of the referenced definition only in a different casing. The service accepts it; write it as the definition declares it.',
     fixable: 'casing',
     defaultSeverity: 'hint',
     messages: { casing: "The definition declares this parameter as '{{declared}}'." },
@@ -22,5 +23,8 @@ export const definitionParameterCasing: SetRule = {
       }
     }
   },
-  fix: renameKey((ctx) => stringData(ctx, 'declared'), (to) => `Rename to '${to}' as the definition declares it`),
+  fix: renameKey(
+    (ctx) => stringData(ctx, 'declared'),
+    (to) => `Rename to '${to}' as the definition declares it`,
+  ),
 };

@@ -23,7 +23,11 @@ export const definitionParameterTypeMismatch: SetRule = {
         if (!declared.length || literal === null) continue;
         // Wrong only if it fits no variant's type.
         if (declared.some((p) => !p.type || fitsParameterType(literal, p.type))) continue;
-        ctx.report({ node: value.valueNode, messageId: 'mismatch', data: { name: declared[0].name, type: declared[0].type, actual: describeJsonType(literal) } });
+        ctx.report({
+          node: value.valueNode,
+          messageId: 'mismatch',
+          data: { name: declared[0].name, type: declared[0].type, actual: describeJsonType(literal) },
+        });
       }
     }
   },

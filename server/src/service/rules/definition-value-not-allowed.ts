@@ -12,7 +12,9 @@ export const definitionValueNotAllowed: SetRule = {
     name: 'definition-value-not-allowed',
     description: "A literal value passed to a definition's parameter is not one of that parameter's `allowedValues`.",
     defaultSeverity: 'error',
-    messages: { notAllowed: "{{value}} is not an allowed value of parameter '{{name}}' of the referenced definition: use one of {{allowed}}." },
+    messages: {
+      notAllowed: "{{value}} is not an allowed value of parameter '{{name}}' of the referenced definition: use one of {{allowed}}.",
+    },
   },
   check(ctx) {
     for (const resolved of resolvedReferences(ctx)) {
@@ -25,7 +27,16 @@ export const definitionValueNotAllowed: SetRule = {
         // A value of the wrong type is definition-parameter-type-mismatch's to report.
         if (declared.some((p) => p.type && !fitsParameterType(literal, p.type) && !(p.type === 'Array'))) continue;
         const allowed = declared[0].allowedValues!.map((v) => shortJson(v, 40));
-        ctx.report({ node: value.valueNode, messageId: 'notAllowed', data: { value: shortJson(literal), name: declared[0].name, allowed: listOf(allowed, 8), allowedValues: declared[0].allowedValues } });
+        ctx.report({
+          node: value.valueNode,
+          messageId: 'notAllowed',
+          data: {
+            value: shortJson(literal),
+            name: declared[0].name,
+            allowed: listOf(allowed, 8),
+            allowedValues: declared[0].allowedValues,
+          },
+        });
       }
     }
   },

@@ -16,6 +16,11 @@ export const documentTooLarge: DocumentRule = {
     const tooLarge = ctx.parsed.tooLarge;
     if (!tooLarge) return;
     const start = ctx.text.search(/\S/);
-    ctx.report({ start: Math.max(0, start), end: Math.max(0, start) + 1, messageId: 'tooLarge', data: { size: (tooLarge.length / 1048576).toFixed(1) } });
+    ctx.report({
+      start: Math.max(0, start),
+      end: Math.max(0, start) + 1,
+      messageId: 'tooLarge',
+      data: { size: (tooLarge.length / 1048576).toFixed(1) },
+    });
   },
 };

@@ -19,7 +19,13 @@ export const duplicateGroupName: SetRule = {
     for (const group of ctx.set.groups) {
       const key = group.name.toLowerCase();
       const first = seen.get(key);
-      if (first) ctx.report({ node: group.nameNode, messageId: 'duplicate', data: { name: group.name }, related: [{ node: first, message: 'First declared here' }] });
+      if (first)
+        ctx.report({
+          node: group.nameNode,
+          messageId: 'duplicate',
+          data: { name: group.name },
+          related: [{ node: first, message: 'First declared here' }],
+        });
       else seen.set(key, group.nameNode);
     }
   },
@@ -34,5 +40,13 @@ function removeDuplicateGroup(ctx: FixContext): Fix[] {
   if (!set?.groupsNode || !group || !first || first === group) return [];
   const same = JSON.stringify(valueOf(group.node)) === JSON.stringify(valueOf(first.node));
   // Only a declaration the same as the first is removed without a person's choice: nothing is lost.
-  return [{ key: `${ctx.start}`, title: `Remove this repeated declaration of group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: same, safe: same }];
+  return [
+    {
+      key: `${ctx.start}`,
+      title: `Remove this repeated declaration of group '${group.name}'`,
+      edits: [removeChild(set.groupsNode, group.node)],
+      preferred: same,
+      safe: same,
+    },
+  ];
 }

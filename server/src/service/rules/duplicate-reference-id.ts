@@ -20,7 +20,8 @@ export const duplicateReferenceId: SetRule = {
       const key = reference.refIdLower;
       if (!node || key === undefined) continue;
       const first = seen.get(key);
-      if (first) ctx.report({ node, messageId: 'duplicate', data: { id: node.value }, related: [{ node: first, message: 'First used here' }] });
+      if (first)
+        ctx.report({ node, messageId: 'duplicate', data: { id: node.value }, related: [{ node: first, message: 'First used here' }] });
       else seen.set(key, node);
     }
   },

@@ -11,7 +11,8 @@ export const enumValueCasing: SetRule = {
   meta: {
     code: 'PS2006',
     name: 'enum-value-casing',
-    description: "A value matches an allowed value only in a different casing, such as a parameter type 'string' for 'String'. The service accepts it; the canonical casing reads better and matches the documentation.",
+    description:
+      "A value matches an allowed value only in a different casing, such as a parameter type 'string' for 'String'. The service accepts it; the canonical casing reads better and matches the documentation.",
     fixable: 'casing',
     defaultSeverity: 'hint',
     messages: {
@@ -23,7 +24,9 @@ export const enumValueCasing: SetRule = {
   check(ctx) {
     // Lowercase parameter types throughout a set are a house style (template fragments write "type": "string"
     // as ARM templates do): one hint for the set, on the first, not one per parameter.
-    const types = ctx.set.parameters.flatMap((p) => (p.typeNode?.type === 'string' && p.type ? [{ node: p.typeNode, value: p.typeNode.value as string, type: p.type }] : []));
+    const types = ctx.set.parameters.flatMap((p) =>
+      p.typeNode?.type === 'string' && p.type ? [{ node: p.typeNode, value: p.typeNode.value as string, type: p.type }] : [],
+    );
     const houseStyle = types.length >= 2 && types.every((t) => t.value !== t.type && t.value === t.value.toLowerCase());
     const isType = (offset: number) => types.some((t) => t.node.offset === offset);
     let said = false;
@@ -31,7 +34,12 @@ export const enumValueCasing: SetRule = {
       const canonical = enumCasingMatch(node.value, (error.params as { allowedValues: unknown[] }).allowedValues);
       if (!canonical) continue;
       if (houseStyle && isType(node.offset)) {
-        if (!said) ctx.report({ node, messageId: 'houseStyle', data: { canonical, property: 'type', count: types.length, value: node.value as string } });
+        if (!said)
+          ctx.report({
+            node,
+            messageId: 'houseStyle',
+            data: { canonical, property: 'type', count: types.length, value: node.value as string },
+          });
         said = true;
         continue;
       }
@@ -41,10 +49,18 @@ export const enumValueCasing: SetRule = {
   fix: fixEnumCasing,
   // Only parameter types: other enum values need the schema to know their canonical casing.
   fixAll({ document, asked }) {
-    const typeNodes = document.sets.flatMap((set) => set.parameters.flatMap((p) => (p.typeNode?.type === 'string' && p.type && p.typeNode.value !== p.type ? [{ node: p.typeNode, type: p.type }] : [])));
-    const isType = (d: { start: number; end: number }) => typeNodes.some(({ node }) => node.offset === d.start && node.offset + node.length === d.end);
+    const typeNodes = document.sets.flatMap((set) =>
+      set.parameters.flatMap((p) =>
+        p.typeNode?.type === 'string' && p.type && p.typeNode.value !== p.type ? [{ node: p.typeNode, type: p.type }] : [],
+      ),
+    );
+    const isType = (d: { start: number; end: number }) =>
+      typeNodes.some(({ node }) => node.offset === d.start && node.offset + node.length === d.end);
     if (typeNodes.length < 2 || !asked.some(isType)) return undefined;
-    return { title: `Write every parameter type in its canonical casing (${typeNodes.length} in this document)`, edits: typeNodes.map(({ node, type }) => replaceNode(node, type)) };
+    return {
+      title: `Write every parameter type in its canonical casing (${typeNodes.length} in this document)`,
+      edits: typeNodes.map(({ node, type }) => replaceNode(node, type)),
+    };
   },
 };
 
@@ -58,8 +74,20 @@ function fixEnumCasing(ctx: FixContext): Fix[] {
   if (!canonical || canonical === value || canonical.toLowerCase() !== value.toLowerCase()) return [];
   // The one hint of a set whose types are all lowercase speaks for every type: its fix writes them all.
   if (typeof ctx.data.count === 'number') {
-    const types = setAt(ctx)?.set.parameters.flatMap((p) => (p.typeNode?.type === 'string' && p.type && p.typeNode.value !== p.type ? [replaceNode(p.typeNode, p.type)] : [])) ?? [];
-    if (types.length > 1) return [{ key: `${ctx.start}`, title: `Write the set's ${types.length} parameter types in their canonical casing`, edits: types, preferred: true, safe: true }];
+    const types =
+      setAt(ctx)?.set.parameters.flatMap((p) =>
+        p.typeNode?.type === 'string' && p.type && p.typeNode.value !== p.type ? [replaceNode(p.typeNode, p.type)] : [],
+      ) ?? [];
+    if (types.length > 1)
+      return [
+        {
+          key: `${ctx.start}`,
+          title: `Write the set's ${types.length} parameter types in their canonical casing`,
+          edits: types,
+          preferred: true,
+          safe: true,
+        },
+      ];
   }
   return [{ key: `${ctx.start}`, title: `Change to '${canonical}'`, edits: [replaceNode(node, canonical)], preferred: true, safe: true }];
 }

@@ -7,7 +7,7 @@ export const escapedExpressionOutsideTemplate: SetRule = {
     code: 'PS7006',
     name: 'escaped-expression-outside-template',
     description:
-      "A set in the service's own shape (no `apiVersion`, not in a template) holds a `\"[[...]\"` string. Only a template turns `[[` into `[`; sent straight to the service it is a literal string, so no parameter flows. The file is probably meant to be loaded into a template: give it the resource's `apiVersion`, or write `[...]`. Said once, on the first such string.",
+      'A set in the service\'s own shape (no `apiVersion`, not in a template) holds a `"[[...]"` string. Only a template turns `[[` into `[`; sent straight to the service it is a literal string, so no parameter flows. The file is probably meant to be loaded into a template: give it the resource\'s `apiVersion`, or write `[...]`. Said once, on the first such string.',
     defaultSeverity: 'hint',
     messages: {
       escaped:

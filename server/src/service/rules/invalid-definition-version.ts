@@ -8,7 +8,8 @@ export const invalidDefinitionVersion: SetRule = {
   meta: {
     code: 'PS3003',
     name: 'invalid-definition-version',
-    description: "A reference's `definitionVersion` must be `#.#.#` or have wildcard components: `#.#.*` or `#.*.*` (a suffix such as `-preview` is allowed).",
+    description:
+      "A reference's `definitionVersion` must be `#.#.#` or have wildcard components: `#.#.*` or `#.*.*` (a suffix such as `-preview` is allowed).",
     fixable: 'version',
     defaultSeverity: 'error',
     messages: { format: "definitionVersion '{{value}}' must be #.#.#, #.#.* or #.*.* (such as '1.*.*')." },
@@ -35,7 +36,11 @@ function normalizeDefinitionVersion(ctx: FixContext): Fix[] {
   const [, major, minor, patch] = match;
   // A major version alone, or a wildcard, pins the major: what follows a wildcard is a wildcard.
   const version =
-    minor === undefined || minor === '*' ? `${major}.*.*${suffix}` : patch === '*' ? `${major}.${minor}.*${suffix}` : `${major}.${minor}.${patch ?? 0}${suffix}`;
+    minor === undefined || minor === '*'
+      ? `${major}.*.*${suffix}`
+      : patch === '*'
+        ? `${major}.${minor}.*${suffix}`
+        : `${major}.${minor}.${patch ?? 0}${suffix}`;
   if (!DEFINITION_VERSION.test(version)) return [];
   return versionFix(ctx, node, version, true, node.value as string);
 }

@@ -7,10 +7,11 @@ export const invalidDeploymentCapacity: DocumentRule = {
   meta: {
     code: 'PS9101',
     name: 'invalid-deployment-capacity',
-    description: "A model deployment's sku.capacity is not a positive whole number up to 1,000,000 (1 = 1,000 TPM; TPM changes in steps of 1,000).",
+    description:
+      "A model deployment's sku.capacity is not a positive whole number up to 1,000,000 (1 = 1,000 TPM; TPM changes in steps of 1,000).",
     defaultSeverity: 'error',
     messages: {
-      notPositiveInteger: "sku.capacity must be a positive whole number of units (1 = 1,000 TPM), not {{value}}; {{nearest}}.",
+      notPositiveInteger: 'sku.capacity must be a positive whole number of units (1 = 1,000 TPM), not {{value}}; {{nearest}}.',
       tooLarge: 'sku.capacity must be at most 1,000,000 units (1,000,000,000 TPM), not {{value}}.',
     },
   },
@@ -24,7 +25,11 @@ export const invalidDeploymentCapacity: DocumentRule = {
         continue;
       }
       const value = node.type === 'string' ? `'${String(node.value)}'` : node.type === 'number' ? String(node.value) : `a ${node.type}`;
-      ctx.report({ node, messageId: 'notPositiveInteger', data: { value, nearest: node.type === 'number' ? nearestCapacities(node.value as number) : 'the nearest valid value is 1' } });
+      ctx.report({
+        node,
+        messageId: 'notPositiveInteger',
+        data: { value, nearest: node.type === 'number' ? nearestCapacities(node.value as number) : 'the nearest valid value is 1' },
+      });
     }
   },
 };

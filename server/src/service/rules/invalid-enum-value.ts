@@ -12,7 +12,8 @@ export const invalidEnumValue: SetRule = {
   meta: {
     code: 'PS2003',
     name: 'invalid-enum-value',
-    description: 'A value is not one of those the spec allows: `policyType`, a parameter `type`, a `systemData` identity type. A value that is not text at all is a wrong type (PS2001).',
+    description:
+      'A value is not one of those the spec allows: `policyType`, a parameter `type`, a `systemData` identity type. A value that is not text at all is a wrong type (PS2001).',
     defaultSeverity: 'error',
     messages: { enum: "'{{value}}' is not a valid '{{property}}': use one of {{allowed}}." },
   },

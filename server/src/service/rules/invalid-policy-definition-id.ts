@@ -23,7 +23,8 @@ export const invalidPolicyDefinitionId: SetRule = {
       "`policyDefinitionId` must be the resource ID of a policy definition or policy set definition: '/providers/<Namespace>.Authorization/policyDefinitions/<name>', optionally under '/subscriptions/<id>' or '/providers/<Namespace>.Management/managementGroups/<id>'.",
     defaultSeverity: 'error',
     messages: {
-      shape: "'{{value}}' is not a policy definition ID: expected '/providers/<Namespace>.Authorization/policyDefinitions/<name>' (optionally scoped to a subscription or management group).",
+      shape:
+        "'{{value}}' is not a policy definition ID: expected '/providers/<Namespace>.Authorization/policyDefinitions/<name>' (optionally scoped to a subscription or management group).",
     },
   },
   check(ctx) {

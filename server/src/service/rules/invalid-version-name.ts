@@ -32,7 +32,11 @@ export const invalidVersionName: SetRule = {
       const segments = name.split('/');
       const expected = ctx.set.nested ? 1 : 2;
       if (segments.length !== expected && !segments.some((s) => s.startsWith('['))) {
-        ctx.report({ node, messageId: ctx.set.nested ? 'nestedChild' : 'topLevel', data: { name, version: segments[segments.length - 1] } });
+        ctx.report({
+          node,
+          messageId: ctx.set.nested ? 'nestedChild' : 'topLevel',
+          data: { name, version: segments[segments.length - 1] },
+        });
         return;
       }
       version = segments[segments.length - 1];

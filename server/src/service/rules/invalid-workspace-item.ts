@@ -8,7 +8,8 @@ export const invalidWorkspaceItem: DocumentRule = {
   meta: {
     code: 'PS2007',
     name: 'invalid-workspace-item',
-    description: 'A workspace item (spec C, such as an eventstream) does not match its schema: a field of the wrong type, or an ID that is not a UUID.',
+    description:
+      'A workspace item (spec C, such as an eventstream) does not match its schema: a field of the wrong type, or an ID that is not a UUID.',
     defaultSeverity: 'error',
     messages: {
       type: '{{property}} must be {{expected}}, not {{actual}}.',
@@ -25,7 +26,9 @@ export const invalidWorkspaceItem: DocumentRule = {
       seen.add(error.instancePath);
       const property = describeOwner(node);
       if (error.keyword === 'type') {
-        const expected = String((error.params as { type: string }).type).replace(/^(object|array|integer)$/, 'an $1').replace(/^(string|number|boolean)$/, 'a $1');
+        const expected = String((error.params as { type: string }).type)
+          .replace(/^(object|array|integer)$/, 'an $1')
+          .replace(/^(string|number|boolean)$/, 'a $1');
         ctx.report({ node, messageId: 'type', data: { property, expected, actual: describeJsonType(valueOf(node)) } });
       } else if (error.keyword === 'pattern') {
         ctx.report({ node, messageId: 'uuid', data: { property, value: String(node.value) } });

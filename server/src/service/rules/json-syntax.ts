@@ -6,7 +6,8 @@ export const jsonSyntax: DocumentRule = {
   meta: {
     code: 'PS1001',
     name: 'json-syntax',
-    description: 'The document is not well-formed JSON. Every error of a tolerant parse is reported, not only the first. Trailing commas are taken in .jsonc files and in the policy-as-code framework\'s files, whose readers take them.',
+    description:
+      "The document is not well-formed JSON. Every error of a tolerant parse is reported, not only the first. Trailing commas are taken in .jsonc files and in the policy-as-code framework's files, whose readers take them.",
     defaultSeverity: 'error',
     messages: { syntax: '{{message}}.' },
   },
@@ -15,7 +16,12 @@ export const jsonSyntax: DocumentRule = {
     const lenient = ctx.parsed.syntaxErrors.some((e) => e.trailingComma) && readerTakes(ctx, 'trailingCommas');
     for (const error of ctx.parsed.syntaxErrors) {
       if (lenient && error.trailingComma) continue;
-      ctx.report({ start: error.offset, end: error.offset + Math.max(error.length, 1), messageId: 'syntax', data: { message: error.message } });
+      ctx.report({
+        start: error.offset,
+        end: error.offset + Math.max(error.length, 1),
+        messageId: 'syntax',
+        data: { message: error.message },
+      });
     }
   },
 };

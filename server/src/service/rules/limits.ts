@@ -38,7 +38,7 @@ const scratch = new Uint8Array(CHUNK * 3);
 /** UTF-8 length of a part of the text, encoded natively into a buffer that is reused. */
 export function utf8Length(text: string, start = 0, end = text.length): number {
   let bytes = 0;
-  for (let at = start; at < end; ) {
+  for (let at = start; at < end;) {
     let stop = Math.min(end, at + CHUNK);
     // Never between the two halves of a surrogate pair: each half alone would count as a replacement character.
     if (stop < end && (text.charCodeAt(stop - 1) & 0xfc00) === 0xd800) stop--;

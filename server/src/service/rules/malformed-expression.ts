@@ -5,7 +5,8 @@ export const malformedExpression: SetRule = {
   meta: {
     code: 'PS7004',
     name: 'malformed-expression',
-    description: "A reference parameter value starts with '[' and ends with ']', so the service evaluates it as an expression, but it does not parse. Write '[[' at the start for a literal string.",
+    description:
+      "A reference parameter value starts with '[' and ends with ']', so the service evaluates it as an expression, but it does not parse. Write '[[' at the start for a literal string.",
     defaultSeverity: 'error',
     messages: { malformed: 'Malformed expression: {{message}}.' },
   },

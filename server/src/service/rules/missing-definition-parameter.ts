@@ -6,9 +6,13 @@ export const missingDefinitionParameter: SetRule = {
   meta: {
     code: 'PS8002',
     name: 'missing-definition-parameter',
-    description: 'The referenced policy definition has a parameter without a `defaultValue` and the reference does not pass it. The service rejects the set.',
+    description:
+      'The referenced policy definition has a parameter without a `defaultValue` and the reference does not pass it. The service rejects the set.',
     defaultSeverity: 'error',
-    messages: { missing: "The referenced definition {{definition}} requires parameter '{{name}}' (it has no defaultValue): pass it in this reference's parameters." },
+    messages: {
+      missing:
+        "The referenced definition {{definition}} requires parameter '{{name}}' (it has no defaultValue): pass it in this reference's parameters.",
+    },
   },
   check(ctx) {
     for (const resolved of resolvedReferences(ctx)) {
@@ -20,7 +24,13 @@ export const missingDefinitionParameter: SetRule = {
       const [first, ...rest] = resolved.applicable;
       for (const [lower, parameter] of first.parameters) {
         if (parameter.hasDefault || passed.has(lower)) continue;
-        if (rest.some((v) => { const other = v.parameters.get(lower); return !other || other.hasDefault; })) continue;
+        if (
+          rest.some((v) => {
+            const other = v.parameters.get(lower);
+            return !other || other.hasDefault;
+          })
+        )
+          continue;
         ctx.report({
           node: reference.parametersNode ?? reference.idNode ?? reference.node,
           on: 'key',

@@ -15,7 +15,7 @@ export const missingReferenceId: SetRule = {
       'A definition referenced more than once needs a `policyDefinitionReferenceId` on each reference, or assignments, exemptions and overrides cannot tell the references apart.',
     fixable: 'reference-id',
     defaultSeverity: 'warning',
-    messages: { missing: "This definition is referenced {{count}} times: give each reference a policyDefinitionReferenceId." },
+    messages: { missing: 'This definition is referenced {{count}} times: give each reference a policyDefinitionReferenceId.' },
   },
   check(ctx) {
     // Only a reference without an ID can be one too many.
@@ -53,7 +53,9 @@ function addReferenceId(ctx: FixContext): Fix[] {
   const id = newReferenceIds(found.set).get(reference)!;
   const after = reference.node.children!.indexOf(reference.idNode.parent!) + 1;
   const insert = insertInto(ctx, reference.node, 'object', 'policyDefinitionReferenceId', id, after);
-  return insert ? [{ key: `${ctx.start}`, title: `Add policyDefinitionReferenceId '${id}'`, edits: [insert], preferred: true, safe: true }] : [];
+  return insert
+    ? [{ key: `${ctx.start}`, title: `Add policyDefinitionReferenceId '${id}'`, edits: [insert], preferred: true, safe: true }]
+    : [];
 }
 
 /**

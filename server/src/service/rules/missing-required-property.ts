@@ -7,11 +7,13 @@ export const missingRequiredProperty: SetRule = {
   meta: {
     code: 'PS2002',
     name: 'missing-required-property',
-    description: 'A required property is missing: `policyDefinitions` in the set, `policyDefinitionId` in each reference, `name` in each group, `type` in each parameter, `name` and `properties` in the version resource.',
+    description:
+      'A required property is missing: `policyDefinitions` in the set, `policyDefinitionId` in each reference, `name` in each group, `type` in each parameter, `name` and `properties` in the version resource.',
     defaultSeverity: 'error',
     messages: {
       missing: "Missing required property '{{property}}'{{where}}.",
-      missingDefinition: "Missing 'policyDefinitionId' or 'policyDefinitionName'{{where}}: a reference names its definition by one of them.",
+      missingDefinition:
+        "Missing 'policyDefinitionId' or 'policyDefinitionName'{{where}}: a reference names its definition by one of them.",
     },
   },
   check(ctx) {

@@ -2,7 +2,6 @@ import { quotaOverruns, readPlan } from '../quota/plan';
 import { formatNumber as fmt } from '../quota/capacity';
 import type { DocumentRule } from './types';
 
-
 export const modelQuotaExceeded: DocumentRule = {
   scope: 'document',
   meta: {
@@ -25,7 +24,10 @@ export const modelQuotaExceeded: DocumentRule = {
         node: o.deployment.capacityNode ?? o.deployment.node,
         messageId: 'over',
         data: { ...data, planned: fmt(o.plannedTpm), free: fmt(o.freeTpm), used: fmt(o.usedTpm), limit: fmt(o.limitTpm) },
-        related: o.others.map((other) => ({ node: other.capacityNode ?? other.node, message: `Also draws on the quota of '${o.model}' (${o.sku}) in '${o.region}': ${fmt((other.capacity ?? 0) * 1000)} TPM.` })),
+        related: o.others.map((other) => ({
+          node: other.capacityNode ?? other.node,
+          message: `Also draws on the quota of '${o.model}' (${o.sku}) in '${o.region}': ${fmt((other.capacity ?? 0) * 1000)} TPM.`,
+        })),
       });
     }
   },

@@ -7,7 +7,7 @@ export const parameterNameCasingConflict: SetRule = {
     code: 'PS6008',
     name: 'parameter-name-casing-conflict',
     description:
-      "Two set parameters, or two parameters passed in one reference, whose names differ only in casing (`effect` and `Effect`). The service reads parameter names case-insensitively, so they are one name declared twice.",
+      'Two set parameters, or two parameters passed in one reference, whose names differ only in casing (`effect` and `Effect`). The service reads parameter names case-insensitively, so they are one name declared twice.',
     defaultSeverity: 'error',
     messages: {
       setParameter: "Parameter '{{name}}' is also declared as '{{first}}': names are compared case-insensitively. Remove one or rename it.",
@@ -23,7 +23,12 @@ export const parameterNameCasingConflict: SetRule = {
         const first = seen.get(lower);
         // Exact repeats are duplicate keys (json duplicate-key); only casing variants are ours.
         if (first && first.name !== entry.name) {
-          ctx.report({ node: entry.keyNode, messageId, data: { name: entry.name, first: first.name }, related: [{ node: first.keyNode, message: `'${first.name}' here` }] });
+          ctx.report({
+            node: entry.keyNode,
+            messageId,
+            data: { name: entry.name, first: first.name },
+            related: [{ node: first.keyNode, message: `'${first.name}' here` }],
+          });
         } else if (!first) seen.set(lower, entry);
       }
     };

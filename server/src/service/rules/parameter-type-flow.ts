@@ -14,7 +14,8 @@ export const parameterTypeFlow: SetRule = {
   meta: {
     code: 'PS8009',
     name: 'parameter-type-flow',
-    description: "A set parameter passed as a whole (`[parameters('x')]`) to a definition's parameter of another type, such as a String set parameter for an Array definition parameter. Assignments fail when the value reaches the definition.",
+    description:
+      "A set parameter passed as a whole (`[parameters('x')]`) to a definition's parameter of another type, such as a String set parameter for an Array definition parameter. Assignments fail when the value reaches the definition.",
     defaultSeverity: 'warning',
     messages: { mismatch: "Set parameter '{{setParameter}}' is {{setType}}, but the definition's parameter '{{name}}' is {{type}}." },
   },
@@ -32,7 +33,12 @@ export const parameterTypeFlow: SetRule = {
         const setParameter = ctx.set.parametersByLower.get(use.lower);
         const targets = definitionParameter(resolved, value.name);
         if (!setParameter?.type || !targets.length || targets.some((t) => !t.type || compatible(setParameter.type!, t.type))) continue;
-        ctx.report({ start: use.start, end: use.end, messageId: 'mismatch', data: { setParameter: setParameter.name, setType: setParameter.type, name: targets[0].name, type: targets[0].type } });
+        ctx.report({
+          start: use.start,
+          end: use.end,
+          messageId: 'mismatch',
+          data: { setParameter: setParameter.name, setType: setParameter.type, name: targets[0].name, type: targets[0].type },
+        });
       }
     }
   },

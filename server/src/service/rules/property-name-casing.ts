@@ -8,7 +8,8 @@ export const propertyNameCasing: SetRule = {
   meta: {
     code: 'PS2005',
     name: 'property-name-casing',
-    description: "A property name differs from the spec's only in casing, such as `Version` for `version`. The service reads property names case-insensitively; other tools may not.",
+    description:
+      "A property name differs from the spec's only in casing, such as `Version` for `version`. The service reads property names case-insensitively; other tools may not.",
     fixable: 'casing',
     defaultSeverity: 'hint',
     messages: { casing: "Property '{{name}}' is spelled '{{canonical}}' in the spec." },
@@ -18,5 +19,8 @@ export const propertyNameCasing: SetRule = {
       if (item.casingOf) ctx.report({ node: item.keyNode, messageId: 'casing', data: { name: item.name, canonical: item.casingOf } });
     }
   },
-  fix: renameKey((ctx) => stringData(ctx, 'canonical'), (to) => `Rename to '${to}'`),
+  fix: renameKey(
+    (ctx) => stringData(ctx, 'canonical'),
+    (to) => `Rename to '${to}'`,
+  ),
 };

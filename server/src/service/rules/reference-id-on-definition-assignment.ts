@@ -9,7 +9,8 @@ export const referenceIdOnDefinitionAssignment: ConsumerRule = {
       'A `policyDefinitionReferenceId` (in `nonComplianceMessages`, an override selector or an exemption) on an assignment of a single policy definition: only a set has members to name, and the service rejects it. Known from the ID alone (`.../policyDefinitions/...`), whether or not the definition is known.',
     defaultSeverity: 'error',
     messages: {
-      onDefinition: "Reference ID '{{id}}' names a member of a set, but this assigns a single policy definition, which has none: remove it.",
+      onDefinition:
+        "Reference ID '{{id}}' names a member of a set, but this assigns a single policy definition, which has none: remove it.",
     },
   },
   check(ctx) {

@@ -30,7 +30,10 @@ export function resolvedReferences(ctx: SetRuleContext): ResolvedReference[] {
   return result;
 }
 
-const resolutions = new WeakMap<SetRuleContext['set'], { definitions: SetRuleContext['options']['definitions']; cloud: string | undefined; result: ResolvedReference[] }>();
+const resolutions = new WeakMap<
+  SetRuleContext['set'],
+  { definitions: SetRuleContext['options']['definitions']; cloud: string | undefined; result: ResolvedReference[] }
+>();
 
 function resolve(ctx: SetRuleContext): ResolvedReference[] {
   const result: ResolvedReference[] = [];
@@ -46,7 +49,8 @@ function resolve(ctx: SetRuleContext): ResolvedReference[] {
     const pinned = pinnedNode?.type === 'string' && !ctx.set.isDynamic(pinnedNode) ? majorOf(pinnedNode.value as string) : undefined;
     const pinnedUnknown = pinnedNode !== undefined && pinned === undefined;
     // The known parameters describe each variant's own version: usable only if every variant is of the pinned major.
-    const describesPinned = (v: DefinitionInfo) => pinned === undefined || majorOf(v.version) === undefined || majorOf(v.version) === pinned;
+    const describesPinned = (v: DefinitionInfo) =>
+      pinned === undefined || majorOf(v.version) === undefined || majorOf(v.version) === pinned;
     const applicable = !pinnedUnknown && variants.every(describesPinned) ? variants : [];
     result.push({ reference, variants, all, applicable });
   }

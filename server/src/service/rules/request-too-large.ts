@@ -8,7 +8,9 @@ export const requestTooLarge: SetRule = {
     name: 'request-too-large',
     description: 'The request body of a policy set may be at most 1 MiB. Whitespace counts as written.',
     defaultSeverity: 'warning',
-    messages: { tooLarge: 'This policy set is at least {{size}} KiB, over the 1024 KiB limit for a request body. Remove whitespace or split the set.' },
+    messages: {
+      tooLarge: 'This policy set is at least {{size}} KiB, over the 1024 KiB limit for a request body. Remove whitespace or split the set.',
+    },
   },
   check(ctx) {
     const node = ctx.set.resource;

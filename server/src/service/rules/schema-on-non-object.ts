@@ -8,7 +8,10 @@ export const schemaOnNonObject: SetRule = {
     name: 'schema-on-non-object',
     description: 'A parameter `schema` is supported only for Object parameters.',
     defaultSeverity: 'error',
-    messages: { notObject: "'schema' is supported only for Object parameters; '{{parameter}}' is {{type}}. Remove the schema or make the parameter an Object." },
+    messages: {
+      notObject:
+        "'schema' is supported only for Object parameters; '{{parameter}}' is {{type}}. Remove the schema or make the parameter an Object.",
+    },
   },
   check(ctx) {
     for (const parameter of ctx.set.parameters) {

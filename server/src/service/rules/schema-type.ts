@@ -7,7 +7,8 @@ export const schemaType: SetRule = {
   meta: {
     code: 'PS2001',
     name: 'schema-type',
-    description: 'A property has the wrong JSON type for the interface spec (for example a string where an array is expected, or a non-boolean `assignPermissions`).',
+    description:
+      'A property has the wrong JSON type for the interface spec (for example a string where an array is expected, or a non-boolean `assignPermissions`).',
     defaultSeverity: 'error',
     messages: { type: "'{{property}}' must be {{expected}}, not {{actual}}." },
   },

@@ -8,7 +8,9 @@ export const tooManyParameters: SetRule = {
     name: 'too-many-parameters',
     description: `A policy set can declare at most ${LIMITS.parameters} parameters.`,
     defaultSeverity: 'warning',
-    messages: { tooMany: `This set declares {{count}} parameters; the limit is ${LIMITS.parameters}. Share parameters between references where they mean the same.` },
+    messages: {
+      tooMany: `This set declares {{count}} parameters; the limit is ${LIMITS.parameters}. Share parameters between references where they mean the same.`,
+    },
   },
   check(ctx) {
     const count = ctx.set.parameters.length;

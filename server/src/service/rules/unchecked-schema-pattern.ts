@@ -10,8 +10,10 @@ export const uncheckedSchemaPattern: SetRule = {
       'A `pattern` in a parameter `schema` uses lookaround or backreferences, which the linear-time regular expression engine used here cannot run. Values are not checked against it.',
     defaultSeverity: 'info',
     messages: {
-      unchecked: "Pattern '{{pattern}}' in the schema of '{{parameter}}' uses lookaround or backreferences: values are not checked against it here.",
-      costly: "Pattern '{{pattern}}' in the schema of '{{parameter}}' expands to more states than can run in bounded time (counted repetitions): values are not checked against it here.",
+      unchecked:
+        "Pattern '{{pattern}}' in the schema of '{{parameter}}' uses lookaround or backreferences: values are not checked against it here.",
+      costly:
+        "Pattern '{{pattern}}' in the schema of '{{parameter}}' expands to more states than can run in bounded time (counted repetitions): values are not checked against it here.",
     },
   },
   check(ctx) {

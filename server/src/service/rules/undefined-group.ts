@@ -33,7 +33,9 @@ export const undefinedGroup: SetRule = {
       if (use.declared || imported.has(use.lower)) continue;
       const name = use.name;
       if (!set.groups.length && !set.importedGroupSets.length) {
-        const related: RelatedReport[] = set.properties ? [{ node: set.properties, message: 'policyDefinitionGroups belongs in these properties' }] : [];
+        const related: RelatedReport[] = set.properties
+          ? [{ node: set.properties, message: 'policyDefinitionGroups belongs in these properties' }]
+          : [];
         ctx.report({ node: use.node, messageId: 'noGroups', data: { name }, related });
         continue;
       }
@@ -59,9 +61,25 @@ function declareGroup(ctx: FixContext): Fix[] {
   const suggestion = set.groups.find((g) => g.name === stringData(ctx, 'suggestion'))?.name;
   if (suggestion) {
     // Changed without a person's choice when the suggestion is the one declared group close to the name (imported groups count).
-    const only = onlyCloseMatch(name, set.groups.map((g) => g.name)) === suggestion && !set.importedGroupSets.length;
-    candidates.push({ key: `rename:${use.node.offset}`, title: `Change to '${suggestion}'`, edits: [replaceNode(use.node, suggestion)], preferred: true, safe: only });
+    const only =
+      onlyCloseMatch(
+        name,
+        set.groups.map((g) => g.name),
+      ) === suggestion && !set.importedGroupSets.length;
+    candidates.push({
+      key: `rename:${use.node.offset}`,
+      title: `Change to '${suggestion}'`,
+      edits: [replaceNode(use.node, suggestion)],
+      preferred: true,
+      safe: only,
+    });
   }
-  candidates.push({ key: `declare:${set.resource.offset}:${name.toLowerCase()}`, title: `Declare group '${name}' in policyDefinitionGroups`, edits: [insert], preferred: !suggestion, safe: false });
+  candidates.push({
+    key: `declare:${set.resource.offset}:${name.toLowerCase()}`,
+    title: `Declare group '${name}' in policyDefinitionGroups`,
+    edits: [insert],
+    preferred: !suggestion,
+    safe: false,
+  });
   return candidates;
 }

@@ -10,7 +10,8 @@ export const undefinedParameter: SetRule = {
   meta: {
     code: 'PS7001',
     name: 'undefined-parameter',
-    description: "Every `[parameters('x')]` in a reference's parameter values, also inside larger expressions, must name a parameter declared in the set's `parameters`.",
+    description:
+      "Every `[parameters('x')]` in a reference's parameter values, also inside larger expressions, must name a parameter declared in the set's `parameters`.",
     fixable: 'typo',
     defaultSeverity: 'error',
     messages: {
@@ -24,9 +25,18 @@ export const undefinedParameter: SetRule = {
     if (set.isDynamic(set.parametersNode)) return;
     for (const use of set.parameterUses) {
       if (set.parametersByLower.has(use.lower)) continue;
-      const suggestion = closestMatch(use.name, set.parameters.map((p) => p.name));
+      const suggestion = closestMatch(
+        use.name,
+        set.parameters.map((p) => p.name),
+      );
       const related = set.parameters.slice(0, 20).map((p) => ({ node: p.keyNode, message: `Declared parameter '${p.name}'` }));
-      ctx.report({ start: use.start, end: use.end, messageId: suggestion ? 'undefinedDidYouMean' : 'undefined', data: { name: use.name, suggestion }, related });
+      ctx.report({
+        start: use.start,
+        end: use.end,
+        messageId: suggestion ? 'undefinedDidYouMean' : 'undefined',
+        data: { name: use.name, suggestion },
+        related,
+      });
     }
   },
   fix: declareParameter,
@@ -49,11 +59,27 @@ function declareParameter(ctx: FixContext): Fix[] {
   const suggestion = set.parameters.find((p) => p.name === stringData(ctx, 'suggestion'))?.name;
   if (suggestion) {
     // The misspelling is changed without a person's choice when the suggestion is the one declared parameter close to it.
-    const only = onlyCloseMatch(use.name, set.parameters.map((p) => p.name)) === suggestion;
-    candidates.push({ key: `rename:${use.start}`, title: `Change to '${suggestion}'`, edits: [replaceExpressionName(use.start, use.end, suggestion)], preferred: true, safe: only });
+    const only =
+      onlyCloseMatch(
+        use.name,
+        set.parameters.map((p) => p.name),
+      ) === suggestion;
+    candidates.push({
+      key: `rename:${use.start}`,
+      title: `Change to '${suggestion}'`,
+      edits: [replaceExpressionName(use.start, use.end, suggestion)],
+      preferred: true,
+      safe: only,
+    });
   }
   // A declaration guesses its type and default: a person's choice.
-  candidates.push({ key: `declare:${set.resource.offset}:${use.lower}`, title: `Declare parameter '${use.name}' (${type})`, edits: [insert], preferred: !suggestion, safe: false });
+  candidates.push({
+    key: `declare:${set.resource.offset}:${use.lower}`,
+    title: `Declare parameter '${use.name}' (${type})`,
+    edits: [insert],
+    preferred: !suggestion,
+    safe: false,
+  });
   return candidates;
 }
 
@@ -84,7 +110,9 @@ function definitionParameterType(ctx: FixContext, set: SetModel, reference: Refe
   const all = ctx.options.definitions.lookup(id.value as string, reference.idKey);
   const cloud = (ctx.options.cloud ?? DEFAULT_CLOUD).toLowerCase();
   const ofCloud = all.filter((v) => v.cloud?.toLowerCase() === cloud);
-  const types = new Set((ofCloud.length ? ofCloud : all).map((v) => v.parameters.get(name.toLowerCase())?.type).filter((t) => t !== undefined));
+  const types = new Set(
+    (ofCloud.length ? ofCloud : all).map((v) => v.parameters.get(name.toLowerCase())?.type).filter((t) => t !== undefined),
+  );
   // Variants that disagree say nothing.
   return types.size === 1 ? [...types][0] : undefined;
 }

@@ -24,7 +24,8 @@ export const undefinedTemplateParameter: SetRule = {
     defaultSeverity: 'error',
     messages: {
       undefined: "Template parameter '{{name}}' is not declared in the template's parameters: the deployment fails.",
-      escape: "Template parameter '{{name}}' is not declared in the template: to pass the set's parameter '{{name}}', write \"[[parameters('{{name}}')]\" (the template then leaves it to the policy engine).",
+      escape:
+        "Template parameter '{{name}}' is not declared in the template: to pass the set's parameter '{{name}}', write \"[[parameters('{{name}}')]\" (the template then leaves it to the policy engine).",
     },
   },
   check(ctx) {

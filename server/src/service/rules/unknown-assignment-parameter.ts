@@ -35,8 +35,19 @@ export const unknownAssignmentParameter: ConsumerRule = {
     }
   },
   // Offered in the editor; applied on its own when the suggestion is the one declared name close to the one passed.
-  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false, (ctx, from, to) => {
-    const known = ctx.data.known;
-    return Array.isArray(known) && onlyCloseMatch(from, known.filter((k): k is string => typeof k === 'string')) === to;
-  }),
+  fix: renameKey(
+    (ctx) => stringData(ctx, 'suggestion'),
+    (to) => `Rename to '${to}'`,
+    false,
+    (ctx, from, to) => {
+      const known = ctx.data.known;
+      return (
+        Array.isArray(known) &&
+        onlyCloseMatch(
+          from,
+          known.filter((k): k is string => typeof k === 'string'),
+        ) === to
+      );
+    },
+  ),
 };

@@ -11,7 +11,8 @@ export const unknownCustomDefinition: SetRule = {
     defaultSeverity: 'warning',
     messages: {
       unknown: "No custom policy definition '{{name}}' is among the {{count}} loaded: deploy it with the set, or check the name.",
-      unreadable: "Custom policy definition '{{name}}' looks to be in '{{file}}', which could not be read ({{problem}}): fix that file, and this reference is checked against it.",
+      unreadable:
+        "Custom policy definition '{{name}}' looks to be in '{{file}}', which could not be read ({{problem}}): fix that file, and this reference is checked against it.",
     },
   },
   check(ctx) {

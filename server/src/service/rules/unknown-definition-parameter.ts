@@ -33,8 +33,19 @@ export const unknownDefinitionParameter: SetRule = {
     }
   },
   // Applied on its own when the suggestion is the one parameter of the definition close to the name passed.
-  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false, (ctx, from, to) => {
-    const known = ctx.data.known;
-    return Array.isArray(known) && onlyCloseMatch(from, known.filter((k): k is string => typeof k === 'string')) === to;
-  }),
+  fix: renameKey(
+    (ctx) => stringData(ctx, 'suggestion'),
+    (to) => `Rename to '${to}'`,
+    false,
+    (ctx, from, to) => {
+      const known = ctx.data.known;
+      return (
+        Array.isArray(known) &&
+        onlyCloseMatch(
+          from,
+          known.filter((k): k is string => typeof k === 'string'),
+        ) === to
+      );
+    },
+  ),
 };

@@ -34,7 +34,9 @@ export const unknownDefinitionVersion: SetRule = {
     name: 'unknown-definition-version',
     description: "A reference's `definitionVersion` matches none of the versions the referenced definition has.",
     defaultSeverity: 'error',
-    messages: { noMatch: "definitionVersion '{{value}}' matches no version of the referenced definition {{definition}}: it has {{versions}}." },
+    messages: {
+      noMatch: "definitionVersion '{{value}}' matches no version of the referenced definition {{definition}}: it has {{versions}}.",
+    },
   },
   check(ctx) {
     for (const resolved of resolvedReferences(ctx)) {
@@ -57,7 +59,11 @@ export const unknownDefinitionVersion: SetRule = {
       }
       if (!known || matched) continue;
       const versions = [...new Set(resolved.all.flatMap((v) => v.versions))];
-      ctx.report({ node, messageId: 'noMatch', data: { value: pattern, definition: describeDefinition(resolved), versions: quoteList(versions), knownVersions: versions } });
+      ctx.report({
+        node,
+        messageId: 'noMatch',
+        data: { value: pattern, definition: describeDefinition(resolved), versions: quoteList(versions), knownVersions: versions },
+      });
     }
   },
 };

@@ -8,7 +8,8 @@ export const unknownItemType: DocumentRule = {
   meta: {
     code: 'PS2008',
     name: 'unknown-item-type',
-    description: "A workspace item's `type` is not one of the 44 ItemType values of the spec, or is cased differently. A warning: the list grows over time.",
+    description:
+      "A workspace item's `type` is not one of the 44 ItemType values of the spec, or is cased differently. A warning: the list grows over time.",
     defaultSeverity: 'warning',
     messages: {
       unknown: "'{{value}}' is not a known item type; the list grows over time, so this may be a newer type.",

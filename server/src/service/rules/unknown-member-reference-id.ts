@@ -15,11 +15,12 @@ export const unknownMemberReferenceId: ConsumerRule = {
     code: 'PS9205',
     name: 'unknown-member-reference-id',
     description:
-      "A `policyDefinitionReferenceId` in an assignment's `nonComplianceMessages` or `overrides` selectors, or in an exemption's `policyDefinitionReferenceIds`, names no member of the assigned set: the service rejects it (\"The following policy definition reference IDs ... do not exist in the assigned policy set definition\"). Often a reference ID renamed or removed in the set. Checked when the set is known.",
+      'A `policyDefinitionReferenceId` in an assignment\'s `nonComplianceMessages` or `overrides` selectors, or in an exemption\'s `policyDefinitionReferenceIds`, names no member of the assigned set: the service rejects it ("The following policy definition reference IDs ... do not exist in the assigned policy set definition"). Often a reference ID renamed or removed in the set. Checked when the set is known.',
     defaultSeverity: 'error',
     messages: {
       unknown: "{{where}} names reference ID '{{id}}', which is not a member of the assigned {{target}}.",
-      unknownDidYouMean: "{{where}} names reference ID '{{id}}', which is not a member of the assigned {{target}}. Did you mean '{{suggestion}}'?",
+      unknownDidYouMean:
+        "{{where}} names reference ID '{{id}}', which is not a member of the assigned {{target}}. Did you mean '{{suggestion}}'?",
     },
   },
   check(ctx) {

@@ -52,5 +52,10 @@ export const unknownProperty: SetRule = {
     }
   },
   // A property the spec does not define may be meant for another tool: renaming it is a person's choice.
-  fix: renameKey((ctx) => stringData(ctx, 'suggestion'), (to) => `Rename to '${to}'`, false, () => false),
+  fix: renameKey(
+    (ctx) => stringData(ctx, 'suggestion'),
+    (to) => `Rename to '${to}'`,
+    false,
+    () => false,
+  ),
 };

@@ -7,7 +7,8 @@ export const unusedGroup: SetRule = {
   meta: {
     code: 'PS5003',
     name: 'unused-group',
-    description: 'A declared group that no reference names in its `groupNames`. Harmless, but often a leftover or a misspelt group name elsewhere.',
+    description:
+      'A declared group that no reference names in its `groupNames`. Harmless, but often a leftover or a misspelt group name elsewhere.',
     fixable: 'remove',
     defaultSeverity: 'hint',
     messages: { unused: "Group '{{name}}' is not used by any reference." },
@@ -31,5 +32,13 @@ function removeUnusedGroup(ctx: FixContext): Fix[] {
   const group = set.groups.find((g) => sameRange(ctx, g.nameNode));
   const lower = group?.name.toLowerCase();
   if (!group || !set.groupsNode || set.groupUses.some((u) => u.lower === lower)) return [];
-  return [{ key: `${ctx.start}`, title: `Remove unused group '${group.name}'`, edits: [removeChild(set.groupsNode, group.node)], preferred: true, safe: false }];
+  return [
+    {
+      key: `${ctx.start}`,
+      title: `Remove unused group '${group.name}'`,
+      edits: [removeChild(set.groupsNode, group.node)],
+      preferred: true,
+      safe: false,
+    },
+  ];
 }

@@ -7,7 +7,8 @@ export const unusedParameter: SetRule = {
   meta: {
     code: 'PS7003',
     name: 'unused-parameter',
-    description: "A set parameter that no reference uses through `[parameters('x')]`. Assigners are asked for a value that changes nothing.",
+    description:
+      "A set parameter that no reference uses through `[parameters('x')]`. Assigners are asked for a value that changes nothing.",
     fixable: 'remove',
     defaultSeverity: 'warning',
     messages: { unused: "Parameter '{{name}}' is declared but no reference uses it." },
@@ -16,7 +17,8 @@ export const unusedParameter: SetRule = {
     if (ctx.set.parameterUsesDynamic) return;
     const used = new Set(ctx.set.parameterUses.map((u) => u.lower));
     for (const parameter of ctx.set.parameters) {
-      if (!used.has(parameter.name.toLowerCase())) ctx.report({ node: parameter.keyNode, messageId: 'unused', data: { name: parameter.name } });
+      if (!used.has(parameter.name.toLowerCase()))
+        ctx.report({ node: parameter.keyNode, messageId: 'unused', data: { name: parameter.name } });
     }
   },
   fix: removeUnusedParameter,
@@ -29,5 +31,13 @@ function removeUnusedParameter(ctx: FixContext): Fix[] {
   const parameter = set.parameters.find((p) => sameRange(ctx, p.keyNode));
   const lower = parameter?.name.toLowerCase();
   if (!parameter || !set.parametersNode || set.parameterUses.some((u) => u.lower === lower)) return [];
-  return [{ key: `${ctx.start}`, title: `Remove unused parameter '${parameter.name}'`, edits: [removeChild(set.parametersNode, parameter.keyNode.parent!)], preferred: true, safe: false }];
+  return [
+    {
+      key: `${ctx.start}`,
+      title: `Remove unused parameter '${parameter.name}'`,
+      edits: [removeChild(set.parametersNode, parameter.keyNode.parent!)],
+      preferred: true,
+      safe: false,
+    },
+  ];
 }

@@ -17,7 +17,10 @@ export function listOf(values: string[], max = 5): string {
 }
 
 export function quoteList(values: string[], max = 5): string {
-  return listOf(values.map((v) => `'${v}'`), max);
+  return listOf(
+    values.map((v) => `'${v}'`),
+    max,
+  );
 }
 
 /** How an object is known to a reader: by the key that holds it, or as `policyDefinitions[3]`. */

@@ -9,7 +9,8 @@ export const valueViolatesParameterSchema: SetRule = {
   meta: {
     code: 'PS6006',
     name: 'value-violates-parameter-schema',
-    description: "A parameter's `defaultValue` or an `allowedValues` entry does not validate against the parameter's own `schema`. Patterns run on a linear-time engine, so a hostile pattern cannot hang validation.",
+    description:
+      "A parameter's `defaultValue` or an `allowedValues` entry does not validate against the parameter's own `schema`. Patterns run on a linear-time engine, so a hostile pattern cannot hang validation.",
     defaultSeverity: 'error',
     messages: { violates: "This value of '{{parameter}}' does not match its schema: {{reason}}." },
   },

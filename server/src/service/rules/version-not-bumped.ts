@@ -14,7 +14,11 @@ function sideOf(ctx: Parameters<SetRule['check']>[0]): SetSide {
     set,
     name: stringValue(propertyIgnoreCase(set.resource, 'name')),
     version: versionOf(set),
-    locate: () => ({ file: ctx.options.uri ?? 'document', pointer: '', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }),
+    locate: () => ({
+      file: ctx.options.uri ?? 'document',
+      pointer: '',
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    }),
   };
 }
 
@@ -28,9 +32,11 @@ export const versionNotBumped: SetRule = {
     fixable: 'version',
     defaultSeverity: 'error',
     messages: {
-      tooLittle: "Version '{{value}}' is not bumped enough for the changes since {{against}} ({{old}}): they need a {{required}} version ({{changes}}); use '{{suggested}}'.",
+      tooLittle:
+        "Version '{{value}}' is not bumped enough for the changes since {{against}} ({{old}}): they need a {{required}} version ({{changes}}); use '{{suggested}}'.",
       notGreater: "Version '{{value}}' must be greater than '{{old}}' ({{against}}): the set changed ({{changes}}); use '{{suggested}}'.",
-      lower: "Version '{{value}}' is lower than '{{old}}' ({{against}}), and nothing changed that needs a new version: use '{{suggested}}'.",
+      lower:
+        "Version '{{value}}' is lower than '{{old}}' ({{against}}), and nothing changed that needs a new version: use '{{suggested}}'.",
     },
   },
   check(ctx) {
@@ -50,11 +56,22 @@ export const versionNotBumped: SetRule = {
     const kinds = [...new Set(report.changes.filter((c) => c.bump === report.requiredBump).map((c) => c.kind))];
     const changes = kinds.slice(0, 3).join(', ') + (kinds.length > 3 ? ', ...' : '');
     const greater = check.reason === 'notGreater';
-    const messageId = !kinds.length ? 'lower' : greater && report.requiredBump !== 'major' && report.requiredBump !== 'minor' ? 'notGreater' : 'tooLittle';
+    const messageId = !kinds.length
+      ? 'lower'
+      : greater && report.requiredBump !== 'major' && report.requiredBump !== 'minor'
+        ? 'notGreater'
+        : 'tooLittle';
     ctx.report({
       node: side.version.node,
       messageId,
-      data: { value: side.version.text, old: old.version.text, against: previous.label, required: report.requiredBump, suggested: check.suggested, changes },
+      data: {
+        value: side.version.text,
+        old: old.version.text,
+        against: previous.label,
+        required: report.requiredBump,
+        suggested: check.suggested,
+        changes,
+      },
     });
   },
   fix: writeSuggestedVersion,
@@ -72,5 +89,13 @@ function writeSuggestedVersion(ctx: FixContext): Fix[] {
   segments[segments.length - 1] = suggested;
   const version = segments.join('/');
   if (version === current) return [];
-  return [{ key: `${ctx.start}`, title: `Change the version to '${suggested}'`, edits: [replaceNode(node, version)], preferred: true, safe: true }];
+  return [
+    {
+      key: `${ctx.start}`,
+      title: `Change the version to '${suggested}'`,
+      edits: [replaceNode(node, version)],
+      preferred: true,
+      safe: true,
+    },
+  ];
 }

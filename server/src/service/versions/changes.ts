@@ -184,7 +184,13 @@ export function showPair(a: unknown, b: unknown): [string, string] {
 const ENFORCING = new Set(['deny', 'denyaction', 'deployifnotexists', 'modify', 'append']);
 const REPORTING = new Set(['audit', 'auditifnotexists', 'disabled', 'manual']);
 const effectOf = (value: unknown): 'enforcing' | 'reporting' | undefined =>
-  typeof value === 'string' ? (ENFORCING.has(value.toLowerCase()) ? 'enforcing' : REPORTING.has(value.toLowerCase()) ? 'reporting' : undefined) : undefined;
+  typeof value === 'string'
+    ? ENFORCING.has(value.toLowerCase())
+      ? 'enforcing'
+      : REPORTING.has(value.toLowerCase())
+        ? 'reporting'
+        : undefined
+    : undefined;
 
 /** Property lookups that read the service's case-insensitive keys, canonicalised for the side. */
 function field(side: SetSide, node: Node | undefined, key: string): { node: Node | undefined; value: unknown } {
@@ -221,8 +227,11 @@ function usesOf(set: SetModel, parameterLower: string): string[] {
   for (const use of set.parameterUses) {
     if (use.lower !== parameterLower) continue;
     const key = use.reference.refIdLower ?? definitionKey(use.reference) ?? String(use.reference.index);
-    const holder = use.node.parent?.parent?.parent?.type === 'property' ? String(use.node.parent.parent.parent.children?.[0]?.value).toLowerCase() : '';
-    const expression = String(use.node.value).replace(PARAMETER_CALL, (all, name: string) => (name.toLowerCase() === parameterLower ? 'parameters(*)' : all.toLowerCase()));
+    const holder =
+      use.node.parent?.parent?.parent?.type === 'property' ? String(use.node.parent.parent.parent.children?.[0]?.value).toLowerCase() : '';
+    const expression = String(use.node.value).replace(PARAMETER_CALL, (all, name: string) =>
+      name.toLowerCase() === parameterLower ? 'parameters(*)' : all.toLowerCase(),
+    );
     found.push(`${key}|${holder}|${expression}`);
   }
   return found.sort();
@@ -238,10 +247,25 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
   const anchorOf = (kind: ChangeKind): Location | undefined => {
     if (!newSide) return undefined;
     const n = newSide.set;
-    const node = kind === 'parameter-removed' ? n.parametersNode : kind === 'reference-removed' ? n.referencesNode : kind === 'group-removed' ? n.groupsNode : undefined;
+    const node =
+      kind === 'parameter-removed'
+        ? n.parametersNode
+        : kind === 'reference-removed'
+          ? n.referencesNode
+          : kind === 'group-removed'
+            ? n.groupsNode
+            : undefined;
     return newSide.locate(node ?? n.properties ?? n.resource);
   };
-  const add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump, subject?: Change['subject']) =>
+  const add = (
+    kind: ChangeKind,
+    side: 'old' | 'new',
+    location: Location,
+    message: string,
+    previous?: Location,
+    bump?: Bump,
+    subject?: Change['subject'],
+  ) =>
     changes.push({
       kind,
       bump: bump ?? BUMP_OF[kind],
@@ -260,9 +284,16 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
     add('set-removed', 'old', oldSide.locate(oldSide.set.resource), 'The set is removed: every assignment of it breaks');
   }
 
-  changes.sort((a, b) => bumpRank(b.bump) - bumpRank(a.bump) || (a.side === b.side ? a.location.range.start.line - b.location.range.start.line : a.side === 'new' ? -1 : 1));
+  changes.sort(
+    (a, b) =>
+      bumpRank(b.bump) - bumpRank(a.bump) ||
+      (a.side === b.side ? a.location.range.start.line - b.location.range.start.line : a.side === 'new' ? -1 : 1),
+  );
   const requiredBump = changes.reduce<Bump>((bump, change) => maxBump(bump, change.bump), 'none');
-  const check = oldSide && newSide ? checkVersions(oldSide.version?.text, newSide.version?.text, requiredBump, { markers: true }) : { ok: null, suggested: undefined, problem: undefined, note: undefined };
+  const check =
+    oldSide && newSide
+      ? checkVersions(oldSide.version?.text, newSide.version?.text, requiredBump, { markers: true })
+      : { ok: null, suggested: undefined, problem: undefined, note: undefined };
   return {
     old: oldSide ? { file: oldSide.file, version: oldSide.version?.text, name: oldSide.name?.split('/')[0] } : undefined,
     new: newSide ? { file: newSide.file, version: newSide.version?.text } : undefined,
@@ -276,7 +307,15 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
   };
 }
 
-type Add = (kind: ChangeKind, side: 'old' | 'new', location: Location, message: string, previous?: Location, bump?: Bump, subject?: Change['subject']) => void;
+type Add = (
+  kind: ChangeKind,
+  side: 'old' | 'new',
+  location: Location,
+  message: string,
+  previous?: Location,
+  bump?: Bump,
+  subject?: Change['subject'],
+) => void;
 
 function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBump: Bump, options: CompareOptions): void {
   const o = oldSide.set;
@@ -307,8 +346,15 @@ function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBu
   const newMetadata = metadataOf(newSide);
   if (!same(oldMetadata.value ?? {}, newMetadata.value ?? {})) {
     const keys = new Set([...Object.keys((oldMetadata.value as object) ?? {}), ...Object.keys((newMetadata.value as object) ?? {})]);
-    const changed = [...keys].filter((k) => !same((oldMetadata.value as Record<string, unknown>)?.[k], (newMetadata.value as Record<string, unknown>)?.[k]));
-    add('metadata-changed', 'new', at(newSide, newMetadata.node), `The set's metadata changed (${changed.map((k) => `'${k}'`).join(', ')})`);
+    const changed = [...keys].filter(
+      (k) => !same((oldMetadata.value as Record<string, unknown>)?.[k], (newMetadata.value as Record<string, unknown>)?.[k]),
+    );
+    add(
+      'metadata-changed',
+      'new',
+      at(newSide, newMetadata.node),
+      `The set's metadata changed (${changed.map((k) => `'${k}'`).join(', ')})`,
+    );
   }
 
   const renames = diffParameters(oldSide, newSide, add, options);
@@ -347,16 +393,37 @@ function diffParameters(oldSide: SetSide, newSide: SetSide, add: Add, options: C
     compareParameter(oldSide, newSide, old, match, add, options);
   }
   for (const parameter of removed) {
-    add('parameter-removed', 'old', oldSide.locate(parameter.node ?? parameter.keyNode), `Parameter '${parameter.name}' is removed: assignments that pass it fail`, undefined, undefined, { what: 'parameter', name: parameter.name });
+    add(
+      'parameter-removed',
+      'old',
+      oldSide.locate(parameter.node ?? parameter.keyNode),
+      `Parameter '${parameter.name}' is removed: assignments that pass it fail`,
+      undefined,
+      undefined,
+      { what: 'parameter', name: parameter.name },
+    );
   }
   for (const parameter of added) {
     const hasDefault = propertyIgnoreCase(parameter.node, 'defaultValue') !== undefined;
-    if (hasDefault) add('parameter-added-with-default', 'new', newSide.locate(parameter.node ?? parameter.keyNode), `Parameter '${parameter.name}' is added with a defaultValue: existing assignments get the default`);
-    else add('parameter-added-without-default', 'new', newSide.locate(parameter.node ?? parameter.keyNode), `Parameter '${parameter.name}' is added without a defaultValue: existing assignments do not pass it and fail`);
+    if (hasDefault)
+      add(
+        'parameter-added-with-default',
+        'new',
+        newSide.locate(parameter.node ?? parameter.keyNode),
+        `Parameter '${parameter.name}' is added with a defaultValue: existing assignments get the default`,
+      );
+    else
+      add(
+        'parameter-added-without-default',
+        'new',
+        newSide.locate(parameter.node ?? parameter.keyNode),
+        `Parameter '${parameter.name}' is added without a defaultValue: existing assignments do not pass it and fail`,
+      );
   }
   for (const parameter of n.parameters) {
     const old = o.parametersByLower.get(parameter.name.toLowerCase());
-    if (old && n.parametersByLower.get(parameter.name.toLowerCase()) === parameter) compareParameter(oldSide, newSide, old, parameter, add, options);
+    if (old && n.parametersByLower.get(parameter.name.toLowerCase()) === parameter)
+      compareParameter(oldSide, newSide, old, parameter, add, options);
   }
   return renames;
 }
@@ -374,7 +441,8 @@ function acceptedByDefinitions(side: SetSide, parameter: ParameterDecl, options:
     if (use.lower !== lower) continue;
     const value = String(use.node.value).replace(/^\[\[/, '[');
     if (!/^\[\s*parameters\(\s*'[^']*'\s*\)\s*\]$/i.test(value)) return undefined;
-    const holder = use.node.parent?.parent?.parent?.type === 'property' ? String(use.node.parent.parent.parent.children?.[0]?.value) : undefined;
+    const holder =
+      use.node.parent?.parent?.parent?.type === 'property' ? String(use.node.parent.parent.parent.children?.[0]?.value) : undefined;
     const definition = definitionOf(use.reference, options);
     const accepted = holder === undefined ? undefined : definition?.parameters.get(holder.toLowerCase())?.allowedValues;
     if (!accepted) return undefined;
@@ -386,12 +454,23 @@ function acceptedByDefinitions(side: SetSide, parameter: ParameterDecl, options:
 function definitionOf(reference: ReferenceModel, options: CompareOptions): DefinitionInfo | undefined {
   if (!options.definitions) return undefined;
   const id = stringValue(reference.idNode);
-  return variantFor(definitionsNamedBy(options.definitions, id?.startsWith('[[') ? id.slice(1) : id, stringValue(reference.nameNode), reference.idKey), options.cloud);
+  return variantFor(
+    definitionsNamedBy(options.definitions, id?.startsWith('[[') ? id.slice(1) : id, stringValue(reference.nameNode), reference.idKey),
+    options.cloud,
+  );
 }
 
-const sameValue = (a: unknown, b: unknown) => (typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : same(a, b));
+const sameValue = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : same(a, b);
 
-function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl, next: ParameterDecl, add: Add, options: CompareOptions): void {
+function compareParameter(
+  oldSide: SetSide,
+  newSide: SetSide,
+  old: ParameterDecl,
+  next: ParameterDecl,
+  add: Add,
+  options: CompareOptions,
+): void {
   const a = (key: string) => field(oldSide, old.node, key);
   const b = (key: string) => field(newSide, next.node, key);
   const here = (node: Node | undefined) => newSide.locate(node ?? next.node ?? next.keyNode);
@@ -400,7 +479,12 @@ function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl
   const oldType = a('type');
   const newType = b('type');
   if (String(oldType.value ?? '').toLowerCase() !== String(newType.value ?? '').toLowerCase()) {
-    add('parameter-type-changed', 'new', here(newType.node), `Parameter '${name}' changes type from ${show(oldType.value)} to ${show(newType.value)}: values assignments pass may no longer fit`);
+    add(
+      'parameter-type-changed',
+      'new',
+      here(newType.node),
+      `Parameter '${name}' changes type from ${show(oldType.value)} to ${show(newType.value)}: values assignments pass may no longer fit`,
+    );
   }
 
   const oldAllowed = allowedList(a('allowedValues').value);
@@ -410,31 +494,70 @@ function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl
     const removedValues = oldAllowed ? oldAllowed.filter((v) => !(newAllowed ?? oldAllowed).some((w) => same(v, w))) : [];
     const addedValues = newAllowed ? newAllowed.filter((v) => !(oldAllowed ?? []).some((w) => same(v, w))) : [];
     // Values no definition the parameter feeds ever accepted: no assignment could pass them and work.
-    const accepted = (oldAllowed && removedValues.length) || (!oldAllowed && newAllowed) ? acceptedByDefinitions(oldSide, old, options) : undefined;
-    const neverAccepted = (values: unknown[]) => !!accepted && values.every((v) => accepted.every((list) => !list.some((w) => sameValue(v, w))));
-    const narrowedTo = !oldAllowed && newAllowed && accepted ? accepted.every((list) => list.every((w) => newAllowed.some((v) => sameValue(v, w)))) : false;
+    const accepted =
+      (oldAllowed && removedValues.length) || (!oldAllowed && newAllowed) ? acceptedByDefinitions(oldSide, old, options) : undefined;
+    const neverAccepted = (values: unknown[]) =>
+      !!accepted && values.every((v) => accepted.every((list) => !list.some((w) => sameValue(v, w))));
+    const narrowedTo =
+      !oldAllowed && newAllowed && accepted ? accepted.every((list) => list.every((w) => newAllowed.some((v) => sameValue(v, w)))) : false;
     if (!oldAllowed && newAllowed && narrowedTo) {
-      add('allowed-values-unusable-removed', 'new', here(newAllowedField.node), `Parameter '${name}' now restricts its values to ${show(newAllowed)}, every value the definitions it feeds accept: no assignment could pass another and work`);
+      add(
+        'allowed-values-unusable-removed',
+        'new',
+        here(newAllowedField.node),
+        `Parameter '${name}' now restricts its values to ${show(newAllowed)}, every value the definitions it feeds accept: no assignment could pass another and work`,
+      );
     } else if (!oldAllowed && newAllowed) {
-      add('allowed-values-narrowed', 'new', here(newAllowedField.node), `Parameter '${name}' now restricts its values to ${show(newAllowed)}: assignments that pass other values fail`);
+      add(
+        'allowed-values-narrowed',
+        'new',
+        here(newAllowedField.node),
+        `Parameter '${name}' now restricts its values to ${show(newAllowed)}: assignments that pass other values fail`,
+      );
     } else if (removedValues.length && neverAccepted(removedValues)) {
-      add('allowed-values-unusable-removed', 'new', here(newAllowedField.node), `Parameter '${name}' no longer allows ${removedValues.map(show).join(', ')}, which no definition it feeds accepts: no assignment could pass ${removedValues.length === 1 ? 'it' : 'them'} and work`);
+      add(
+        'allowed-values-unusable-removed',
+        'new',
+        here(newAllowedField.node),
+        `Parameter '${name}' no longer allows ${removedValues.map(show).join(', ')}, which no definition it feeds accepts: no assignment could pass ${removedValues.length === 1 ? 'it' : 'them'} and work`,
+      );
     } else if (removedValues.length) {
-      add('allowed-values-narrowed', 'new', here(newAllowedField.node), `Parameter '${name}' no longer allows ${removedValues.map(show).join(', ')}: assignments that pass ${removedValues.length === 1 ? 'it' : 'them'} fail`);
+      add(
+        'allowed-values-narrowed',
+        'new',
+        here(newAllowedField.node),
+        `Parameter '${name}' no longer allows ${removedValues.map(show).join(', ')}: assignments that pass ${removedValues.length === 1 ? 'it' : 'them'} fail`,
+      );
     } else if (oldAllowed && !newAllowed) {
       add('allowed-values-widened', 'new', here(undefined), `Parameter '${name}' no longer restricts its values`);
     } else if (addedValues.length) {
-      add('allowed-values-widened', 'new', here(newAllowedField.node), `Parameter '${name}' now also allows ${addedValues.map(show).join(', ')}`);
+      add(
+        'allowed-values-widened',
+        'new',
+        here(newAllowedField.node),
+        `Parameter '${name}' now also allows ${addedValues.map(show).join(', ')}`,
+      );
     }
   }
 
   const oldDefault = a('defaultValue');
   const newDefault = b('defaultValue');
   if (oldDefault.node && !newDefault.node) {
-    add('default-value-removed', 'new', here(undefined), `Parameter '${name}' loses its defaultValue ${show(oldDefault.value)}: assignments that relied on it do not pass a value and fail`, oldSide.locate(oldDefault.node));
+    add(
+      'default-value-removed',
+      'new',
+      here(undefined),
+      `Parameter '${name}' loses its defaultValue ${show(oldDefault.value)}: assignments that relied on it do not pass a value and fail`,
+      oldSide.locate(oldDefault.node),
+    );
   } else if (!oldDefault.node && newDefault.node) {
     add('default-value-added', 'new', here(newDefault.node), `Parameter '${name}' gains the defaultValue ${show(newDefault.value)}`);
-  } else if (oldDefault.node && newDefault.node && effectOf(oldDefault.value) === 'reporting' && effectOf(newDefault.value) === 'enforcing') {
+  } else if (
+    oldDefault.node &&
+    newDefault.node &&
+    effectOf(oldDefault.value) === 'reporting' &&
+    effectOf(newDefault.value) === 'enforcing'
+  ) {
     // The versioning documentation lists "adding an enforcement effect by default" as major.
     add(
       'enforcement-default-added',
@@ -456,13 +579,23 @@ function compareParameter(oldSide: SetSide, newSide: SetSide, old: ParameterDecl
   const oldSchema = a('schema');
   const newSchema = b('schema');
   if (!same(oldSchema.value, newSchema.value)) {
-    add('parameter-schema-changed', 'new', here(newSchema.node), `Parameter '${name}' changes its schema: objects assignments pass may no longer validate`);
+    add(
+      'parameter-schema-changed',
+      'new',
+      here(newSchema.node),
+      `Parameter '${name}' changes its schema: objects assignments pass may no longer validate`,
+    );
   }
 
   const oldMetadata = a('metadata');
   const newMetadata = b('metadata');
   if (!same(oldMetadata.value, newMetadata.value)) {
-    add('parameter-metadata-changed', 'new', here(newMetadata.node), `Parameter '${name}' changes its metadata (display name, description, strongType and the like)`);
+    add(
+      'parameter-metadata-changed',
+      'new',
+      here(newMetadata.node),
+      `Parameter '${name}' changes its metadata (display name, description, strongType and the like)`,
+    );
   }
 }
 
@@ -480,22 +613,43 @@ function diffGroups(oldSide: SetSide, newSide: SetSide, add: Add): void {
       // changes how compliance is grouped. A group the new set's references still name is another matter:
       // the set no longer holds together.
       if (named(n, lower)) {
-        add('group-removed-while-named', 'old', oldSide.locate(group.node), `Group '${group.name}' is removed while references of the new set still name it: the set refers to a group it does not declare`);
+        add(
+          'group-removed-while-named',
+          'old',
+          oldSide.locate(group.node),
+          `Group '${group.name}' is removed while references of the new set still name it: the set refers to a group it does not declare`,
+        );
       } else {
-        add('group-removed', 'old', oldSide.locate(group.node), `Group '${group.name}' is removed: compliance grouped by it is grouped otherwise (no assignment names a group)`);
+        add(
+          'group-removed',
+          'old',
+          oldSide.locate(group.node),
+          `Group '${group.name}' is removed: compliance grouped by it is grouped otherwise (no assignment names a group)`,
+        );
       }
       continue;
     }
-    const fields = ['displayName', 'description', 'category', 'additionalMetadataId'].filter((key) => !same(field(oldSide, group.node, key).value, field(newSide, next.node, key).value));
-    if (fields.length) add('group-metadata-changed', 'new', newSide.locate(next.node), `Group '${next.name}' changes its ${fields.join(', ')}`);
+    const fields = ['displayName', 'description', 'category', 'additionalMetadataId'].filter(
+      (key) => !same(field(oldSide, group.node, key).value, field(newSide, next.node, key).value),
+    );
+    if (fields.length)
+      add('group-metadata-changed', 'new', newSide.locate(next.node), `Group '${next.name}' changes its ${fields.join(', ')}`);
   }
   for (const group of n.groups) {
     const lower = group.name.toLowerCase();
-    if (n.groupsByLower.get(lower) === group && !o.groupsByLower.has(lower) && !o.groupsDynamic) add('group-added', 'new', newSide.locate(group.node), `Group '${group.name}' is added`);
+    if (n.groupsByLower.get(lower) === group && !o.groupsByLower.has(lower) && !o.groupsDynamic)
+      add('group-added', 'new', newSide.locate(group.node), `Group '${group.name}' is added`);
   }
 }
 
-function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBump: Bump, renames: Map<string, string>, options: CompareOptions): void {
+function diffReferences(
+  oldSide: SetSide,
+  newSide: SetSide,
+  add: Add,
+  referenceAddedBump: Bump,
+  renames: Map<string, string>,
+  options: CompareOptions,
+): void {
   const o = oldSide.set;
   const n = newSide.set;
   if (o.referencesNode && o.isDynamic(o.referencesNode)) return;
@@ -536,11 +690,22 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
     if (oldRefId !== newRefId) {
       const message =
         oldRefId === undefined
-          ? `The reference to '${key.replace(/^(custom|name):/, '').split('/').pop()}' gains the reference ID '${newRefId}': the ID the service generated, which assignments' overrides, exemptions and non-compliance messages name, is replaced`
+          ? `The reference to '${key
+              .replace(/^(custom|name):/, '')
+              .split('/')
+              .pop()}' gains the reference ID '${newRefId}': the ID the service generated, which assignments' overrides, exemptions and non-compliance messages name, is replaced`
           : newRefId === undefined
             ? `Reference ID '${oldRefId}' is removed: the service generates another one, and assignments' overrides, exemptions and non-compliance messages that name '${oldRefId}' lose it`
             : `Reference ID '${oldRefId}' is renamed to '${newRefId}': assignments' overrides, exemptions and non-compliance messages that name '${oldRefId}' lose it`;
-      add('reference-id-changed', 'new', newSide.locate(next.refIdNode ?? next.node), message, oldSide.locate(old.refIdNode ?? old.node), undefined, oldRefId === undefined ? undefined : { what: 'referenceId', name: oldRefId });
+      add(
+        'reference-id-changed',
+        'new',
+        newSide.locate(next.refIdNode ?? next.node),
+        message,
+        oldSide.locate(old.refIdNode ?? old.node),
+        undefined,
+        oldRefId === undefined ? undefined : { what: 'referenceId', name: oldRefId },
+      );
     }
     pairs.push([old, next]);
   }
@@ -560,7 +725,7 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
       'reference-added',
       'new',
       newSide.locate(next.node),
-      `Reference ${describeReference(next)} is added: every assignment of the set now evaluates it${referenceAddedBump === 'major' ? ' (a major change by this project\'s setting)' : ''}`,
+      `Reference ${describeReference(next)} is added: every assignment of the set now evaluates it${referenceAddedBump === 'major' ? " (a major change by this project's setting)" : ''}`,
       undefined,
       referenceAddedBump,
     );
@@ -580,13 +745,31 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
       const oldMajor = majorOf(oldVersion);
       const newMajor = majorOf(newVersion);
       if (oldMajor !== undefined && newMajor !== undefined && oldMajor !== newMajor) {
-        add('definition-version-major-changed', 'new', newSide.locate(next.definitionVersionNode ?? next.node), `Reference ${name} moves from definitionVersion '${oldVersion}' to '${newVersion}', another major version of the definition`);
+        add(
+          'definition-version-major-changed',
+          'new',
+          newSide.locate(next.definitionVersionNode ?? next.node),
+          `Reference ${name} moves from definitionVersion '${oldVersion}' to '${newVersion}', another major version of the definition`,
+        );
       } else {
-        add('definition-version-changed', 'new', newSide.locate(next.definitionVersionNode ?? next.node), `Reference ${name} changes its definitionVersion from ${show(oldVersion ?? null)} to ${show(newVersion ?? null)}`);
+        add(
+          'definition-version-changed',
+          'new',
+          newSide.locate(next.definitionVersionNode ?? next.node),
+          `Reference ${name} changes its definitionVersion from ${show(oldVersion ?? null)} to ${show(newVersion ?? null)}`,
+        );
       }
     }
     const rename = (value: unknown): unknown =>
-      typeof value === 'string' ? value.replace(PARAMETER_CALL, (all, p: string) => (renames.has(p.toLowerCase()) ? `parameters('${renames.get(p.toLowerCase())}')` : all)) : Array.isArray(value) ? value.map(rename) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(v)])) : value;
+      typeof value === 'string'
+        ? value.replace(PARAMETER_CALL, (all, p: string) =>
+            renames.has(p.toLowerCase()) ? `parameters('${renames.get(p.toLowerCase())}')` : all,
+          )
+        : Array.isArray(value)
+          ? value.map(rename)
+          : value && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(v)]))
+            : value;
     const valuesOf = (side: SetSide, reference: ReferenceModel, renamed: boolean) => {
       const map: Record<string, unknown> = {};
       for (const entry of entries(reference.parametersNode)) {
@@ -596,7 +779,12 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
       return canonical(map, false);
     };
     if (!same(valuesOf(oldSide, old, true), valuesOf(newSide, next, false))) {
-      add('reference-parameters-changed', 'new', newSide.locate(next.parametersNode ?? next.node), `Reference ${name} passes other parameter values to its definition`);
+      add(
+        'reference-parameters-changed',
+        'new',
+        newSide.locate(next.parametersNode ?? next.node),
+        `Reference ${name} passes other parameter values to its definition`,
+      );
     }
     const groupsOf = (side: SetSide, reference: ReferenceModel) => {
       const value = canonical(valueOf(reference.groupNamesNode), side.set.inTemplate);
@@ -615,7 +803,15 @@ function diffReferences(oldSide: SetSide, newSide: SetSide, add: Add, referenceA
  * compared (the value the reference passes to `effect`, else the definition's own default); without them,
  * minor, and the message says what was not compared.
  */
-function replacedDefinition(oldSide: SetSide, newSide: SetSide, old: ReferenceModel, next: ReferenceModel, name: string, add: Add, options: CompareOptions): void {
+function replacedDefinition(
+  oldSide: SetSide,
+  newSide: SetSide,
+  old: ReferenceModel,
+  next: ReferenceModel,
+  name: string,
+  add: Add,
+  options: CompareOptions,
+): void {
   const where = newSide.locate(next.idNode ?? next.node);
   const previous = oldSide.locate(old.idNode ?? old.node);
   const [before, after] = showPair(stringValue(old.idNode) ?? '', stringValue(next.idNode) ?? '');
@@ -623,8 +819,16 @@ function replacedDefinition(oldSide: SetSide, newSide: SetSide, old: ReferenceMo
   const oldDefinition = definitionOf(old, options);
   const newDefinition = definitionOf(next, options);
   if (!oldDefinition || !newDefinition) {
-    const missing = !options.definitions ? 'no definitions were given' : `${!oldDefinition ? 'the old' : 'the new'} definition is not among those given`;
-    add('definition-id-changed', 'new', where, `${base} (a definition moved within the set; ${missing}, so its default effect was not compared)`, previous);
+    const missing = !options.definitions
+      ? 'no definitions were given'
+      : `${!oldDefinition ? 'the old' : 'the new'} definition is not among those given`;
+    add(
+      'definition-id-changed',
+      'new',
+      where,
+      `${base} (a definition moved within the set; ${missing}, so its default effect was not compared)`,
+      previous,
+    );
     return;
   }
   const effectively = (side: SetSide, reference: ReferenceModel, definition: DefinitionInfo): unknown => {
@@ -641,8 +845,20 @@ function replacedDefinition(oldSide: SetSide, newSide: SetSide, old: ReferenceMo
   const oldEffect = effectively(oldSide, old, oldDefinition);
   const newEffect = effectively(newSide, next, newDefinition);
   if (effectOf(newEffect) === 'enforcing' && effectOf(oldEffect) !== 'enforcing') {
-    add('enforcement-default-added', 'new', where, `${base}, whose default effect is ${show(newEffect)} where it was ${show(oldEffect ?? null)}: assignments start to enforce it (an enforcement effect added by default)`, previous);
+    add(
+      'enforcement-default-added',
+      'new',
+      where,
+      `${base}, whose default effect is ${show(newEffect)} where it was ${show(oldEffect ?? null)}: assignments start to enforce it (an enforcement effect added by default)`,
+      previous,
+    );
     return;
   }
-  add('definition-id-changed', 'new', where, `${base} (a definition moved within the set; its default effect ${show(newEffect ?? null)} adds no enforcement)`, previous);
+  add(
+    'definition-id-changed',
+    'new',
+    where,
+    `${base} (a definition moved within the set; its default effect ${show(newEffect ?? null)} adds no enforcement)`,
+    previous,
+  );
 }

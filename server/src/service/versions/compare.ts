@@ -16,7 +16,9 @@ export function pairSides(oldSides: SetSide[], newSides: SetSide[]): Array<[SetS
     for (const next of newSides) {
       if (matched.has(next)) continue;
       const name = setName(next);
-      const index = left.findIndex((old) => setName(old) === name && (!sameVersion || (name !== undefined && old.version?.text === next.version?.text)));
+      const index = left.findIndex(
+        (old) => setName(old) === name && (!sameVersion || (name !== undefined && old.version?.text === next.version?.text)),
+      );
       if (index >= 0) matched.set(next, left.splice(index, 1)[0]);
     }
   }
@@ -28,8 +30,13 @@ export function pairSides(oldSides: SetSide[], newSides: SetSide[]): Array<[SetS
 export type CompareResult = { ok: true; reports: ChangeReport[] } | { ok: false; problem: string };
 
 /** Compares two texts of one file (either may be absent: a file new in the change, or deleted by it). */
-export function compareTexts(oldFile: { file: string; text: string } | undefined, newFile: { file: string; text: string } | undefined, options: CompareOptions = {}): CompareResult {
-  const read = (file: { file: string; text: string } | undefined): ReadSides => (file ? readSides(file.file, file.text) : { ok: true, sides: [] });
+export function compareTexts(
+  oldFile: { file: string; text: string } | undefined,
+  newFile: { file: string; text: string } | undefined,
+  options: CompareOptions = {},
+): CompareResult {
+  const read = (file: { file: string; text: string } | undefined): ReadSides =>
+    file ? readSides(file.file, file.text) : { ok: true, sides: [] };
   const oldRead = read(oldFile);
   if (!oldRead.ok) return oldRead;
   const newRead = read(newFile);

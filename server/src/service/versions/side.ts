@@ -38,7 +38,17 @@ export type ReadSides = { ok: true; sides: SetSide[] } | { ok: false; problem: s
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false };
 
-const ERROR_NAMES: Record<number, string> = { 1: 'invalid symbol', 2: 'invalid number', 3: 'property name expected', 4: 'value expected', 5: 'colon expected', 6: 'comma expected', 7: "'}' expected", 8: "']' expected", 9: 'end of file expected' };
+const ERROR_NAMES: Record<number, string> = {
+  1: 'invalid symbol',
+  2: 'invalid number',
+  3: 'property name expected',
+  4: 'value expected',
+  5: 'colon expected',
+  6: 'comma expected',
+  7: "'}' expected",
+  8: "']' expected",
+  9: 'end of file expected',
+};
 
 /** The JSON pointer of a node (RFC 6901), read from its parents. */
 export function pointerOf(node: Node): string {
@@ -80,7 +90,8 @@ export function versionOf(set: SetModel): SetSide['version'] {
     const nameNode = propertyIgnoreCase(set.resource, 'name');
     const name = stringValue(nameNode);
     const last = name?.split('/').pop();
-    if (nameNode && last && !set.isDynamic(nameNode) && (VERSION_NAME.test(last) || /^\d/.test(last))) return { text: last, node: nameNode, source: 'name' };
+    if (nameNode && last && !set.isDynamic(nameNode) && (VERSION_NAME.test(last) || /^\d/.test(last)))
+      return { text: last, node: nameNode, source: 'name' };
   }
   const metadata = propertyIgnoreCase(propertyIgnoreCase(set.properties, 'metadata'), 'version');
   if (metadata?.type === 'string') return { text: metadata.value as string, node: metadata, source: 'metadata.version' };
@@ -118,11 +129,15 @@ function deeperThan(text: string, limit: number): number | undefined {
 /** Reads the sets of one file: a standalone set, a version resource, a template or fragment, the policy-as-code framework's form. */
 export function readSides(file: string, input: string): ReadSides {
   const text = stripBom(input);
-  if (text.length > LARGE_DOCUMENT) return { ok: false, problem: `${file}: larger than ${LARGE_DOCUMENT / 1024 / 1024} MB of text: not compared` };
+  if (text.length > LARGE_DOCUMENT)
+    return { ok: false, problem: `${file}: larger than ${LARGE_DOCUMENT / 1024 / 1024} MB of text: not compared` };
   const deep = deeperThan(text, MAX_DEPTH);
   if (deep !== undefined) {
     const position = new LineIndex(text).positionAt(deep);
-    return { ok: false, problem: `${file}:${position.line + 1}:${position.character + 1}: nested deeper than ${MAX_DEPTH} levels: not compared` };
+    return {
+      ok: false,
+      problem: `${file}:${position.line + 1}:${position.character + 1}: nested deeper than ${MAX_DEPTH} levels: not compared`,
+    };
   }
   let errors: ParseError[] = [];
   let root = parseTree(text, errors, PARSE_OPTIONS);
@@ -138,31 +153,43 @@ export function readSides(file: string, input: string): ReadSides {
     return mentionsPolicyKeys(text) ? { ok: false, problem } : { ok: false, problem, notASet: 'not JSON, and no policy key in it' };
   }
   const classification = classify(root);
-  if (!classification.resources.length) return { ok: false, problem: `${file}: not a policy set definition (nor a version of one, nor a template holding them)`, notASet: NOT_A_SET };
+  if (!classification.resources.length)
+    return {
+      ok: false,
+      problem: `${file}: not a policy set definition (nor a version of one, nor a template holding them)`,
+      notASet: NOT_A_SET,
+    };
   const lines = new LineIndex(text);
   const embedded = embeddedSets(root, text);
   const readers = classification.resources.filter((resource) => readsEmbedded(resource.node));
   if (readers.length && !embedded.length && readers.length === classification.resources.length) {
-    return { ok: false, problem: `${file}: its set resources are built from template expressions (variables or parameters) that hold no set this reader can see: not compared` };
+    return {
+      ok: false,
+      problem: `${file}: its set resources are built from template expressions (variables or parameters) that hold no set this reader can see: not compared`,
+    };
   }
   const sides: SetSide[] = classification.resources
     .filter((resource) => !embedded.length || !readsEmbedded(resource.node))
     .map((resource) => {
-    const set = modelOfResource(text, resource, classification.kind === 'armTemplate' || !!resource.fragment);
-    return {
-      file,
-      set,
-      name: stringValue(propertyIgnoreCase(resource.node, 'name')),
-      version: versionOf(set),
-      locate: (node: Node) => ({ file, pointer: pointerOf(node), range: rangeOf(lines, node) }),
-    };
-  });
+      const set = modelOfResource(text, resource, classification.kind === 'armTemplate' || !!resource.fragment);
+      return {
+        file,
+        set,
+        name: stringValue(propertyIgnoreCase(resource.node, 'name')),
+        version: versionOf(set),
+        locate: (node: Node) => ({ file, pointer: pointerOf(node), range: rangeOf(lines, node) }),
+      };
+    });
   // Sets embedded in template variables (Bicep's loadTextContent/loadJsonContent): each is read as the
   // file it was loaded from. A location inside a string is shown on the string (its pointer goes on into
   // the JSON the string holds); one inside an object variable is where it is.
   for (const set of embedded) {
     const inner = readSides(file, set.text);
-    if (!inner.ok) return { ok: false, problem: `${file}: variables('${set.variable}') holds a set that cannot be read (${inner.problem.replace(`${file}`, 'the string')})` };
+    if (!inner.ok)
+      return {
+        ok: false,
+        problem: `${file}: variables('${set.variable}') holds a set that cannot be read (${inner.problem.replace(`${file}`, 'the string')})`,
+      };
     const outer = pointerOf(set.node);
     for (const side of inner.sides) {
       sides.push({
@@ -170,7 +197,11 @@ export function readSides(file: string, input: string): ReadSides {
         locate: (node: Node) => {
           const at = side.locate(node);
           if (set.offset === undefined) return { file, pointer: `${outer}${at.pointer}`, range: rangeOf(lines, set.node) };
-          return { file, pointer: `${outer}${at.pointer}`, range: lines.rangeOf(set.offset + node.offset, set.offset + node.offset + node.length) };
+          return {
+            file,
+            pointer: `${outer}${at.pointer}`,
+            range: lines.rangeOf(set.offset + node.offset, set.offset + node.offset + node.length),
+          };
         },
       });
     }
@@ -204,10 +235,19 @@ export function readSplitSide(parts: Partial<Record<SplitPart, PartText>>): Read
       ...side,
       locate(node: Node): Location {
         const located = assembled.locate(rangeOf(assembledLines, node));
-        if (!located) return { file: definitions.uri, pointer: pointerOf(node), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+        if (!located)
+          return {
+            file: definitions.uri,
+            pointer: pointerOf(node),
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          };
         const prefix = `/properties/${SPLIT_PART_KEYS[located.segment.part]}`;
         const pointer = pointerOf(node);
-        return { file: located.segment.uri, pointer: pointer.startsWith(prefix) ? pointer.slice(prefix.length) : pointer, range: located.range };
+        return {
+          file: located.segment.uri,
+          pointer: pointer.startsWith(prefix) ? pointer.slice(prefix.length) : pointer,
+          range: located.range,
+        };
       },
     })),
   };

@@ -40,7 +40,10 @@ export function parseVersion(text: string): ParsedVersion {
     return { ok: false, problem: `'${text}' has a number too large to compare` };
   }
   if (PRE_RELEASE.test(text)) {
-    return { ok: false, problem: `'${text}' is a pre-release or build version: a version of a set is #.#.# (digits only, like 1.2.0), so it cannot be compared` };
+    return {
+      ok: false,
+      problem: `'${text}' is a pre-release or build version: a version of a set is #.#.# (digits only, like 1.2.0), so it cannot be compared`,
+    };
   }
   return { ok: false, problem: `'${text}' is not a version: use #.#.# (digits, like 1.2.0)` };
 }
@@ -48,7 +51,8 @@ export function parseVersion(text: string): ParsedVersion {
 /** What a suffix on a version marks: the vendor appends `-deprecated` and `-preview` to a version's numbers. */
 export type VersionMarker = 'deprecated' | 'preview' | 'other';
 
-export type MarkedVersion = { ok: true; version: Version; suffix: string | undefined; marker: VersionMarker | undefined } | { ok: false; problem: string };
+export type MarkedVersion =
+  { ok: true; version: Version; suffix: string | undefined; marker: VersionMarker | undefined } | { ok: false; problem: string };
 
 const MARKED = /^(\d+)\.(\d+)\.(\d+)([-+][0-9A-Za-z.+-]+)?$/;
 
@@ -62,20 +66,31 @@ export function parseMarkedVersion(text: string): MarkedVersion {
   const [major, minor, patch] = [match[1], match[2], match[3]].map(Number);
   if (![major, minor, patch].every(Number.isSafeInteger)) return { ok: false, problem: `'${text}' has a number too large to compare` };
   const suffix = match[4];
-  const marker: VersionMarker | undefined = suffix === undefined ? undefined : /deprecated/i.test(suffix) ? 'deprecated' : /preview/i.test(suffix) ? 'preview' : 'other';
+  const marker: VersionMarker | undefined =
+    suffix === undefined ? undefined : /deprecated/i.test(suffix) ? 'deprecated' : /preview/i.test(suffix) ? 'preview' : 'other';
   return { ok: true, version: { major, minor, patch }, suffix, marker };
 }
 
-const MARKER_WORDS: Record<VersionMarker, string> = { deprecated: 'a deprecation marker', preview: 'a preview marker', other: 'a pre-release or build suffix' };
+const MARKER_WORDS: Record<VersionMarker, string> = {
+  deprecated: 'a deprecation marker',
+  preview: 'a preview marker',
+  other: 'a pre-release or build suffix',
+};
 
 /** A sentence on the markers of two versions, when either has one. */
-function markerNote(oldText: string | undefined, old: MarkedVersion | undefined, newText: string | undefined, next: MarkedVersion | undefined): string | undefined {
+function markerNote(
+  oldText: string | undefined,
+  old: MarkedVersion | undefined,
+  newText: string | undefined,
+  next: MarkedVersion | undefined,
+): string | undefined {
   const parts: string[] = [];
   for (const [text, parsed] of [
     [oldText, old],
     [newText, next],
   ] as const) {
-    if (parsed?.ok && parsed.suffix) parts.push(`'${text}' carries ${MARKER_WORDS[parsed.marker ?? 'other']} ('${parsed.suffix.slice(1)}')`);
+    if (parsed?.ok && parsed.suffix)
+      parts.push(`'${text}' carries ${MARKER_WORDS[parsed.marker ?? 'other']} ('${parsed.suffix.slice(1)}')`);
   }
   if (!parts.length) return undefined;
   return `${parts.join('; ')}: versions are compared on their numbers, and a marker is a state of the set, not a change to it`;
@@ -146,7 +161,12 @@ export interface CheckOptions {
  * With `markers`, a version that gains, loses or changes its marker under the same numbers is the same
  * version in another state: words and metadata (a patch change) may come with it.
  */
-export function checkVersions(oldText: string | undefined, newText: string | undefined, required: Bump, options: CheckOptions = {}): VersionCheck {
+export function checkVersions(
+  oldText: string | undefined,
+  newText: string | undefined,
+  required: Bump,
+  options: CheckOptions = {},
+): VersionCheck {
   if (options.markers) return checkMarkedVersions(oldText, newText, required);
   const old = oldText === undefined ? undefined : parseVersion(oldText);
   const next = newText === undefined ? undefined : parseVersion(newText);
@@ -155,21 +175,44 @@ export function checkVersions(oldText: string | undefined, newText: string | und
   if (old && !old.ok) return { ok: null, suggested: undefined, problem: `The old version ${old.problem}`, reason: 'oldInvalid' };
   if (!old?.ok || !next?.ok) {
     const missing = !old && !next ? 'Neither side has a version' : !old ? 'The old side has no version' : 'The new side has no version';
-    return { ok: null, suggested, problem: `${missing} (properties.version, a version resource's name or metadata.version): the bump is reported, not checked`, reason: 'missing' };
+    return {
+      ok: null,
+      suggested,
+      problem: `${missing} (properties.version, a version resource's name or metadata.version): the bump is reported, not checked`,
+      reason: 'missing',
+    };
   }
   return compareChecked(oldText as string, old.version, newText as string, next.version, required, suggested, false);
 }
 
-function compareChecked(oldText: string, old: Version, newText: string, next: Version, required: Bump, suggested: string | undefined, markerChanged: boolean): VersionCheck {
+function compareChecked(
+  oldText: string,
+  old: Version,
+  newText: string,
+  next: Version,
+  required: Bump,
+  suggested: string | undefined,
+  markerChanged: boolean,
+): VersionCheck {
   const order = compareVersions(next, old);
   if (required === 'none' && order >= 0) return { ok: true, suggested, problem: undefined };
   if (order === 0 && markerChanged && bumpRank(required) <= bumpRank('patch')) return { ok: true, suggested, problem: undefined };
   if (order <= 0) {
-    return { ok: false, suggested, problem: `The new version '${newText}' is not greater than the old version '${oldText}': use ${suggested}`, reason: 'notGreater' };
+    return {
+      ok: false,
+      suggested,
+      problem: `The new version '${newText}' is not greater than the old version '${oldText}': use ${suggested}`,
+      reason: 'notGreater',
+    };
   }
   const bumped = bumpBetween(old, next);
   if (bumpRank(bumped) < bumpRank(required)) {
-    return { ok: false, suggested, problem: `The change needs a ${required} version, but '${oldText}' -> '${newText}' is a ${bumped} bump: use ${suggested}`, reason: 'notEnough' };
+    return {
+      ok: false,
+      suggested,
+      problem: `The change needs a ${required} version, but '${oldText}' -> '${newText}' is a ${bumped} bump: use ${suggested}`,
+      reason: 'notEnough',
+    };
   }
   return { ok: true, suggested, problem: undefined };
 }
@@ -179,15 +222,30 @@ function checkMarkedVersions(oldText: string | undefined, newText: string | unde
   const next = newText === undefined ? undefined : parseMarkedVersion(newText);
   const note = markerNote(oldText, old, newText, next);
   const withNote = (check: VersionCheck): VersionCheck => (note ? { ...check, note } : check);
-  const suggestedOf = (v: MarkedVersion | undefined) => (v?.ok ? formatVersion(nextVersion(v.version, required)) + (v.suffix ?? '') : undefined);
+  const suggestedOf = (v: MarkedVersion | undefined) =>
+    v?.ok ? formatVersion(nextVersion(v.version, required)) + (v.suffix ?? '') : undefined;
   const suggested = suggestedOf(old);
   if (next && !next.ok) return withNote({ ok: false, suggested, problem: `The new version ${next.problem}` });
   if (old && !old.ok) return withNote({ ok: null, suggested: undefined, problem: `The old version ${old.problem}` });
   if (!old?.ok || !next?.ok) {
     const missing = !old && !next ? 'Neither side has a version' : !old ? 'The old side has no version' : 'The new side has no version';
-    return withNote({ ok: null, suggested, problem: `${missing} (properties.version, a version resource's name or metadata.version): the bump is reported, not checked` });
+    return withNote({
+      ok: null,
+      suggested,
+      problem: `${missing} (properties.version, a version resource's name or metadata.version): the bump is reported, not checked`,
+    });
   }
   // The suggestion keeps the new side's marker: a set being deprecated stays marked.
   const suggestion = formatVersion(nextVersion(old.version, required)) + (next.suffix ?? '');
-  return withNote(compareChecked(oldText as string, old.version, newText as string, next.version, required, suggestion, (old.suffix ?? '').toLowerCase() !== (next.suffix ?? '').toLowerCase()));
+  return withNote(
+    compareChecked(
+      oldText as string,
+      old.version,
+      newText as string,
+      next.version,
+      required,
+      suggestion,
+      (old.suffix ?? '').toLowerCase() !== (next.suffix ?? '').toLowerCase(),
+    ),
+  );
 }

@@ -10,7 +10,10 @@ export function declarationsOf(resolved: ResolvedConsumer): TargetDeclaration[] 
 }
 
 /** The declarations of a parameter name (any casing) among a consumer's targets. */
-export function declaredParameter(resolved: ResolvedConsumer, name: string): Array<{ declaration: TargetDeclaration; parameter: DefinitionParameter }> {
+export function declaredParameter(
+  resolved: ResolvedConsumer,
+  name: string,
+): Array<{ declaration: TargetDeclaration; parameter: DefinitionParameter }> {
   const lower = name.toLowerCase();
   const found: Array<{ declaration: TargetDeclaration; parameter: DefinitionParameter }> = [];
   for (const declaration of declarationsOf(resolved)) {
@@ -23,7 +26,11 @@ export function declaredParameter(resolved: ResolvedConsumer, name: string): Arr
 /** "set 'name'", "sets 'a', 'b'" or "definition 'name'": what the consumer assigns, for messages. */
 export function describeTargets(declarations: TargetDeclaration[]): string {
   const names = [...new Set(declarations.map((d) => d.name))];
-  const kind = declarations.every((d) => d.kind === 'set') ? 'set' : declarations.every((d) => d.kind === 'definition') ? 'definition' : 'set or definition';
+  const kind = declarations.every((d) => d.kind === 'set')
+    ? 'set'
+    : declarations.every((d) => d.kind === 'definition')
+      ? 'definition'
+      : 'set or definition';
   return `${kind}${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}`;
 }
 
@@ -49,7 +56,8 @@ export function requiredNotPassed(resolved: ResolvedConsumer): Map<string, strin
   const required = new Map<string, string>();
   declarations.forEach((declaration, i) => {
     if (i === 0) for (const [lower, parameter] of declaration.parameters) if (!parameter.hasDefault) required.set(lower, parameter.name);
-    if (i > 0) for (const lower of [...required.keys()]) if (declaration.parameters.get(lower)?.hasDefault !== false) required.delete(lower);
+    if (i > 0)
+      for (const lower of [...required.keys()]) if (declaration.parameters.get(lower)?.hasDefault !== false) required.delete(lower);
   });
   for (const lower of passed) required.delete(lower);
   return required;

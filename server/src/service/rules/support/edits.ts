@@ -97,26 +97,44 @@ export function removeChild(container: Node, child: Node): Edit {
  * Adds `value` (under `key` in an object) to a container at `index` (default: the end), written as its
  * neighbours are: one per line with their indentation, or on one line.
  */
-export function insertInto(ctx: Pick<FixContext, 'text' | 'layout'>, container: Node | undefined, type: 'object' | 'array', key: string | undefined, value: unknown, index: number | undefined): Edit | undefined {
+export function insertInto(
+  ctx: Pick<FixContext, 'text' | 'layout'>,
+  container: Node | undefined,
+  type: 'object' | 'array',
+  key: string | undefined,
+  value: unknown,
+  index: number | undefined,
+): Edit | undefined {
   if (!container || container.type !== type) return undefined;
   const { text, layout } = ctx;
   const children = container.children ?? [];
-  const entry = (indent: string, compact: boolean) => (key === undefined ? '' : `${JSON.stringify(key)}: `) + serialize(value, indent, layout, compact);
+  const entry = (indent: string, compact: boolean) =>
+    (key === undefined ? '' : `${JSON.stringify(key)}: `) + serialize(value, indent, layout, compact);
   if (!children.length) {
     const inner = text.slice(container.offset + 1, endOf(container) - 1);
     const outer = indentOfLine(text, container.offset);
     const indent = outer + layout.unit;
     const content = `${layout.eol}${indent}${entry(indent, false)}${layout.eol}${outer}`;
     // Whitespace inside is replaced; anything else (a comment) is kept.
-    return inner.trim() ? { offset: container.offset + 1, length: 0, content } : { offset: container.offset + 1, length: inner.length, content };
+    return inner.trim()
+      ? { offset: container.offset + 1, length: 0, content }
+      : { offset: container.offset + 1, length: inner.length, content };
   }
   const at = index === undefined || index >= children.length ? children.length : index;
   const neighbour = children[Math.min(at, children.length - 1)];
-  const onePerLine = hasLineBreak(text, container.offset, children[0].offset) || (children.length > 1 && hasLineBreak(text, endOf(children[0]), children[1].offset));
+  const onePerLine =
+    hasLineBreak(text, container.offset, children[0].offset) ||
+    (children.length > 1 && hasLineBreak(text, endOf(children[0]), children[1].offset));
   const neighbourValue = type === 'object' ? neighbour.children?.[1] : neighbour;
-  const compact = !onePerLine || (!!neighbourValue && (neighbourValue.type === 'object' || neighbourValue.type === 'array') && !hasLineBreak(text, neighbourValue.offset, endOf(neighbourValue)));
+  const compact =
+    !onePerLine ||
+    (!!neighbourValue &&
+      (neighbourValue.type === 'object' || neighbourValue.type === 'array') &&
+      !hasLineBreak(text, neighbourValue.offset, endOf(neighbourValue)));
   if (onePerLine) {
-    const indent = startsLine(text, neighbour.offset) ? indentOfLine(text, neighbour.offset) : indentOfLine(text, container.offset) + layout.unit;
+    const indent = startsLine(text, neighbour.offset)
+      ? indentOfLine(text, neighbour.offset)
+      : indentOfLine(text, container.offset) + layout.unit;
     if (at < children.length) return { offset: neighbour.offset, length: 0, content: `${entry(indent, compact)},${layout.eol}${indent}` };
     return { offset: endOf(neighbour), length: 0, content: `,${layout.eol}${indent}${entry(indent, compact)}` };
   }

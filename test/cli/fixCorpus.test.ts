@@ -159,9 +159,18 @@ describe('lint --fix never makes a file worse', () => {
         const hunks = changedLines(oldText.split('\n'), text.split('\n'));
         assert.ok(hunks.length > 0, `${file}: changed`);
         const fixLines = fixes.map((f) => f.line - 1);
+        // PS2006's one hint for a set whose parameter types are all lowercase fixes them all: a changed line that is
+        // a parameter type changed only in its casing is that fix's, wherever it is.
+        const oldLines = oldText.split('\n');
+        const newLines = new Set(text.split('\n'));
+        const typeCasing = (from: number, to: number) =>
+          fixes.some((f) => f.code === 'PS2006') &&
+          oldLines
+            .slice(from, to)
+            .every((line) => /"type"\s*:/.test(line) && [...newLines].some((n) => n !== line && n.toLowerCase() === line.toLowerCase()));
         for (const [from, to] of hunks)
           assert.ok(
-            fixLines.some((l) => l >= from - NEAR && l < to + NEAR),
+            typeCasing(from, to) || fixLines.some((l) => l >= from - NEAR && l < to + NEAR),
             `${file}: lines ${from + 1}-${to} changed, no fix near them (fixes at ${fixLines.map((l) => l + 1).join(', ')})`,
           );
         for (const l of fixLines)

@@ -79,10 +79,9 @@ export function recordingCatalog(catalog: DefinitionCatalog, reads: Set<string>,
             return target.lookupName(name);
           };
         case 'lookupSet':
-        case 'lookupSets':
           return (nameOrId: string) => {
             for (const key of keysOfLookup(nameOrId)) reads.add(key);
-            return property === 'lookupSet' ? target.lookupSet(nameOrId) : target.lookupSets(nameOrId);
+            return target.lookupSet(nameOrId);
           };
         case 'customCount':
         case 'hasBuiltIns':

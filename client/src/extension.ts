@@ -8,7 +8,7 @@ import { CommittedText } from './committedText';
 import { registerShowChanges } from './commands/showChangesAgainstHead';
 import { registerLanguageModelTools } from './languageModelTools';
 
-import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST, DEPLOYABLE_DOCUMENT_REQUEST } from '#protocol';
+import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST } from '#protocol';
 
 let client: LanguageClient | undefined;
 
@@ -30,8 +30,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
     regionsWithRoom: (params) =>
       client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
-    deployableDocument: (params) =>
-      client ? client.sendRequest(DEPLOYABLE_DOCUMENT_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
   });
   registerLanguageDetection(context, log);
 

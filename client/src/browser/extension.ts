@@ -13,7 +13,6 @@ import {
   APPLY_PLAN_REQUEST,
   QUOTA_FIGURES_REQUEST,
   REGIONS_WITH_ROOM_REQUEST,
-  DEPLOYABLE_DOCUMENT_REQUEST,
   WORKSPACE_FILES_NOTIFICATION,
   type WorkspaceFilesParams,
 } from '#protocol';
@@ -54,8 +53,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       client ? client.sendRequest(APPLY_PLAN_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
     regionsWithRoom: (params) =>
       client ? client.sendRequest(REGIONS_WITH_ROOM_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
-    deployableDocument: (params) =>
-      client ? client.sendRequest(DEPLOYABLE_DOCUMENT_REQUEST, params) : Promise.reject(new Error('the language server is not running')),
   });
   registerLanguageDetection(context, log);
 

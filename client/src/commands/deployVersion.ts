@@ -2,21 +2,13 @@ import * as vscode from 'vscode';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { checkScope, checkSetName, checkVersion, describeScope, versionToDeploy, type DeploymentScope } from '../api';
 import { clientFor, openUntitled, requireTrust, settingsOrExplain, showFailure, withProgress, type ServiceCommandDeps } from './common';
-import type { DeployableDocumentAnswer, DeployableDocumentParams } from '#protocol';
-
-/** What a deployment of the document sends, as `policyset deploy` sends it: the language server's answer. */
-export type DeployableDocumentProvider = (params: DeployableDocumentParams) => Promise<DeployableDocumentAnswer>;
 
 export const DEPLOY_COMMAND = 'policySet.deployVersion';
 /** The last scope, per workspace. */
 const SCOPE_KEY = 'policySet.deploy.scope';
 
 /** "Policy Set: Deploy Policy Set Definition Version...": E2 on the active document. */
-export async function deployVersion(
-  context: vscode.ExtensionContext,
-  deps: ServiceCommandDeps,
-  deployable?: DeployableDocumentProvider,
-): Promise<boolean> {
+export async function deployVersion(context: vscode.ExtensionContext, deps: ServiceCommandDeps): Promise<boolean> {
   if (!(await requireTrust())) return false;
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
@@ -77,29 +69,6 @@ export async function deployVersion(
       ? { kind: 'subscription', subscriptionId: id.trim() }
       : { kind: 'managementGroup', managementGroupId: id.trim() };
   await context.workspaceState.update(SCOPE_KEY, scope);
-  // What is sent is what the repository's layout means (a fragment's [[ escapes as its template sends them, a
-  // policyDefinitionName resolved to an ID at this scope): the server prepares it as the CLI's deploy does.
-  let notes: string[] = [];
-  if (deployable) {
-    let prepared: DeployableDocumentAnswer;
-    try {
-      prepared = await deployable({ textDocument: { uri: document.uri.toString() }, scope, namespace: service.providerNamespace });
-    } catch (error) {
-      await showFailure('not deployed', error, deps);
-      return false;
-    }
-    if (prepared.problem !== undefined) {
-      await vscode.window.showErrorMessage(`Policy Set: not deployed: ${prepared.problem}`);
-      return false;
-    }
-    try {
-      found = versionToDeploy(prepared.document);
-    } catch (error) {
-      await vscode.window.showErrorMessage(`Policy Set: not deployed: ${(error as Error).message}`);
-      return false;
-    }
-    notes = prepared.notes;
-  }
 
   const name = await vscode.window.showInputBox({
     title: 'Policy set definition name',
@@ -128,7 +97,7 @@ export async function deployVersion(
     `Deploy version ${version.trim()} of '${name.trim()}' to ${describeScope(scope)}?`,
     {
       modal: true,
-      detail: `PUT ${url}\n\nThe body is the document's properties, as in the editor now.${notes.map((note) => `\n\n${note[0].toUpperCase()}${note.slice(1)}.`).join('')}${found.omitted.length ? `\n\nLeft out, because the service returns them and does not take them: ${found.omitted.join(', ')}.` : ''}`,
+      detail: `PUT ${url}\n\nThe body is the document's properties, as in the editor now.${found.omitted.length ? `\n\nLeft out, because the service returns them and does not take them: ${found.omitted.join(', ')}.` : ''}`,
     },
     'Deploy',
   );

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createAuth } from './auth';
 import type { ServiceCommandDeps } from './common';
-import { DEPLOY_COMMAND, deployVersion, type DeployableDocumentProvider } from './deployVersion';
+import { DEPLOY_COMMAND, deployVersion } from './deployVersion';
 import { FETCH_COMMAND, fetchBuiltIn } from './fetchBuiltIn';
 import { SIGN_IN_COMMAND, signIn } from './signIn';
 import { SIGN_OUT_COMMAND, signOut } from './signOut';
@@ -23,13 +23,12 @@ export function registerServiceCommands(
     quotaFigures?: QuotaFiguresProvider;
     applyPlan?: ApplyPlanProvider;
     regionsWithRoom?: RegionsWithRoomProvider;
-    deployableDocument?: DeployableDocumentProvider;
   } = {},
 ): void {
   const full: ServiceCommandDeps = { auth: deps.auth ?? createAuth(context), log: deps.log };
   context.subscriptions.push(
     vscode.commands.registerCommand(FETCH_COMMAND, (name?: unknown) => fetchBuiltIn(full, typeof name === 'string' ? name : undefined)),
-    vscode.commands.registerCommand(DEPLOY_COMMAND, () => deployVersion(context, full, deps.deployableDocument)),
+    vscode.commands.registerCommand(DEPLOY_COMMAND, () => deployVersion(context, full)),
     vscode.commands.registerCommand(SIGN_IN_COMMAND, () => signIn(full)),
     vscode.commands.registerCommand(SIGN_OUT_COMMAND, () => signOut(full)),
   );

@@ -11,7 +11,6 @@ import { applyPlanAnswer, quotaFigures, regionsWithRoom, type ApplyPlanParams, t
 import {
   APPLY_PLAN_REQUEST,
   CHANGE_REPORT_REQUEST,
-  DEPLOYABLE_DOCUMENT_REQUEST,
   DOCUMENT_DIAGNOSTICS_REQUEST,
   DOCUMENT_INFO_REQUEST,
   EVALUATE_REQUEST,
@@ -20,8 +19,6 @@ import {
   REGIONS_WITH_ROOM_REQUEST,
   RULES_REQUEST,
   type ChangeReportAnswer,
-  type DeployableDocumentAnswer,
-  type DeployableDocumentParams,
   type DocumentDiagnosticsAnswer,
   type DocumentInfo,
   type DocumentInfoParams,
@@ -32,8 +29,6 @@ import {
 } from './protocol';
 import { paramsRunner, type Runner } from './runner';
 import { evaluateRequest } from './evaluateRequest';
-import { deployableDocument, NotDeployable } from '../service/deployBody';
-import { parse as parseJsonc } from 'jsonc-parser';
 import type { DocumentChecks } from './checks';
 import type { DiagnosticsSupport } from './diagnostics';
 import type { PreviousText, Workspace } from './workspace';
@@ -102,21 +97,6 @@ export function registerCustomRequests({ connection, handle, checks, diagnostics
     APPLY_PLAN_REQUEST,
     paramsRunner('apply plan', (params: ApplyPlanParams) => applyPlanAnswer(params ?? { text: '' }, workspace.quotaTable())),
   );
-  // The extension's Deploy command: what a deployment of the document sends, as policyset deploy sends it.
-  connection.onRequest(DEPLOYABLE_DOCUMENT_REQUEST, (params: DeployableDocumentParams): DeployableDocumentAnswer => {
-    const document = documents.get(params?.textDocument?.uri ?? '');
-    if (!document) throw new ResponseError(ErrorCodes.InvalidParams, `${DEPLOYABLE_DOCUMENT_REQUEST}: the document is not open`);
-    if (!params.scope || typeof params.namespace !== 'string')
-      throw new ResponseError(ErrorCodes.InvalidParams, `${DEPLOYABLE_DOCUMENT_REQUEST}: give scope and namespace`);
-    const text = document.getText();
-    try {
-      const catalog = workspace.definitions.catalog;
-      return deployableDocument(text, parseJsonc(text), { scope: params.scope, namespace: params.namespace, catalog });
-    } catch (error) {
-      if (error instanceof NotDeployable) return { notes: [], problem: error.message };
-      throw error;
-    }
-  });
   // The offline evaluator (docs/evaluate.md): every document comes in the params.
   connection.onRequest(
     EVALUATE_REQUEST,

@@ -117,26 +117,6 @@ export interface DocumentDiagnosticsAnswer {
   diagnostics: Array<{ range: ProtocolRange; severity?: number; code?: string | number; message: string }>;
 }
 
-/**
- * Request DeployableDocumentParams → DeployableDocumentAnswer: the body a deployment of an open document sends,
- * as `policyset deploy` sends it (server/src/service/deployBody.ts: a fragment's `[[` escapes as its template
- * sends them, a `policyDefinitionName` resolved to an ID with the workspace's known definitions), or why it cannot
- * be deployed. The extension's Deploy command asks it before its confirmation.
- */
-export const DEPLOYABLE_DOCUMENT_REQUEST = 'policySet/deployableDocument';
-export interface DeployableDocumentParams {
-  textDocument: { uri: string };
-  scope: { kind: 'subscription'; subscriptionId: string } | { kind: 'managementGroup'; managementGroupId: string };
-  /** The provider namespace of the service's addresses (settings: providerNamespace). */
-  namespace: string;
-}
-/** `document`: what to send, with `notes` (one sentence each) said before the confirmation; or `problem`. */
-export interface DeployableDocumentAnswer {
-  document?: unknown;
-  notes: string[];
-  problem?: string;
-}
-
 /** Request (no params) → RuleSummary[]: the rules, as `policyset rules --format json` lists them. */
 export const RULES_REQUEST = 'policySet/rules';
 export interface RuleSummary {

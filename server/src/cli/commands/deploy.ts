@@ -9,7 +9,7 @@ import { decodeText } from '../../service';
 import { lintBytes } from '../lint/lintFile';
 import { formatText } from '../formatters';
 import { guardDeployment } from '../versions/deployGuard';
-import { deployableDocument, NotDeployable } from '../../service/deployBody';
+import { deployableDocument, NotDeployable } from '../deploy/body';
 import { deployFolder } from '../deploy/folder';
 import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
 import {

@@ -17,7 +17,7 @@ import { decodeText, type CompareOptions, type DefinitionCatalog, type SeverityS
 import { lintBytes } from '../lint/lintFile';
 import { compareAgainstRevision } from '../versions/versionSides';
 import { confirm, reportApiError } from '../options/serviceOptions';
-import { deployableDocument, NotDeployable } from '../../service/deployBody';
+import { deployableDocument, NotDeployable } from './body';
 
 export interface FolderDeployment {
   folder: string;

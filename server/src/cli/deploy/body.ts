@@ -1,14 +1,10 @@
-import { parsePolicyDocument } from './validate';
-import type { DefinitionCatalog } from './definitions';
-import { asTemplateSendsIt } from './expressions';
-import { isGuid, isTenantDefinitionId } from './definitionIds';
-
-/** Where a set is deployed (the api's DeploymentScope has this shape; the service does not import the api). */
-export type DeployScope = { kind: 'subscription'; subscriptionId: string } | { kind: 'managementGroup'; managementGroupId: string };
+import type { DeploymentScope } from '#api';
+import { parsePolicyDocument, type DefinitionCatalog } from '../../service';
+import { asTemplateSendsIt } from '../../service/expressions';
+import { isGuid, isTenantDefinitionId } from '../../service/definitionIds';
 
 /**
- * What a deployment sends is what the repository's layout means (issue 31), for `policyset deploy` and the
- * extension's Deploy command alike (the language server's policySet/deployableDocument):
+ * What `deploy` sends is what the repository's layout means (issue 31):
  * - a set read as its template reads it (a template fragment, a file Bicep loads) is sent as the template
  *   would send it: `"[[parameters('x')]"` becomes `"[parameters('x')]"` (the one reading of the escape,
  *   `asTemplateSendsIt`, and the one decision of whether the file is read so, the lint's set model);
@@ -29,7 +25,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const keyOf = (object: Record<string, unknown>, lower: string) => Object.keys(object).find((k) => k.toLowerCase() === lower);
 
 /** A custom definition's ID at the deploy scope. */
-export function customDefinitionIdAt(scope: DeployScope, namespace: string, name: string): string {
+export function customDefinitionIdAt(scope: DeploymentScope, namespace: string, name: string): string {
   const prefix =
     scope.kind === 'subscription'
       ? `/subscriptions/${scope.subscriptionId}`
@@ -40,7 +36,7 @@ export function customDefinitionIdAt(scope: DeployScope, namespace: string, name
 export function deployableDocument(
   text: string,
   document: unknown,
-  options: { scope: DeployScope; namespace: string; catalog?: DefinitionCatalog },
+  options: { scope: DeploymentScope; namespace: string; catalog?: DefinitionCatalog },
 ): DeployableDocument {
   const notes: string[] = [];
   if (!isObject(document)) return { document, notes };

@@ -422,6 +422,51 @@ describe('live: a change re-checks the changed file and the files that depend on
     assert.equal(after.batches - before.batches, 1);
   });
 
+  test('a set changed on disk: the assignment that passes its renamed parameter is checked again and says so, nothing else', async () => {
+    const dir = tempDir('policyset-wsd-consumer-');
+    fs.mkdirSync(path.join(dir, 'sets'));
+    fs.mkdirSync(path.join(dir, 'assignments'));
+    const setFile = path.join(dir, 'sets', 'assigned.json');
+    fs.writeFileSync(setFile, JSON.stringify(cleanSet('assigned-set', 'Assigned'), null, 2));
+    for (let i = 0; i < 5; i++)
+      fs.writeFileSync(path.join(dir, 'sets', `other-${i}.json`), JSON.stringify(cleanSet(`other-${i}`, `Other ${i}`), null, 2));
+    const assignmentFile = path.join(dir, 'assignments', 'assign.json');
+    const assignment = {
+      type: 'Microsoft.Authorization/policyAssignments',
+      apiVersion: '2022-06-01',
+      name: 'assign',
+      properties: {
+        policyDefinitionId:
+          '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policySetDefinitions/assigned-set',
+        parameters: { effect: { value: 'Audit' } },
+      },
+    };
+    fs.writeFileSync(assignmentFile, JSON.stringify(assignment, null, 2));
+    const client = await start(dir);
+    const first = await pull(client);
+    const assignmentUri = pathToFileURL(assignmentFile).href;
+    assert.deepEqual(first.find((r) => r.uri === assignmentUri)?.items, []);
+    const before = await stats(client);
+    // The set's parameter renamed: the assignment now passes a parameter the set does not declare.
+    fs.writeFileSync(
+      setFile,
+      fs
+        .readFileSync(setFile, 'utf8')
+        .replace(/"effect"/g, '"setEffect"')
+        .replace("parameters('effect')", "parameters('setEffect')"),
+    );
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(setFile).href, type: 2 }] });
+    let after = await stats(client);
+    for (const deadline = Date.now() + 60_000; after.checked === before.checked || after.pending > 0; after = await stats(client)) {
+      assert.ok(Date.now() < deadline, `the change was not checked: ${JSON.stringify(after)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const second = await pull(client);
+    const codes = (second.find((r) => r.uri === assignmentUri)?.items ?? []).map((d) => d.code);
+    assert.deepEqual(codes, ['PS9201']);
+    assert.equal(after.checked - before.checked, 2, 'the set and its assignment, not the other sets');
+  });
+
   test('a set whose groups others import, changed on disk: the importers are checked again, and say what the CLI says', async () => {
     const dir = tempDir('policyset-wsd-import-');
     fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'dialects', 'policy-as-code'), dir, { recursive: true });

@@ -79,9 +79,10 @@ export function recordingCatalog(catalog: DefinitionCatalog, reads: Set<string>,
             return target.lookupName(name);
           };
         case 'lookupSet':
+        case 'lookupSets':
           return (nameOrId: string) => {
             for (const key of keysOfLookup(nameOrId)) reads.add(key);
-            return target.lookupSet(nameOrId);
+            return property === 'lookupSet' ? target.lookupSet(nameOrId) : target.lookupSets(nameOrId);
           };
         case 'customCount':
         case 'hasBuiltIns':

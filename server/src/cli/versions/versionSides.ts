@@ -102,8 +102,9 @@ export async function compareAgainstRevision(
   if (discovered.problems.length) throw new InputError(discovered.problems[0]);
   const names = new Set<string>();
   for (const file of discovered.files) names.add(path.relative(cwd, path.resolve(cwd, file.path)).split(path.sep).join('/'));
-  for (const file of filesAtRevision(revision, inputs, cwd)) names.add(file);
-  const oldTexts = new Map<string, string | undefined>(textsAtRevision(revision, inputs, cwd));
+  const atRevision = textsAtRevision(revision, inputs, cwd);
+  for (const file of atRevision.names) names.add(file);
+  const oldTexts = new Map<string, string | undefined>(atRevision.texts);
   const oldOf: TextOf = (file) => {
     if (!oldTexts.has(file)) oldTexts.set(file, showAtRevision(revision, file, cwd));
     return oldTexts.get(file);

@@ -143,7 +143,7 @@ const TARGETS = {
   web: {
     what: 'the web build (the browser server: the files the extension sends, the browser host)',
     mutate: ['server/src/**/browser/**/*.ts'],
-    tests: ['test/out/unit/clientFiles.test.js', 'test/out/unit/hostile32.test.js'],
+    tests: ['test/out/unit/clientFiles.test.js', 'test/out/unit/browserHost.test.js', 'test/out/unit/hostile32.test.js'],
   },
   rules: {
     what: 'the rules',

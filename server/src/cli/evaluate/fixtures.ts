@@ -7,6 +7,7 @@ import { parseTree, type Node as JsonNode } from 'jsonc-parser';
 import {
   decodeText,
   evaluate,
+  explainResult,
   relatedIn,
   resourcesOf,
   type EvaluationContext,
@@ -38,6 +39,8 @@ export interface Expectation {
   resource?: string;
   reason?: string;
   trace?: MemberResult['trace'];
+  /** A failed expectation's member result in one sentence (explainResult). */
+  explanation?: string;
   passed: boolean;
 }
 
@@ -188,7 +191,7 @@ export async function runFixture(file: string): Promise<FixtureResult> {
           ...(member ? { actual: member.outcome + describeEffect(member.effect) } : {}),
           ...(resources.length > 1 ? { resource: String(resource.name ?? resource.id ?? '') } : {}),
           ...(member?.reason ? { reason: member.reason } : member ? {} : { reason: 'no member has this reference ID' }),
-          ...(!passed && member ? { trace: member.trace } : {}),
+          ...(!passed && member ? { trace: member.trace, explanation: explainResult(member) } : {}),
           passed,
         });
       }

@@ -11,6 +11,7 @@ export type { EvaluationContext, Json, JsonObject, Outcome, Resource, TraceEntry
 export { aliasCatalogue } from './aliases';
 export { resourcesOf, relatedIn } from './resources';
 export { evaluationJson, type ResourceResults } from './report';
+export { explainResult, describeCondition } from './explain';
 
 export interface EvaluateInput {
   /** A policy set or a policy definition document. */

@@ -9,6 +9,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServerHost } from './serverHost';
 import { DocumentParses } from './documentCache';
 import { DocumentChecks } from './checks';
+import { FixtureChecks } from './fixtureChecks';
 import { registerDiagnostics, type DiagnosticsSupport } from './diagnostics';
 import { documentRunner } from './runner';
 import { DEFAULT_SETTINGS, changedSettings, fetchSettings, initialSettings, type ServerSettings } from './settings';
@@ -80,6 +81,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const parses = new DocumentParses();
   const workspace = new Workspace(connection, host, documents, () => settings);
   const checks = new DocumentChecks(documents, parses, workspace, host, onSave, logError);
+  // A fixture whose run ended is checked again, and gets its results.
+  checks.fixtures = new FixtureChecks(host.runFixture?.bind(host), documents, (document) => diagnostics?.recheck(document), logError);
   const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
   const handle = documentRunner({
     documents,
@@ -169,6 +172,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   connection.onDidChangeWatchedFiles((params) => {
     workspace.filesChanged(params.changes);
+    checks.fixtures?.filesChanged();
     workspaceDiagnostics?.filesChanged(params.changes);
   });
 
@@ -198,6 +202,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   documents.onDidChangeContent((event) => workspace.documentChanged(event.document));
   documents.onDidClose((event) => {
     parses.delete(event.document.uri);
+    checks.fixtures?.forget(event.document.uri);
     workspace.documentClosed(event.document.uri);
   });
 

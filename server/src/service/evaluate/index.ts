@@ -12,6 +12,7 @@ export { aliasCatalogue } from './aliases';
 export { resourcesOf, relatedIn } from './resources';
 export { evaluationJson, type ResourceResults } from './report';
 export { explainResult, describeCondition } from './explain';
+export { isFixture, type FixtureDocument, type FixtureExpectation, type FixtureRun } from './fixture';
 
 export interface EvaluateInput {
   /** A policy set or a policy definition document. */

@@ -84,3 +84,91 @@ test('a fixture with a wrong expectation: a diagnostic on its line, gone once it
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a code lens on the set a fixture of the workspace names: "evaluate 2 samples: 1 fail", its results, and all pass once the open fixture is right', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-fixture-lens-'));
+  try {
+    const fixture = path.join(dir, 'nested', 'storage.policytest.json');
+    fs.mkdirSync(path.dirname(fixture));
+    const wrong = fixtureText('compliant');
+    fs.writeFileSync(fixture, wrong);
+    // Another fixture, of another target: not counted.
+    fs.writeFileSync(path.join(dir, 'other.policytest.json'), JSON.stringify({ target: 'elsewhere.json', cases: [] }));
+    const client = await startLanguageServer({ rootUri: pathToFileURL(dir).href });
+    const setFile = repo('examples/clean/contoso-baseline.json');
+    const setUri = pathToFileURL(setFile).href;
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri: setUri, languageId: 'json', version: 1, text: fs.readFileSync(setFile, 'utf8') },
+    });
+    const lenses = (
+      await client.request<Array<{ range: { start: { line: number } }; data: unknown }>>('textDocument/codeLens', {
+        textDocument: { uri: setUri },
+      })
+    ).result!;
+    assert.equal(lenses.length, 1);
+    assert.equal(lenses[0].range.start.line, 0);
+    const resolved = (
+      await client.request<{ command: { title: string; command: string; arguments: unknown[] } }>('codeLens/resolve', lenses[0], 30000)
+    ).result!;
+    assert.equal(resolved.command.title, 'evaluate 2 samples: 1 fail');
+    assert.equal(resolved.command.command, 'policySet.evaluateSamples');
+    assert.deepEqual(resolved.command.arguments, [{ uri: setUri }]);
+
+    const results = (
+      await client.request<{
+        fixtures: Array<{
+          uri: string;
+          cases: Array<{
+            name: string;
+            passed: boolean;
+            expectations: Array<{
+              referenceId: string;
+              actual: string;
+              explanation: string;
+              passed: boolean;
+              range: { start: { line: number } };
+            }>;
+          }>;
+        }>;
+      }>('policySet/fixtureResults', { textDocument: { uri: setUri } }, 30000)
+    ).result!;
+    assert.deepEqual(
+      results.fixtures.map((f) => f.uri),
+      [pathToFileURL(fixture).href],
+    );
+    const tls = results.fixtures[0].cases[1].expectations.find((e) => e.referenceId === 'storageMinimumTls')!;
+    assert.equal(tls.passed, false);
+    assert.equal(tls.actual, 'nonCompliant');
+    assert.equal(tls.range.start.line, lineOf(wrong, '"storageMinimumTls"'));
+    assert.match(tls.explanation, /^Audit because /);
+    const owner = results.fixtures[0].cases[0].expectations[0];
+    assert.equal(owner.passed, true);
+    assert.match(owner.explanation, /^Compliant because /, 'a passing expectation has its sentence too');
+
+    // The fixture open in the editor, fixed but not saved: its text is what runs.
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri: pathToFileURL(fixture).href, languageId: 'json', version: 1, text: fixtureText('nonCompliant') },
+    });
+    const again = (await client.request<Array<{ data: unknown }>>('textDocument/codeLens', { textDocument: { uri: setUri } })).result!;
+    const passing = (await client.request<{ command: { title: string } }>('codeLens/resolve', again[0], 30000)).result!;
+    assert.equal(passing.command.title, 'evaluate 2 samples: all pass');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('no code lens on a set that no fixture names', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-fixture-nolens-'));
+  try {
+    const client = await startLanguageServer({ rootUri: pathToFileURL(dir).href });
+    const setFile = repo('examples/clean/contoso-baseline.json');
+    const setUri = pathToFileURL(setFile).href;
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri: setUri, languageId: 'json', version: 1, text: fs.readFileSync(setFile, 'utf8') },
+    });
+    const lenses = (await client.request<unknown[]>('textDocument/codeLens', { textDocument: { uri: setUri } })).result!;
+    assert.deepEqual(lenses, []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -133,6 +133,10 @@ export interface ServerHost {
    * for a fixture that is not a file. None where there is no file system (the browser): fixtures are not run there.
    */
   runFixture?(uri: string, text: string): Promise<FixtureRun | undefined>;
+  /** The fixture files (`*.policytest.json`) under the workspace folders (URIs), as URIs; none in the browser. */
+  findFixtures?(folderUris: string[]): Promise<string[]>;
+  /** The URI a fixture's `target` path names (relative to the fixture's folder). */
+  fixtureTarget?(fixtureUri: string, target: string): string | undefined;
   /** The whole workspace's check (workspace diagnostics); none where the files cannot be walked (the browser). */
   workspaceLint?(context: WorkspaceLintContext): WorkspaceLinter;
 }

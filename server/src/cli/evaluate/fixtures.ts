@@ -221,7 +221,8 @@ export async function runFixture(file: string, text?: string): Promise<FixtureRe
           ...(member ? { actual: member.outcome + describeEffect(member.effect) } : {}),
           ...(resources.length > 1 ? { resource: String(resource.name ?? resource.id ?? '') } : {}),
           ...(member?.reason ? { reason: member.reason } : member ? {} : { reason: 'no member has this reference ID' }),
-          ...(!passed && member ? { trace: member.trace, explanation: explainResult(member) } : {}),
+          ...(member ? { explanation: explainResult(member) } : {}),
+          ...(!passed && member ? { trace: member.trace } : {}),
           passed,
         });
       }

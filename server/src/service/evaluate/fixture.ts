@@ -23,7 +23,7 @@ export interface FixtureExpectation {
   /** The resource, when the case's resource file holds several. */
   resource?: string;
   reason?: string;
-  /** A failed expectation's member result in one sentence (explainResult). */
+  /** The member's result in one sentence (explainResult), when there is such a member. */
   explanation?: string;
   passed: boolean;
 }

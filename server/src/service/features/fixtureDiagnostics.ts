@@ -3,7 +3,7 @@
 // missing or is not what it should be) on the value that names it. The run itself is the host's (it reads
 // files); this turns its results into diagnostics. Pure.
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import { DIAGNOSTIC_SOURCE } from '../diagnostics';
 import { LineIndex } from '../text';
 import type { FixtureExpectation, FixtureRun } from '../evaluate';
@@ -19,6 +19,14 @@ function propertyAt(root: JsonNode | undefined, path: Array<string | number>): J
     if (node) return node.parent?.type === 'property' ? node.parent : node;
   }
   return undefined;
+}
+
+/** The range of an expectation (`"ref": "outcome"` in the case's `expect`), else of what holds it. */
+export function expectationRange(text: string, caseIndex: number, referenceId: string): Range {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const node = propertyAt(root, ['cases', caseIndex, 'expect', referenceId]);
+  const lines = new LineIndex(text);
+  return node ? lines.rangeOf(node.offset, node.offset + node.length) : lines.rangeOf(0, 0);
 }
 
 function expectationMessage(e: FixtureExpectation): string {

@@ -172,3 +172,27 @@ test('no code lens on a set that no fixture names', async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('pull diagnostics: the first pull starts the run, the server asks for a refresh, the next pull has the failure', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policyset-fixture-pull-'));
+  try {
+    const file = path.join(dir, 'storage.policytest.json');
+    const wrong = fixtureText('compliant');
+    fs.writeFileSync(file, wrong);
+    const uri = pathToFileURL(file).href;
+    const client = await startLanguageServer({ pull: true });
+    const pull = async () =>
+      (await client.request<{ items: PublishParams['diagnostics'] }>('textDocument/diagnostic', { textDocument: { uri } }, 30000)).result!
+        .items;
+    const refreshes = client.serverRequestCount('workspace/diagnostic/refresh');
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: wrong } });
+    await pull();
+    await client.waitForServerRequest('workspace/diagnostic/refresh', 30000, { after: refreshes });
+    const items = await pull();
+    const failed = items.filter((d) => d.code === 'expectation-failed');
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0].range.start.line, lineOf(wrong, '"storageMinimumTls"'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -6,6 +6,7 @@ import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetect
 import { PolicySetStatus, WorkspaceCheckStatus } from './languageStatus';
 import { CommittedText } from './committedText';
 import { registerShowChanges } from './commands/showChangesAgainstHead';
+import { registerEvaluateSamples } from './commands/evaluateSamples';
 import { registerLanguageModelTools } from './languageModelTools';
 
 import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST } from '#protocol';
@@ -59,6 +60,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const committed = new CommittedText(client, log);
   context.subscriptions.push(committed);
   registerShowChanges(context, client, committed);
+  // The code lens of a set or definition that fixtures name: their results (the server runs them).
+  registerEvaluateSamples(context, client);
   // Tools for language models (VS Code 1.95 and later) and the MCP server `policyset mcp` (1.101 and later).
   const running = client;
   registerLanguageModelTools(context, { sendRequest: (method, params) => running.sendRequest(method, params) }, log);

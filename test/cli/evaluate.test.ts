@@ -205,6 +205,11 @@ describe('policyset evaluate', { concurrency: 4 }, () => {
     assert.match(result.stdout, /x\\u001b\[31mred/);
     assert.match(result.stdout, /compliant +\/providers\/.*storage-minimum-tls/);
     assert.match(result.stdout, /minimumTlsVersion is "TLS1_2"; less "TLS1_2" -> false/);
+    // The deciding step in words (service/evaluate/explain.ts).
+    assert.match(
+      result.stdout,
+      /Compliant because `Microsoft.Storage\/storageAccounts\/minimumTlsVersion` is 'TLS1_2', and the rule looks for less than 'TLS1_2'/,
+    );
   });
 
   test("a built-in set with the repository's index of definitions: every member unknown, saying the index has no rules", async () => {
@@ -276,6 +281,10 @@ describe('policyset test', { concurrency: 4 }, () => {
     assert.match(text.stdout, /pass {2}right/);
     assert.match(text.stdout, /FAIL {2}wrong {2}\(line \d+\)/);
     assert.match(text.stdout, /storageMinimumTls: expected compliant, got nonCompliant/);
+    assert.match(
+      text.stdout,
+      /Audit because `Microsoft.Storage\/storageAccounts\/minimumTlsVersion` is 'TLS1_0', expected at least 'TLS1_2'/,
+    );
     assert.match(text.stdout, /nosuchref: expected compliant, got no such member/);
     assert.match(text.stdout, /1 passed, 1 failed/);
     const lines = fs.readFileSync(file, 'utf8').split('\n');

@@ -15,6 +15,7 @@ import {
 import type { DocumentParses } from './documentCache';
 import type { ServerHost } from './serverHost';
 import type { Workspace } from './workspace';
+import type { FixtureChecks } from './fixtureChecks';
 
 /** Validation yields to waiting requests after this much work. */
 const VALIDATION_SLICE_MS = 8;
@@ -66,6 +67,8 @@ export class DocumentChecks {
    * diagnostics themselves as JSON text (a pull between saves answers with them; nothing else reads them).
    */
   private readonly results = new Map<string, LastDiagnostics>();
+  /** The `policyset test` fixtures' own diagnostics (fixtureChecks.ts), added to a fixture's. */
+  fixtures: FixtureChecks | undefined;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -148,7 +151,8 @@ export class DocumentChecks {
 
   private remember(document: TextDocument, result: ValidationResult): Diagnostic[] {
     for (const failure of result.internalErrors) this.logError(`rule ${failure.rule} failed on ${document.uri}: ${failure.message}`);
-    return this.keep(document, notCheckedNotice(document, result) ?? result.diagnostics);
+    const fixture = this.fixtures?.diagnostics(document) ?? [];
+    return this.keep(document, [...(notCheckedNotice(document, result) ?? result.diagnostics), ...fixture]);
   }
 
   private keep(document: TextDocument, diagnostics: Diagnostic[]): Diagnostic[] {

@@ -14,6 +14,7 @@ import {
   DOCUMENT_DIAGNOSTICS_REQUEST,
   DOCUMENT_INFO_REQUEST,
   EVALUATE_REQUEST,
+  FIXTURE_RESULTS_REQUEST,
   PREVIOUS_TEXT_REQUEST,
   QUOTA_FIGURES_REQUEST,
   REGIONS_WITH_ROOM_REQUEST,
@@ -23,6 +24,7 @@ import {
   type DocumentInfo,
   type DocumentInfoParams,
   type EvaluateParams,
+  type FixtureResultsAnswer,
   type PreviousTextAnswer,
   type RegionsWithRoomParams,
   type RuleSummary,
@@ -32,6 +34,7 @@ import { evaluateRequest } from './evaluateRequest';
 import type { DocumentChecks } from './checks';
 import type { DiagnosticsSupport } from './diagnostics';
 import type { PreviousText, Workspace } from './workspace';
+import { FixtureLenses } from './fixtureLenses';
 
 export interface CustomRequestsContext {
   connection: Connection;
@@ -40,9 +43,28 @@ export interface CustomRequestsContext {
   diagnostics: () => DiagnosticsSupport | undefined;
   workspace: Workspace;
   documents: TextDocuments<TextDocument>;
+  fixtureLenses: FixtureLenses;
 }
 
-export function registerCustomRequests({ connection, handle, checks, diagnostics, workspace, documents }: CustomRequestsContext): void {
+export function registerCustomRequests({
+  connection,
+  handle,
+  checks,
+  diagnostics,
+  workspace,
+  documents,
+  fixtureLenses,
+}: CustomRequestsContext): void {
+  // The fixtures that name the set or definition, run: what its code lens's command shows.
+  connection.onRequest(
+    FIXTURE_RESULTS_REQUEST,
+    handle(
+      FIXTURE_RESULTS_REQUEST,
+      async (d): Promise<FixtureResultsAnswer> => FixtureLenses.answer(await fixtureLenses.run(await fixtureLenses.fixturesNaming(d.uri))),
+      { fixtures: [] },
+      { model: false },
+    ),
+  );
   const documentInfo = handle(
     DOCUMENT_INFO_REQUEST,
     (d, p): DocumentInfo => {

@@ -37,7 +37,8 @@ import {
   type SymbolSources,
 } from '../service/features';
 import type { PolicyDocument, ValidateOptions } from '../service';
-import { APPLY_EDIT_COMMAND } from './protocol';
+import { APPLY_EDIT_COMMAND, EVALUATE_SAMPLES_COMMAND } from './protocol';
+import { FixtureLenses } from './fixtureLenses';
 import { cancelled, type Runner } from './runner';
 import type { ServerSettings } from './settings';
 
@@ -60,8 +61,13 @@ export interface FeatureContext {
   symbolSources(): SymbolSources;
   /** The workspace's documents that hold consumers of sets (open ones with their unsaved text), but `except`. */
   consumerDocuments(except: string): ConsumerDocument[];
+  /** The `policyset test` fixtures that name a set or definition, and their runs (the code lens). */
+  fixtureLenses: FixtureLenses;
   logError(message: string): void;
 }
+
+/** The kinds a fixture's `target` can be. */
+const EVALUATED_KINDS = new Set(['policySetDefinition', 'policySetDefinitionVersion', 'policyDefinition']);
 
 export interface LspFeature {
   /** How server/README.md describes it (the LSP method's name, and what is particular about ours). */
@@ -249,6 +255,38 @@ export const FEATURES: LspFeature[] = [
           throw new ResponseError(ErrorCodes.InternalError, `workspace/symbol failed: ${(error as Error).message}`);
         }
       }),
+  },
+  {
+    readme: `codeLens and codeLens/resolve (on a set or definition that \`policyset test\` fixtures of the workspace name as their \`target\`: "evaluate N samples: k fail", resolved by running them; its command \`${EVALUATE_SAMPLES_COMMAND}\` is the extension's, which shows policySet/fixtureResults)`,
+    capabilities: { codeLensProvider: { resolveProvider: true } },
+    register: ({ connection, handle, fixtureLenses, logError }) => {
+      connection.onCodeLens(
+        handle(
+          'codeLens',
+          async (d, p) => {
+            if (!fixtureLenses.available || !EVALUATED_KINDS.has(p.kind)) return [];
+            const fixtures = await fixtureLenses.fixturesNaming(d.uri);
+            if (!fixtures.length) return [];
+            const top = { line: 0, character: 0 };
+            return [{ range: { start: top, end: top }, data: { uri: d.uri, fixtures } }];
+          },
+          [],
+          { model: false },
+        ),
+      );
+      connection.onCodeLensResolve(async (lens) => {
+        const data = lens.data as { uri: string; fixtures: string[] } | undefined;
+        if (!data) return lens;
+        let title: string;
+        try {
+          title = FixtureLenses.title(await fixtureLenses.run(data.fixtures));
+        } catch (error) {
+          logError(`codeLens/resolve failed on ${data.uri}: ${(error as Error).stack ?? error}`);
+          title = 'evaluate samples: failed (see the log)';
+        }
+        return { ...lens, command: { title, command: EVALUATE_SAMPLES_COMMAND, arguments: [{ uri: data.uri }] } };
+      });
+    },
   },
   {
     readme: 'foldingRange',

@@ -183,3 +183,37 @@ export interface EvaluateParams {
   /** An alias catalogue: `az provider list --expand resourceTypes/aliases` output, or `{ alias: path }`. */
   aliases?: unknown;
 }
+
+/**
+ * Request: the `policyset test` fixtures of the workspace whose `target` is this set or definition, run
+ * (docs/evaluate.md, "In the editor"): what the code lens "evaluate N samples: k fail" sums up. Params:
+ * `{ textDocument: { uri } }`.
+ */
+export const FIXTURE_RESULTS_REQUEST = 'policySet/fixtureResults';
+export interface FixtureResultsAnswer {
+  fixtures: Array<{
+    uri: string;
+    /** Why the fixture cannot run (a file it names cannot be read); then no cases. */
+    error?: string;
+    cases: Array<{
+      name: string;
+      passed: boolean;
+      expectations: Array<{
+        referenceId: string;
+        expected: string;
+        /** Absent: no member has this reference ID. */
+        actual?: string;
+        resource?: string;
+        /** The member's result in one sentence. */
+        explanation?: string;
+        reason?: string;
+        passed: boolean;
+        /** The expectation in the fixture. */
+        range: ProtocolRange;
+      }>;
+    }>;
+  }>;
+}
+
+/** The command of the code lens on a set or definition with fixtures: the extension shows their results. Argument: `{ uri }`. */
+export const EVALUATE_SAMPLES_COMMAND = 'policySet.evaluateSamples';

@@ -1,5 +1,5 @@
 import type { Connection, Diagnostic } from 'vscode-languageserver';
-import type { DefinitionCatalog, SeveritySetting } from '../service';
+import type { DefinitionCatalog, FixtureRun, SeveritySetting } from '../service';
 import type { CapacityTable, SavedUsage } from '../service/quota';
 import type { Node } from '../service/json';
 import { CONFIG_FILE_NAME, type PolicySetConfig } from '../service/config';
@@ -128,6 +128,15 @@ export interface ServerHost {
   idleCollection(threshold: number, quietMs: number, lowRateMs: number): { note(work?: number): void };
   /** Lets waiting messages be handled. */
   yieldToEvents(): Promise<void>;
+  /**
+   * Runs a `policyset test` fixture (its URI, and its text in the editor), reading the files it names; undefined
+   * for a fixture that is not a file. None where there is no file system (the browser): fixtures are not run there.
+   */
+  runFixture?(uri: string, text: string): Promise<FixtureRun | undefined>;
+  /** The fixture files (`*.policytest.json`) under the workspace folders (URIs), as URIs; none in the browser. */
+  findFixtures?(folderUris: string[]): Promise<string[]>;
+  /** The URI a fixture's `target` path names (relative to the fixture's folder). */
+  fixtureTarget?(fixtureUri: string, target: string): string | undefined;
   /** The whole workspace's check (workspace diagnostics); none where the files cannot be walked (the browser). */
   workspaceLint?(context: WorkspaceLintContext): WorkspaceLinter;
 }

@@ -2,6 +2,7 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   DidChangeWatchedFilesNotification,
+  CodeLensRefreshRequest,
   type Connection,
   type InitializeResult,
 } from 'vscode-languageserver';
@@ -9,6 +10,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServerHost } from './serverHost';
 import { DocumentParses } from './documentCache';
 import { DocumentChecks } from './checks';
+import { FixtureChecks } from './fixtureChecks';
+import { FixtureLenses } from './fixtureLenses';
 import { registerDiagnostics, type DiagnosticsSupport } from './diagnostics';
 import { documentRunner } from './runner';
 import { DEFAULT_SETTINGS, changedSettings, fetchSettings, initialSettings, type ServerSettings } from './settings';
@@ -80,6 +83,18 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const parses = new DocumentParses();
   const workspace = new Workspace(connection, host, documents, () => settings);
   const checks = new DocumentChecks(documents, parses, workspace, host, onSave, logError);
+  const fixtureLenses = new FixtureLenses(host, documents, () => workspace.folders);
+  let refreshCodeLenses = () => undefined as void;
+  // A fixture whose run ended is checked again, and gets its results; the lenses that sum it up are asked again.
+  checks.fixtures = new FixtureChecks(
+    host.runFixture?.bind(host),
+    documents,
+    (document) => {
+      diagnostics?.recheck(document);
+      refreshCodeLenses();
+    },
+    logError,
+  );
   const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
   const handle = documentRunner({
     documents,
@@ -101,6 +116,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     canWatch = !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     hasWorkspaceFolders = !!capabilities.workspace?.workspaceFolders;
     codeActionLiterals = !!capabilities.textDocument?.codeAction?.codeActionLiteralSupport;
+    if (capabilities.workspace?.codeLens?.refreshSupport)
+      refreshCodeLenses = () => void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     // Inlay hints show what the known definitions and settings say: the client asks again when they change.
     if (capabilities.workspace?.inlayHint?.refreshSupport)
       workspace.onRecheck = () => void connection.languages.inlayHint.refresh().catch(() => undefined);
@@ -152,6 +169,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (hasWorkspaceFolders)
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         workspace.foldersChanged(event);
+        fixtureLenses.filesChanged(undefined);
         workspaceDiagnostics?.foldersChanged();
       });
     // The workspace scan does not stand in the way of the first diagnostics: it starts once they are out.
@@ -169,6 +187,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   connection.onDidChangeWatchedFiles((params) => {
     workspace.filesChanged(params.changes);
+    checks.fixtures?.filesChanged();
+    fixtureLenses.filesChanged(params.changes);
+    // A set, definition or resource a fixture names may have changed: the lenses' counts too.
+    if (fixtureLenses.available) refreshCodeLenses();
     workspaceDiagnostics?.filesChanged(params.changes);
   });
 
@@ -191,13 +213,15 @@ export function startServer(connection: Connection, host: ServerHost): void {
       consumerDocumentsOf(workspace.definitions.consumerFiles?.() ?? [], except, documents, host, (document) =>
         parses.parsed(document, false, false),
       ),
+    fixtureLenses,
     logError,
   });
-  registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents });
+  registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents, fixtureLenses });
 
   documents.onDidChangeContent((event) => workspace.documentChanged(event.document));
   documents.onDidClose((event) => {
     parses.delete(event.document.uri);
+    checks.fixtures?.forget(event.document.uri);
     workspace.documentClosed(event.document.uri);
   });
 

@@ -19,7 +19,7 @@ export { ITEM_TYPES } from './model/itemTypes';
 export * from './quota';
 export * from './versions';
 export { uncheckedReferencesOf, uncheckedTotal, addUnchecked, noUnchecked, describeUnchecked, type UncheckedReferences } from './unchecked';
-export { evaluate, isSet, namedBy, aliasCatalogue, resourcesOf, relatedIn, evaluationJson } from './evaluate';
+export { evaluate, isSet, namedBy, aliasCatalogue, resourcesOf, relatedIn, evaluationJson, explainResult, isFixture } from './evaluate';
 export type {
   EvaluateInput,
   MemberResult,
@@ -31,4 +31,6 @@ export type {
   Json as EvaluationJson,
   JsonObject,
   ResourceResults,
+  FixtureExpectation,
+  FixtureRun,
 } from './evaluate';

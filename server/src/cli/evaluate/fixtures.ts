@@ -7,9 +7,12 @@ import { parseTree, type Node as JsonNode } from 'jsonc-parser';
 import {
   decodeText,
   evaluate,
+  explainResult,
+  isFixture,
   relatedIn,
   resourcesOf,
   type EvaluationContext,
+  type FixtureExpectation,
   type JsonObject,
   type MemberResult,
   type Resource,
@@ -30,15 +33,9 @@ import {
 export const FIXTURE_SUFFIX = '.policytest.json';
 const OUTCOMES = ['nonCompliant', 'compliant', 'notApplicable', 'exempt', 'disabled', 'unknown'];
 
-export interface Expectation {
-  referenceId: string;
-  expected: string;
-  /** The outcome found (undefined: no member has that reference ID). */
-  actual?: string;
-  resource?: string;
-  reason?: string;
+/** An expectation and what the evaluation gave; a failed one with the member's trace. */
+export interface Expectation extends FixtureExpectation {
   trace?: MemberResult['trace'];
-  passed: boolean;
 }
 
 export interface CaseResult {
@@ -55,6 +52,29 @@ export interface FixtureResult {
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Where in the fixture a problem is: the JSON path of the value that names the file, or that is wrong ([]: the fixture itself). */
+export type FixturePath = Array<string | number>;
+
+/** An InputError of a fixture, with where in it (the editor puts its diagnostic there). */
+export class FixtureInputError extends InputError {
+  constructor(
+    message: string,
+    readonly at: FixturePath,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs `work`, an InputError it throws said at `at` (the innermost place wins). */
+async function at<T>(where: FixturePath, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof InputError && !(error instanceof FixtureInputError)) throw new FixtureInputError(error.message, where);
+    throw error;
+  }
+}
 
 /** The fixture files under the paths: named ones as they are, folders walked for *.policytest.json. */
 export async function findFixtures(paths: string[]): Promise<string[]> {
@@ -123,32 +143,41 @@ async function exemptionsIn(value: unknown, dir: string): Promise<JsonObject[]> 
   return out;
 }
 
-/** Runs one fixture file. Throws InputError when it or a file it names cannot be read or is not what it should be. */
-export async function runFixture(file: string): Promise<FixtureResult> {
-  const text = decodeText(await readUserFile(file, 'document')).text;
+/**
+ * Runs one fixture file (`text`: its text when it is open in an editor, else it is read). Throws InputError when
+ * it or a file it names cannot be read or is not what it should be: a FixtureInputError says where in the fixture.
+ */
+export async function runFixture(file: string, text?: string): Promise<FixtureResult> {
+  text ??= decodeText(await readUserFile(file, 'document')).text;
   let fixture: unknown;
   try {
     fixture = parseDocumentText(text);
   } catch (error) {
-    throw new InputError(`the fixture '${file}' is not valid JSON: ${(error as Error).message}`);
+    throw new FixtureInputError(`the fixture '${file}' is not valid JSON: ${(error as Error).message}`, []);
   }
-  if (!isObject(fixture) || (typeof fixture.target !== 'string' && !isObject(fixture.target)) || !Array.isArray(fixture.cases)) {
-    throw new InputError(`the fixture '${file}' needs "target" (a path, or the document) and "cases" (an array)`);
+  if (!isFixture(fixture)) {
+    throw new FixtureInputError(`the fixture '${file}' needs "target" (a path, or the document) and "cases" (an array)`, []);
   }
   const dir = path.dirname(file);
-  const target = typeof fixture.target === 'string' ? await readTarget(path.resolve(dir, fixture.target)) : fixture.target;
+  const target =
+    typeof fixture.target === 'string'
+      ? await at(['target'], () => readTarget(path.resolve(dir, fixture.target as string)))
+      : fixture.target;
   const listed = Array.isArray(fixture.definitions) ? fixture.definitions : fixture.definitions === undefined ? [] : [fixture.definitions];
-  const read = await readDefinitions(listed.filter((p) => typeof p === 'string').map((p) => path.resolve(dir, p)));
+  const read = await at(['definitions'], () =>
+    readDefinitions(listed.filter((p) => typeof p === 'string').map((p) => path.resolve(dir, p))),
+  );
   const definitions = [...read.documents, ...listed.filter(isObject)];
   const why = missingReason(read);
   const isDefinitionTarget = isObject(target.properties) && isObject(target.properties.policyRule);
   const findDefinition = definitionFinder([...definitions, ...(isDefinitionTarget ? [target] : [])]);
-  const aliases = typeof fixture.aliases === 'string' ? await readAliases(path.resolve(dir, fixture.aliases)) : undefined;
+  const aliasFile = fixture.aliases;
+  const aliases = typeof aliasFile === 'string' ? await at(['aliases'], () => readAliases(path.resolve(dir, aliasFile))) : undefined;
   const lines = caseLines(text);
   const cases: CaseResult[] = [];
   for (const [index, testCase] of fixture.cases.entries()) {
     if (!isObject(testCase) || testCase.resource === undefined || !isObject(testCase.expect))
-      throw new InputError(`'${file}': case ${index + 1} needs "resource" and "expect"`);
+      throw new FixtureInputError(`'${file}': case ${index + 1} needs "resource" and "expect"`, ['cases', index]);
     const name = typeof testCase.name === 'string' ? testCase.name : `case ${index + 1}`;
     const wanted = new Map<string, { outcome: string; effect?: string }>();
     for (const [ref, value] of Object.entries(testCase.expect)) {
@@ -156,24 +185,28 @@ export async function runFixture(file: string): Promise<FixtureResult> {
       const outcome = isObject(value) ? value.outcome : value;
       const effect = isObject(value) && typeof value.effect === 'string' ? value.effect : undefined;
       if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome))
-        throw new InputError(
+        throw new FixtureInputError(
           `'${file}': case '${name}' expects '${String(outcome)}' of '${ref}', which is no outcome (${OUTCOMES.join(', ')})`,
+          ['cases', index, 'expect', ref],
         );
       wanted.set(ref, { outcome, effect });
     }
-    const pick = (key: string) => (testCase[key] !== undefined ? testCase[key] : fixture[key as keyof typeof fixture]);
+    const pick = (key: string) => (testCase[key] !== undefined ? testCase[key] : fixture[key]);
+    // Where a value picked from the case or the fixture is.
+    const whereOf = (key: string): FixturePath => (testCase[key] !== undefined ? ['cases', index, key] : [key]);
     const contextValue = pick('context');
-    if (contextValue !== undefined && !isObject(contextValue)) throw new InputError(`'${file}': "context" is not an object`);
-    const context: EvaluationContext = contextOf(contextValue, undefined);
+    if (contextValue !== undefined && !isObject(contextValue))
+      throw new FixtureInputError(`'${file}': "context" is not an object`, whereOf('context'));
+    const context: EvaluationContext = await at(whereOf('context'), async () => contextOf(contextValue, undefined));
     context.aliases = aliases;
-    const given = await resourcesIn(testCase.resource, dir, `case '${name}' resource`);
+    const given = await at(['cases', index, 'resource'], () => resourcesIn(testCase.resource, dir, `case '${name}' resource`));
     const resources = given.resources;
     const related = pick('related');
-    const more = related === undefined ? undefined : await resourcesIn(related, dir, 'related');
+    const more = related === undefined ? undefined : await at(whereOf('related'), () => resourcesIn(related, dir, 'related'));
     // auditIfNotExists and deployIfNotExists look among every resource given: the case's and the related ones.
     context.relatedResources = [...resources, ...given.related, ...(more ? [...more.resources, ...more.related] : [])];
-    const assignment = await objectIn(pick('assignment'), dir, 'the assignment');
-    const exemptions = await exemptionsIn(pick('exemptions'), dir);
+    const assignment = await at(whereOf('assignment'), () => objectIn(pick('assignment'), dir, 'the assignment'));
+    const exemptions = await at(whereOf('exemptions'), () => exemptionsIn(pick('exemptions'), dir));
     const expectations: Expectation[] = [];
     for (const resource of resources) {
       const results = evaluate({ target, findDefinition, assignment, exemptions, context, missingReason: why }, resource);
@@ -188,6 +221,7 @@ export async function runFixture(file: string): Promise<FixtureResult> {
           ...(member ? { actual: member.outcome + describeEffect(member.effect) } : {}),
           ...(resources.length > 1 ? { resource: String(resource.name ?? resource.id ?? '') } : {}),
           ...(member?.reason ? { reason: member.reason } : member ? {} : { reason: 'no member has this reference ID' }),
+          ...(member ? { explanation: explainResult(member) } : {}),
           ...(!passed && member ? { trace: member.trace } : {}),
           passed,
         });

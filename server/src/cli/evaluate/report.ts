@@ -1,5 +1,5 @@
 // The text report of an evaluation, every value from a file made safe for a terminal (JSON: the service's evaluationJson).
-import type { Resource, ResourceResults, TraceEntry } from '../../service';
+import { explainResult, type Resource, type ResourceResults, type TraceEntry } from '../../service';
 import { untrusted } from '../formatters';
 
 export type { ResourceResults };
@@ -11,7 +11,7 @@ const show = (value: unknown): string => (value === undefined ? '(absent)' : JSO
 
 export function traceLine(t: TraceEntry): string {
   const outcome = t.result === 'unknown' ? `unknown: ${t.reason ?? ''}` : String(t.result);
-  return `${t.path} is ${show(t.value)}; ${t.operator} ${show(t.expected)} -> ${outcome}`;
+  return `${t.path} is ${show(t.value)}; ${t.negated ? 'under not: ' : ''}${t.operator} ${show(t.expected)} -> ${outcome}`;
 }
 
 export function countOutcomes(all: ResourceResults[]): Record<string, number> {
@@ -29,7 +29,10 @@ export function formatText(all: ResourceResults[]): string {
       lines.push(
         `  ${r.outcome.padEnd(13)} ${untrusted(name)}  (${r.effect ?? 'effect unknown'}${r.enforced === false ? ', not enforced' : ''})`,
       );
-      if (r.reason) lines.push(`      ${untrusted(r.reason)}`);
+      // The deciding step in words, then the reason when the sentence does not already give it.
+      const sentence = explainResult(r);
+      lines.push(`      ${untrusted(sentence)}`);
+      if (r.reason && !sentence.includes(r.reason)) lines.push(`      ${untrusted(r.reason)}`);
       if (r.note) lines.push(`      ${untrusted(r.note)}`);
       for (const t of r.trace) lines.push(`      ${untrusted(traceLine(t))}`);
       for (const p of r.patch ?? [])

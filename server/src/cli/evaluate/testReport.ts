@@ -25,7 +25,8 @@ export function testText(fixtures: FixtureResult[], cwd: string): string {
         lines.push(
           `        ${untrusted(e.referenceId)}${e.resource ? ` on '${untrusted(e.resource)}'` : ''}: expected ${e.expected}, got ${e.actual ?? 'no such member'}`,
         );
-        if (e.reason) lines.push(`          ${untrusted(e.reason)}`);
+        if (e.explanation) lines.push(`          ${untrusted(e.explanation)}`);
+        if (e.reason && !e.explanation?.includes(e.reason)) lines.push(`          ${untrusted(e.reason)}`);
         for (const t of e.trace ?? []) lines.push(`          ${untrusted(traceLine(t))}`);
       }
     }

@@ -8,6 +8,7 @@ import { IdleCollection } from './idleCollection';
 import { WorkspaceConfigs } from './workspaceConfig';
 import { readUserFileSync } from '../../node/files';
 import { WorkspaceLint } from './workspaceLint';
+import { findFixtureFiles, fixtureTargetUri, runFixtureFile } from './fixtureRuns';
 
 const filePaths = (uris: string[]) => uris.filter((f) => f.startsWith('file:')).map((f) => fileURLToPath(f));
 
@@ -37,6 +38,9 @@ export function nodeHost(packageRoot: string): ServerHost {
     docsBaseUrl: pathToFileURL(path.join(packageRoot, 'docs', 'rules')).href,
     idleCollection: (threshold, quietMs, lowRateMs) => new IdleCollection(threshold, quietMs, lowRateMs),
     yieldToEvents: () => new Promise((resolve) => setImmediate(resolve)),
+    runFixture: runFixtureFile,
+    findFixtures: findFixtureFiles,
+    fixtureTarget: fixtureTargetUri,
     workspaceLint: (context) => new WorkspaceLint({ ...context, docsBaseUrl: pathToFileURL(path.join(packageRoot, 'docs', 'rules')).href }),
   };
 }

@@ -65,10 +65,19 @@ export function evaluateCondition(node: Json, walk: Walk): Decision {
     return { result: leaf(node, walk) };
   } catch (error) {
     if (!(error instanceof Unknown)) throw error;
-    walk.trace?.push({ path: describeLeaf(node), operator: operatorOf(node)?.operator ?? '?', result: 'unknown', reason: error.message });
+    walk.trace?.push({
+      path: describeLeaf(node),
+      operator: operatorOf(node)?.operator ?? '?',
+      result: 'unknown',
+      reason: error.message,
+      ...negation(walk),
+    });
     return { result: 'unknown', reason: error.message };
   }
 }
+
+/** A condition under an odd number of `not`s: its trace entry says so (the rule matches when it is false). */
+const negation = (walk: Walk): { negated?: true } => (walk.negated ? { negated: true } : {});
 
 function describeLeaf(node: JsonObject): string {
   const field = getIgnoreCase(node, 'field');
@@ -98,6 +107,7 @@ function leaf(node: JsonObject, walk: Walk): boolean {
       operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator,
       expected,
       result,
+      ...negation(walk),
     });
     return result;
   }
@@ -116,6 +126,7 @@ function leaf(node: JsonObject, walk: Walk): boolean {
       expected,
       result,
       ...(read.multi ? { reason: 'every member of the array' } : {}),
+      ...negation(walk),
     });
     return result;
   }
@@ -129,6 +140,7 @@ function leaf(node: JsonObject, walk: Walk): boolean {
       operator: OPERATOR_BY_LOWER.get(op.operator) ?? op.operator,
       expected,
       result,
+      ...negation(walk),
     });
     return result;
   }

@@ -11,6 +11,8 @@ export type { EvaluationContext, Json, JsonObject, Outcome, Resource, TraceEntry
 export { aliasCatalogue } from './aliases';
 export { resourcesOf, relatedIn } from './resources';
 export { evaluationJson, type ResourceResults } from './report';
+export { explainResult, describeCondition } from './explain';
+export { isFixture, type FixtureDocument, type FixtureExpectation, type FixtureRun } from './fixture';
 
 export interface EvaluateInput {
   /** A policy set or a policy definition document. */

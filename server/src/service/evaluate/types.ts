@@ -17,6 +17,8 @@ export interface TraceEntry {
   result: boolean | 'unknown';
   /** Why the result is unknown, or a note on how the value was read. */
   reason?: string;
+  /** Under an odd number of `not`s: the rule's `if` holds through this condition when it is false. */
+  negated?: true;
 }
 
 /** A related resource given for auditIfNotExists/deployIfNotExists, or the resource under evaluation. */

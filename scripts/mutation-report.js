@@ -19,7 +19,7 @@ const ROOT = path.resolve(__dirname, '..');
 const REPORTS = path.join(ROOT, 'reports', 'mutation');
 const NOTES = path.join(__dirname, 'mutation-notes.json');
 const PAGE = path.join(ROOT, 'docs', 'mutation.md');
-const TARGETS = ['http', 'deployments', 'api', 'quota', 'rules'];
+const TARGETS = ['http', 'deployments', 'api', 'quota', 'versions', 'cli', 'node', 'web', 'rules'];
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 function parseMatch(text) {

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Connection } from 'vscode-languageserver';
-import { browserHost } from '#server/lsp/browser/browserHost';
+import { browserHost, docsBaseUrlOf } from '#server/lsp/browser/browserHost';
 import { BUILT_IN_CAPACITY_TABLE } from '#server/service/quota/index';
 import { WORKSPACE_FILES_NOTIFICATION } from '#server/lsp/protocol';
 
@@ -129,6 +129,13 @@ describe('browserHost: the language server without a file system', () => {
     assert.equal(configs.forUri('memfs:/repo/set.json'), undefined, 'no .policysetrc.json in the folder');
     assert.deepEqual(configs.all(), []);
     assert.deepEqual(warnings, [], 'a missing file is not a broken one');
+  });
+
+  test("the rule pages' address: beside dist/ when the worker came over http(s), none from a Blob URL", () => {
+    assert.equal(docsBaseUrlOf('https://host.test/ext/dist/browser/server.js'), 'https://host.test/ext/docs/rules');
+    assert.equal(docsBaseUrlOf('HTTP://host.test:8080/ext/dist/browser/server.js'), 'http://host.test:8080/ext/docs/rules');
+    assert.equal(docsBaseUrlOf('blob:https://host.test/0f6c'), '', 'a Blob URL has no folder beside it');
+    assert.equal(docsBaseUrlOf('vscode-file://vscode-app/https:/x/dist/browser/server.js'), '', 'only an address that starts with http(s)');
   });
 
   test('source URIs, docs, the idle collection and the yield', async () => {

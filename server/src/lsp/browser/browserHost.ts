@@ -6,6 +6,14 @@ import { ClientFiles } from './clientFiles';
 import { WORKSPACE_FILES_NOTIFICATION, type WorkspaceFilesParams } from '../protocol';
 
 /**
+ * Where the rule pages are for a worker loaded from `workerUrl` (dist/browser/server.js): they ship in the
+ * extension beside dist/, reachable when the worker was loaded over http(s), not from a Blob URL ('': no links).
+ */
+export function docsBaseUrlOf(workerUrl: string): string {
+  return /^https?:/i.test(workerUrl) ? new URL('../../docs/rules', workerUrl).href : '';
+}
+
+/**
  * The language server in a browser's Web Worker: no file system. The workspace's definitions, sets and
  * small files come from the client (WORKSPACE_FILES_NOTIFICATION); quota files are not read.
  */

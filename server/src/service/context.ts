@@ -40,6 +40,11 @@ export interface ValidationOptions {
   previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
   /** The time an exemption's `expiresOn` is compared with (milliseconds since 1970); the current time when absent. */
   now?: number;
+  /**
+   * The text is the policy-as-code framework's CSV parameter file, named by `uri`: the assignment files that
+   * may name it (by its file name) are given here, and it is checked against the branches that do.
+   */
+  parameterFile?: { assignments: Array<{ uri: string; text: string }> };
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */

@@ -7,11 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { addUnchecked, decodeText, describeUnchecked, encodingOf, noUnchecked } from '../../service';
-import { discover, FileReader, POLICY_FILE } from '../../node/files';
+import { discover, FileReader, POLICY_FILE, PARAMETER_FILE } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { expandGlob, isGlobPattern } from '../../node/globs';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
 import { lintSplitSets } from './splitSets';
+import { lintParameterFiles, NAMES_PARAMETER_FILE } from './parameterFiles';
 
 export interface LintOptions {
   /** Files, folders and glob patterns, as given. */
@@ -168,11 +169,23 @@ export function scanForDefinitions(data: Uint8Array): DefinitionScan {
 
 async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<LintRun> {
   const expanded = expandInputs(args.inputs);
-  const discovered = args.stdin ? { files: [], problems: [] } : await discover(expanded.inputs);
+  const discovered = args.stdin ? { files: [], parameterFiles: [], problems: [] } : await discover(expanded.inputs);
   const problems = [...expanded.problems, ...discovered.problems];
   // Files a glob pattern matched are found like the files of a folder: a JSON file of another kind is skipped.
   let files = discovered.files.map((f) => (f.explicit && expanded.globbed.has(f.path) ? { ...f, explicit: false } : f));
   const notes: string[] = [];
+  // CSV files are parameter files when an assignment names them: linted apart (see parameterFiles.ts).
+  let csvFiles = [
+    ...discovered.parameterFiles.map((p) => ({ path: p, explicit: false })),
+    ...files.filter((f) => f.explicit && PARAMETER_FILE.test(f.path)),
+  ];
+  files = files.filter((f) => !(f.explicit && PARAMETER_FILE.test(f.path)));
+  if (args.ignored) {
+    const ignored = args.ignored;
+    csvFiles = csvFiles.filter((f) => !ignored(f.path));
+  }
+  /** Files that may name a parameter file. */
+  const namers: string[] = [];
   if (args.ignored) {
     const ignored = args.ignored;
     files = files.filter((f) => {
@@ -198,6 +211,7 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     }
     readable.push({ file: file.path, size: bytes.length, explicit: file.explicit, read: () => reader.read(file.path) });
     const scan = scanForDefinitions(bytes);
+    if (csvFiles.length && scan.consumer && bytes.includes(NAMES_PARAMETER_FILE)) namers.push(file.path);
     // Sets are read as known sets when a file imports their groups or assigns them.
     importsGroups ||= scan.importsGroups || scan.consumer;
     candidates.push(scan);
@@ -258,6 +272,7 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     ...(helpers
       ? await pool().lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
       : lintInSizeOrder(split.rest, (t) => lintTask(t, catalog, settings))),
+    ...lintParameterFiles(csvFiles, namers, reader, catalog, settings),
   ];
 
   // Everything that went wrong with the inputs is known before the report, so no report claims success.
@@ -279,5 +294,11 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     );
   }
   const otherInputs = [...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])];
-  return { results, problems, notes, inputFiles: [...files.map((f) => f.path), ...otherInputs], otherInputs };
+  return {
+    results,
+    problems,
+    notes,
+    inputFiles: [...files.map((f) => f.path), ...csvFiles.map((f) => f.path), ...otherInputs],
+    otherInputs,
+  };
 }

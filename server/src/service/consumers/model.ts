@@ -20,6 +20,8 @@ export interface ConsumerTarget {
   kind: 'set' | 'definition' | 'unknown';
   /** Why the target could not be read, when it could not (an expression, a parameter of the template). */
   unresolved?: string;
+  /** The `definitionVersion` the consumer asks of it (`1.*.*`), when it asks one. */
+  versionNode?: Node;
 }
 
 /** A parameter value the consumer passes. */

@@ -2,7 +2,7 @@
 // resources (bare, as a library keeps them, or inside ARM templates and their nested deployments), and the
 // policy-as-code framework's assignment trees and exemption lists.
 import { property, stringValue, entries, items, type Node } from '../json';
-import type { ConsumerModel, PassedParameter, ReferenceIdUse } from './model';
+import type { ConsumerModel, ConsumerTarget, PassedParameter, ReferenceIdUse } from './model';
 import { targetOfId, targetOfName } from './targets';
 
 const ASSIGNMENT_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyAssignments$/i;
@@ -85,7 +85,7 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
     return {
       shape: 'assignment',
       node: resource,
-      targets: definitionId ? [targetOfId(definitionId, variables)] : [],
+      targets: definitionId ? [withVersion(targetOfId(definitionId, variables), property(properties, 'definitionVersion'))] : [],
       parameters,
       parametersNode,
       // A template deploys what it holds; a bare resource is a library's file that a tool completes first.
@@ -111,6 +111,10 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
     defaultMessages: [],
     expiresOn: property(properties, 'expiresOn'),
   };
+}
+
+function withVersion(target: ConsumerTarget, versionNode: Node | undefined): ConsumerTarget {
+  return versionNode ? { ...target, versionNode } : target;
 }
 
 /** The reference IDs of a nonComplianceMessages list; returns its entries without one (default messages). */
@@ -154,8 +158,10 @@ function epacAssignment(root: Node): ConsumerModel {
     defaultMessages: [],
     expiresOn: undefined,
   };
-  const visit = (node: Node, depth: number) => {
+  const visit = (node: Node, depth: number, versionAbove: Node | undefined) => {
     if (node.type !== 'object' || depth > 32) return;
+    // A node's definitionVersion is the version of the entries of its branch that do not ask their own.
+    const nodeVersion = property(node, 'definitionVersion') ?? versionAbove;
     const entryList = [property(node, 'definitionEntry'), ...items(property(node, 'definitionEntryList'))];
     for (const entry of entryList) {
       if (entry?.type !== 'object') continue;
@@ -163,10 +169,11 @@ function epacAssignment(root: Node): ConsumerModel {
       const setName = property(entry, 'policySetName');
       const definitionId = property(entry, 'policyId');
       const definitionName = property(entry, 'policyName');
-      if (setId) model.targets.push(targetOfId(setId, undefined));
-      else if (setName) model.targets.push(targetOfName(setName, 'set'));
-      else if (definitionId) model.targets.push(targetOfId(definitionId, undefined));
-      else if (definitionName) model.targets.push(targetOfName(definitionName, 'definition'));
+      const version = property(entry, 'definitionVersion') ?? nodeVersion;
+      if (setId) model.targets.push(withVersion(targetOfId(setId, undefined), version));
+      else if (setName) model.targets.push(withVersion(targetOfName(setName, 'set'), version));
+      else if (definitionId) model.targets.push(withVersion(targetOfId(definitionId, undefined), version));
+      else if (definitionName) model.targets.push(withVersion(targetOfName(definitionName, 'definition'), version));
       const defaults = messagesOf(property(entry, 'nonComplianceMessages'), model.referenceIds);
       if (defaults.length) model.defaultMessages.push(defaults);
     }
@@ -176,9 +183,9 @@ function epacAssignment(root: Node): ConsumerModel {
     const defaults = messagesOf(property(node, 'nonComplianceMessages'), model.referenceIds);
     if (defaults.length) model.defaultMessages.push(defaults);
     overrideReferenceIds(property(node, 'overrides'), model.referenceIds);
-    for (const child of items(property(node, 'children'))) visit(child, depth + 1);
+    for (const child of items(property(node, 'children'))) visit(child, depth + 1, nodeVersion);
   };
-  visit(root, 0);
+  visit(root, 0, undefined);
   return model;
 }
 

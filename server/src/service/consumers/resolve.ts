@@ -14,6 +14,11 @@ export interface TargetDeclaration {
   referenceIds: Map<string, string> | undefined;
   /** Where it was read from (a path or URI). */
   source: string | undefined;
+  /** A set's members: reference ID and the lowercased name of the definition each assigns. */
+  members?: Array<{ referenceId: string | undefined; definition: string }>;
+  /** Its `properties.version`, and the versions it says it has. */
+  version?: string;
+  versions?: string[];
 }
 
 export interface ResolvedTarget {
@@ -42,6 +47,9 @@ function ofSet(info: SetInfo): TargetDeclaration | undefined {
       parameters: new Map(info.parameters.map((p) => [p.name.toLowerCase(), p])),
       referenceIds: new Map(info.referenceIds.map((id) => [id.toLowerCase(), id])),
       source: info.source,
+      members: info.memberDefinitions,
+      version: info.version,
+      versions: info.versions,
     };
     declarationCache.set(info, found);
   }
@@ -51,7 +59,15 @@ function ofSet(info: SetInfo): TargetDeclaration | undefined {
 function ofDefinition(info: DefinitionInfo): TargetDeclaration {
   let found = declarationCache.get(info);
   if (!found) {
-    found = { kind: 'definition', name: info.name, parameters: info.parameters, referenceIds: undefined, source: info.source };
+    found = {
+      kind: 'definition',
+      name: info.name,
+      parameters: info.parameters,
+      referenceIds: undefined,
+      source: info.source,
+      version: info.version,
+      versions: info.versions,
+    };
     declarationCache.set(info, found);
   }
   return found;

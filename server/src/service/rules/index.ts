@@ -72,6 +72,12 @@ import { referenceIdOnDefinitionAssignment } from './reference-id-on-definition-
 import { duplicateDefaultMessage } from './duplicate-default-message';
 import { expiredExemption } from './expired-exemption';
 import { libraryAssignmentParameterNotPassed } from './library-assignment-parameter-not-passed';
+import { duplicateParameterFileColumn } from './duplicate-parameter-file-column';
+import { parameterFileRowNotMember } from './parameter-file-row-not-member';
+import { parameterFileMemberWithoutRow } from './parameter-file-member-without-row';
+import { invalidParameterFileCell } from './invalid-parameter-file-cell';
+import { unknownParameterFileParameter } from './unknown-parameter-file-parameter';
+import { unknownAssignmentDefinitionVersion } from './unknown-assignment-definition-version';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -146,7 +152,13 @@ export const RULES: readonly Rule[] = [
   duplicateDefaultMessage,
   expiredExemption,
   libraryAssignmentParameterNotPassed,
+  duplicateParameterFileColumn,
+  parameterFileRowNotMember,
+  parameterFileMemberWithoutRow,
+  invalidParameterFileCell,
+  unknownParameterFileParameter,
+  unknownAssignmentDefinitionVersion,
 ];
 
-export type { Rule, RuleMeta, SetRule, DocumentRule, ConsumerRule, FixKind } from './types';
+export type { Rule, RuleMeta, SetRule, DocumentRule, ConsumerRule, ParameterFileRule, FixKind } from './types';
 export { FIX_KINDS } from './types';

@@ -26,7 +26,7 @@ function loadDefinitions(): DefinitionCatalog {
   if (!fs.existsSync(DEFINITIONS_DIR)) return catalog;
   for (const file of fs
     .readdirSync(DEFINITIONS_DIR)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.json') && !LIBRARY_ASSIGNMENT.test(f))
     .sort()) {
     const full = path.join(DEFINITIONS_DIR, file);
     const value: unknown = JSON.parse(fs.readFileSync(full, 'utf8'));
@@ -40,6 +40,21 @@ function loadDefinitions(): DefinitionCatalog {
   }
   return catalog;
 }
+
+/**
+ * The landing-zone library's assignment files among the definitions (`*.alz_policy_assignment.json`): the
+ * library the examples of its default values (alz_policy_default_values.json) belong to.
+ */
+const LIBRARY_ASSIGNMENT = /\.alz_policy_assignment\.json$/;
+const LIBRARY_ASSIGNMENTS = {
+  complete: true,
+  files: fs.existsSync(DEFINITIONS_DIR)
+    ? fs
+        .readdirSync(DEFINITIONS_DIR)
+        .filter((f) => LIBRARY_ASSIGNMENT.test(f))
+        .map((f) => ({ uri: path.join(DEFINITIONS_DIR, f), text: fs.readFileSync(path.join(DEFINITIONS_DIR, f), 'utf8') }))
+    : [],
+};
 
 /** The policy-as-code framework's assignment that names the CSV examples (the rules of parameter files). */
 const PARAMETER_FILE_NAME = 'tagging-parameters.csv';
@@ -191,6 +206,7 @@ for (const rule of RULES) {
       const csv = page.csv.has(source);
       const result = validateText(text, {
         ...(csv ? { uri: PARAMETER_FILE_NAME, parameterFile: { assignments: [PARAMETER_FILE_ASSIGNMENT] } } : {}),
+        libraryAssignments: LIBRARY_ASSIGNMENTS,
         definitions,
         assumePolicyDocument: true,
         encodingProblem,

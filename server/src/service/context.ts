@@ -45,6 +45,12 @@ export interface ValidationOptions {
    * may name it (by its file name) are given here, and it is checked against the branches that do.
    */
   parameterFile?: { assignments: Array<{ uri: string; text: string }> };
+  /**
+   * For the landing-zone library's default values (`alz_policy_default_values.json`): the library's assignment
+   * files (`*.alz_policy_assignment.json`), and whether they are all of them (false when the library depends on
+   * another whose files are not given: an assignment not found among them is then not reported).
+   */
+  libraryAssignments?: { files: Array<{ uri: string; text: string }>; complete: boolean };
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */

@@ -12,7 +12,7 @@ import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet,
 import { expandGlob, isGlobPattern } from '../../node/globs';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
 import { lintSplitSets } from './splitSets';
-import { lintParameterFiles, NAMES_PARAMETER_FILE } from './parameterFiles';
+import { lintLibraryDefaults, lintParameterFiles, LIBRARY_DEFAULTS_FILE, NAMES_PARAMETER_FILE } from './parameterFiles';
 
 export interface LintOptions {
   /** Files, folders and glob patterns, as given. */
@@ -266,13 +266,26 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   const helpers = Math.max(0, Math.min(started.length, readable.length - 1, Math.floor(totalBytes / perHelper)));
   stopHelpers(started.slice(helpers));
   // Sets in the split layout are checked part by part, as one set, here; every other file on its own.
-  const split = lintSplitSets(readable, catalog, settings);
+  // The landing-zone library's default values are checked with the library's assignment files (parameterFiles.ts).
+  const libraryDefaults = readable.filter((t) => LIBRARY_DEFAULTS_FILE.test(t.file));
+  const split = lintSplitSets(
+    readable.filter((t) => !LIBRARY_DEFAULTS_FILE.test(t.file)),
+    catalog,
+    settings,
+  );
   const results: FileResult[] = [
     ...split.results,
     ...(helpers
       ? await pool().lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
       : lintInSizeOrder(split.rest, (t) => lintTask(t, catalog, settings))),
     ...lintParameterFiles(csvFiles, namers, reader, catalog, settings),
+    ...lintLibraryDefaults(
+      libraryDefaults,
+      readable.map((t) => t.file),
+      reader,
+      catalog,
+      settings,
+    ),
   ];
 
   // Everything that went wrong with the inputs is known before the report, so no report claims success.

@@ -1,11 +1,89 @@
-// The policy-as-code framework's CSV parameter files: a .csv file is linted when an assignment file among the
+// Files checked with others the lint engine finds for them. The landing-zone library's default values
+// (alz_policy_default_values.json) with the library's assignment files. The policy-as-code framework's CSV parameter files: a .csv file is linted when an assignment file among the
 // files linted names it with `parameterFile` (by its name, or by a path from the assignment file's folder, as
 // the framework finds it), and checked against the branches that name it. Every other .csv file is left alone.
 import * as path from 'node:path';
 import { decodeText, validateText, cloudOfPath, parsePolicyDocument, type DefinitionCatalog } from '../../service';
 import { parameterFilesNamedBy } from '../../service/consumers';
 import type { FileReader } from '../../node/files';
-import { diagnosticIdentities, type FileResult, type LintSettings } from './lintFile';
+import { diagnosticIdentities, lintBytes, type FileResult, type LintSettings, type LintTask } from './lintFile';
+
+/** The landing-zone library's default values file (the library's tooling reads it by this name). */
+export const LIBRARY_DEFAULTS_FILE = /(^|[\\/])alz_policy_default_values\.json$/i;
+const LIBRARY_ASSIGNMENT_FILE = /\.alz_policy_assignment\.json$/i;
+
+/**
+ * Lints the library's default values files, each with the assignment files linted under its folder and under
+ * the folders of the libraries its alz_library_metadata.json depends on (`path`, from the repository root
+ * that its own `path` says). When a dependency's assignments are not among the files linted, an assignment
+ * not found is not reported.
+ */
+export function lintLibraryDefaults(
+  tasks: LintTask[],
+  linted: string[],
+  reader: FileReader,
+  catalog: DefinitionCatalog | undefined,
+  settings: LintSettings,
+): FileResult[] {
+  const assignmentFiles = linted.filter((f) => LIBRARY_ASSIGNMENT_FILE.test(f)).map((f) => path.resolve(f));
+  const under = (dir: string) => assignmentFiles.filter((f) => f.startsWith(dir + path.sep));
+  return tasks.map((task) => {
+    const dir = path.resolve(path.dirname(task.file));
+    const dirs = [dir];
+    let complete = true;
+    for (const dependency of dependenciesOf(dir, reader)) {
+      if (dependency === undefined) complete = false;
+      else {
+        dirs.push(dependency);
+        if (!under(dependency).length) complete = false;
+      }
+    }
+    const files: Array<{ uri: string; text: string }> = [];
+    for (const file of new Set(dirs.flatMap(under))) {
+      try {
+        files.push({ uri: file, text: decodeText(reader.read(file)).text });
+      } catch {
+        complete = false; // Reported where the file is linted.
+      }
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = Buffer.from(task.read());
+    } catch (error) {
+      return {
+        file: task.file,
+        kind: 'unknown',
+        diagnostics: [],
+        skipped: false,
+        error: (error as Error).message,
+        internalErrors: [],
+        identities: [],
+      };
+    }
+    return lintBytes(task.file, bytes, task.explicit, catalog, settings, { libraryAssignments: { files, complete } });
+  });
+}
+
+/** The folders of the libraries a library depends on (undefined for one that cannot be found), from its metadata file. */
+function dependenciesOf(dir: string, reader: FileReader): Array<string | undefined> {
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(decodeText(reader.read(path.join(dir, 'alz_library_metadata.json'))).text);
+  } catch {
+    return []; // No metadata: a library of its own.
+  }
+  const own = typeof (metadata as { path?: unknown }).path === 'string' ? (metadata as { path: string }).path : undefined;
+  const dependencies = (metadata as { dependencies?: unknown }).dependencies;
+  if (!Array.isArray(dependencies)) return [];
+  const ownParts = own?.split('/').filter(Boolean) ?? [];
+  const dirParts = dir.split(path.sep);
+  const matchesOwn = ownParts.length > 0 && ownParts.every((p, i) => dirParts[dirParts.length - ownParts.length + i] === p);
+  const root = matchesOwn ? dirParts.slice(0, dirParts.length - ownParts.length).join(path.sep) : undefined;
+  return dependencies.map((d) => {
+    const p = (d as { path?: unknown })?.path;
+    return root !== undefined && typeof p === 'string' ? path.join(root, ...p.split('/')) : undefined;
+  });
+}
 
 /** Files whose text may name a parameter file (searched without parsing). */
 export const NAMES_PARAMETER_FILE = Buffer.from('"parameterFile"');

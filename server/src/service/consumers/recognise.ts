@@ -2,7 +2,7 @@
 // resources (bare, as a library keeps them, or inside ARM templates and their nested deployments), and the
 // policy-as-code framework's assignment trees and exemption lists.
 import { property, stringValue, entries, items, type Node } from '../json';
-import type { ConsumerModel, ConsumerTarget, PassedParameter, ReferenceIdUse } from './model';
+import type { ConsumerModel, ConsumerTarget, LibraryDefault, PassedParameter, ReferenceIdUse } from './model';
 import { targetOfId, targetOfName } from './targets';
 
 const ASSIGNMENT_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyAssignments$/i;
@@ -10,6 +10,7 @@ const EXEMPTION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyE
 const TEMPLATE_SCHEMA = /deploymentTemplate\.json#?$/i;
 const EPAC_ASSIGNMENT_SCHEMA = /policy-assignment-schema\.json#?$/i;
 const EPAC_EXEMPTION_SCHEMA = /policy-exemption-schema\.json#?$/i;
+const LIBRARY_DEFAULTS_SCHEMA = /default_policy_values\.json#?$/i;
 /** Keys only an assignment's properties have beside `policyDefinitionId` (a set's reference has none of them). */
 const ASSIGNMENT_KEYS = ['enforcementMode', 'notScopes', 'nonComplianceMessages', 'overrides', 'resourceSelectors'];
 
@@ -29,6 +30,13 @@ export function consumersOf(root: Node | undefined): ConsumerModel[] {
       (property(root, 'definitionEntry') || property(root, 'definitionEntryList') || property(root, 'children')))
   ) {
     return [epacAssignment(root)];
+  }
+  const defaults = property(root, 'defaults');
+  if (
+    (schema && LIBRARY_DEFAULTS_SCHEMA.test(schema)) ||
+    (defaults?.type === 'array' && items(defaults).some((d) => property(d, 'policy_assignments')))
+  ) {
+    return [libraryDefaults(root, defaults)];
   }
   const exemptions = property(root, 'exemptions');
   if (
@@ -219,5 +227,35 @@ function epacExemption(entry: Node): ConsumerModel {
     referenceIds,
     defaultMessages: [],
     expiresOn: property(entry, 'expiresOn'),
+  };
+}
+
+/** The landing-zone library's default values: each names assignments of the library and parameters of their sets. */
+function libraryDefaults(root: Node, list: Node | undefined): ConsumerModel {
+  const defaults: LibraryDefault[] = [];
+  for (const entry of items(list)) {
+    for (const use of items(property(entry, 'policy_assignments'))) {
+      const assignmentNode = property(use, 'policy_assignment_name');
+      const assignment = stringValue(assignmentNode);
+      if (!assignmentNode || assignment === undefined) continue;
+      const parameters: LibraryDefault['parameters'] = [];
+      for (const node of items(property(use, 'parameter_names'))) {
+        const name = stringValue(node);
+        if (name !== undefined) parameters.push({ name, node });
+      }
+      defaults.push({ assignment, assignmentNode, parameters });
+    }
+  }
+  return {
+    shape: 'libraryDefaults',
+    node: root,
+    targets: [],
+    parameters: [],
+    parametersNode: undefined,
+    complete: false,
+    referenceIds: [],
+    defaultMessages: [],
+    expiresOn: undefined,
+    defaults,
   };
 }

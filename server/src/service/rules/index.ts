@@ -78,6 +78,8 @@ import { parameterFileMemberWithoutRow } from './parameter-file-member-without-r
 import { invalidParameterFileCell } from './invalid-parameter-file-cell';
 import { unknownParameterFileParameter } from './unknown-parameter-file-parameter';
 import { unknownAssignmentDefinitionVersion } from './unknown-assignment-definition-version';
+import { unknownLibraryDefaultAssignment } from './unknown-library-default-assignment';
+import { unknownLibraryDefaultParameter } from './unknown-library-default-parameter';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -158,6 +160,8 @@ export const RULES: readonly Rule[] = [
   invalidParameterFileCell,
   unknownParameterFileParameter,
   unknownAssignmentDefinitionVersion,
+  unknownLibraryDefaultAssignment,
+  unknownLibraryDefaultParameter,
 ];
 
 export type { Rule, RuleMeta, SetRule, DocumentRule, ConsumerRule, ParameterFileRule, FixKind } from './types';

@@ -7,6 +7,7 @@ import { validateAgainst } from './schema/schemas';
 import type { CapacityTable, SavedUsage } from './quota';
 import type { TextEncodingName } from './json/encoding';
 import { resolveConsumer, type ConsumerModel, type ResolvedConsumer } from './consumers';
+import { libraryAssignmentsByName } from './consumers/libraryDefaults';
 
 export interface SchemaError {
   /** ajv's error (verbose: `data` is the value it is about). */
@@ -51,6 +52,12 @@ export interface ValidationOptions {
    * another whose files are not given: an assignment not found among them is then not reported).
    */
   libraryAssignments?: { files: Array<{ uri: string; text: string }>; complete: boolean };
+  /**
+   * Assignment files (resources, templates) that the exemption resources and enrollments of the document may
+   * name by their `policyAssignmentId` (matched by the assignment's name): their reference IDs are then checked
+   * against the assignment's set. One object for a whole run (it is read once).
+   */
+  assignments?: { files: Array<{ uri: string; text: string }> };
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */
@@ -112,7 +119,11 @@ export function createValidationContext<R>(
     return found;
   };
   let resolved: ResolvedConsumer[] | undefined;
-  const resolvedConsumers = () => (resolved ??= consumers.map((c) => resolveConsumer(c, options.definitions)));
+  const assignmentsNamed = options.assignments
+    ? (name: string) =>
+        (libraryAssignmentsByName(options.assignments!, options.definitions).get(name.toLowerCase()) ?? []).map((a) => a.resolved)
+    : undefined;
+  const resolvedConsumers = () => (resolved ??= consumers.map((c) => resolveConsumer(c, options.definitions, assignmentsNamed)));
   const text = parsed.text;
   return {
     text,

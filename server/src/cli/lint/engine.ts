@@ -12,7 +12,15 @@ import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet,
 import { expandGlob, isGlobPattern } from '../../node/globs';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
 import { lintSplitSets } from './splitSets';
-import { lintLibraryDefaults, lintParameterFiles, LIBRARY_DEFAULTS_FILE, NAMES_PARAMETER_FILE } from './parameterFiles';
+import {
+  lintLibraryDefaults,
+  lintParameterFiles,
+  lintWithAssignments,
+  HOLDS_ASSIGNMENT,
+  LIBRARY_DEFAULTS_FILE,
+  NAMES_ASSIGNMENT,
+  NAMES_PARAMETER_FILE,
+} from './parameterFiles';
 
 export interface LintOptions {
   /** Files, folders and glob patterns, as given. */
@@ -186,6 +194,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   }
   /** Files that may name a parameter file. */
   const namers: string[] = [];
+  /** Files that may name an assignment by its ID (exemptions, enrollments), and files that may hold assignments. */
+  const namingAssignment = new Set<string>();
+  const holdingAssignment: string[] = [];
   if (args.ignored) {
     const ignored = args.ignored;
     files = files.filter((f) => {
@@ -212,6 +223,8 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     readable.push({ file: file.path, size: bytes.length, explicit: file.explicit, read: () => reader.read(file.path) });
     const scan = scanForDefinitions(bytes);
     if (csvFiles.length && scan.consumer && bytes.includes(NAMES_PARAMETER_FILE)) namers.push(file.path);
+    if (scan.consumer && bytes.includes(NAMES_ASSIGNMENT)) namingAssignment.add(file.path);
+    if (scan.consumer && bytes.includes(HOLDS_ASSIGNMENT)) holdingAssignment.push(file.path);
     // Sets are read as known sets when a file imports their groups or assigns them.
     importsGroups ||= scan.importsGroups || scan.consumer;
     candidates.push(scan);
@@ -268,8 +281,13 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   // Sets in the split layout are checked part by part, as one set, here; every other file on its own.
   // The landing-zone library's default values are checked with the library's assignment files (parameterFiles.ts).
   const libraryDefaults = readable.filter((t) => LIBRARY_DEFAULTS_FILE.test(t.file));
+  // Exemption resources and enrollments are checked with the assignments they name, when any file holds one.
+  const withAssignments = holdingAssignment.length
+    ? readable.filter((t) => namingAssignment.has(t.file) && !LIBRARY_DEFAULTS_FILE.test(t.file))
+    : [];
+  const apart = new Set([...libraryDefaults, ...withAssignments]);
   const split = lintSplitSets(
-    readable.filter((t) => !LIBRARY_DEFAULTS_FILE.test(t.file)),
+    readable.filter((t) => !apart.has(t)),
     catalog,
     settings,
   );
@@ -279,6 +297,7 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       ? await pool().lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
       : lintInSizeOrder(split.rest, (t) => lintTask(t, catalog, settings))),
     ...lintParameterFiles(csvFiles, namers, reader, catalog, settings),
+    ...lintWithAssignments(withAssignments, holdingAssignment, reader, catalog, settings),
     ...lintLibraryDefaults(
       libraryDefaults,
       readable.map((t) => t.file),

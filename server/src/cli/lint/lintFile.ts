@@ -173,8 +173,8 @@ export function lintBytes(
   explicit: boolean,
   catalog: DefinitionCatalog | undefined,
   settings: LintSettings,
-  /** What the host adds for some files (the landing-zone library's assignment files for its default values). */
-  extra: Pick<ValidateOptions, 'libraryAssignments'> = {},
+  /** What the host adds for some files (the assignment files that default values, exemptions and enrollments name). */
+  extra: Pick<ValidateOptions, 'libraryAssignments' | 'assignments'> = {},
 ): FileResult {
   const { text, encodingProblem, encoding } = decode(bytes);
   // A file that is not UTF-8 is reported as a policy document when it is named, or when its text names a

@@ -169,3 +169,47 @@ export function lintParameterFiles(
   }
   return results;
 }
+
+/** Files that may name an assignment by its ID (exemption resources, enrollments), and files that may hold assignments. */
+export const NAMES_ASSIGNMENT = Buffer.from('"policyAssignmentId"');
+export const HOLDS_ASSIGNMENT = Buffer.from('/policyAssignments"');
+
+/**
+ * Lints the exemption resources and enrollments with the assignment files linted: their reference IDs are
+ * checked against the set of the assignment they name (by its name), when it is among them.
+ */
+export function lintWithAssignments(
+  tasks: LintTask[],
+  assignmentFiles: string[],
+  reader: FileReader,
+  catalog: DefinitionCatalog | undefined,
+  settings: LintSettings,
+): FileResult[] {
+  if (!tasks.length) return [];
+  const files: Array<{ uri: string; text: string }> = [];
+  for (const file of assignmentFiles) {
+    try {
+      files.push({ uri: file, text: decodeText(reader.read(file)).text });
+    } catch {
+      // Reported where the file is linted.
+    }
+  }
+  const assignments = { files };
+  return tasks.map((task) => {
+    let bytes: Uint8Array;
+    try {
+      bytes = Buffer.from(task.read());
+    } catch (error) {
+      return {
+        file: task.file,
+        kind: 'unknown',
+        diagnostics: [],
+        skipped: false,
+        error: (error as Error).message,
+        internalErrors: [],
+        identities: [],
+      };
+    }
+    return lintBytes(task.file, bytes, task.explicit, catalog, settings, { assignments });
+  });
+}

@@ -8,7 +8,7 @@ import type { Node } from '../json';
  * framework's assignment tree; `exemption`: the exemption resource; `epacExemption`: an entry of the framework's
  * `exemptions` list.
  */
-export type ConsumerShape = 'assignment' | 'epacAssignment' | 'exemption' | 'epacExemption' | 'libraryDefaults';
+export type ConsumerShape = 'assignment' | 'epacAssignment' | 'exemption' | 'epacExemption' | 'enrollment' | 'libraryDefaults';
 
 /** A default value of the landing-zone library (`alz_policy_default_values.json`): the assignments and parameters it fills in. */
 export interface LibraryDefault {
@@ -45,7 +45,7 @@ export interface PassedParameter {
 export interface ReferenceIdUse {
   value: string;
   node: Node;
-  where: 'nonComplianceMessages' | 'overrides' | 'exemption';
+  where: 'nonComplianceMessages' | 'overrides' | 'exemption' | 'enrollment';
 }
 
 export interface ConsumerModel {
@@ -75,6 +75,11 @@ export interface ConsumerModel {
   defaultMessages: Node[][];
   /** An exemption's `expiresOn`. */
   expiresOn: Node | undefined;
+  /**
+   * The `policyAssignmentId` of a consumer that names its assignment, not its set (an exemption resource, an
+   * enrollment): resolved through the assignments the host gives (ValidationOptions.assignments), when it gives them.
+   */
+  assignmentId?: Node;
   /** The landing-zone library's default values (shape `libraryDefaults`), checked against the library's assignments. */
   defaults?: LibraryDefault[];
 }

@@ -7,6 +7,8 @@ import { targetOfId, targetOfName } from './targets';
 
 const ASSIGNMENT_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyAssignments$/i;
 const EXEMPTION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyExemptions$/i;
+const ENROLLMENT_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyEnrollments$/i;
+const EPAC_ENROLLMENT_SCHEMA = /policy-enrollment-schema\.json#?$/i;
 const TEMPLATE_SCHEMA = /deploymentTemplate\.json#?$/i;
 const EPAC_ASSIGNMENT_SCHEMA = /policy-assignment-schema\.json#?$/i;
 const EPAC_EXEMPTION_SCHEMA = /policy-exemption-schema\.json#?$/i;
@@ -30,6 +32,15 @@ export function consumersOf(root: Node | undefined): ConsumerModel[] {
       (property(root, 'definitionEntry') || property(root, 'definitionEntryList') || property(root, 'children')))
   ) {
     return [epacAssignment(root)];
+  }
+  if (
+    (schema && EPAC_ENROLLMENT_SCHEMA.test(schema)) ||
+    (property(root, 'policyAssignmentId') &&
+      (property(root, 'scope') || property(root, 'scopes')) &&
+      !property(root, 'exemptionCategory') &&
+      !property(root, 'properties'))
+  ) {
+    return [enrollment(root, root)];
   }
   const defaults = property(root, 'defaults');
   if (
@@ -103,21 +114,28 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
       expiresOn: undefined,
     };
   }
+  if (type && ENROLLMENT_TYPE.test(type)) return enrollment(resource, properties);
   const isExemption = type
     ? EXEMPTION_TYPE.test(type)
     : !!property(properties, 'policyAssignmentId') && !!property(properties, 'exemptionCategory');
   if (!isExemption) return undefined;
+  const referenceIds: ReferenceIdUse[] = [];
+  for (const value of items(property(properties, 'policyDefinitionReferenceIds'))) {
+    const id = stringValue(value);
+    if (id !== undefined) referenceIds.push({ value: id, node: value, where: 'exemption' });
+  }
   return {
     shape: 'exemption',
     node: resource,
-    // The resource names its assignment, not the set: its reference IDs are checked once assignments are resolved too.
+    // The resource names its assignment, not the set: its reference IDs are checked when the host gives the assignments.
     targets: [],
     parameters: [],
     parametersNode: undefined,
     complete: false,
-    referenceIds: [],
+    referenceIds,
     defaultMessages: [],
     expiresOn: property(properties, 'expiresOn'),
+    assignmentId: property(properties, 'policyAssignmentId'),
   };
 }
 
@@ -257,5 +275,26 @@ function libraryDefaults(root: Node, list: Node | undefined): ConsumerModel {
     defaultMessages: [],
     expiresOn: undefined,
     defaults,
+  };
+}
+
+/** An enrollment (the resource, or the policy-as-code framework's file): it names its assignment and members of its set. */
+function enrollment(node: Node, fields: Node): ConsumerModel {
+  const referenceIds: ReferenceIdUse[] = [];
+  for (const value of items(property(fields, 'policyDefinitionReferenceIds'))) {
+    const id = stringValue(value);
+    if (id !== undefined) referenceIds.push({ value: id, node: value, where: 'enrollment' });
+  }
+  return {
+    shape: 'enrollment',
+    node,
+    targets: [],
+    parameters: [],
+    parametersNode: undefined,
+    complete: false,
+    referenceIds,
+    defaultMessages: [],
+    expiresOn: undefined,
+    assignmentId: property(fields, 'policyAssignmentId'),
   };
 }

@@ -22,7 +22,10 @@ export interface TargetDeclaration {
 }
 
 export interface ResolvedTarget {
+  /** The target; for a consumer that names its assignment, the assignment's target (a node of another document). */
   target: ConsumerTarget;
+  /** Found through the consumer's assignment (ConsumerModel.assignmentId): its target is not in this document. */
+  viaAssignment?: boolean;
   /** Every known declaration the target may mean; empty when it is not known. */
   candidates: TargetDeclaration[];
 }
@@ -87,7 +90,23 @@ export function resolveTarget(target: ConsumerTarget, catalog: DefinitionCatalog
   return { target, candidates: definitions.map(ofDefinition) };
 }
 
-export function resolveConsumer(consumer: ConsumerModel, catalog: DefinitionCatalog | undefined): ResolvedConsumer {
+/**
+ * Resolves a consumer's targets. A consumer that names its assignment (an exemption resource, an enrollment) is
+ * resolved through `assignmentsNamed` (the assignments of that name the host knows, already resolved), when
+ * given: it then means what every one of them assigns.
+ */
+export function resolveConsumer(
+  consumer: ConsumerModel,
+  catalog: DefinitionCatalog | undefined,
+  assignmentsNamed?: (name: string) => ResolvedConsumer[],
+): ResolvedConsumer {
+  if (!consumer.targets.length && consumer.assignmentId && assignmentsNamed) {
+    const id = consumer.assignmentId.type === 'string' ? (consumer.assignmentId.value as string).trim() : '';
+    const name = id.startsWith('[') ? '' : id.slice(id.lastIndexOf('/') + 1);
+    const assignments = name && /\/policyAssignments\/[^/]+$/i.test(id) ? assignmentsNamed(name) : [];
+    const targets = assignments.flatMap((a) => a.targets.map((t) => ({ ...t, viaAssignment: true })));
+    return { consumer, targets, resolved: assignments.length > 0 && assignments.every((a) => a.resolved) };
+  }
   const targets = consumer.targets.map((t) => resolveTarget(t, catalog));
   return { consumer, targets, resolved: targets.length > 0 && targets.every((t) => t.candidates.length > 0) };
 }

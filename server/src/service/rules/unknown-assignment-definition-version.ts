@@ -39,7 +39,8 @@ export const unknownAssignmentDefinitionVersion: ConsumerRule = {
   },
   check(ctx) {
     for (const resolved of ctx.resolvedConsumers()) {
-      for (const { target, candidates } of resolved.targets) {
+      for (const { target, candidates, viaAssignment } of resolved.targets) {
+        if (viaAssignment) continue;
         const node = target.versionNode;
         if (!node || node.type !== 'string' || !candidates.length) continue;
         const pattern = (node.value as string).trim();

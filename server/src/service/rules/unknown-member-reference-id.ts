@@ -7,6 +7,7 @@ const WHERE: Record<string, string> = {
   nonComplianceMessages: 'A non-compliance message',
   overrides: 'An override selector',
   exemption: 'The exemption',
+  enrollment: 'The enrollment',
 };
 
 export const unknownMemberReferenceId: ConsumerRule = {

@@ -79,9 +79,9 @@ function expandInputs(inputs: string[]): { inputs: string[]; globbed: Set<string
       expanded.push(input);
       continue;
     }
-    // As in a folder's walk, only .json and .jsonc files.
+    // As in a folder's walk: .json and .jsonc files, and .csv files (parameter files, read when an assignment names them).
     const all = expandGlob(input);
-    const matches = all.filter((m) => POLICY_FILE.test(m));
+    const matches = all.filter((m) => POLICY_FILE.test(m) || PARAMETER_FILE.test(m));
     if (!matches.length) problems.push(`no ${all.length ? '.json or .jsonc ' : ''}files match the pattern '${input}'`);
     for (const match of matches) {
       globbed.add(path.normalize(match));
@@ -185,9 +185,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   // CSV files are parameter files when an assignment names them: linted apart (see parameterFiles.ts).
   let csvFiles = [
     ...discovered.parameterFiles.map((p) => ({ path: p, explicit: false })),
-    ...files.filter((f) => f.explicit && PARAMETER_FILE.test(f.path)),
+    ...files.filter((f) => PARAMETER_FILE.test(f.path)),
   ];
-  files = files.filter((f) => !(f.explicit && PARAMETER_FILE.test(f.path)));
+  files = files.filter((f) => !PARAMETER_FILE.test(f.path));
   if (args.ignored) {
     const ignored = args.ignored;
     csvFiles = csvFiles.filter((f) => !ignored(f.path));

@@ -26,7 +26,7 @@ function loadDefinitions(): DefinitionCatalog {
   if (!fs.existsSync(DEFINITIONS_DIR)) return catalog;
   for (const file of fs
     .readdirSync(DEFINITIONS_DIR)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.json') && !LIBRARY_ASSIGNMENT.test(f))
     .sort()) {
     const full = path.join(DEFINITIONS_DIR, file);
     const value: unknown = JSON.parse(fs.readFileSync(full, 'utf8'));
@@ -41,6 +41,28 @@ function loadDefinitions(): DefinitionCatalog {
   return catalog;
 }
 
+/**
+ * The landing-zone library's assignment files among the definitions (`*.alz_policy_assignment.json`): the
+ * library the examples of its default values (alz_policy_default_values.json) belong to.
+ */
+const LIBRARY_ASSIGNMENT = /\.alz_policy_assignment\.json$/;
+const LIBRARY_ASSIGNMENTS = {
+  complete: true,
+  files: fs.existsSync(DEFINITIONS_DIR)
+    ? fs
+        .readdirSync(DEFINITIONS_DIR)
+        .filter((f) => LIBRARY_ASSIGNMENT.test(f))
+        .map((f) => ({ uri: path.join(DEFINITIONS_DIR, f), text: fs.readFileSync(path.join(DEFINITIONS_DIR, f), 'utf8') }))
+    : [],
+};
+
+/** The policy-as-code framework's assignment that names the CSV examples (the rules of parameter files). */
+const PARAMETER_FILE_NAME = 'tagging-parameters.csv';
+const PARAMETER_FILE_ASSIGNMENT = (() => {
+  const uri = path.join(DEFINITIONS_DIR, 'tagging-assignment.jsonc');
+  return { uri, text: fs.existsSync(uri) ? fs.readFileSync(uri, 'utf8') : '' };
+})();
+
 // ---- Pages -------------------------------------------------------------------------------------
 
 interface Page {
@@ -54,6 +76,8 @@ interface Page {
    * (rules such as version-not-bumped compare a set with the set as it was).
    */
   previousOf: Map<string, string>;
+  /** The examples written as ```csv: parameter files of the policy-as-code framework. */
+  csv: Set<string>;
 }
 
 function readPage(file: string): Page {
@@ -65,7 +89,9 @@ function readPage(file: string): Page {
   let section: string | undefined;
   let block: string[] | undefined;
   let blockIsPrevious = false;
+  let blockIsCsv = false;
   let previous: string | undefined;
+  const csv = new Set<string>();
   for (const line of lines) {
     if (block) {
       if (line.startsWith('```')) {
@@ -73,6 +99,7 @@ function readPage(file: string): Page {
         if (blockIsPrevious) previous = source;
         else if (section) {
           examples.get(section)!.push(source);
+          if (blockIsCsv) csv.add(source);
           if (previous !== undefined) previousOf.set(source, previous);
         }
         block = undefined;
@@ -80,13 +107,14 @@ function readPage(file: string): Page {
     } else if (line.startsWith('## ')) {
       section = line.slice(3).trim();
       if (!examples.has(section)) examples.set(section, []);
-    } else if (line.startsWith('```json')) {
+    } else if (line.startsWith('```json') || line.trim() === '```csv') {
       block = [];
       blockIsPrevious = line.trim() === '```json previous';
+      blockIsCsv = line.trim() === '```csv';
     }
   }
   assert.equal(block, undefined, `${path.basename(file)}: a code block is not closed`);
-  return { heading, summary, examples, previousOf };
+  return { heading, summary, examples, previousOf, csv };
 }
 
 // ---- Example macros ------------------------------------------------------------------------------
@@ -167,14 +195,18 @@ for (const rule of RULES) {
 
     const invalid = page.examples.get('Invalid') ?? [];
     const valid = page.examples.get('Valid') ?? [];
-    assert.ok(invalid.length > 0, 'at least one json example under ## Invalid');
-    assert.ok(valid.length > 0, 'at least one json example under ## Valid');
+    assert.ok(invalid.length > 0, 'at least one json (or csv) example under ## Invalid');
+    assert.ok(valid.length > 0, 'at least one json (or csv) example under ## Valid');
 
     const check = (kind: 'Invalid' | 'Valid', source: string, index: number, expected: number) => {
       const { text, encodingProblem, encoding } = expandExample(source);
       assert.doesNotMatch(text, /<<\/?(repeat|byte|i|saved)\b/, `${kind} example ${index + 1}: a macro was not expanded`);
       const previous = page.previousOf.get(source);
+      // A CSV example is the policy-as-code framework's parameter file that the example assignment names.
+      const csv = page.csv.has(source);
       const result = validateText(text, {
+        ...(csv ? { uri: PARAMETER_FILE_NAME, parameterFile: { assignments: [PARAMETER_FILE_ASSIGNMENT] } } : {}),
+        libraryAssignments: LIBRARY_ASSIGNMENTS,
         definitions,
         assumePolicyDocument: true,
         encodingProblem,

@@ -8,13 +8,13 @@ import { WorkspaceDefinitions } from '#server/lsp/node/workspaceDefinitions';
 
 const definition = (parameters: Record<string, object>, displayName = 'Definition A') =>
   JSON.stringify({ name: 'def-a', properties: { displayName, policyRule: { if: {}, then: { effect: 'audit' } }, parameters } });
-const set = (groups: string[], references = 0, definitionPrefix = 'd') =>
+const set = (groups: string[], references = 0, definitionPrefix = 'd', scope = '') =>
   JSON.stringify({
     name: 'set-a',
     properties: {
       displayName: 'Set A',
       policyDefinitions: Array.from({ length: references }, (_, i) => ({
-        policyDefinitionId: `/providers/Microsoft.Authorization/policyDefinitions/${definitionPrefix}${i}`,
+        policyDefinitionId: `${scope}/providers/Microsoft.Authorization/policyDefinitions/${definitionPrefix}${i}`,
       })),
       policyDefinitionGroups: groups.map((name) => ({ name })),
     },
@@ -40,9 +40,10 @@ describe('WorkspaceDefinitions: the workspace read once, then file by file', () 
     assert.equal(await defs.applyChanges(change('def.json', 2), []), true);
     assert.deepEqual(parametersOf(defs), ['effect', 'extra']);
 
-    // A set saved with other definitions in its references: what other sets and its consumers read of it (name,
-    // ID, display name, groups, parameters, members' reference IDs and their number) is the same.
-    fs.writeFileSync(file('set.json'), set(['g1'], 3, 'e'));
+    // A set saved with its references' definitions at another scope: what other sets and its consumers read of it
+    // (name, ID, display name, groups, parameters, members' reference IDs, their number and the names of their
+    // definitions, which a CSV parameter file's rows name) is the same.
+    fs.writeFileSync(file('set.json'), set(['g1'], 3, 'd', '/providers/Microsoft.Management/managementGroups/mg'));
     assert.equal(await defs.applyChanges(change('set.json', 2), []), false);
     fs.writeFileSync(file('set.json'), set(['g1', 'g2'], 3));
     assert.equal(await defs.applyChanges(change('set.json', 2), []), true);

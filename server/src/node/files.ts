@@ -14,6 +14,8 @@ export class InputError extends Error {
 
 const IGNORED_DIRECTORIES = new Set(['node_modules', '.git', '.hg', '.svn']);
 export const POLICY_FILE = /\.jsonc?$/i;
+/** The policy-as-code framework's CSV parameter files: checked only when an assignment file linted names one. */
+export const PARAMETER_FILE = /\.csv$/i;
 
 export interface InputFile {
   path: string;
@@ -23,6 +25,8 @@ export interface InputFile {
 
 export interface Discovery {
   files: InputFile[];
+  /** The .csv files found in the folders walked (parameter files, when an assignment names them). */
+  parameterFiles: string[];
   /** Paths that could not be read: the run ends with exit code 2. */
   problems: string[];
 }
@@ -45,6 +49,7 @@ function describeFsError(error: unknown, target: string): string {
 /** Expands files and folders into the JSON files to lint, sorted; folders are walked for .json and .jsonc files. */
 export async function discover(inputs: string[]): Promise<Discovery> {
   const files = new Map<string, InputFile>();
+  const parameterFiles = new Set<string>();
   const problems: string[] = [];
   const walk = async (dir: string, depth: number) => {
     let entries;
@@ -60,6 +65,8 @@ export async function discover(inputs: string[]): Promise<Discovery> {
         if (!IGNORED_DIRECTORIES.has(entry.name) && depth < 64) await walk(full, depth + 1);
       } else if (entry.isFile() && POLICY_FILE.test(entry.name) && !files.has(full)) {
         files.set(full, { path: full, explicit: false });
+      } else if (entry.isFile() && PARAMETER_FILE.test(entry.name)) {
+        parameterFiles.add(full);
       }
     }
   };
@@ -74,7 +81,11 @@ export async function discover(inputs: string[]): Promise<Discovery> {
     if (stat.isDirectory()) await walk(input, 0);
     else files.set(path.normalize(input), { path: path.normalize(input), explicit: true });
   }
-  return { files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)), problems };
+  return {
+    files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)),
+    parameterFiles: [...parameterFiles].sort((a, b) => a.localeCompare(b)),
+    problems,
+  };
 }
 
 /** A file named by the user, read whole through the bounded reader (see readUserFile). */

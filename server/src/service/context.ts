@@ -7,6 +7,7 @@ import { validateAgainst } from './schema/schemas';
 import type { CapacityTable, SavedUsage } from './quota';
 import type { TextEncodingName } from './json/encoding';
 import { resolveConsumer, type ConsumerModel, type ResolvedConsumer } from './consumers';
+import { libraryAssignmentsByName } from './consumers/libraryDefaults';
 
 export interface SchemaError {
   /** ajv's error (verbose: `data` is the value it is about). */
@@ -40,6 +41,23 @@ export interface ValidationOptions {
   previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
   /** The time an exemption's `expiresOn` is compared with (milliseconds since 1970); the current time when absent. */
   now?: number;
+  /**
+   * The text is the policy-as-code framework's CSV parameter file, named by `uri`: the assignment files that
+   * may name it (by its file name) are given here, and it is checked against the branches that do.
+   */
+  parameterFile?: { assignments: Array<{ uri: string; text: string }> };
+  /**
+   * For the landing-zone library's default values (`alz_policy_default_values.json`): the library's assignment
+   * files (`*.alz_policy_assignment.json`), and whether they are all of them (false when the library depends on
+   * another whose files are not given: an assignment not found among them is then not reported).
+   */
+  libraryAssignments?: { files: Array<{ uri: string; text: string }>; complete: boolean };
+  /**
+   * Assignment files (resources, templates) that the exemption resources and enrollments of the document may
+   * name by their `policyAssignmentId` (matched by the assignment's name): their reference IDs are then checked
+   * against the assignment's set. One object for a whole run (it is read once).
+   */
+  assignments?: { files: Array<{ uri: string; text: string }> };
 }
 
 /** What the rules see: the parsed document, its model, and analyses shared between rules (computed once). */
@@ -101,7 +119,11 @@ export function createValidationContext<R>(
     return found;
   };
   let resolved: ResolvedConsumer[] | undefined;
-  const resolvedConsumers = () => (resolved ??= consumers.map((c) => resolveConsumer(c, options.definitions)));
+  const assignmentsNamed = options.assignments
+    ? (name: string) =>
+        (libraryAssignmentsByName(options.assignments!, options.definitions).get(name.toLowerCase()) ?? []).map((a) => a.resolved)
+    : undefined;
+  const resolvedConsumers = () => (resolved ??= consumers.map((c) => resolveConsumer(c, options.definitions, assignmentsNamed)));
   const text = parsed.text;
   return {
     text,

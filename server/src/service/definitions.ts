@@ -46,6 +46,11 @@ export interface SetInfo {
   referenceIds?: string[];
   /** How many members it has (a set of none is a skeleton to fill in, and its consumers are not checked against it). */
   members?: number;
+  /** Its members: the reference ID and the name of the definition each assigns (the last segment of its ID, or the framework's policyDefinitionName). */
+  memberDefinitions?: Array<{ referenceId: string | undefined; definition: string }>;
+  /** Its `properties.version`, and the versions it says it has (`properties.versions`), when it says them. */
+  version?: string;
+  versions?: string[];
 }
 
 type Json = Record<string, unknown>;
@@ -225,6 +230,14 @@ export class DefinitionCatalog {
       parameters: [...readParameters(properties['parameters']).values()],
       referenceIds,
       members: references.length,
+      memberDefinitions: references.filter(isObject).map((r) => ({
+        referenceId: asString(r['policyDefinitionReferenceId']),
+        definition: lastSegment(asString(r['policyDefinitionId']) ?? asString(r['policyDefinitionName']) ?? ''),
+      })),
+      version: asString(properties['version']),
+      versions: Array.isArray(properties['versions'])
+        ? properties['versions'].filter((v): v is string => typeof v === 'string')
+        : undefined,
     };
   }
 

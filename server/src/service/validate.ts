@@ -17,6 +17,7 @@ import {
   type SeveritySetting,
 } from './diagnostics';
 import { consumersOf, type ConsumerModel } from './consumers';
+import { parameterFileModel, parameterFileUses, resolveParameterFileUse, type ResolvedParameterFileUse } from './consumers/parameterFile';
 import { assembleSplitSet, usablePart, SPLIT_PARTS, type PartText, type SplitPart } from './model/splitSet';
 
 export interface ValidateOptions extends ValidationOptions {
@@ -194,6 +195,7 @@ export function* validationSteps(document: PolicyDocument, options: ValidateOpti
     // A consumer's file gets the consumer rules; the rules of policy documents only when it is named as one.
     if (rule.scope === 'document' && (kind === 'unknown' || kind === 'policyConsumer') && !options.assumePolicyDocument) continue;
     if (rule.scope === 'consumer' && !consumers.length) continue;
+    if (rule.scope === 'parameterFile') continue;
     severity = setting;
     try {
       if (rule.scope === 'document' || rule.scope === 'consumer') rule.check(documentContext);
@@ -253,7 +255,77 @@ export function validateDocument(document: PolicyDocument, options: ValidateOpti
 }
 
 export function validateText(text: string, options: ValidateOptions = {}): ValidationResult {
+  if (options.parameterFile) return validateParameterFile(text, options);
   return validateDocument(parsePolicyDocument(text), options);
+}
+
+/**
+ * A CSV parameter file of the policy-as-code framework, checked against the branches of the assignment files
+ * given (`options.parameterFile`) that name it by its file name. A CSV no assignment names gets nothing.
+ */
+function validateParameterFile(text: string, options: ValidateOptions): ValidationResult {
+  const uri = options.uri ?? 'untitled:parameters.csv';
+  const name = baseName(uri);
+  const uses: ResolvedParameterFileUse[] = [];
+  for (const assignment of options.parameterFile?.assignments ?? []) {
+    const document = parsePolicyDocument(assignment.text, { model: false });
+    if (document.parsed.tooDeep) continue;
+    for (const use of parameterFileUses(document.parsed.root)) {
+      if (baseName(use.file) !== name) continue;
+      const at = document.lines.positionAt(use.node.offset);
+      uses.push(resolveParameterFileUse(use, assignment.uri, at, options.definitions));
+    }
+  }
+  const lines = new LineIndex(text);
+  const diagnostics: PolicySetDiagnostic[] = [];
+  const internalErrors: ValidationResult['internalErrors'] = [];
+  const parsed = parseJson('');
+  const document: PolicyDocument = { parsed, kind: uses.length ? 'policyConsumer' : 'unknown', sets: [], lines, consumers: [] };
+  // Unresolved sets are counted where the assignment file is linted, not again here.
+  const result = { kind: document.kind, diagnostics, internalErrors, document, unchecked: noUnchecked(), unresolvedAssignments: 0 };
+  if (!uses.length) return result;
+  const file = parameterFileModel(text);
+  const settings = settingsOf(options.severities);
+  const threshold = SEVERITY_VALUES[options.minSeverity ?? 'hint'];
+  for (let r = 0; r < RULES.length; r++) {
+    const rule = RULES[r];
+    const setting = settings[r];
+    if (rule.scope !== 'parameterFile' || setting === 'off' || SEVERITY_VALUES[setting] > threshold) continue;
+    const report = (found: Report) => {
+      const start = found.start ?? 0;
+      const diagnostic: PolicySetDiagnostic = {
+        range: lines.rangeOf(start, found.end ?? start + 1),
+        severity: SEVERITY_VALUES[setting],
+        code: rule.meta.code,
+        source: DIAGNOSTIC_SOURCE,
+        message: format(rule.meta.messages[found.messageId] ?? found.messageId, found.data),
+        data: { rule: rule.meta.name, messageId: found.messageId, ...found.data },
+      };
+      if (options.docsBaseUrl) diagnostic.codeDescription = { href: `${options.docsBaseUrl.replace(/\/$/, '')}/${rule.meta.name}.md` };
+      if (found.related?.length)
+        diagnostic.relatedInformation = found.related.map((rel) => {
+          if (rel.location) {
+            const at = { line: rel.location.line, character: rel.location.character };
+            return { location: { uri: rel.location.uri, range: { start: at, end: at } }, message: rel.message };
+          }
+          return { location: { uri, range: lines.rangeOf(rel.start ?? 0, rel.end ?? rel.start ?? 0) }, message: rel.message };
+        });
+      diagnostics.push(diagnostic);
+    };
+    try {
+      rule.check({ text, file, uses, options, report });
+    } catch (error) {
+      internalErrors.push({ rule: rule.meta.name, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return result;
+}
+
+/** The file name of a path or URI, lowercased (the framework finds a parameter file by its name). */
+function baseName(pathOrUri: string): string {
+  const decoded = decodeURIComponent(pathOrUri.replace(/%(?![0-9a-f]{2})/gi, '%25'));
+  return decoded.slice(Math.max(decoded.lastIndexOf('/'), decoded.lastIndexOf('\\')) + 1).toLowerCase();
 }
 
 /**

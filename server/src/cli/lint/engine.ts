@@ -7,11 +7,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { addUnchecked, decodeText, describeUnchecked, encodingOf, noUnchecked } from '../../service';
-import { discover, FileReader, POLICY_FILE } from '../../node/files';
+import { discover, FileReader, POLICY_FILE, PARAMETER_FILE } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { expandGlob, isGlobPattern } from '../../node/globs';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
 import { lintSplitSets } from './splitSets';
+import {
+  lintLibraryDefaults,
+  lintParameterFiles,
+  lintWithAssignments,
+  HOLDS_ASSIGNMENT,
+  LIBRARY_DEFAULTS_FILE,
+  NAMES_ASSIGNMENT,
+  NAMES_PARAMETER_FILE,
+} from './parameterFiles';
 
 export interface LintOptions {
   /** Files, folders and glob patterns, as given. */
@@ -70,9 +79,9 @@ function expandInputs(inputs: string[]): { inputs: string[]; globbed: Set<string
       expanded.push(input);
       continue;
     }
-    // As in a folder's walk, only .json and .jsonc files.
+    // As in a folder's walk: .json and .jsonc files, and .csv files (parameter files, read when an assignment names them).
     const all = expandGlob(input);
-    const matches = all.filter((m) => POLICY_FILE.test(m));
+    const matches = all.filter((m) => POLICY_FILE.test(m) || PARAMETER_FILE.test(m));
     if (!matches.length) problems.push(`no ${all.length ? '.json or .jsonc ' : ''}files match the pattern '${input}'`);
     for (const match of matches) {
       globbed.add(path.normalize(match));
@@ -168,11 +177,26 @@ export function scanForDefinitions(data: Uint8Array): DefinitionScan {
 
 async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<LintRun> {
   const expanded = expandInputs(args.inputs);
-  const discovered = args.stdin ? { files: [], problems: [] } : await discover(expanded.inputs);
+  const discovered = args.stdin ? { files: [], parameterFiles: [], problems: [] } : await discover(expanded.inputs);
   const problems = [...expanded.problems, ...discovered.problems];
   // Files a glob pattern matched are found like the files of a folder: a JSON file of another kind is skipped.
   let files = discovered.files.map((f) => (f.explicit && expanded.globbed.has(f.path) ? { ...f, explicit: false } : f));
   const notes: string[] = [];
+  // CSV files are parameter files when an assignment names them: linted apart (see parameterFiles.ts).
+  let csvFiles = [
+    ...discovered.parameterFiles.map((p) => ({ path: p, explicit: false })),
+    ...files.filter((f) => PARAMETER_FILE.test(f.path)),
+  ];
+  files = files.filter((f) => !PARAMETER_FILE.test(f.path));
+  if (args.ignored) {
+    const ignored = args.ignored;
+    csvFiles = csvFiles.filter((f) => !ignored(f.path));
+  }
+  /** Files that may name a parameter file. */
+  const namers: string[] = [];
+  /** Files that may name an assignment by its ID (exemptions, enrollments), and files that may hold assignments. */
+  const namingAssignment = new Set<string>();
+  const holdingAssignment: string[] = [];
   if (args.ignored) {
     const ignored = args.ignored;
     files = files.filter((f) => {
@@ -198,6 +222,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     }
     readable.push({ file: file.path, size: bytes.length, explicit: file.explicit, read: () => reader.read(file.path) });
     const scan = scanForDefinitions(bytes);
+    if (csvFiles.length && scan.consumer && bytes.includes(NAMES_PARAMETER_FILE)) namers.push(file.path);
+    if (scan.consumer && bytes.includes(NAMES_ASSIGNMENT)) namingAssignment.add(file.path);
+    if (scan.consumer && bytes.includes(HOLDS_ASSIGNMENT)) holdingAssignment.push(file.path);
     // Sets are read as known sets when a file imports their groups or assigns them.
     importsGroups ||= scan.importsGroups || scan.consumer;
     candidates.push(scan);
@@ -252,12 +279,32 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
   const helpers = Math.max(0, Math.min(started.length, readable.length - 1, Math.floor(totalBytes / perHelper)));
   stopHelpers(started.slice(helpers));
   // Sets in the split layout are checked part by part, as one set, here; every other file on its own.
-  const split = lintSplitSets(readable, catalog, settings);
+  // The landing-zone library's default values are checked with the library's assignment files (parameterFiles.ts).
+  const libraryDefaults = readable.filter((t) => LIBRARY_DEFAULTS_FILE.test(t.file));
+  // Exemption resources and enrollments are checked with the assignments they name, when any file holds one.
+  const withAssignments = holdingAssignment.length
+    ? readable.filter((t) => namingAssignment.has(t.file) && !LIBRARY_DEFAULTS_FILE.test(t.file))
+    : [];
+  const apart = new Set([...libraryDefaults, ...withAssignments]);
+  const split = lintSplitSets(
+    readable.filter((t) => !apart.has(t)),
+    catalog,
+    settings,
+  );
   const results: FileResult[] = [
     ...split.results,
     ...(helpers
       ? await pool().lintInParallel(split.rest, { helpers: started.slice(0, helpers), sources, extraDefinitions, settings, catalog })
       : lintInSizeOrder(split.rest, (t) => lintTask(t, catalog, settings))),
+    ...lintParameterFiles(csvFiles, namers, reader, catalog, settings),
+    ...lintWithAssignments(withAssignments, holdingAssignment, reader, catalog, settings),
+    ...lintLibraryDefaults(
+      libraryDefaults,
+      readable.map((t) => t.file),
+      reader,
+      catalog,
+      settings,
+    ),
   ];
 
   // Everything that went wrong with the inputs is known before the report, so no report claims success.
@@ -279,5 +326,11 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     );
   }
   const otherInputs = [...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])];
-  return { results, problems, notes, inputFiles: [...files.map((f) => f.path), ...otherInputs], otherInputs };
+  return {
+    results,
+    problems,
+    notes,
+    inputFiles: [...files.map((f) => f.path), ...csvFiles.map((f) => f.path), ...otherInputs],
+    otherInputs,
+  };
 }

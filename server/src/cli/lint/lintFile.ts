@@ -15,6 +15,7 @@ import {
   type PolicySetDiagnostic,
   type SeverityName,
   type SeveritySetting,
+  type ValidateOptions,
 } from '../../service';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { parseDocumentText } from '../../service/json/documentValue';
@@ -172,6 +173,8 @@ export function lintBytes(
   explicit: boolean,
   catalog: DefinitionCatalog | undefined,
   settings: LintSettings,
+  /** What the host adds for some files (the assignment files that default values, exemptions and enrollments name). */
+  extra: Pick<ValidateOptions, 'libraryAssignments' | 'assignments'> = {},
 ): FileResult {
   const { text, encodingProblem, encoding } = decode(bytes);
   // A file that is not UTF-8 is reported as a policy document when it is named, or when its text names a
@@ -194,6 +197,7 @@ export function lintBytes(
     encoding,
     docsBaseUrl: settings.docsBaseUrl,
     previous,
+    ...extra,
   };
   let result = validateText(text, validateOptions);
   // A document that is not a policy document, and not named on the command line, is left alone.

@@ -11,3 +11,5 @@ export {
   type ReferenceIdUse,
 } from './model';
 export { assignsSet, usesOfSet, usesOfName, type ConsumerUse, type SetIdentity } from './uses';
+export { parameterFileUses, parameterFilesNamedBy, type ParameterFileUse, type ResolvedParameterFileUse } from './parameterFile';
+export { parseCsv, type ParsedCsv, type CsvCell, type CsvRecord } from './csv';

@@ -8,7 +8,16 @@ import type { Node } from '../json';
  * framework's assignment tree; `exemption`: the exemption resource; `epacExemption`: an entry of the framework's
  * `exemptions` list.
  */
-export type ConsumerShape = 'assignment' | 'epacAssignment' | 'exemption' | 'epacExemption';
+export type ConsumerShape = 'assignment' | 'epacAssignment' | 'exemption' | 'epacExemption' | 'enrollment' | 'libraryDefaults';
+
+/** A default value of the landing-zone library (`alz_policy_default_values.json`): the assignments and parameters it fills in. */
+export interface LibraryDefault {
+  /** `policy_assignment_name` (the `name` of an `*.alz_policy_assignment.json` of the library). */
+  assignment: string;
+  assignmentNode: Node;
+  /** `parameter_names`: parameters of the set (or definition) that assignment assigns. */
+  parameters: Array<{ name: string; node: Node }>;
+}
 
 /** What a consumer assigns: a set or a definition, named by ID or by name. */
 export interface ConsumerTarget {
@@ -20,6 +29,8 @@ export interface ConsumerTarget {
   kind: 'set' | 'definition' | 'unknown';
   /** Why the target could not be read, when it could not (an expression, a parameter of the template). */
   unresolved?: string;
+  /** The `definitionVersion` the consumer asks of it (`1.*.*`), when it asks one. */
+  versionNode?: Node;
 }
 
 /** A parameter value the consumer passes. */
@@ -34,7 +45,7 @@ export interface PassedParameter {
 export interface ReferenceIdUse {
   value: string;
   node: Node;
-  where: 'nonComplianceMessages' | 'overrides' | 'exemption';
+  where: 'nonComplianceMessages' | 'overrides' | 'exemption' | 'enrollment';
 }
 
 export interface ConsumerModel {
@@ -64,6 +75,13 @@ export interface ConsumerModel {
   defaultMessages: Node[][];
   /** An exemption's `expiresOn`. */
   expiresOn: Node | undefined;
+  /**
+   * The `policyAssignmentId` of a consumer that names its assignment, not its set (an exemption resource, an
+   * enrollment): resolved through the assignments the host gives (ValidationOptions.assignments), when it gives them.
+   */
+  assignmentId?: Node;
+  /** The landing-zone library's default values (shape `libraryDefaults`), checked against the library's assignments. */
+  defaults?: LibraryDefault[];
 }
 
 /** A value that something else fills in before it reaches the service: an ARM expression, `${...}`, `{name}`, `##NAME##`. */

@@ -2,14 +2,17 @@
 // resources (bare, as a library keeps them, or inside ARM templates and their nested deployments), and the
 // policy-as-code framework's assignment trees and exemption lists.
 import { property, stringValue, entries, items, type Node } from '../json';
-import type { ConsumerModel, PassedParameter, ReferenceIdUse } from './model';
+import type { ConsumerModel, ConsumerTarget, LibraryDefault, PassedParameter, ReferenceIdUse } from './model';
 import { targetOfId, targetOfName } from './targets';
 
 const ASSIGNMENT_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyAssignments$/i;
 const EXEMPTION_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyExemptions$/i;
+const ENROLLMENT_TYPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\.Authorization\/policyEnrollments$/i;
+const EPAC_ENROLLMENT_SCHEMA = /policy-enrollment-schema\.json#?$/i;
 const TEMPLATE_SCHEMA = /deploymentTemplate\.json#?$/i;
 const EPAC_ASSIGNMENT_SCHEMA = /policy-assignment-schema\.json#?$/i;
 const EPAC_EXEMPTION_SCHEMA = /policy-exemption-schema\.json#?$/i;
+const LIBRARY_DEFAULTS_SCHEMA = /default_policy_values\.json#?$/i;
 /** Keys only an assignment's properties have beside `policyDefinitionId` (a set's reference has none of them). */
 const ASSIGNMENT_KEYS = ['enforcementMode', 'notScopes', 'nonComplianceMessages', 'overrides', 'resourceSelectors'];
 
@@ -29,6 +32,22 @@ export function consumersOf(root: Node | undefined): ConsumerModel[] {
       (property(root, 'definitionEntry') || property(root, 'definitionEntryList') || property(root, 'children')))
   ) {
     return [epacAssignment(root)];
+  }
+  if (
+    (schema && EPAC_ENROLLMENT_SCHEMA.test(schema)) ||
+    (property(root, 'policyAssignmentId') &&
+      (property(root, 'scope') || property(root, 'scopes')) &&
+      !property(root, 'exemptionCategory') &&
+      !property(root, 'properties'))
+  ) {
+    return [enrollment(root, root)];
+  }
+  const defaults = property(root, 'defaults');
+  if (
+    (schema && LIBRARY_DEFAULTS_SCHEMA.test(schema)) ||
+    (defaults?.type === 'array' && items(defaults).some((d) => property(d, 'policy_assignments')))
+  ) {
+    return [libraryDefaults(root, defaults)];
   }
   const exemptions = property(root, 'exemptions');
   if (
@@ -85,7 +104,7 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
     return {
       shape: 'assignment',
       node: resource,
-      targets: definitionId ? [targetOfId(definitionId, variables)] : [],
+      targets: definitionId ? [withVersion(targetOfId(definitionId, variables), property(properties, 'definitionVersion'))] : [],
       parameters,
       parametersNode,
       // A template deploys what it holds; a bare resource is a library's file that a tool completes first.
@@ -95,22 +114,33 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
       expiresOn: undefined,
     };
   }
+  if (type && ENROLLMENT_TYPE.test(type)) return enrollment(resource, properties);
   const isExemption = type
     ? EXEMPTION_TYPE.test(type)
     : !!property(properties, 'policyAssignmentId') && !!property(properties, 'exemptionCategory');
   if (!isExemption) return undefined;
+  const referenceIds: ReferenceIdUse[] = [];
+  for (const value of items(property(properties, 'policyDefinitionReferenceIds'))) {
+    const id = stringValue(value);
+    if (id !== undefined) referenceIds.push({ value: id, node: value, where: 'exemption' });
+  }
   return {
     shape: 'exemption',
     node: resource,
-    // The resource names its assignment, not the set: its reference IDs are checked once assignments are resolved too.
+    // The resource names its assignment, not the set: its reference IDs are checked when the host gives the assignments.
     targets: [],
     parameters: [],
     parametersNode: undefined,
     complete: false,
-    referenceIds: [],
+    referenceIds,
     defaultMessages: [],
     expiresOn: property(properties, 'expiresOn'),
+    assignmentId: property(properties, 'policyAssignmentId'),
   };
+}
+
+function withVersion(target: ConsumerTarget, versionNode: Node | undefined): ConsumerTarget {
+  return versionNode ? { ...target, versionNode } : target;
 }
 
 /** The reference IDs of a nonComplianceMessages list; returns its entries without one (default messages). */
@@ -154,8 +184,10 @@ function epacAssignment(root: Node): ConsumerModel {
     defaultMessages: [],
     expiresOn: undefined,
   };
-  const visit = (node: Node, depth: number) => {
+  const visit = (node: Node, depth: number, versionAbove: Node | undefined) => {
     if (node.type !== 'object' || depth > 32) return;
+    // A node's definitionVersion is the version of the entries of its branch that do not ask their own.
+    const nodeVersion = property(node, 'definitionVersion') ?? versionAbove;
     const entryList = [property(node, 'definitionEntry'), ...items(property(node, 'definitionEntryList'))];
     for (const entry of entryList) {
       if (entry?.type !== 'object') continue;
@@ -163,10 +195,11 @@ function epacAssignment(root: Node): ConsumerModel {
       const setName = property(entry, 'policySetName');
       const definitionId = property(entry, 'policyId');
       const definitionName = property(entry, 'policyName');
-      if (setId) model.targets.push(targetOfId(setId, undefined));
-      else if (setName) model.targets.push(targetOfName(setName, 'set'));
-      else if (definitionId) model.targets.push(targetOfId(definitionId, undefined));
-      else if (definitionName) model.targets.push(targetOfName(definitionName, 'definition'));
+      const version = property(entry, 'definitionVersion') ?? nodeVersion;
+      if (setId) model.targets.push(withVersion(targetOfId(setId, undefined), version));
+      else if (setName) model.targets.push(withVersion(targetOfName(setName, 'set'), version));
+      else if (definitionId) model.targets.push(withVersion(targetOfId(definitionId, undefined), version));
+      else if (definitionName) model.targets.push(withVersion(targetOfName(definitionName, 'definition'), version));
       const defaults = messagesOf(property(entry, 'nonComplianceMessages'), model.referenceIds);
       if (defaults.length) model.defaultMessages.push(defaults);
     }
@@ -176,9 +209,9 @@ function epacAssignment(root: Node): ConsumerModel {
     const defaults = messagesOf(property(node, 'nonComplianceMessages'), model.referenceIds);
     if (defaults.length) model.defaultMessages.push(defaults);
     overrideReferenceIds(property(node, 'overrides'), model.referenceIds);
-    for (const child of items(property(node, 'children'))) visit(child, depth + 1);
+    for (const child of items(property(node, 'children'))) visit(child, depth + 1, nodeVersion);
   };
-  visit(root, 0);
+  visit(root, 0, undefined);
   return model;
 }
 
@@ -212,5 +245,56 @@ function epacExemption(entry: Node): ConsumerModel {
     referenceIds,
     defaultMessages: [],
     expiresOn: property(entry, 'expiresOn'),
+  };
+}
+
+/** The landing-zone library's default values: each names assignments of the library and parameters of their sets. */
+function libraryDefaults(root: Node, list: Node | undefined): ConsumerModel {
+  const defaults: LibraryDefault[] = [];
+  for (const entry of items(list)) {
+    for (const use of items(property(entry, 'policy_assignments'))) {
+      const assignmentNode = property(use, 'policy_assignment_name');
+      const assignment = stringValue(assignmentNode);
+      if (!assignmentNode || assignment === undefined) continue;
+      const parameters: LibraryDefault['parameters'] = [];
+      for (const node of items(property(use, 'parameter_names'))) {
+        const name = stringValue(node);
+        if (name !== undefined) parameters.push({ name, node });
+      }
+      defaults.push({ assignment, assignmentNode, parameters });
+    }
+  }
+  return {
+    shape: 'libraryDefaults',
+    node: root,
+    targets: [],
+    parameters: [],
+    parametersNode: undefined,
+    complete: false,
+    referenceIds: [],
+    defaultMessages: [],
+    expiresOn: undefined,
+    defaults,
+  };
+}
+
+/** An enrollment (the resource, or the policy-as-code framework's file): it names its assignment and members of its set. */
+function enrollment(node: Node, fields: Node): ConsumerModel {
+  const referenceIds: ReferenceIdUse[] = [];
+  for (const value of items(property(fields, 'policyDefinitionReferenceIds'))) {
+    const id = stringValue(value);
+    if (id !== undefined) referenceIds.push({ value: id, node: value, where: 'enrollment' });
+  }
+  return {
+    shape: 'enrollment',
+    node,
+    targets: [],
+    parameters: [],
+    parametersNode: undefined,
+    complete: false,
+    referenceIds,
+    defaultMessages: [],
+    expiresOn: undefined,
+    assignmentId: property(fields, 'policyAssignmentId'),
   };
 }

@@ -14,10 +14,18 @@ export interface TargetDeclaration {
   referenceIds: Map<string, string> | undefined;
   /** Where it was read from (a path or URI). */
   source: string | undefined;
+  /** A set's members: reference ID and the lowercased name of the definition each assigns. */
+  members?: Array<{ referenceId: string | undefined; definition: string }>;
+  /** Its `properties.version`, and the versions it says it has. */
+  version?: string;
+  versions?: string[];
 }
 
 export interface ResolvedTarget {
+  /** The target; for a consumer that names its assignment, the assignment's target (a node of another document). */
   target: ConsumerTarget;
+  /** Found through the consumer's assignment (ConsumerModel.assignmentId): its target is not in this document. */
+  viaAssignment?: boolean;
   /** Every known declaration the target may mean; empty when it is not known. */
   candidates: TargetDeclaration[];
 }
@@ -42,6 +50,9 @@ function ofSet(info: SetInfo): TargetDeclaration | undefined {
       parameters: new Map(info.parameters.map((p) => [p.name.toLowerCase(), p])),
       referenceIds: new Map(info.referenceIds.map((id) => [id.toLowerCase(), id])),
       source: info.source,
+      members: info.memberDefinitions,
+      version: info.version,
+      versions: info.versions,
     };
     declarationCache.set(info, found);
   }
@@ -51,7 +62,15 @@ function ofSet(info: SetInfo): TargetDeclaration | undefined {
 function ofDefinition(info: DefinitionInfo): TargetDeclaration {
   let found = declarationCache.get(info);
   if (!found) {
-    found = { kind: 'definition', name: info.name, parameters: info.parameters, referenceIds: undefined, source: info.source };
+    found = {
+      kind: 'definition',
+      name: info.name,
+      parameters: info.parameters,
+      referenceIds: undefined,
+      source: info.source,
+      version: info.version,
+      versions: info.versions,
+    };
     declarationCache.set(info, found);
   }
   return found;
@@ -71,7 +90,23 @@ export function resolveTarget(target: ConsumerTarget, catalog: DefinitionCatalog
   return { target, candidates: definitions.map(ofDefinition) };
 }
 
-export function resolveConsumer(consumer: ConsumerModel, catalog: DefinitionCatalog | undefined): ResolvedConsumer {
+/**
+ * Resolves a consumer's targets. A consumer that names its assignment (an exemption resource, an enrollment) is
+ * resolved through `assignmentsNamed` (the assignments of that name the host knows, already resolved), when
+ * given: it then means what every one of them assigns.
+ */
+export function resolveConsumer(
+  consumer: ConsumerModel,
+  catalog: DefinitionCatalog | undefined,
+  assignmentsNamed?: (name: string) => ResolvedConsumer[],
+): ResolvedConsumer {
+  if (!consumer.targets.length && consumer.assignmentId && assignmentsNamed) {
+    const id = consumer.assignmentId.type === 'string' ? (consumer.assignmentId.value as string).trim() : '';
+    const name = id.startsWith('[') ? '' : id.slice(id.lastIndexOf('/') + 1);
+    const assignments = name && /\/policyAssignments\/[^/]+$/i.test(id) ? assignmentsNamed(name) : [];
+    const targets = assignments.flatMap((a) => a.targets.map((t) => ({ ...t, viaAssignment: true })));
+    return { consumer, targets, resolved: assignments.length > 0 && assignments.every((a) => a.resolved) };
+  }
   const targets = consumer.targets.map((t) => resolveTarget(t, catalog));
   return { consumer, targets, resolved: targets.length > 0 && targets.every((t) => t.candidates.length > 0) };
 }

@@ -72,6 +72,14 @@ import { referenceIdOnDefinitionAssignment } from './reference-id-on-definition-
 import { duplicateDefaultMessage } from './duplicate-default-message';
 import { expiredExemption } from './expired-exemption';
 import { libraryAssignmentParameterNotPassed } from './library-assignment-parameter-not-passed';
+import { duplicateParameterFileColumn } from './duplicate-parameter-file-column';
+import { parameterFileRowNotMember } from './parameter-file-row-not-member';
+import { parameterFileMemberWithoutRow } from './parameter-file-member-without-row';
+import { invalidParameterFileCell } from './invalid-parameter-file-cell';
+import { unknownParameterFileParameter } from './unknown-parameter-file-parameter';
+import { unknownAssignmentDefinitionVersion } from './unknown-assignment-definition-version';
+import { unknownLibraryDefaultAssignment } from './unknown-library-default-assignment';
+import { unknownLibraryDefaultParameter } from './unknown-library-default-parameter';
 
 export const RULES: readonly Rule[] = [
   jsonSyntax,
@@ -146,7 +154,15 @@ export const RULES: readonly Rule[] = [
   duplicateDefaultMessage,
   expiredExemption,
   libraryAssignmentParameterNotPassed,
+  duplicateParameterFileColumn,
+  parameterFileRowNotMember,
+  parameterFileMemberWithoutRow,
+  invalidParameterFileCell,
+  unknownParameterFileParameter,
+  unknownAssignmentDefinitionVersion,
+  unknownLibraryDefaultAssignment,
+  unknownLibraryDefaultParameter,
 ];
 
-export type { Rule, RuleMeta, SetRule, DocumentRule, ConsumerRule, FixKind } from './types';
+export type { Rule, RuleMeta, SetRule, DocumentRule, ConsumerRule, ParameterFileRule, FixKind } from './types';
 export { FIX_KINDS } from './types';

@@ -1,6 +1,7 @@
 import type { Node } from '../json';
 import type { SeverityName } from '../diagnostics';
-import type { ValidationContext } from '../context';
+import type { ValidationContext, ValidationOptions } from '../context';
+import type { ParameterFileModel, ResolvedParameterFileUse } from '../consumers/parameterFile';
 import type { SetModel } from '../model/policySet';
 import type { DefinitionCatalog } from '../definitions';
 
@@ -155,4 +156,20 @@ export interface ConsumerRule extends RuleFixes {
   check(ctx: DocumentRuleContext): void;
 }
 
-export type Rule = DocumentRule | SetRule | ConsumerRule;
+/** What a rule of the policy-as-code framework's CSV parameter files sees: the file, and the branches of assignment trees that name it. */
+export interface ParameterFileRuleContext {
+  text: string;
+  file: ParameterFileModel;
+  /** The branches that name the file, with their sets resolved (none when no assignment given names it). */
+  uses: ResolvedParameterFileUse[];
+  options: ValidationOptions;
+  report(report: Report): void;
+}
+
+export interface ParameterFileRule extends RuleFixes {
+  meta: RuleMeta;
+  scope: 'parameterFile';
+  check(ctx: ParameterFileRuleContext): void;
+}
+
+export type Rule = DocumentRule | SetRule | ConsumerRule | ParameterFileRule;

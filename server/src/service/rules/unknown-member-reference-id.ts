@@ -7,6 +7,7 @@ const WHERE: Record<string, string> = {
   nonComplianceMessages: 'A non-compliance message',
   overrides: 'An override selector',
   exemption: 'The exemption',
+  enrollment: 'The enrollment',
 };
 
 export const unknownMemberReferenceId: ConsumerRule = {
@@ -15,7 +16,7 @@ export const unknownMemberReferenceId: ConsumerRule = {
     code: 'PS9205',
     name: 'unknown-member-reference-id',
     description:
-      'A `policyDefinitionReferenceId` in an assignment\'s `nonComplianceMessages` or `overrides` selectors, or in an exemption\'s `policyDefinitionReferenceIds`, names no member of the assigned set: the service rejects it ("The following policy definition reference IDs ... do not exist in the assigned policy set definition"). Often a reference ID renamed or removed in the set. Checked when the set is known.',
+      'A `policyDefinitionReferenceId` in an assignment\'s `nonComplianceMessages` or `overrides` selectors, or in the `policyDefinitionReferenceIds` of an exemption or an enrollment, names no member of the assigned set: the service rejects it ("The following policy definition reference IDs ... do not exist in the assigned policy set definition"). Often a reference ID renamed or removed in the set. Checked when the set is known (for an exemption resource or an enrollment, which name their assignment, when the assignment\'s file is linted with them).',
     defaultSeverity: 'error',
     messages: {
       unknown: "{{where}} names reference ID '{{id}}', which is not a member of the assigned {{target}}.",

@@ -4,8 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parsePolicyDocument, DefinitionCatalog } from '#service';
-import { getCompletions, doHover } from '#features';
+import { parsePolicyDocument, validateText, DefinitionCatalog } from '#service';
+import { getCompletions, doHover, getCodeActions } from '#features';
+import { applyTextEdits, editsOf } from '../support/textEdits';
 import { parseDocumentText } from '#server/service/json/documentValue';
 import { REPO_ROOT } from '../support/corpus';
 
@@ -43,4 +44,80 @@ test("hover on a passed parameter shows the set's declaration (type, default, al
   const value = (hover?.contents as { value: string }).value;
   assert.match(value, /set parameter\*\* `effectDisks`: String, default `"Audit"`, one of `"Audit"`, `"Disabled"`/);
   assert.match(value, /of set Audit-UnusedResourcesCostOptimization/);
+});
+
+test('the quick fix that passes the missing parameters leaves an assignment the consumer rules accept, whatever the types', () => {
+  const types = new DefinitionCatalog();
+  types.addSetDocument(
+    {
+      name: 'typed',
+      properties: {
+        parameters: {
+          aString: { type: 'String' },
+          anEffect: { type: 'String', allowedValues: ['AuditIfNotExists', 'Disabled'] },
+          aNumber: { type: 'Integer', allowedValues: [7, 14] },
+          anInteger: { type: 'Integer' },
+          aFloat: { type: 'Float' },
+          aBoolean: { type: 'Boolean' },
+          anArray: { type: 'Array' },
+          anObject: { type: 'Object' },
+          aDate: { type: 'DateTime' },
+          untyped: {},
+          withDefault: { type: 'String', defaultValue: 'kept' },
+        },
+        policyDefinitions: [
+          { policyDefinitionReferenceId: 'a', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a' },
+        ],
+      },
+    },
+    'typed.json',
+  );
+  const text = `{
+  "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+  "contentVersion": "1.0.0.0",
+  "resources": [
+    {
+      "type": "Microsoft.Authorization/policyAssignments",
+      "apiVersion": "2024-04-01",
+      "name": "t",
+      "properties": {
+        "policyDefinitionId": "/providers/Microsoft.Management/managementGroups/x/providers/Microsoft.Authorization/policySetDefinitions/typed",
+        "parameters": {}
+      }
+    }
+  ]
+}`;
+  const options = { definitions: types };
+  const before = validateText(text, options);
+  const missing = before.diagnostics.filter((d) => d.code === 'PS9202');
+  assert.equal(missing.length, 10, 'one per required parameter');
+  const actions = getCodeActions(before.document, 'file:///a.json', missing, missing[0].range, options);
+  assert.deepEqual(
+    actions.map((a) => [a.title, a.diagnostics?.length]),
+    [
+      ['Pass the set parameters this assignment does not pass', 10],
+      ['Pass every parameter of the set this assignment does not pass (11, with their defaults)', 10],
+    ],
+  );
+  const fixed = applyTextEdits(text, editsOf(actions[0], 'file:///a.json'));
+  const after = validateText(fixed, options).diagnostics.filter((d) => String(d.code).startsWith('PS92'));
+  assert.deepEqual(after, [], 'no consumer problem left');
+  const passed = (JSON.parse(fixed) as { resources: Array<{ properties: { parameters: Record<string, { value: unknown }> } }> })
+    .resources[0].properties.parameters;
+  assert.deepEqual(Object.fromEntries(Object.entries(passed).map(([k, v]) => [k, v.value])), {
+    aString: '',
+    anEffect: 'AuditIfNotExists',
+    aNumber: 7,
+    anInteger: 0,
+    aFloat: 0,
+    aBoolean: false,
+    anArray: [],
+    anObject: {},
+    aDate: '',
+    untyped: '',
+  });
+  const all = JSON.parse(applyTextEdits(text, editsOf(actions[1], 'file:///a.json'))) as {
+    resources: Array<{ properties: { parameters: Record<string, { value: unknown }> } }>;
+  };
+  assert.deepEqual(all.resources[0].properties.parameters.withDefault, { value: 'kept' });
 });

@@ -257,6 +257,7 @@ async function fuzzServer(
       ...(capabilities.documentHighlightProvider ? ['textDocument/documentHighlight'] : []),
       ...(capabilities.inlayHintProvider ? ['textDocument/inlayHint'] : []),
       ...(capabilities.documentLinkProvider ? ['textDocument/documentLink'] : []),
+      ...(capabilities.codeLensProvider ? ['textDocument/codeLens'] : []),
       ...(capabilities.workspaceSymbolProvider ? ['workspace/symbol'] : []),
     ];
 

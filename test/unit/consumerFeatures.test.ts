@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parsePolicyDocument, validateText, DefinitionCatalog } from '#service';
-import { getCompletions, doHover, getCodeActions } from '#features';
+import { getCompletions, doHover, getCodeActions, getCodeLenses } from '#features';
 import { applyTextEdits, editsOf } from '../support/textEdits';
 import { parseDocumentText } from '#server/service/json/documentValue';
 import { REPO_ROOT } from '../support/corpus';
@@ -120,4 +120,46 @@ test('the quick fix that passes the missing parameters leaves an assignment the 
     resources: Array<{ properties: { parameters: Record<string, { value: unknown }> } }>;
   };
   assert.deepEqual(all.resources[0].properties.parameters.withDefault, { value: 'kept' });
+});
+
+test('code lens: a consumer that names a known set by its exact ID counts for that set only, as the rules resolve it', () => {
+  const setText = (scope: string) =>
+    JSON.stringify({
+      id: `/providers/Microsoft.Management/managementGroups/${scope}/providers/Microsoft.Authorization/policySetDefinitions/copied`,
+      name: 'copied',
+      type: 'Microsoft.Authorization/policySetDefinitions',
+      properties: {
+        policyDefinitions: [
+          { policyDefinitionReferenceId: 'a', policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/a' },
+        ],
+      },
+    });
+  const known = new DefinitionCatalog();
+  known.addSetDocument(JSON.parse(setText('one')), 'one.json');
+  known.addSetDocument(JSON.parse(setText('two')), 'two.json');
+  const assignmentOf = (scope: string) =>
+    parsePolicyDocument(
+      JSON.stringify({
+        type: 'Microsoft.Authorization/policyAssignments',
+        name: 'a',
+        properties: {
+          policyDefinitionId: `/providers/Microsoft.Management/managementGroups/${scope}/providers/Microsoft.Authorization/policySetDefinitions/copied`,
+        },
+      }),
+    );
+  const consumers = [
+    { uri: 'file:///exact.json', document: assignmentOf('one') },
+    { uri: 'file:///placeholder.json', document: assignmentOf('${root}') },
+  ];
+  const titles = (scope: string) =>
+    getCodeLenses(parsePolicyDocument(setText(scope)), `file:///${scope}.json`, consumers, { definitions: known, command: 'c' }).map(
+      (l) => [l.command?.title, (l.command?.arguments?.[2] as Array<{ uri: string }> | undefined)?.map((x) => x.uri)],
+    );
+  assert.deepEqual(titles('one'), [['assigned in 2 places', ['file:///exact.json', 'file:///placeholder.json']]]);
+  assert.deepEqual(titles('two'), [['assigned in 1 place', ['file:///placeholder.json']]]);
+  // Without a catalogue, by name at any scope.
+  assert.equal(
+    getCodeLenses(parsePolicyDocument(setText('two')), 'file:///two.json', consumers, { command: 'c' })[0].command?.title,
+    'assigned in 2 places',
+  );
 });

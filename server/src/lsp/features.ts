@@ -29,6 +29,7 @@ import {
   getDocumentLinks,
   getWorkspaceSymbols,
   getDocumentHighlights,
+  getCodeLenses,
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
   SOURCE_FIX_ALL,
@@ -37,7 +38,7 @@ import {
   type SymbolSources,
 } from '../service/features';
 import type { PolicyDocument, ValidateOptions } from '../service';
-import { APPLY_EDIT_COMMAND } from './protocol';
+import { APPLY_EDIT_COMMAND, SHOW_REFERENCES_COMMAND } from './protocol';
 import { cancelled, type Runner } from './runner';
 import type { ServerSettings } from './settings';
 
@@ -249,6 +250,22 @@ export const FEATURES: LspFeature[] = [
           throw new ResponseError(ErrorCodes.InternalError, `workspace/symbol failed: ${(error as Error).message}`);
         }
       }),
+  },
+  {
+    readme: `codeLens (on a set document: "assigned in N places", which runs the client command \`${SHOW_REFERENCES_COMMAND}\` with the consumers' locations; see docs/consumers.md)`,
+    capabilities: { codeLensProvider: { resolveProvider: false } },
+    register: ({ connection, handle, featureOptions, consumerDocuments }) =>
+      connection.onCodeLens(
+        handle(
+          'codeLens',
+          (d, p) =>
+            getCodeLenses(p, d.uri, consumerDocuments(d.uri), {
+              definitions: featureOptions(d.uri).definitions,
+              command: SHOW_REFERENCES_COMMAND,
+            }),
+          [],
+        ),
+      ),
   },
   {
     readme: 'foldingRange',

@@ -20,3 +20,5 @@ export type { DocumentLinkOptions } from './documentLinks';
 export { getWorkspaceSymbols, workspaceSymbolsOfDocument, matchScore, MAX_WORKSPACE_SYMBOLS } from './workspaceSymbols';
 export type { SymbolSources, DocumentWorkspaceSymbols, SymbolEntry } from './workspaceSymbols';
 export { getDocumentHighlights } from './highlights';
+export { getCodeLenses } from './codeLens';
+export type { CodeLensOptions } from './codeLens';

@@ -3,6 +3,7 @@
 // (test/fixtures/consumers): the landing-zone library's Enforce-ALZ-Decomm set and its assignment.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -74,5 +75,54 @@ test('diff --consumers --format sarif: the result stays on the set, each consume
     assert.equal((only.properties as { breaks?: number }).breaks, 1);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('lint --against: the version check names the assignment lines the changes break (the files linted, or --consumers)', async () => {
+  const repo = copyFixtures();
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: repo, stdio: 'pipe' },
+    ).toString();
+  try {
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'as published');
+    // The parameter the assignment passes (line 16) renamed, the version left at 1.1.0: a major change.
+    const setFile = path.join(repo, 'alz', SET);
+    fs.writeFileSync(setFile, fs.readFileSync(setFile, 'utf8').replaceAll('listOfResourceTypesAllowed', 'allowedResourceTypes'));
+    const where = `alz/${ASSIGNMENT}:16`;
+
+    const json = await runCli(['lint', 'alz', '--against', 'HEAD', '--format', 'json'], { cwd: repo });
+    const report = JSON.parse(json.stdout) as {
+      files: Array<{
+        file: string;
+        diagnostics: Array<{ code: string; message: string; data?: Record<string, unknown>; relatedInformation?: unknown[] }>;
+      }>;
+    };
+    const check = report.files.flatMap((f) => f.diagnostics).find((d) => d.code === 'PS3006');
+    assert.ok(check, json.stdout);
+    assert.match(
+      check.message,
+      /they need a major version .*; use '2\.0\.0'\. It breaks 1 assignment: alz\/Enforce-ALZ-Decomm\.alz_policy_assignment\.json:16\.$/,
+    );
+    assert.deepEqual(check.data?.consumerBreaks, [{ file: `alz/${ASSIGNMENT}`, line: 16 }]);
+
+    // Text names it too; --consumers elsewhere (only the set linted) finds the same place.
+    const text = await runCli(['lint', path.join('alz', SET), '--against', 'HEAD', '--consumers', 'alz'], { cwd: repo });
+    assert.equal(text.code, 1);
+    assert.ok(text.stdout.includes(`It breaks 1 assignment: ${where}.`), text.stdout);
+    // The set linted alone, without --consumers: no consumer in sight, nothing named.
+    const alone = await runCli(['lint', path.join('alz', SET), '--against', 'HEAD'], { cwd: repo });
+    assert.match(alone.stdout, /use '2\.0\.0'/);
+    assert.ok(!alone.stdout.includes('It breaks'), alone.stdout);
+    // --consumers means nothing without --against.
+    const usage = await runCli(['lint', 'alz', '--consumers', 'alz'], { cwd: repo });
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /--consumers .* give --against too/);
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
   }
 });

@@ -11,3 +11,4 @@ export {
   type ReferenceIdUse,
 } from './model';
 export { assignsSet, usesOfSet, usesOfName, type ConsumerUse, type SetIdentity } from './uses';
+export { siteOf, breaksOf, type ConsumerSite, type ConsumerBreak } from './breaks';

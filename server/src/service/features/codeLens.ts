@@ -26,7 +26,7 @@ function targetMeans(target: ConsumerTarget, set: SetIdentity, catalog: Definiti
     const exact = catalog.lookupSets(target.text).find((info) => info.id && normalizeDefinitionId(info.id) === wanted);
     if (exact) return !!set.id && normalizeDefinitionId(set.id) === wanted;
   }
-  return assignsSet({ targets: [target] } as ConsumerModel, set);
+  return assignsSet({ targets: [target] }, set);
 }
 
 /**

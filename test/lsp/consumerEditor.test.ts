@@ -141,3 +141,72 @@ test('the quick fix on PS9209 passes the parameters the workspace set requires, 
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('go to definition from a consumer: the set it names, a passed parameter, a reference ID, to their declarations in the set file', async () => {
+  const root = workspace();
+  try {
+    // The landing-zone assignment with a message for one member.
+    const assignmentFile = path.join(root, 'alz', 'Enforce-ALZ-Decomm.alz_policy_assignment.json');
+    const value = JSON.parse(fs.readFileSync(assignmentFile, 'utf8')) as { properties: Record<string, unknown> };
+    value.properties.nonComplianceMessages = [{ message: 'No new resources here', policyDefinitionReferenceId: 'DecomShutdownMachines' }];
+    fs.writeFileSync(assignmentFile, JSON.stringify(value, null, 2));
+    const setFile = path.join(root, 'alz', 'Enforce-ALZ-Decomm.alz_policy_set_definition.json');
+    const setText = fs.readFileSync(setFile, 'utf8');
+    const setUri = pathToFileURL(setFile).href;
+    const client = await startLanguageServer({ rootUri: pathToFileURL(root).href });
+    const assignment = open(client, assignmentFile);
+    const document = TextDocument.create(assignment.uri, 'json', 1, assignment.text);
+    const definition = async (needle: string, shift: number) =>
+      (
+        await client.request<Location[]>('textDocument/definition', {
+          textDocument: { uri: assignment.uri },
+          position: document.positionAt(assignment.text.indexOf(needle) + shift),
+        })
+      ).result ?? [];
+    const onParameter = await until(
+      () => definition('"listOfResourceTypesAllowed"', 3),
+      (l) => l.length > 0 && l[0].uri === setUri,
+    );
+    assert.deepEqual(
+      onParameter.map((l) => [l.uri, slice(setText, l.range), l.range.start.line]),
+      [[setUri, 'listOfResourceTypesAllowed', setText.slice(0, setText.indexOf('"listOfResourceTypesAllowed": {')).split('\n').length - 1]],
+    );
+    const onReference = await definition('"DecomShutdownMachines"', 5);
+    assert.equal(onReference.length, 1);
+    assert.equal(slice(setText, onReference[0].range), 'DecomShutdownMachines');
+    assert.equal(
+      onReference[0].range.start.line,
+      setText.slice(0, setText.indexOf('"policyDefinitionReferenceId": "DecomShutdownMachines"')).split('\n').length - 1,
+    );
+    const onTarget = await definition('policySetDefinitions/Enforce-ALZ-Decomm', 5);
+    assert.deepEqual(
+      onTarget.map((l) => [l.uri, slice(setText, l.range)]),
+      [[setUri, 'Enforce-ALZ-Decomm']],
+    );
+
+    // The policy-as-code framework's tree: its policySetName and a parameter it passes.
+    const epacSetFile = path.join(root, 'epac', 'policySetDefinitions', 'allowed-locations-initiative.jsonc');
+    const epacSetText = fs.readFileSync(epacSetFile, 'utf8');
+    const tree = open(client, path.join(root, 'epac', 'policyAssignments', 'allowed-locations-assignments.jsonc'));
+    const treeDocument = TextDocument.create(tree.uri, 'json', 1, tree.text);
+    const inTree = async (needle: string, shift: number) =>
+      (
+        await client.request<Location[]>('textDocument/definition', {
+          textDocument: { uri: tree.uri },
+          position: treeDocument.positionAt(tree.text.indexOf(needle) + shift),
+        })
+      ).result ?? [];
+    const onName = await inTree('"e14e5d7c-9551-4ae2-b8fa-b5d6b9b3c677"', 4);
+    assert.deepEqual(
+      onName.map((l) => [path.basename(new URL(l.uri).pathname), slice(epacSetText, l.range)]),
+      [['allowed-locations-initiative.jsonc', 'e14e5d7c-9551-4ae2-b8fa-b5d6b9b3c677']],
+    );
+    const onPassed = await inTree('"AllowedLocations"', 3);
+    assert.deepEqual(
+      onPassed.map((l) => slice(epacSetText, l.range)),
+      ['AllowedLocations'],
+    );
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -30,6 +30,8 @@ import {
   getWorkspaceSymbols,
   getDocumentHighlights,
   getCodeLenses,
+  consumerDeclarationAt,
+  declarationRange,
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
   SOURCE_FIX_ALL,
@@ -37,7 +39,7 @@ import {
   type FeatureOptions,
   type SymbolSources,
 } from '../service/features';
-import type { PolicyDocument, ValidateOptions } from '../service';
+import { parsePolicyDocument, type PolicyDocument, type ValidateOptions } from '../service';
 import { APPLY_EDIT_COMMAND, SHOW_REFERENCES_COMMAND } from './protocol';
 import { cancelled, type Runner } from './runner';
 import type { ServerSettings } from './settings';
@@ -59,6 +61,8 @@ export interface FeatureContext {
   settings(): ServerSettings;
   /** What workspace symbols are found in: the open documents and the known definitions and sets. */
   symbolSources(): SymbolSources;
+  /** A document's text: the open document's, else the file's (undefined when it cannot be read). */
+  readText(uri: string): string | undefined;
   /** The workspace's documents that hold consumers of sets (open ones with their unsaved text), but `except`. */
   consumerDocuments(except: string): ConsumerDocument[];
   logError(message: string): void;
@@ -101,12 +105,23 @@ export const FEATURES: LspFeature[] = [
   {
     readme: 'definition',
     capabilities: { definitionProvider: true },
-    register: ({ connection, handle, featureOptions, sourceUri }) =>
+    register: ({ connection, handle, featureOptions, sourceUri, readText }) =>
       connection.onDefinition(
         handle(
           'definition',
           (d, p, params) => {
             const offset = offsetOf(d, params.position);
+            // In a consumer: the set's declaration of what it names, in the set's file (each copy of the set).
+            const query = p.consumers.length ? consumerDeclarationAt(p, offset, featureOptions(d.uri)) : undefined;
+            if (query) {
+              const found = query.sources.flatMap((source) => {
+                const uri = sourceUri(source);
+                const text = uri ? readText(uri) : undefined;
+                const range = text === undefined ? undefined : declarationRange(parsePolicyDocument(text), query);
+                return uri && range ? [{ uri, range }] : [];
+              });
+              if (found.length) return found;
+            }
             // On policyDefinitionId / policyDefinitionName: the file of the known definition, when it was read from one.
             const source = referencedDefinitionAt(p, offset, featureOptions(d.uri))?.source;
             const file = source && sourceUri(source);

@@ -177,6 +177,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     handle,
     featureOptions: (uri) => workspace.featureOptions(uri),
     sourceUri: (source) => host.sourceUri(source),
+    readText: (uri) => documents.get(uri)?.getText() ?? host.readFile(uri),
     codeActionLiterals: () => codeActionLiterals,
     // No fix-all where there are no diagnostics of the document's own (ignored), or they are the assembled set's (a split part).
     fixAllOptions: (document, parsed) =>

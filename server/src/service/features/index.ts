@@ -21,4 +21,6 @@ export { getWorkspaceSymbols, workspaceSymbolsOfDocument, matchScore, MAX_WORKSP
 export type { SymbolSources, DocumentWorkspaceSymbols, SymbolEntry } from './workspaceSymbols';
 export { getDocumentHighlights } from './highlights';
 export { getCodeLenses } from './codeLens';
+export { consumerDeclarationAt, declarationRange } from './consumerDefinition';
+export type { ConsumerDeclarationQuery } from './consumerDefinition';
 export type { CodeLensOptions } from './codeLens';

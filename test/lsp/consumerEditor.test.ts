@@ -210,3 +210,56 @@ test('go to definition from a consumer: the set it names, a passed parameter, a 
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("completion in a consumer from the workspace's set: a tree node's parameters, a passed value's allowed values, a message's reference ID", async () => {
+  const root = workspace();
+  try {
+    const client = await startLanguageServer({ rootUri: pathToFileURL(root).href });
+    const treeFile = path.join(root, 'epac', 'policyAssignments', 'allowed-locations-assignments.jsonc');
+    const tree = fs
+      .readFileSync(treeFile, 'utf8')
+      .replace('"scope": {', '"children": [{ "nodeName": "child", "parameters": {  } }],\n    "scope": {');
+    const treeUri = pathToFileURL(treeFile).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri: treeUri, languageId: 'jsonc', version: 1, text: tree } });
+    const complete = async (uri: string, text: string, offset: number) => {
+      const document = TextDocument.create(uri, 'json', 1, text);
+      const answer = await client.request<{ items: Array<{ label: string; textEdit?: { newText: string } }> }>('textDocument/completion', {
+        textDocument: { uri },
+        position: document.positionAt(offset),
+      });
+      return answer.result?.items ?? [];
+    };
+    const inChild = await until(
+      () => complete(treeUri, tree, tree.indexOf('"parameters": {  }') + '"parameters": { '.length),
+      (items) => items.some((i) => i.label === 'AllowedLocations'),
+    );
+    assert.deepEqual(
+      inChild.map((i) => [i.label, i.textEdit?.newText]),
+      [['AllowedLocations', '"AllowedLocations": [$1]']],
+    );
+
+    const assignmentFile = path.join(root, 'alz', 'Audit-UnusedResources.alz_policy_assignment.json');
+    const text = fs
+      .readFileSync(assignmentFile, 'utf8')
+      .replace(/("EffectDisks": \{\s*"value": )"Audit"/, '$1""')
+      .replace('"parameters": {', '"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "" }],\n    "parameters": {');
+    const uri = pathToFileURL(assignmentFile).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text } });
+    const values = await complete(uri, text, text.indexOf('"value": ""') + '"value": "'.length);
+    assert.deepEqual(
+      values.map((i) => i.label),
+      ['Audit', 'Disabled'],
+    );
+    const references = await complete(
+      uri,
+      text,
+      text.indexOf('"policyDefinitionReferenceId": "') + '"policyDefinitionReferenceId": "'.length,
+    );
+    assert.ok(
+      references.some((i) => i.label === 'AuditDisksUnusedResourcesCostOptimization'),
+      JSON.stringify(references.map((i) => i.label)),
+    );
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -163,3 +163,75 @@ test('code lens: a consumer that names a known set by its exact ID counts for th
     'assigned in 2 places',
   );
 });
+
+test("completion of a passed parameter's value offers the set's allowed values", async () => {
+  const text = assignment.replace(/("EffectDisks": \{\s*"value": )"Audit"/, '$1""');
+  const offset = text.indexOf('"value": ""') + '"value": "'.length;
+  const list = await getCompletions(parsePolicyDocument(text, { model: false }), offset, { definitions: catalog });
+  assert.deepEqual(
+    list.items.map((i) => i.label),
+    ['Audit', 'Disabled'],
+  );
+  assert.equal(list.items[0].textEdit && 'range' in list.items[0].textEdit ? list.items[0].textEdit.newText : undefined, '"Audit"');
+  // A parameter the set does not restrict: nothing of ours.
+  const none = await getCompletions(parsePolicyDocument(text, { model: false }), offset, {});
+  assert.ok(!none.items.some((i) => i.label === 'Disabled'));
+});
+
+test("completion of reference IDs: a message's, an override selector's (without the ones listed), the framework's exemptions'", async () => {
+  // The set's members, as the set file has them.
+  const set = parseDocumentText(
+    fs.readFileSync(path.join(FIXTURES, 'Audit-UnusedResourcesCostOptimization.alz_policy_set_definition.json'), 'utf8'),
+  ) as { properties: { policyDefinitions: Array<{ policyDefinitionReferenceId: string }> } };
+  const ids = set.properties.policyDefinitions.map((r) => r.policyDefinitionReferenceId).sort();
+  const withMembers = (members: string) => assignment.replace('"parameters": {', `${members},\n    "parameters": {`);
+  const labels = async (text: string, needle: string) =>
+    (
+      await getCompletions(parsePolicyDocument(text, { model: false }), text.indexOf(needle) + needle.length, { definitions: catalog })
+    ).items.map((i) => i.label);
+  const message = withMembers('"nonComplianceMessages": [{ "message": "m", "policyDefinitionReferenceId": "" }]');
+  assert.deepEqual((await labels(message, '"policyDefinitionReferenceId": "')).sort(), ids);
+  const override = withMembers(
+    `"overrides": [{ "kind": "policyEffect", "value": "Disabled", "selectors": [{ "kind": "policyDefinitionReferenceId", "in": ["${ids[0]}", ""] }] }]`,
+  );
+  assert.deepEqual((await labels(override, `"${ids[0]}", "`)).sort(), ids.slice(1));
+  // A selector of another kind: no reference IDs.
+  const regions = override.replace('"kind": "policyDefinitionReferenceId"', '"kind": "resourceLocation"');
+  assert.ok(!(await labels(regions, `"${ids[0]}", "`)).includes(ids[1]));
+  const exemptions = JSON.stringify({
+    exemptions: [
+      {
+        name: 'x',
+        exemptionCategory: 'Waiver',
+        policySetDefinitionName: 'Audit-UnusedResourcesCostOptimization',
+        policyDefinitionReferenceIds: [ids[1], ''],
+      },
+    ],
+  });
+  assert.deepEqual(
+    (await labels(exemptions, `"${ids[1]}","`)).sort(),
+    ids.filter((id) => id !== ids[1]),
+  );
+});
+
+test("completion in the policy-as-code framework's tree: the set's parameter names in any node's parameters, values as they are", async () => {
+  const epacDir = path.join(REPO_ROOT, 'test', 'fixtures', 'consumers', 'epac');
+  const epacCatalog = new DefinitionCatalog();
+  epacCatalog.addSetDocument(
+    parseDocumentText(fs.readFileSync(path.join(epacDir, 'policySetDefinitions', 'allowed-locations-initiative.jsonc'), 'utf8')),
+    'set.jsonc',
+  );
+  const tree = fs
+    .readFileSync(path.join(epacDir, 'policyAssignments', 'allowed-locations-assignments.jsonc'), 'utf8')
+    .replace('"scope": {', '"children": [{ "nodeName": "child", "parameters": {  } }],\n    "scope": {');
+  const offset = tree.indexOf('"parameters": {  }') + '"parameters": { '.length;
+  const list = await getCompletions(parsePolicyDocument(tree, { model: false }), offset, { definitions: epacCatalog });
+  assert.deepEqual(
+    list.items.map((i) => [i.label, i.textEdit && 'range' in i.textEdit ? i.textEdit.newText : undefined]),
+    [['AllowedLocations', '"AllowedLocations": [$1]']],
+  );
+  // The root's own parameters pass it already: not offered again there.
+  const root = tree.replace('"AllowedLocations": [', '"AllowedLocations": [], "": [');
+  const atRoot = await getCompletions(parsePolicyDocument(root, { model: false }), root.indexOf('"": [') + 1, { definitions: epacCatalog });
+  assert.ok(!atRoot.items.some((i) => i.label === 'AllowedLocations'));
+});

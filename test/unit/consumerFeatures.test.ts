@@ -235,3 +235,25 @@ test("completion in the policy-as-code framework's tree: the set's parameter nam
   const atRoot = await getCompletions(parsePolicyDocument(root, { model: false }), root.indexOf('"": [') + 1, { definitions: epacCatalog });
   assert.ok(!atRoot.items.some((i) => i.label === 'AllowedLocations'));
 });
+
+test('the quick fix on an assignment of a single definition says so', () => {
+  const known = new DefinitionCatalog();
+  const id = '/providers/Microsoft.Authorization/policyDefinitions/00000000-0000-0000-0000-0000000000d1';
+  known.addIndex([{ id, name: id.split('/').pop(), version: '1.0.0', parameters: { tagName: { type: 'String' } } }]);
+  const text = `{
+  "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+  "contentVersion": "1.0.0.0",
+  "resources": [
+    { "type": "Microsoft.Authorization/policyAssignments", "apiVersion": "2024-04-01", "name": "t",
+      "properties": { "policyDefinitionId": "${id}", "parameters": {} } }
+  ]
+}`;
+  const result = validateText(text, { definitions: known });
+  const missing = result.diagnostics.filter((d) => d.code === 'PS9202');
+  assert.equal(missing.length, 1);
+  const actions = getCodeActions(result.document, 'file:///a.json', missing, missing[0].range, { definitions: known });
+  assert.deepEqual(
+    actions.map((a) => a.title),
+    ['Pass the definition parameters this assignment does not pass'],
+  );
+});

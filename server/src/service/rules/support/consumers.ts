@@ -124,12 +124,14 @@ export function passMissingParameters(ctx: FixContext): Fix[] {
     const properties = consumer.targets[0].node.parent?.parent;
     return insertInto(ctx, properties, 'object', 'parameters', Object.fromEntries(members), undefined);
   };
+  // An assignment of a single definition is told so.
+  const kind = declarations.every((d) => d.kind === 'definition') ? 'definition' : 'set';
   const fixes: Fix[] = [];
   const first = edit(required);
   if (first)
     fixes.push({
       key: `${consumer.node.offset}`,
-      title: 'Pass the set parameters this assignment does not pass',
+      title: `Pass the ${kind} parameters this assignment does not pass`,
       edits: [first],
       preferred: true,
     });
@@ -138,7 +140,7 @@ export function passMissingParameters(ctx: FixContext): Fix[] {
     if (all)
       fixes.push({
         key: `${consumer.node.offset}:all`,
-        title: `Pass every parameter of the set this assignment does not pass (${names.size}, with their defaults)`,
+        title: `Pass every parameter of the ${kind} this assignment does not pass (${names.size}, with their defaults)`,
         edits: [all],
       });
   }

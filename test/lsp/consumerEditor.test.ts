@@ -263,3 +263,27 @@ test("completion in a consumer from the workspace's set: a tree node's parameter
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a client that can refresh code lenses is asked to when a consumer is opened or changed', async () => {
+  const root = workspace();
+  try {
+    const client = await startLanguageServer({
+      rootUri: pathToFileURL(root).href,
+      capabilities: { workspace: { codeLens: { refreshSupport: true } } },
+    });
+    const set = open(client, path.join(root, 'alz', 'Enforce-ALZ-Decomm.alz_policy_set_definition.json'));
+    const title = async () =>
+      (await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: set.uri } })).result?.[0]?.command?.title;
+    assert.equal(await until(title, (t) => t === 'assigned in 1 place'), 'assigned in 1 place');
+    // A new assignment of the set, open and not saved yet.
+    const before = client.serverRequestCount('workspace/codeLens/refresh');
+    const copy = fs.readFileSync(path.join(root, 'alz', 'Enforce-ALZ-Decomm.alz_policy_assignment.json'), 'utf8');
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri: pathToFileURL(path.join(root, 'unsaved.json')).href, languageId: 'json', version: 1, text: copy },
+    });
+    await client.waitForServerRequest('workspace/codeLens/refresh', 10000, { after: before });
+    assert.equal(await title(), 'assigned in 2 places');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -267,7 +267,7 @@ export const FEATURES: LspFeature[] = [
       }),
   },
   {
-    readme: `codeLens (on a set document: "assigned in N places", which runs the client command \`${SHOW_REFERENCES_COMMAND}\` with the consumers' locations; see docs/consumers.md)`,
+    readme: `codeLens (on a set document: "assigned in N places", which runs the client command \`${SHOW_REFERENCES_COMMAND}\` with the consumers' locations; \`workspace/codeLens/refresh\` when consumers change; see docs/consumers.md)`,
     capabilities: { codeLensProvider: { resolveProvider: false } },
     register: ({ connection, handle, featureOptions, consumerDocuments }) =>
       connection.onCodeLens(

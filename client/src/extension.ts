@@ -1,7 +1,14 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { ITEM_SCHEME, registerServiceCommands } from './commands';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+  type Location as ProtocolLocation,
+  type Position as ProtocolPosition,
+} from 'vscode-languageclient/node';
 import { POLICY_SET_LANGUAGE, registerLanguageDetection } from './languageDetection';
 import { PolicySetStatus, WorkspaceCheckStatus } from './languageStatus';
 import { CommittedText } from './committedText';
@@ -9,7 +16,7 @@ import { registerShowChanges } from './commands/showChangesAgainstHead';
 import { registerEvaluateSamples } from './commands/evaluateSamples';
 import { registerLanguageModelTools } from './languageModelTools';
 
-import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST } from '#protocol';
+import { APPLY_PLAN_REQUEST, QUOTA_FIGURES_REQUEST, REGIONS_WITH_ROOM_REQUEST, SHOW_REFERENCES_COMMAND } from '#protocol';
 
 let client: LanguageClient | undefined;
 
@@ -62,6 +69,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerShowChanges(context, client, committed);
   // The code lens of a set or definition that fixtures name: their results (the server runs them).
   registerEvaluateSamples(context, client);
+  // A set's code lens ("assigned in N places") opens its consumers in the references view.
+  const converter = client.protocol2CodeConverter;
+  context.subscriptions.push(
+    vscode.commands.registerCommand(SHOW_REFERENCES_COMMAND, (uri: string, position: ProtocolPosition, locations: ProtocolLocation[]) =>
+      vscode.commands.executeCommand(
+        'editor.action.showReferences',
+        vscode.Uri.parse(uri),
+        converter.asPosition(position),
+        locations.map((location) => converter.asLocation(location)),
+      ),
+    ),
+  );
   // Tools for language models (VS Code 1.95 and later) and the MCP server `policyset mcp` (1.101 and later).
   const running = client;
   registerLanguageModelTools(context, { sendRequest: (method, params) => running.sendRequest(method, params) }, log);

@@ -211,7 +211,7 @@ describe('lint --fix', () => {
     assert.match(alone.stderr, /--fix-type chooses the fixes of --fix or --fix-dry-run/);
     const unknown = await lint(['set.json', '--fix', '--fix-type', 'casng'], dir);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /--fix-type takes casing, typo, reference-id, version, remove, not 'casng'; did you mean 'casing'\?/);
+    assert.match(unknown.stderr, /--fix-type takes casing, typo, reference-id, version, remove, add, not 'casng'; did you mean 'casing'\?/);
     assert.equal(fs.readFileSync(path.join(dir, 'set.json'), 'utf8'), SET);
   });
 });

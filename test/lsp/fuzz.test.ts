@@ -257,6 +257,7 @@ async function fuzzServer(
       ...(capabilities.documentHighlightProvider ? ['textDocument/documentHighlight'] : []),
       ...(capabilities.inlayHintProvider ? ['textDocument/inlayHint'] : []),
       ...(capabilities.documentLinkProvider ? ['textDocument/documentLink'] : []),
+      ...(capabilities.codeLensProvider ? ['textDocument/codeLens'] : []),
       ...(capabilities.workspaceSymbolProvider ? ['workspace/symbol'] : []),
     ];
 
@@ -371,9 +372,13 @@ async function fuzzServer(
           query: next() < 0.2 ? '' : document.text.slice(cursorOffset, cursorOffset + int(6)).replace(/[^\w ]/g, ''),
         });
       } else if (
-        !['textDocument/documentSymbol', 'textDocument/diagnostic', 'textDocument/foldingRange', 'textDocument/documentLink'].includes(
-          method,
-        )
+        ![
+          'textDocument/documentSymbol',
+          'textDocument/diagnostic',
+          'textDocument/foldingRange',
+          'textDocument/documentLink',
+          'textDocument/codeLens',
+        ].includes(method)
       )
         Object.assign(params, { position: cursor });
 

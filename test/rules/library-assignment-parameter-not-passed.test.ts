@@ -10,6 +10,19 @@ const invalid: InvalidCase[] = [
     options: withSets,
     data: { names: "'tagName'", missing: ['tagName'] },
     message: /requires 'tagName' \(no default value\), and this assignment does not pass it/,
+    fixes: [
+      {
+        title: 'Pass the set parameters this assignment does not pass',
+        output: assignment(`"parameters": { "effect": { "value": "Deny" }, "tagName": { "value": "" } }`),
+        preferred: true,
+      },
+      {
+        title: 'Pass every parameter of the set this assignment does not pass (3, with their defaults)',
+        output: assignment(
+          `"parameters": { "effect": { "value": "Deny" }, "tagName": { "value": "" }, "excludedResourceGroups": { "value": [] }, "maxAgeDays": { "value": 30 } }`,
+        ),
+      },
+    ],
   },
   {
     name: 'no parameters at all: on the policyDefinitionId key',

@@ -2,6 +2,7 @@
 // guards of vscode-languageserver-types where it has them), and every range of the asked document inside that
 // document and ordered. Returns the problems found, [] for a good answer.
 import {
+  CodeLens,
   CodeAction,
   Command,
   CompletionItem,
@@ -161,6 +162,13 @@ export function answerProblems(method: string, params: Record<string, unknown>, 
       list((value, where) => {
         if (!InlayHint.is(value)) return fail(where, 'not an InlayHint', value);
         inDocument({ start: value.position, end: value.position }, `${where}.position`);
+      }),
+    ),
+    'textDocument/codeLens': nullOr(
+      list((value, where) => {
+        if (!CodeLens.is(value)) return fail(where, 'not a CodeLens', value);
+        inDocument(value.range, `${where}.range`);
+        if (value.command && !Command.is(value.command)) fail(where, 'a command that is not a Command', value);
       }),
     ),
     'textDocument/documentLink': nullOr(

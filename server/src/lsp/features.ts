@@ -6,6 +6,7 @@ import {
   ErrorCodes,
   ResponseError,
   type Connection,
+  type CodeLens,
   type CompletionList,
   type ServerCapabilities,
   type WorkspaceEdit,
@@ -29,6 +30,9 @@ import {
   getDocumentLinks,
   getWorkspaceSymbols,
   getDocumentHighlights,
+  getCodeLenses,
+  consumerDeclarationAt,
+  declarationRange,
   COMPLETION_TRIGGER_CHARACTERS,
   QUICK_FIX,
   SOURCE_FIX_ALL,
@@ -36,8 +40,8 @@ import {
   type FeatureOptions,
   type SymbolSources,
 } from '../service/features';
-import type { PolicyDocument, ValidateOptions } from '../service';
-import { APPLY_EDIT_COMMAND, EVALUATE_SAMPLES_COMMAND } from './protocol';
+import { parsePolicyDocument, type PolicyDocument, type ValidateOptions } from '../service';
+import { APPLY_EDIT_COMMAND, EVALUATE_SAMPLES_COMMAND, SHOW_REFERENCES_COMMAND } from './protocol';
 import { FixtureLenses } from './fixtureLenses';
 import { cancelled, type Runner } from './runner';
 import type { ServerSettings } from './settings';
@@ -59,6 +63,8 @@ export interface FeatureContext {
   settings(): ServerSettings;
   /** What workspace symbols are found in: the open documents and the known definitions and sets. */
   symbolSources(): SymbolSources;
+  /** A document's text: the open document's, else the file's (undefined when it cannot be read). */
+  readText(uri: string): string | undefined;
   /** The workspace's documents that hold consumers of sets (open ones with their unsaved text), but `except`. */
   consumerDocuments(except: string): ConsumerDocument[];
   /** The `policyset test` fixtures that name a set or definition, and their runs (the code lens). */
@@ -106,12 +112,23 @@ export const FEATURES: LspFeature[] = [
   {
     readme: 'definition',
     capabilities: { definitionProvider: true },
-    register: ({ connection, handle, featureOptions, sourceUri }) =>
+    register: ({ connection, handle, featureOptions, sourceUri, readText }) =>
       connection.onDefinition(
         handle(
           'definition',
           (d, p, params) => {
             const offset = offsetOf(d, params.position);
+            // In a consumer: the set's declaration of what it names, in the set's file (each copy of the set).
+            const query = p.consumers.length ? consumerDeclarationAt(p, offset, featureOptions(d.uri)) : undefined;
+            if (query) {
+              const found = query.sources.flatMap((source) => {
+                const uri = sourceUri(source);
+                const text = uri ? readText(uri) : undefined;
+                const range = text === undefined ? undefined : declarationRange(parsePolicyDocument(text), query);
+                return uri && range ? [{ uri, range }] : [];
+              });
+              if (found.length) return found;
+            }
             // On policyDefinitionId / policyDefinitionName: the file of the known definition, when it was read from one.
             const source = referencedDefinitionAt(p, offset, featureOptions(d.uri))?.source;
             const file = source && sourceUri(source);
@@ -257,24 +274,28 @@ export const FEATURES: LspFeature[] = [
       }),
   },
   {
-    readme: `codeLens and codeLens/resolve (on a set or definition that \`policyset test\` fixtures of the workspace name as their \`target\`: "evaluate N samples: k fail", resolved by running them; its command \`${EVALUATE_SAMPLES_COMMAND}\` is the extension's, which shows policySet/fixtureResults)`,
+    readme: `codeLens and codeLens/resolve: on a set document, "assigned in N places", which runs the client command \`${SHOW_REFERENCES_COMMAND}\` with the consumers' locations (\`workspace/codeLens/refresh\` when consumers change; see docs/consumers.md); on a set or definition that \`policyset test\` fixtures of the workspace name as their \`target\`, "evaluate N samples: k fail", resolved by running them (its command \`${EVALUATE_SAMPLES_COMMAND}\` is the extension's, which shows policySet/fixtureResults)`,
     capabilities: { codeLensProvider: { resolveProvider: true } },
-    register: ({ connection, handle, fixtureLenses, logError }) => {
+    register: ({ connection, handle, featureOptions, consumerDocuments, fixtureLenses, logError }) => {
       connection.onCodeLens(
         handle(
           'codeLens',
           async (d, p) => {
-            if (!fixtureLenses.available || !EVALUATED_KINDS.has(p.kind)) return [];
+            const lenses: CodeLens[] = getCodeLenses(p, d.uri, consumerDocuments(d.uri), {
+              definitions: featureOptions(d.uri).definitions,
+              command: SHOW_REFERENCES_COMMAND,
+            });
+            if (!fixtureLenses.available || !EVALUATED_KINDS.has(p.kind)) return lenses;
             const fixtures = await fixtureLenses.fixturesNaming(d.uri);
-            if (!fixtures.length) return [];
+            if (!fixtures.length) return lenses;
             const top = { line: 0, character: 0 };
-            return [{ range: { start: top, end: top }, data: { uri: d.uri, fixtures } }];
+            return [...lenses, { range: { start: top, end: top }, data: { uri: d.uri, fixtures } }];
           },
           [],
-          { model: false },
         ),
       );
       connection.onCodeLensResolve(async (lens) => {
+        // The consumers' lens comes with its command; a fixtures' lens is resolved by running them.
         const data = lens.data as { uri: string; fixtures: string[] } | undefined;
         if (!data) return lens;
         let title: string;

@@ -104,6 +104,12 @@ export interface WorkspaceFilesParams {
 export const APPLY_EDIT_COMMAND = 'policySet.applyFix';
 
 /**
+ * Client command that a set's code lens runs (`arguments: [uri, position, locations]`, LSP shapes): the
+ * extension shows the locations as references (`editor.action.showReferences`). The server does not run it.
+ */
+export const SHOW_REFERENCES_COMMAND = 'policySet.showReferences';
+
+/**
  * Request `{ textDocument: { uri } }` → DocumentDiagnosticsAnswer: a document's diagnostics, checked now (the
  * extension's language-model tool `policyset_lint` asks for the files a model names; null: not a document
  * the server has).

@@ -64,6 +64,11 @@ function consumerDocumentsOf(
   return [...found.values()];
 }
 
+const CODE_LENS_REFRESH = 'workspace/codeLens/refresh';
+const LENS_REFRESH_DELAY_MS = 300;
+/** Text that may hold a consumer of a set (an assignment, the framework's tree or exemptions). */
+const CONSUMER_HINT = /policyAssignments|"nodeName"|"policyAssignmentId"|"exemptions"/;
+
 export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
   let settings: ServerSettings = DEFAULT_SETTINGS;
@@ -109,6 +114,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
   /** After settings or known definitions change. */
   const recheckAll = () => workspace.recheckAll();
+  /** Asks the client for code lenses again (when it can be asked), once after a burst of changes. */
+  let refreshLenses: (() => void) | undefined;
 
   connection.onInitialize((params): InitializeResult => {
     const capabilities = params.capabilities;
@@ -119,8 +126,22 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (capabilities.workspace?.codeLens?.refreshSupport)
       refreshCodeLenses = () => void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     // Inlay hints show what the known definitions and settings say: the client asks again when they change.
-    if (capabilities.workspace?.inlayHint?.refreshSupport)
-      workspace.onRecheck = () => void connection.languages.inlayHint.refresh().catch(() => undefined);
+    const refreshHints = capabilities.workspace?.inlayHint?.refreshSupport
+      ? () => void connection.languages.inlayHint.refresh().catch(() => undefined)
+      : undefined;
+    // A set's code lens counts the workspace's consumers: asked again when they (or the known sets) may have changed.
+    if (capabilities.workspace?.codeLens?.refreshSupport) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      refreshLenses = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => void connection.sendRequest(CODE_LENS_REFRESH).catch(() => undefined), LENS_REFRESH_DELAY_MS);
+      };
+    }
+    if (refreshHints || refreshLenses)
+      workspace.onRecheck = () => {
+        refreshHints?.();
+        refreshLenses?.();
+      };
     workspace.folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     settings = initialSettings(params.initializationOptions) ?? settings;
     // The one choice between pushing and pulling diagnostics.
@@ -186,6 +207,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     workspaceDiagnostics?.settingsChanged(workspaceCheckSettings() !== before);
   });
   connection.onDidChangeWatchedFiles((params) => {
+    refreshLenses?.();
     workspace.filesChanged(params.changes);
     checks.fixtures?.filesChanged();
     fixtureLenses.filesChanged(params.changes);
@@ -199,6 +221,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     handle,
     featureOptions: (uri) => workspace.featureOptions(uri),
     sourceUri: (source) => host.sourceUri(source),
+    readText: (uri) => documents.get(uri)?.getText() ?? host.readFile(uri),
     codeActionLiterals: () => codeActionLiterals,
     // No fix-all where there are no diagnostics of the document's own (ignored), or they are the assembled set's (a split part).
     fixAllOptions: (document, parsed) =>
@@ -218,7 +241,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   registerCustomRequests({ connection, handle, checks, diagnostics: () => diagnostics, workspace, documents, fixtureLenses });
 
-  documents.onDidChangeContent((event) => workspace.documentChanged(event.document));
+  documents.onDidChangeContent((event) => {
+    workspace.documentChanged(event.document);
+    // An open consumer counts with its unsaved text (a cheap look at its text: most documents name none of these).
+    if (refreshLenses && CONSUMER_HINT.test(event.document.getText())) refreshLenses();
+  });
   documents.onDidClose((event) => {
     parses.delete(event.document.uri);
     checks.fixtures?.forget(event.document.uri);

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import type { ConsumerSite } from './consumers/breaks';
 import { nodeAtPointer, valueOf, type Node, type ParsedJson } from './json';
 import type { DocumentKind } from './model/documentKind';
 import type { SetModel, ReferenceModel } from './model/policySet';
@@ -38,7 +39,14 @@ export interface ValidationOptions {
    * The set as it was (its committed text, or the file at a git revision): the version check
    * (version-not-bumped) compares the document with it. `label` names it in messages ('HEAD').
    */
-  previous?: { text: string; label: string; referenceAdded?: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
+  previous?: {
+    text: string;
+    label: string;
+    referenceAdded?: 'minor' | 'major';
+    referenceRemoved?: 'minor' | 'major';
+    /** The consumers that may assign the set (`lint --against`: the files linted, or --consumers): the check says what the changes break. */
+    consumers?: ConsumerSite[];
+  };
   /** The time an exemption's `expiresOn` is compared with (milliseconds since 1970); the current time when absent. */
   now?: number;
   /**

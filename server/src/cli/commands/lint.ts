@@ -183,6 +183,16 @@ const LINT_FLAGS: LintFlag[] = [
     value: '<git revision>',
     help: ["Check each set's version against the file at that revision", '(version-not-bumped, PS3006; see policyset diff --help)'],
   },
+  {
+    name: 'consumers',
+    parse: { type: 'string', multiple: true, default: [] },
+    value: '<path>',
+    help: [
+      'With --against: the assignments and exemptions (files or folders;',
+      'repeatable) whose lines the version check names when a change breaks',
+      'them (default: the files linted)',
+    ],
+  },
   // Their config keys are versions.referenceAdded and versions.referenceRemoved, read by ../options/versionOptions.ts.
   {
     name: 'reference-added',
@@ -443,7 +453,7 @@ export function parseLintArgs(args: string[]): LintArgs {
     config: loaded,
     printConfig,
     listRules,
-    against: againstOf(string('against'), string('reference-added'), string('reference-removed')),
+    against: againstOf(string('against'), string('reference-added'), string('reference-removed'), list('consumers')),
     fix,
   };
 }
@@ -474,7 +484,10 @@ function againstOf(
   revision: string | undefined,
   referenceAdded: string | undefined,
   referenceRemoved: string | undefined,
+  consumers: string[],
 ): LintArgs['against'] {
+  if (consumers.length && revision === undefined)
+    throw new UsageError('--consumers names what a change breaks for --against: give --against too');
   if (revision === undefined && referenceAdded === undefined && referenceRemoved === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
   const { versionSettings } = require('../options/versionOptions') as typeof import('../options/versionOptions');
@@ -482,7 +495,7 @@ function againstOf(
   if (revision === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
   (require('../versions/git') as typeof import('../versions/git')).verifyRevision(revision);
-  return { revision, ...settings };
+  return { revision, ...settings, ...(consumers.length ? { consumerPaths: consumers } : {}) };
 }
 
 /** --print-config: what a file would be linted with, as JSON. */

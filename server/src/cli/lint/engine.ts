@@ -270,7 +270,13 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     }
   });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
-  const settings = args.settings;
+  let settings = args.settings;
+  if (settings.against) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against
+    const { consumerSites } = require('../versions/consumerBreaks') as typeof import('../versions/consumerBreaks');
+    const consumers = await consumerSites(settings.against.consumerPaths, readable, problems);
+    settings = { ...settings, against: { ...settings.against, consumers } };
+  }
   const catalog = sources ? await loadCatalog(sources, extraDefinitions) : undefined;
   const totalBytes = readable.reduce((n, t) => n + t.size, 0);
   // By default, helpers only for inputs large enough to pay for them (see AUTO_BYTES_PER_HELPER).

@@ -17,6 +17,7 @@ import {
   type SeveritySetting,
   type ValidateOptions,
 } from '../../service';
+import type { ConsumerSite } from '../../service/consumers';
 import { LARGE_DOCUMENT } from '../../service/json';
 import { parseDocumentText } from '../../service/json/documentValue';
 import { fixAllDocument, type AppliedFix } from '../../service/features/fixAll';
@@ -32,7 +33,15 @@ export interface LintSettings {
   /** Compute FileResult.identities (only SARIF fingerprints use them; other reports skip the work). */
   identities?: boolean;
   /** `lint --against <revision>`: each set is checked against its file at that revision (version-not-bumped). */
-  against?: { revision: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' };
+  against?: {
+    revision: string;
+    referenceAdded: 'minor' | 'major';
+    referenceRemoved?: 'minor' | 'major';
+    /** --consumers: where the assignments are (default: the files linted). */
+    consumerPaths?: string[];
+    /** The consumers read there (by the engine, before the files are linted): the version check names what the changes break. */
+    consumers?: ConsumerSite[];
+  };
   /** `lint --fix` or `--fix-dry-run`: apply the safe fixes (of these kinds; every kind when undefined). Nothing is written here. */
   fix?: { kinds?: FixKind[] };
 }
@@ -53,17 +62,19 @@ export interface FileFix {
 }
 
 /** The file's text at the --against revision, for the sets among the files (undefined when it is new since). */
-function previousOf(
-  file: string,
-  text: string,
-  against: LintSettings['against'],
-): { text: string; label: string; referenceAdded: 'minor' | 'major'; referenceRemoved?: 'minor' | 'major' } | undefined {
+function previousOf(file: string, text: string, against: LintSettings['against']): ValidateOptions['previous'] {
   if (!against || !text.includes('olicyDefinitions')) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- git is run only with --against
   const previous = (require('../versions/git') as typeof import('../versions/git')).showAtRevision(against.revision, file);
   return previous === undefined
     ? undefined
-    : { text: previous, label: against.revision, referenceAdded: against.referenceAdded, referenceRemoved: against.referenceRemoved };
+    : {
+        text: previous,
+        label: against.revision,
+        referenceAdded: against.referenceAdded,
+        referenceRemoved: against.referenceRemoved,
+        consumers: against.consumers,
+      };
 }
 
 /**

@@ -1,7 +1,7 @@
 // `policyset diff --consumers <paths>`: for each change that takes away what consumers name (a parameter
 // removed or renamed, a reference ID removed or changed), the consumer files and lines it breaks.
 import { decodeText, parsePolicyDocument, type ChangeReport } from '../../service';
-import { usesOfName } from '../../service/consumers';
+import { siteOf, usesOfName, type ConsumerSite } from '../../service/consumers';
 import { discover, FileReader } from '../../node/files';
 
 /** Keys only consumers have: a file without any is not parsed. */
@@ -51,4 +51,38 @@ export async function addConsumerBreaks(reports: ChangeReport[], paths: string[]
     }
   }
   return { consumerFiles, problems };
+}
+
+/**
+ * `lint --against`: the consumers the version check names the broken lines of, read from --consumers (files
+ * and folders) or, by default, from the files linted. A file that cannot be read here is a problem only when
+ * --consumers named it (a linted file's own problem is reported when it is linted).
+ */
+export async function consumerSites(
+  paths: string[] | undefined,
+  linted: Array<{ file: string; read: () => Uint8Array }>,
+  problems: string[],
+): Promise<ConsumerSite[]> {
+  let files = linted;
+  const given = !!paths?.length;
+  if (given) {
+    const found = await discover(paths!);
+    for (const problem of found.problems) problems.push(`--consumers: ${problem}`);
+    const reader = new FileReader();
+    files = found.files.map((f) => ({ file: f.path, read: () => reader.read(f.path) }));
+  }
+  const sites: ConsumerSite[] = [];
+  for (const { file, read } of files) {
+    let text: string;
+    try {
+      text = decodeText(read()).text;
+    } catch (error) {
+      if (given) problems.push(`--consumers: ${(error as Error).message}`);
+      continue;
+    }
+    if (!CONSUMER_KEYS.some((key) => text.includes(key))) continue;
+    const document = parsePolicyDocument(text, { model: false });
+    if (document.consumers.length) sites.push(siteOf(file, document.consumers, document.lines));
+  }
+  return sites;
 }

@@ -128,10 +128,22 @@ export function formatDiffMarkdown(reports: ChangeReport[], cwd: string): string
     for (const bump of ['major', 'minor', 'patch'] as const) {
       const changes = report.changes.filter((c) => c.bump === bump);
       if (!changes.length) continue;
-      out.push(`#### ${bump[0].toUpperCase()}${bump.slice(1)} (${changes.length})`, '', '| Change | Kind | Where |', '|---|---|---|');
+      // With --consumers, a column of the consumer places each change that takes something away breaks.
+      const breaks = changes.some((c) => c.breaks);
+      out.push(
+        `#### ${bump[0].toUpperCase()}${bump.slice(1)} (${changes.length})`,
+        '',
+        `| Change | Kind | Where |${breaks ? ' Breaks |' : ''}`,
+        `|---|---|---|${breaks ? '---|' : ''}`,
+      );
       for (const change of changes) {
         const where = `${relativeTo(cwd, change.location.file)}:${change.location.range.start.line + 1} \`${change.location.pointer}\``;
-        out.push(`| ${escapeCell(change.message)} | \`${change.kind}\` | ${escapeCell(where)} |`);
+        const broken = !change.breaks
+          ? ''
+          : change.breaks.length
+            ? escapeCell(change.breaks.map((b) => `${relativeTo(cwd, b.file)}:${b.line}`).join(', '))
+            : 'none found';
+        out.push(`| ${escapeCell(change.message)} | \`${change.kind}\` | ${escapeCell(where)} |${breaks ? ` ${broken} |` : ''}`);
       }
       out.push('');
     }
@@ -139,6 +151,9 @@ export function formatDiffMarkdown(reports: ChangeReport[], cwd: string): string
   }
   return out.join('\n');
 }
+
+/** Message text of SARIF, where `[text](id)` is a link: brackets of the files' own text are escaped (SARIF 3.11.6). */
+const sarifText = (text: string) => text.replace(/[[\]\\]/g, (c) => `\\${c}`);
 
 const SARIF_LEVEL: Record<Bump, Sarif.Result.level> = { major: 'error', minor: 'warning', patch: 'note', none: 'none' };
 
@@ -175,13 +190,29 @@ export function formatDiffSarif(reports: ChangeReport[], cwd: string, toolVersio
   for (const report of reports) {
     for (const change of report.changes) {
       if (!change.inNew || bumpRank(change.bump) === 0) continue;
+      // The consumers a change breaks (--consumers): related locations, linked from the message, so that code
+      // scanning shows the result on the set's changed line (in the pull request's diff) and links each consumer.
+      const broken = change.breaks ?? [];
+      const links = broken.map((b, i) => `[${sarifText(`${relativeTo(cwd, b.file)}:${b.line}`)}](${i + 1})`);
+      const breaks = broken.length
+        ? ` It breaks ${broken.length === 1 ? 'this consumer' : `these ${broken.length} consumers`}: ${links.join(', ')}.`
+        : '';
       results.push({
         ruleId: change.kind,
         ruleIndex: kinds.indexOf(change.kind),
         level: SARIF_LEVEL[change.bump],
-        message: { text: `${change.message} (${change.bump})` },
+        message: { text: `${breaks ? sarifText(change.message) : change.message} (${change.bump})${breaks}` },
         locations: [{ physicalLocation: { artifactLocation: artifact(change.inNew.file), region: region(change.inNew.range) } }],
-        properties: { bump: change.bump, path: change.location.pointer },
+        ...(broken.length
+          ? {
+              relatedLocations: broken.map((b, i) => ({
+                id: i + 1,
+                physicalLocation: { artifactLocation: artifact(b.file), region: { startLine: b.line } },
+                message: { text: 'consumer that names it' },
+              })),
+            }
+          : {}),
+        properties: { bump: change.bump, path: change.location.pointer, ...(change.breaks ? { breaks: change.breaks.length } : {}) },
       });
     }
     if (report.versionOk === false && report.versionLocation) {

@@ -13,3 +13,4 @@ export {
 export { assignsSet, usesOfSet, usesOfName, type ConsumerUse, type SetIdentity } from './uses';
 export { parameterFileUses, parameterFilesNamedBy, type ParameterFileUse, type ResolvedParameterFileUse } from './parameterFile';
 export { parseCsv, type ParsedCsv, type CsvCell, type CsvRecord } from './csv';
+export { siteOf, breaksOf, type ConsumerSite, type ConsumerBreak } from './breaks';

@@ -19,7 +19,10 @@ export interface SetIdentity {
 }
 
 /** Whether a consumer assigns the set (one of its targets names it; a target that is an unread expression does not). */
-export function assignsSet(consumer: ConsumerModel, set: SetIdentity): boolean {
+export function assignsSet(
+  consumer: { targets: ReadonlyArray<Pick<ConsumerModel['targets'][number], 'kind' | 'text'>> },
+  set: SetIdentity,
+): boolean {
   const name = set.name.toLowerCase();
   return consumer.targets.some((target) => {
     if (target.kind !== 'set' || target.text === undefined) return false;

@@ -23,7 +23,8 @@ import {
 import type { PolicyDocument } from '../validate';
 import { schemaCompletions } from './schemaCompletion';
 import { planCompletions } from './deploymentPlan';
-import { asDefinition, consumerParametersAt } from './consumerParameters';
+import { asDefinition, consumerAt, consumerParametersAt, declarationsOfConsumer } from './consumerParameters';
+import type { TargetDeclaration } from '../consumers';
 import type { CapacityTable } from '../quota/capacity';
 
 export interface CompletionOptions {
@@ -457,6 +458,8 @@ function definitionParameterKeys(
   document: PolicyDocument,
   definition: DefinitionInfo,
   parametersNode: Node | undefined,
+  /** The values as they are (the policy-as-code framework's tree), not inside `{ "value": ... }`. */
+  raw = false,
 ) {
   const root = document.parsed.root;
   // The key the cursor is on, and whether its property has a value already (then only the key is replaced).
@@ -474,7 +477,11 @@ function definitionParameterKeys(
   parameters.sort((x, y) => Number(x.hasDefault) - Number(y.hasDefault));
   parameters.forEach((p, i) => {
     const quoted = JSON.stringify(p.name);
-    const newText = hasValue ? quoted : `${snippetText(quoted)}: {\n\t"value": ${valuePlaceholder(p)}\n}`;
+    const newText = hasValue
+      ? quoted
+      : raw
+        ? `${snippetText(quoted)}: ${valuePlaceholder(p)}`
+        : `${snippetText(quoted)}: {\n\t"value": ${valuePlaceholder(p)}\n}`;
     b.add({
       label: p.name,
       kind: CompletionItemKind.Property,
@@ -486,6 +493,105 @@ function definitionParameterKeys(
       textEdit: { range: b.range(keyRange[0], keyRange[1]), newText },
     });
   });
+}
+
+/**
+ * Completion in a set's consumers (docs/consumers.md), from the set the consumer assigns as the rules resolve
+ * it: the set's parameters as keys of an assignment resource's `parameters` (`{ "value": ... }`) or of any
+ * node's `parameters` in the policy-as-code framework's tree (values as they are); the allowed values of a
+ * passed parameter's value (or of its array's items); the set's reference IDs in `nonComplianceMessages`,
+ * override selectors of kind `policyDefinitionReferenceId` and the framework's exemption
+ * `policyDefinitionReferenceIds`. Returns true when the cursor is in one of these places and the set is known.
+ */
+function consumerCompletions(
+  b: Builder,
+  where: Where,
+  document: PolicyDocument,
+  options: CompletionOptions,
+  keySlot: boolean,
+  valueSlot: boolean,
+): boolean {
+  const { path } = where;
+  const root = document.parsed.root;
+  if (keySlot) {
+    const found = consumerParametersAt(document, where.offset, options);
+    if (found && found.consumer.shape === 'assignment' && found.consumer.parametersNode) {
+      definitionParameterKeys(b, where, document, asDefinition(found.declarations[0]), found.consumer.parametersNode);
+      return true;
+    }
+  }
+  const consumer = consumerAt(document, where.offset);
+  if (!consumer || !root) return false;
+  const parametersAt = matchAt(path, ['parameters']);
+  const tree = consumer.shape === 'epacAssignment';
+  // The framework's tree: any node's parameters.
+  if (keySlot && tree && parametersAt === path.length - 2) {
+    const declarations = declarationsOfConsumer(consumer, options);
+    if (!declarations.length) return false;
+    definitionParameterKeys(b, where, document, mergedDefinition(declarations), findNodeAtLocation(root, path.slice(0, -1)), true);
+    return true;
+  }
+  if (!valueSlot) return false;
+  // A passed parameter's value: `parameters.<name>.value` of a resource, `parameters.<name>` of a tree node; or an item of it.
+  const valueTail = tree ? ['parameters', '*'] : ['parameters', '*', 'value'];
+  const atValue = matchTail(path, valueTail);
+  const atItem = atValue < 0 ? matchTail(path, [...valueTail, '#']) : -1;
+  const parametersStart = atValue >= 0 ? atValue : atItem;
+  if (parametersStart >= 0) {
+    const parametersNode = findNodeAtLocation(root, path.slice(0, parametersStart + 1));
+    if (!tree && parametersNode?.offset !== consumer.parametersNode?.offset) return false;
+    const lowerName = String(path[parametersStart + 1]).toLowerCase();
+    const declared = declarationsOfConsumer(consumer, options).flatMap((d) => d.parameters.get(lowerName) ?? []);
+    const allowed = declared.find((p) => p.allowedValues?.length)?.allowedValues;
+    if (!allowed) return declared.length > 0;
+    const list = atItem >= 0 ? findNodeAtLocation(root, path.slice(0, -1)) : undefined;
+    const present = new Set(items(list).map((n) => JSON.stringify(n.value)));
+    const parameter = declared[0];
+    for (const value of allowed) {
+      if (present.has(JSON.stringify(value)) || (atItem < 0 && parameter.type === 'Array' && !Array.isArray(value))) continue;
+      const detail = `allowed value of '${parameter.name}'`;
+      if (typeof value === 'string') addStringValue(b, where, value, { detail, kind: CompletionItemKind.EnumMember });
+      else if (!where.inString) {
+        const text = JSON.stringify(value);
+        b.add({
+          label: text,
+          kind: CompletionItemKind.EnumMember,
+          detail,
+          textEdit: { range: b.range(where.offset, where.offset), newText: text },
+        });
+      }
+    }
+    return true;
+  }
+  // A reference ID: a message's, an override selector's of that kind, a framework exemption's.
+  const inSelector = matchTail(path, ['selectors', '#', '*', '#']);
+  const selector =
+    inSelector >= 0 && /^(in|notin)$/i.test(String(path[path.length - 2])) ? findNodeAtLocation(root, path.slice(0, -2)) : undefined;
+  const listed =
+    (selector && stringValue(property(selector, 'kind'))?.toLowerCase() === 'policydefinitionreferenceid') ||
+    (consumer.shape === 'epacExemption' && matchTail(path, ['policyDefinitionReferenceIds', '#']) >= 0);
+  if (!listed && matchTail(path, ['nonComplianceMessages', '#', 'policyDefinitionReferenceId']) < 0) return false;
+  const declarations = declarationsOfConsumer(consumer, options);
+  if (!declarations.length) return false;
+  const present = new Set(listed ? items(findNodeAtLocation(root, path.slice(0, -1))).map((n) => String(n.value).toLowerCase()) : []);
+  const offered = new Set<string>();
+  for (const declaration of declarations) {
+    for (const [lowerId, id] of declaration.referenceIds ?? []) {
+      if (present.has(lowerId) || offered.has(lowerId)) continue;
+      offered.add(lowerId);
+      addStringValue(b, where, id, { kind: CompletionItemKind.Reference, detail: `member of ${declaration.kind} ${declaration.name}` });
+    }
+  }
+  return true;
+}
+
+/** The parameters of every declaration a consumer's targets may mean (the framework's tree: every entry's), the first of each name. */
+function mergedDefinition(declarations: TargetDeclaration[]): DefinitionInfo {
+  const parameters = new Map<string, DefinitionParameter>();
+  for (const declaration of declarations)
+    for (const [lower, p] of declaration.parameters) if (!parameters.has(lower)) parameters.set(lower, p);
+  const names = [...new Set(declarations.map((d) => d.name))];
+  return { ...asDefinition(declarations[0]), displayName: `${declarations[0].kind} ${names.join(', ')}`, parameters };
 }
 
 function definitionNames(b: Builder, where: Where, catalog: DefinitionCatalog) {
@@ -695,14 +801,8 @@ function ownCompletions(b: Builder, where: Where, document: PolicyDocument, opti
     if (others.length === 0) documentSnippets(b, where, false);
   }
 
-  // The parameters of the set an assignment resource assigns, as keys of its `parameters`.
-  if (keySlot && document.consumers.length) {
-    const found = consumerParametersAt(document, where.offset, options);
-    if (found && found.consumer.shape === 'assignment' && found.consumer.parametersNode) {
-      definitionParameterKeys(b, where, document, asDefinition(found.declarations[0]), found.consumer.parametersNode);
-      return true;
-    }
-  }
+  // In a set's consumer: the set's parameter names, allowed values and reference IDs.
+  if (document.consumers.length && consumerCompletions(b, where, document, options, keySlot, valueSlot)) return true;
 
   // A workspace item's type.
   if (valueSlot && path.length === 1 && lower(path[0]) === 'type' && isWorkspaceItemLike(document)) {

@@ -21,7 +21,7 @@ export interface ConsumerSubject {
 }
 
 /** The name consumers know a set by: its resource's name (the set part of '<set>/<version>'), else its ID's last segment. */
-function identityOf(set: SetModel): SetIdentity | undefined {
+export function identityOf(set: SetModel): SetIdentity | undefined {
   const id = stringValue(property(set.resource, 'id'));
   const name = stringValue(property(set.resource, 'name'))?.split('/')[0] ?? id?.slice(id.lastIndexOf('/') + 1);
   if (!name || name.startsWith('[')) return undefined;

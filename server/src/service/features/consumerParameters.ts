@@ -57,3 +57,16 @@ export function asDefinition(declaration: TargetDeclaration): DefinitionInfo {
     source: declaration.source,
   };
 }
+
+/** The innermost consumer whose node holds the offset (an assignment in a template, an entry of an exemption list). */
+export function consumerAt(document: PolicyDocument, offset: number): ConsumerModel | undefined {
+  let best: ConsumerModel | undefined;
+  for (const consumer of document.consumers)
+    if (inside(offset, consumer.node) && (!best || consumer.node.length < best.node.length)) best = consumer;
+  return best;
+}
+
+/** Every declaration a consumer's targets may mean, as the rules resolve them. */
+export function declarationsOfConsumer(consumer: ConsumerModel, options: Known): TargetDeclaration[] {
+  return resolveConsumer(consumer, options.definitions).targets.flatMap((t) => t.candidates);
+}

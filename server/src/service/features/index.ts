@@ -21,3 +21,7 @@ export { getWorkspaceSymbols, workspaceSymbolsOfDocument, matchScore, MAX_WORKSP
 export type { SymbolSources, DocumentWorkspaceSymbols, SymbolEntry } from './workspaceSymbols';
 export { getDocumentHighlights } from './highlights';
 export { fixtureDiagnostics, expectationRange, FIXTURE_CODES } from './fixtureDiagnostics';
+export { getCodeLenses } from './codeLens';
+export { consumerDeclarationAt, declarationRange } from './consumerDefinition';
+export type { ConsumerDeclarationQuery } from './consumerDefinition';
+export type { CodeLensOptions } from './codeLens';

@@ -1,5 +1,5 @@
 import type { ConsumerRule } from './types';
-import { declarationsOf, describeTargets, relatedDeclarations, requiredNotPassed } from './support/consumers';
+import { declarationsOf, describeTargets, passMissingParameters, relatedDeclarations, requiredNotPassed } from './support/consumers';
 
 export const libraryAssignmentParameterNotPassed: ConsumerRule = {
   scope: 'consumer',
@@ -8,6 +8,7 @@ export const libraryAssignmentParameterNotPassed: ConsumerRule = {
     name: 'library-assignment-parameter-not-passed',
     description:
       "An assignment resource kept alone (a landing-zone library's file, a Bicep or Terraform module's template) does not pass parameters that the assigned set requires (no `defaultValue`). The tool that deploys it may add them (missing-assignment-parameter reports this as an error inside a deployment template, where every value is in sight); if it does not, the deployment fails. Said once per assignment, as information.",
+    fixable: 'add',
     defaultSeverity: 'info',
     messages: {
       notPassed:
@@ -36,4 +37,5 @@ export const libraryAssignmentParameterNotPassed: ConsumerRule = {
       });
     }
   },
+  fix: passMissingParameters,
 };

@@ -1,5 +1,5 @@
 import type { ConsumerRule } from './types';
-import { declarationsOf, describeTargets, relatedDeclarations, requiredNotPassed } from './support/consumers';
+import { declarationsOf, describeTargets, passMissingParameters, relatedDeclarations, requiredNotPassed } from './support/consumers';
 
 export const missingAssignmentParameter: ConsumerRule = {
   scope: 'consumer',
@@ -8,6 +8,7 @@ export const missingAssignmentParameter: ConsumerRule = {
     name: 'missing-assignment-parameter',
     description:
       'The assigned set (or definition) has a parameter without a `defaultValue` and the assignment does not pass it: the service rejects the assignment. Checked for assignments whose every value is in sight (inside a deployment template); a library file that a tool completes before it deploys it (a landing-zone library, the policy-as-code framework) is not checked.',
+    fixable: 'add',
     defaultSeverity: 'error',
     messages: {
       missing: "The assigned {{target}} requires parameter '{{name}}' (it has no default value), and the assignment does not pass it.",
@@ -30,4 +31,5 @@ export const missingAssignmentParameter: ConsumerRule = {
       }
     }
   },
+  fix: passMissingParameters,
 };

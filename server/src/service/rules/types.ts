@@ -28,9 +28,9 @@ export interface RuleMeta {
  * problem). `casing`: a name written in its declared or canonical spelling; `typo`: a misspelt name changed
  * to the one close match; `reference-id`: a missing or repeated policyDefinitionReferenceId; `version`: a
  * version normalised or bumped as the changes ask; `remove`: something removed that the service ignores or
- * rejects.
+ * rejects; `add`: something the service requires added (an assignment's parameter values), never safe.
  */
-export const FIX_KINDS = ['casing', 'typo', 'reference-id', 'version', 'remove'] as const;
+export const FIX_KINDS = ['casing', 'typo', 'reference-id', 'version', 'remove', 'add'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 
 export interface RelatedReport {

@@ -5,6 +5,26 @@ import type { SetRule, Fix, FixContext } from './types';
 import { replaceNode } from './support/edits';
 import { nodeAt, setAt, stringData } from './support/fixes';
 import { STRICT_VERSION } from './util';
+import { breaksOf, type ConsumerBreak, type ConsumerSite } from '../consumers/breaks';
+import type { Change } from '../versions';
+
+/** The consumer places the changes break (those that take away a parameter or reference ID the consumers name). */
+function consumerBreaks(changes: Change[], setName: string | undefined, sites: ConsumerSite[] | undefined): ConsumerBreak[] {
+  if (!sites?.length || !setName) return [];
+  const seen = new Set<string>();
+  return changes
+    .flatMap((change) => (change.subject ? breaksOf(change.subject, { name: setName }, sites) : []))
+    .filter((b) => !seen.has(`${b.file}:${b.line}`) && !!seen.add(`${b.file}:${b.line}`));
+}
+
+/** " It breaks 2 assignments: a.json:16, b.json:4." (the places, at most five), or nothing. */
+function describeBreaks(breaks: ConsumerBreak[]): string {
+  if (!breaks.length) return '';
+  const assignments = new Set(breaks.map((b) => `${b.consumer}:${b.file}`)).size;
+  const places = breaks.slice(0, 5).map((b) => `${b.file}:${b.line}`);
+  const more = breaks.length > 5 ? `, and ${breaks.length - 5} more` : '';
+  return ` It breaks ${assignments} assignment${assignments === 1 ? '' : 's'}: ${places.join(', ')}${more}.`;
+}
 
 /** The set as this document has it, for the change model: locations are the rule runner's, so none are made here. */
 function sideOf(ctx: Parameters<SetRule['check']>[0]): SetSide {
@@ -33,8 +53,9 @@ export const versionNotBumped: SetRule = {
     defaultSeverity: 'error',
     messages: {
       tooLittle:
-        "Version '{{value}}' is not bumped enough for the changes since {{against}} ({{old}}): they need a {{required}} version ({{changes}}); use '{{suggested}}'.",
-      notGreater: "Version '{{value}}' must be greater than '{{old}}' ({{against}}): the set changed ({{changes}}); use '{{suggested}}'.",
+        "Version '{{value}}' is not bumped enough for the changes since {{against}} ({{old}}): they need a {{required}} version ({{changes}}); use '{{suggested}}'.{{breaks}}",
+      notGreater:
+        "Version '{{value}}' must be greater than '{{old}}' ({{against}}): the set changed ({{changes}}); use '{{suggested}}'.{{breaks}}",
       lower:
         "Version '{{value}}' is lower than '{{old}}' ({{against}}), and nothing changed that needs a new version: use '{{suggested}}'.",
     },
@@ -61,6 +82,8 @@ export const versionNotBumped: SetRule = {
       : greater && report.requiredBump !== 'major' && report.requiredBump !== 'minor'
         ? 'notGreater'
         : 'tooLittle';
+    // With the consumers known (lint --against), the places the changes break: in the message, as related information and in data.
+    const breaks = messageId === 'lower' ? [] : consumerBreaks(report.changes, old.name, previous.consumers);
     ctx.report({
       node: side.version.node,
       messageId,
@@ -71,7 +94,13 @@ export const versionNotBumped: SetRule = {
         required: report.requiredBump,
         suggested: check.suggested,
         changes,
+        breaks: describeBreaks(breaks),
+        ...(previous.consumers ? { consumerBreaks: breaks.map((b) => ({ file: b.file, line: b.line })) } : {}),
       },
+      related: breaks.map((b) => ({
+        location: { uri: b.file, line: b.line - 1, character: 0 },
+        message: 'An assignment this change breaks',
+      })),
     });
   },
   fix: writeSuggestedVersion,

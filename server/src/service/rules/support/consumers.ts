@@ -1,8 +1,11 @@
 // What the consumer rules (PS92xx) share: the declarations a consumer's targets may mean, how a target is named
 // in a message, and the related information that points at the set's file.
 import type { DefinitionParameter } from '../../definitions';
-import type { ResolvedConsumer, TargetDeclaration } from '../../consumers';
-import type { RelatedReport } from '../types';
+import { consumersOf, resolveConsumer, type ResolvedConsumer, type TargetDeclaration } from '../../consumers';
+import { keyNodeOf } from '../../json';
+import type { Fix, FixContext, RelatedReport } from '../types';
+import { insertInto, insertMembers } from './edits';
+import { sameRange } from './fixes';
 
 /** Every declaration of every target of a consumer. */
 export function declarationsOf(resolved: ResolvedConsumer): TargetDeclaration[] {
@@ -61,4 +64,85 @@ export function requiredNotPassed(resolved: ResolvedConsumer): Map<string, strin
   });
   for (const lower of passed) required.delete(lower);
   return required;
+}
+
+/**
+ * The value a fix passes for a parameter the assignment does not pass: its default when a declaration has
+ * one; else the first of its allowed values; else an empty value of its type (`""`, `0`, `false`, `[]`, `{}`),
+ * which the type and allowed-values checks accept and a person then fills in.
+ */
+export function valueToPass(declared: DefinitionParameter[]): unknown {
+  const withDefault = declared.find((p) => p.hasDefault && p.defaultValue !== undefined);
+  if (withDefault) return withDefault.defaultValue;
+  const allowed = declared.find((p) => p.allowedValues?.length)?.allowedValues;
+  if (allowed) return allowed[0];
+  switch (declared.find((p) => p.type)?.type) {
+    case 'Integer':
+    case 'Float':
+      return 0;
+    case 'Boolean':
+      return false;
+    case 'Array':
+      return [];
+    case 'Object':
+      return {};
+    default:
+      return '';
+  }
+}
+
+/**
+ * The quick fixes of a set parameter an assignment resource does not pass (PS9202, PS9209): "Pass the set
+ * parameters this assignment does not pass" adds every required one (preferred), and, when the set has
+ * others, a second action adds every parameter it does not pass, each with its default. Found from the
+ * diagnostic's range (the key of `parameters`, or of `policyDefinitionId` when there is none); never safe:
+ * the values are for a person to fill in.
+ */
+export function passMissingParameters(ctx: FixContext): Fix[] {
+  const consumer = consumersOf(ctx.document.parsed.root).find((c) => {
+    if (c.shape !== 'assignment' || !c.targets.length) return false;
+    const key = keyNodeOf(c.parametersNode ?? c.targets[0].node);
+    return !!key && sameRange(ctx, key);
+  });
+  if (!consumer || (consumer.parametersNode && consumer.parametersNode.type !== 'object')) return [];
+  const resolved = resolveConsumer(consumer, ctx.options.definitions);
+  if (!resolved.resolved) return [];
+  const required = [...requiredNotPassed(resolved).keys()];
+  if (!required.length) return [];
+  const passed = new Set(consumer.parameters.map((p) => p.name.toLowerCase()));
+  const declarations = declarationsOf(resolved);
+  // Every parameter any declaration has, in the first declaration's order, written as it declares it.
+  const names = new Map<string, string>();
+  for (const declaration of declarations)
+    for (const [lower, parameter] of declaration.parameters) if (!names.has(lower) && !passed.has(lower)) names.set(lower, parameter.name);
+  const edit = (lowers: string[]) => {
+    const members = lowers.map((lower): [string, unknown] => {
+      const declared = declarations.flatMap((d) => (d.parameters.has(lower) ? [d.parameters.get(lower)!] : []));
+      return [names.get(lower) ?? lower, { value: valueToPass(declared) }];
+    });
+    if (consumer.parametersNode) return insertMembers(ctx, consumer.parametersNode, members);
+    const properties = consumer.targets[0].node.parent?.parent;
+    return insertInto(ctx, properties, 'object', 'parameters', Object.fromEntries(members), undefined);
+  };
+  // An assignment of a single definition is told so.
+  const kind = declarations.every((d) => d.kind === 'definition') ? 'definition' : 'set';
+  const fixes: Fix[] = [];
+  const first = edit(required);
+  if (first)
+    fixes.push({
+      key: `${consumer.node.offset}`,
+      title: `Pass the ${kind} parameters this assignment does not pass`,
+      edits: [first],
+      preferred: true,
+    });
+  if (names.size > required.length) {
+    const all = edit([...names.keys()]);
+    if (all)
+      fixes.push({
+        key: `${consumer.node.offset}:all`,
+        title: `Pass every parameter of the ${kind} this assignment does not pass (${names.size}, with their defaults)`,
+        edits: [all],
+      });
+  }
+  return fixes;
 }

@@ -142,6 +142,31 @@ export function insertInto(
   return { offset: endOf(neighbour), length: 0, content: `, ${entry('', true)}` };
 }
 
+/**
+ * Adds several `key: value` members at the end of an object, written as its members are (one per line with
+ * their indentation, or on one line); in an empty object, one per line. One edit, so that the members of one
+ * fix never overlap.
+ */
+export function insertMembers(
+  ctx: Pick<FixContext, 'text' | 'layout'>,
+  container: Node | undefined,
+  members: Array<[string, unknown]>,
+): Edit | undefined {
+  if (!container || container.type !== 'object' || !members.length) return undefined;
+  const { text, layout } = ctx;
+  if (container.children?.length) {
+    const edits = members.map(([key, value]) => insertInto(ctx, container, 'object', key, value, undefined)!);
+    return { offset: edits[0].offset, length: 0, content: edits.map((e) => e.content).join('') };
+  }
+  const inner = text.slice(container.offset + 1, endOf(container) - 1);
+  const outer = indentOfLine(text, container.offset);
+  const indent = outer + layout.unit;
+  const body = members.map(([key, value]) => `${indent}${JSON.stringify(key)}: ${serialize(value, indent, layout, false)}`);
+  const content = `${layout.eol}${body.join(`,${layout.eol}`)}${layout.eol}${outer}`;
+  // Whitespace inside is replaced; anything else (a comment) is kept.
+  return { offset: container.offset + 1, length: inner.trim() ? 0 : inner.length, content };
+}
+
 /** JSON text of a value: on one line (`{ "name": "x" }`), or one member per line indented from `indent`. */
 function serialize(value: unknown, indent: string, layout: Layout, compact: boolean): string {
   if (compact) return compactJson(value);

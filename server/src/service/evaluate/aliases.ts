@@ -1,7 +1,9 @@
 // What a `field` reads of a resource: the top-level fields the service names (name, fullName, kind, type,
 // location, id, identity.type, tags, tags['x']), or an alias. An alias resolves through the caller's alias
-// catalogue, else by the mechanical rule (`<type>/<a.b>` -> `properties.a.b`, `[*]` for every member, a
-// member's own `properties` looked into). An alias neither resolves is reported, never read as a raw path.
+// catalogue, else the bundled one (bundledAliases.json: the aliases of a resource type whose path the
+// mechanical rule does not give), else by the mechanical rule (`<type>/<a.b>` -> `properties.a.b`, `[*]` for
+// every member, a member's own `properties` looked into). An alias none resolves is reported, never read as a
+// raw path.
 import { isExpression } from './expression';
 import { Unknown, getIgnoreCase, isObject, type Json, type JsonObject, type Resource } from './types';
 
@@ -13,7 +15,29 @@ export interface ResolvedField {
   path?: Path;
   computed?: Json | undefined;
   /** How it was resolved, for the trace. */
-  how: 'top-level' | 'catalogue' | 'mechanical';
+  how: 'top-level' | 'catalogue' | 'bundled' | 'mechanical';
+}
+
+interface BundledCatalogue {
+  types: Record<string, Record<string, string>>;
+}
+
+let bundled: Map<string, Map<string, string>> | undefined;
+
+/** The bundled catalogue's path of an alias on a resource type (the same alias reads another path on another type). */
+export function bundledAliasPath(type: string, alias: string): string | undefined {
+  if (!bundled) {
+    // Loaded on first use: the data is inlined in the bundles (and the web worker's), parsed only when an alias is read.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON data, read when first asked for
+    const data = require('./bundledAliases.json') as BundledCatalogue;
+    bundled = new Map(
+      Object.entries(data.types).map(([t, aliases]) => [
+        t.toLowerCase(),
+        new Map(Object.entries(aliases).map(([name, path]) => [name.toLowerCase(), path])),
+      ]),
+    );
+  }
+  return bundled.get(type.toLowerCase())?.get(alias.toLowerCase());
 }
 
 const TOP_LEVEL_ALIAS_ROOTS = new Set(['sku', 'identity', 'plan', 'zones', 'extendedlocation', 'managedby', 'kind', 'location', 'tags']);
@@ -63,9 +87,19 @@ export function resolveField(field: string, resource: Resource, aliases?: Map<st
   if (fromCatalogue !== undefined) return { path: splitPath(fromCatalogue), how: 'catalogue' };
   const type = typeof resource.type === 'string' ? resource.type : '';
   if (!field.includes('/')) throw new Unknown(`'${field}' is neither a field the service names nor an alias`);
-  const rest = type && lower.startsWith(type.toLowerCase() + '/') ? field.slice(type.length + 1) : undefined;
+  const fromBundled = type ? bundledAliasPath(type, field) : undefined;
+  if (fromBundled !== undefined) return { path: splitPath(fromBundled), how: 'bundled' };
+  return mechanicalField(field, resource);
+}
+
+/** The mechanical rule alone: `<type>/<a.b>` -> `properties.a.b` (top-level `sku.*`, ... when the resource has them). */
+export function mechanicalField(field: string, resource: Resource): ResolvedField {
+  const type = typeof resource.type === 'string' ? resource.type : '';
+  const rest = type && field.toLowerCase().startsWith(type.toLowerCase() + '/') ? field.slice(type.length + 1) : undefined;
   if (rest === undefined || rest.includes('/') || rest === '') {
-    throw new Unknown(`the alias '${field}' is not of the resource's type '${type || '(none)'}' and no alias catalogue names it`);
+    throw new Unknown(
+      `the alias '${field}' is not of the resource's type '${type || '(none)'}' and no alias catalogue (given or bundled) names it`,
+    );
   }
   const path = splitPath(rest);
   if (TOP_LEVEL_ALIAS_ROOTS.has(path[0].toLowerCase()) && getIgnoreCase(resource, path[0]) !== undefined)

@@ -195,6 +195,12 @@ describe('aliases (definition structure: alias)', () => {
     assert.equal(run(rule, vm({ hardwareProfile: { vmSize: 'Standard_D2s_v3' } })).outcome, 'nonCompliant');
     assert.equal(run(rule, vm({ sku: { name: 'Standard_D2s_v3' } })).outcome, 'compliant', 'properties.sku.name is not read');
   });
+  test("a child's alias named after its name (sites/config/web.minTlsVersion) reads the child's own properties", () => {
+    const rule = { field: 'Microsoft.Web/sites/config/web.minTlsVersion', less: '1.2' };
+    const config = (properties: object) => ({ type: 'Microsoft.Web/sites/config', name: 'site/web', properties });
+    assert.equal(run(rule, config({ minTlsVersion: '1.0' })).outcome, 'nonCompliant');
+    assert.equal(run(rule, config({ minTlsVersion: '1.2', web: { minTlsVersion: '1.0' } })).outcome, 'compliant');
+  });
   test("a bundled array alias is counted, and its members' fields read under the count", () => {
     const rule = {
       count: {

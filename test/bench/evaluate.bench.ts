@@ -67,7 +67,7 @@ for (const file of files) {
     resource,
   );
   outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
-  if (result.outcome === 'unknown' && result.effect === 'manual') manual++;
+  if (result.awaitingAttestation) manual++;
   if (result.outcome === 'unknown') {
     const reason = (result.reason ?? 'no reason').replace(/'[^']*'/g, "'…'");
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);

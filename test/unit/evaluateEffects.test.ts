@@ -2,7 +2,15 @@
 // the service's documentation named in its describe. Expected outcomes are worked out by hand from the page.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate, aliasCatalogue, resourcesOf, type JsonObject, type MemberResult, type EvaluationContext } from '#service';
+import {
+  evaluate,
+  evaluationJson,
+  aliasCatalogue,
+  resourcesOf,
+  type JsonObject,
+  type MemberResult,
+  type EvaluationContext,
+} from '#service';
 
 const SUB = '/subscriptions/11111111-1111-1111-1111-111111111111';
 const RG = `${SUB}/resourceGroups/app-rg`;
@@ -279,7 +287,22 @@ describe('effects (effect basics and each effect page)', () => {
         then: { effect: 'manual', ...(details ? { details } : {}) },
       });
     assert.equal(one(manual({ defaultState: 'NonCompliant' }), storage()).outcome, 'nonCompliant');
-    assert.equal(one(manual(), storage()).outcome, 'unknown');
+    assert.equal(one(manual({ defaultState: 'NonCompliant' }), storage()).awaitingAttestation, undefined);
+    const unattested = one(manual(), storage());
+    assert.equal(unattested.outcome, 'unknown');
+    assert.equal(unattested.awaitingAttestation, true, "the service's own Unknown, not a limit of the evaluator");
+    assert.deepEqual(evaluationJson([{ resource: storage(), results: [unattested] }]).results[0].awaitingAttestation, true);
+    // A manual member whose rule the evaluator cannot decide is unknown for that reason, not awaiting an attestation.
+    const undecided = one(
+      definition({
+        if: { field: 'Microsoft.Storage/storageAccounts/minimumTlsVersion', equals: "[parameters('missing')]" },
+        then: { effect: 'manual' },
+      }),
+      storage(),
+    );
+    assert.equal(undecided.outcome, 'unknown');
+    assert.equal(undecided.awaitingAttestation, undefined);
+    assert.equal(evaluationJson([{ resource: storage(), results: [undecided] }]).results[0].awaitingAttestation, undefined);
     const deny = one(
       definition({
         if: { field: 'type', equals: 'Microsoft.Storage/storageAccounts' },

@@ -485,4 +485,33 @@ describe('inputs: resource files and alias catalogues', () => {
     assert.equal(aliasCatalogue(providers).get('microsoft.compute/imagepublisher'), 'properties.storageProfile.imageReference.publisher');
     assert.equal(aliasCatalogue({ 'Microsoft.X/y/z': 'properties.z' }).get('microsoft.x/y/z'), 'properties.z');
   });
+  test("the service's list names an alias under each of its types: each type reads its own path", () => {
+    const publisher = (path: string) => ({
+      name: 'Microsoft.Compute/imagePublisher',
+      paths: [{ path, apiVersions: ['2023-03-01'] }],
+      defaultPath: path,
+    });
+    // The scale set listed last: a catalogue by name alone would read its path on a virtual machine too.
+    const aliases = aliasCatalogue([
+      {
+        namespace: 'Microsoft.Compute',
+        resourceTypes: [
+          { resourceType: 'virtualMachines', aliases: [publisher('properties.custom.vmPublisher')] },
+          { resourceType: 'virtualMachineScaleSets', aliases: [publisher('properties.custom.setPublisher')] },
+        ],
+      },
+    ]);
+    const rule = definition({ if: { field: 'Microsoft.Compute/imagePublisher', equals: 'Canonical' }, then: { effect: 'audit' } });
+    const machine = (type: string, custom: JsonObject): JsonObject => ({ ...vm(), type, properties: { custom } });
+    const vmType = 'Microsoft.Compute/virtualMachines';
+    const setType = 'Microsoft.Compute/virtualMachineScaleSets';
+    assert.equal(one(rule, machine(vmType, { vmPublisher: 'Canonical' }), { context: { aliases } }).outcome, 'nonCompliant');
+    assert.equal(one(rule, machine(vmType, { setPublisher: 'Canonical' }), { context: { aliases } }).outcome, 'compliant');
+    assert.equal(one(rule, machine(setType, { setPublisher: 'Canonical' }), { context: { aliases } }).outcome, 'nonCompliant');
+    // A type the list does not name reads the path of the alias's name alone (here the last listed).
+    assert.equal(
+      one(rule, machine('Microsoft.Compute/disks', { setPublisher: 'Canonical' }), { context: { aliases } }).outcome,
+      'nonCompliant',
+    );
+  });
 });

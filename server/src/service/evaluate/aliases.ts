@@ -83,9 +83,9 @@ export function resolveField(field: string, resource: Resource, aliases?: Map<st
   if (lower.startsWith('identity.')) return { path: splitPath(field), how: 'top-level' };
   const tag = tagField(field);
   if (tag !== undefined) return { path: ['tags', tag], how: 'top-level' };
-  const fromCatalogue = aliases?.get(lower);
-  if (fromCatalogue !== undefined) return { path: splitPath(fromCatalogue), how: 'catalogue' };
   const type = typeof resource.type === 'string' ? resource.type : '';
+  const fromCatalogue = aliases?.get(typedKey(type, lower)) ?? aliases?.get(lower);
+  if (fromCatalogue !== undefined) return { path: splitPath(fromCatalogue), how: 'catalogue' };
   if (!field.includes('/')) throw new Unknown(`'${field}' is neither a field the service names nor an alias`);
   const fromBundled = type ? bundledAliasPath(type, field) : undefined;
   if (fromBundled !== undefined) return { path: splitPath(fromBundled), how: 'bundled' };
@@ -149,11 +149,20 @@ export function readField(resolved: ResolvedField, resource: JsonObject): Read {
   return readPath(resource, resolved.path, resolved.how === 'top-level' ? Infinity : 1);
 }
 
-/** Reads an alias catalogue: `az provider list --expand resourceTypes/aliases` output, or `{ alias: path }`. */
+/** A catalogue's key for an alias on one resource type (the same alias reads another path on another type). */
+const typedKey = (type: string, alias: string) => `${type.toLowerCase()}|${alias.toLowerCase()}`;
+
+/**
+ * Reads an alias catalogue: `az provider list --expand resourceTypes/aliases` output, or `{ alias: path }`.
+ * The service's list names each alias under its resource type: those are kept by type (`<type>|<alias>`), and by
+ * name alone (the last type listed) for a resource of a type the list does not name.
+ */
 export function aliasCatalogue(document: unknown): Map<string, string> {
   const map = new Map<string, string>();
-  const add = (alias: unknown, path: unknown) => {
-    if (typeof alias === 'string' && typeof path === 'string') map.set(alias.toLowerCase(), path);
+  const add = (alias: unknown, path: unknown, type?: string) => {
+    if (typeof alias !== 'string' || typeof path !== 'string') return;
+    map.set(alias.toLowerCase(), path);
+    if (type) map.set(typedKey(type, alias), path);
   };
   const providers = Array.isArray(document) ? document : isObject(document) && Array.isArray(document.value) ? document.value : undefined;
   if (!providers) {
@@ -162,13 +171,16 @@ export function aliasCatalogue(document: unknown): Map<string, string> {
   }
   for (const provider of providers) {
     const types = isObject(provider) && Array.isArray(provider.resourceTypes) ? provider.resourceTypes : [];
+    const namespace = isObject(provider) && typeof provider.namespace === 'string' ? provider.namespace : undefined;
     for (const type of types) {
       const aliases = isObject(type) && Array.isArray(type.aliases) ? type.aliases : [];
+      const typeName =
+        namespace && isObject(type) && typeof type.resourceType === 'string' ? `${namespace}/${type.resourceType}` : undefined;
       for (const alias of aliases) {
         if (!isObject(alias)) continue;
         const paths = Array.isArray(alias.paths) ? alias.paths : [];
         const first = paths.find(isObject);
-        add(alias.name, typeof alias.defaultPath === 'string' ? alias.defaultPath : first?.path);
+        add(alias.name, typeof alias.defaultPath === 'string' ? alias.defaultPath : first?.path, typeName);
       }
     }
   }

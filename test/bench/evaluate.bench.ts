@@ -67,7 +67,7 @@ for (const file of files) {
     resource,
   );
   outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
-  if (result.outcome === 'unknown' && result.effect === 'manual') manual++;
+  if (result.awaitingAttestation) manual++;
   if (result.outcome === 'unknown') {
     const reason = (result.reason ?? 'no reason').replace(/'[^']*'/g, "'…'");
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
@@ -75,7 +75,7 @@ for (const file of files) {
 }
 const share = total ? ((100 * decided) / total).toFixed(1) : '0';
 process.stdout.write(
-  `evaluate: ${decided} of ${total} definitions from ${path.relative(process.cwd(), folder) || folder} decided on a minimal resource of their type (${share}%), ${aliases ? `with a catalogue of ${aliases.size} aliases` : 'aliases by the mechanical rule only'}\n`,
+  `evaluate: ${decided} of ${total} definitions from ${path.relative(process.cwd(), folder) || folder} decided on a minimal resource of their type (${share}%), ${aliases ? `with a catalogue of ${aliases.size} aliases, then the bundled one and the mechanical rule` : 'aliases by the bundled catalogue, then the mechanical rule'}\n`,
 );
 process.stdout.write(
   `  of the unknown, ${manual} are manual definitions whose documented default state is Unknown (an attestation decides): with them, ${total ? ((100 * (decided + manual)) / total).toFixed(1) : '0'}% have the outcome the service documents\n`,

@@ -106,7 +106,10 @@ describe('policyset evaluate', { concurrency: 4 }, () => {
     assert.equal(withRelated.relatedResourcesFound, 1);
     const vault = JSON.parse(fs.readFileSync('examples/evaluate/key-vault.json', 'utf8')) as Json[];
     const setting = (JSON.parse(fs.readFileSync('examples/evaluate/diagnostic-settings.json', 'utf8')) as Json[])[0];
-    const enabled = { ...setting, properties: { logs: { enabled: true }, metrics: { enabled: true } } };
+    const enabled = {
+      ...setting,
+      properties: { logs: [{ categoryGroup: 'allLogs', enabled: true }], metrics: [{ category: 'AllMetrics', enabled: true }] },
+    };
     const together = write('vault-and-setting.json', [...vault, enabled]);
     const inFile = find(JSON.parse((await runCli(['evaluate', SET, '-r', together, '-d', DEFINITIONS, '-f', 'json'])).stdout) as Json);
     assert.equal(inFile.outcome, 'compliant', 'a setting deployed with the vault');

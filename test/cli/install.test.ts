@@ -66,6 +66,7 @@ test('the packed tarball holds what runs, not the tests or sources', () => {
   assert.ok(fs.existsSync(path.join(installed, 'server', 'out', 'cli', 'bundle.js')), 'the CLI bundle, which bin/policyset.js runs');
   assert.ok(!fs.existsSync(path.join(installed, 'server', 'tsconfig.tsbuildinfo')));
   assert.ok(fs.existsSync(path.join(installed, 'LICENSE')));
+  assert.ok(fs.existsSync(path.join(installed, 'THIRD-PARTY-NOTICES.md')), 'the notice of the bundled alias data');
   assert.ok(!fs.existsSync(path.join(installed, 'test')));
   assert.ok(!fs.existsSync(path.join(installed, 'server', 'src')));
   const deps = fs.readdirSync(path.join(installed, 'node_modules'));

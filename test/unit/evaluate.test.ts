@@ -120,14 +120,14 @@ describe('logical operators and fields (policy rule: "Logical operators", "Field
     const rule = {
       allOf: [
         { field: 'type', equals: 'Microsoft.Compute/virtualMachines' },
-        { field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' },
+        { field: 'Microsoft.HybridCompute/imageOffer', like: 'windows*' },
       ],
     };
     assert.equal(run(rule, storage({})).outcome, 'notApplicable');
     const vm = { type: 'Microsoft.Compute/virtualMachines', name: 'vm', location: 'x', properties: {} };
     const result = run(rule, vm);
     assert.equal(result.outcome, 'unknown');
-    assert.match(result.reason ?? '', /alias 'Microsoft.Compute\/imagePublisher' is not of the resource's type/);
+    assert.match(result.reason ?? '', /alias 'Microsoft.HybridCompute\/imageOffer' is not of the resource's type/);
   });
   test("a field given by an expression: [concat('tags[', parameters('tagName'), ']')]", () => {
     const parameters = { tagName: { type: 'String', defaultValue: 'costCenter' } };
@@ -168,6 +168,67 @@ describe('aliases (definition structure: alias)', () => {
       run({ field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' }, vm, { context: { aliases } }).outcome,
       'nonCompliant',
     );
+  });
+  // The bundled catalogue (bundledAliases.json): the page's own example, Microsoft.Compute/imagePublisher, reads
+  // properties.storageProfile.imageReference.publisher on a virtual machine; the scale set's alias of the same
+  // name reads its virtualMachineProfile's.
+  const image = (publisher: string) => ({ imageReference: { publisher } });
+  const vm = (properties: object): JsonObject =>
+    ({ type: 'Microsoft.Compute/virtualMachines', name: 'vm', location: 'x', properties }) as JsonObject;
+  const windows = { field: 'Microsoft.Compute/imagePublisher', equals: 'MicrosoftWindowsServer' };
+  test('an alias the mechanical rule cannot map is read through the bundled catalogue, by the resource type', () => {
+    assert.equal(run(windows, vm({ storageProfile: image('MicrosoftWindowsServer') })).outcome, 'nonCompliant');
+    assert.equal(run(windows, vm({ storageProfile: image('Canonical') })).outcome, 'compliant');
+    const scaleSet = (properties: object) => ({ type: 'Microsoft.Compute/virtualMachineScaleSets', name: 's', location: 'x', properties });
+    assert.equal(
+      run(windows, scaleSet({ virtualMachineProfile: { storageProfile: image('MicrosoftWindowsServer') } })).outcome,
+      'nonCompliant',
+    );
+    assert.equal(
+      run(windows, scaleSet({ storageProfile: image('MicrosoftWindowsServer') })).outcome,
+      'compliant',
+      "a VM's path is not a scale set's",
+    );
+  });
+  test("an alias of the resource's own type whose path is not properties.<a.b>: virtualMachines/sku.name is hardwareProfile.vmSize", () => {
+    const rule = { field: 'Microsoft.Compute/virtualMachines/sku.name', in: ['Standard_D2s_v3'] };
+    assert.equal(run(rule, vm({ hardwareProfile: { vmSize: 'Standard_D2s_v3' } })).outcome, 'nonCompliant');
+    assert.equal(run(rule, vm({ sku: { name: 'Standard_D2s_v3' } })).outcome, 'compliant', 'properties.sku.name is not read');
+  });
+  test("a child's alias named after its name (sites/config/web.minTlsVersion) reads the child's own properties", () => {
+    const rule = { field: 'Microsoft.Web/sites/config/web.minTlsVersion', less: '1.2' };
+    const config = (properties: object) => ({ type: 'Microsoft.Web/sites/config', name: 'site/web', properties });
+    assert.equal(run(rule, config({ minTlsVersion: '1.0' })).outcome, 'nonCompliant');
+    assert.equal(run(rule, config({ minTlsVersion: '1.2', web: { minTlsVersion: '1.0' } })).outcome, 'compliant');
+  });
+  test("a bundled array alias is counted, and its members' fields read under the count", () => {
+    const rule = {
+      count: {
+        field: 'Microsoft.Compute/VirtualMachineScaleSets/extensionProfile.extensions[*]',
+        where: {
+          field: 'Microsoft.Compute/VirtualMachineScaleSets/extensionProfile.extensions[*].type',
+          equals: 'AzureMonitorWindowsAgent',
+        },
+      },
+      equals: 0,
+    };
+    const extension = (type: string) => ({ name: type, properties: { type } });
+    const scaleSet = (...types: string[]) => ({
+      type: 'Microsoft.Compute/virtualMachineScaleSets',
+      name: 's',
+      location: 'x',
+      properties: { virtualMachineProfile: { extensionProfile: { extensions: types.map(extension) } } },
+    });
+    assert.equal(run(rule, scaleSet('CustomScriptExtension')).outcome, 'nonCompliant');
+    assert.equal(run(rule, scaleSet('CustomScriptExtension', 'AzureMonitorWindowsAgent')).outcome, 'compliant');
+  });
+  test('a given catalogue comes before the bundled one; an alias it does not list still reads the bundled path', () => {
+    const resource = vm({ storageProfile: image('Canonical'), custom: { publisher: 'MicrosoftWindowsServer' } });
+    const aliases = new Map([['microsoft.compute/imagepublisher', 'properties.custom.publisher']]);
+    assert.equal(run(windows, resource, { context: { aliases } }).outcome, 'nonCompliant');
+    assert.equal(run(windows, resource).outcome, 'compliant');
+    const other = new Map([['microsoft.compute/imageoffer', 'properties.custom.offer']]);
+    assert.equal(run(windows, resource, { context: { aliases: other } }).outcome, 'compliant');
   });
   test("a template's name that is an expression is not read as a name", () => {
     const result = run({ field: 'name', like: 'prod-*' }, storage({}, { name: "[parameters('accountName')]" }));

@@ -2,7 +2,15 @@
 // the service's documentation named in its describe. Expected outcomes are worked out by hand from the page.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate, aliasCatalogue, resourcesOf, type JsonObject, type MemberResult, type EvaluationContext } from '#service';
+import {
+  evaluate,
+  evaluationJson,
+  aliasCatalogue,
+  resourcesOf,
+  type JsonObject,
+  type MemberResult,
+  type EvaluationContext,
+} from '#service';
 
 const SUB = '/subscriptions/11111111-1111-1111-1111-111111111111';
 const RG = `${SUB}/resourceGroups/app-rg`;
@@ -279,7 +287,22 @@ describe('effects (effect basics and each effect page)', () => {
         then: { effect: 'manual', ...(details ? { details } : {}) },
       });
     assert.equal(one(manual({ defaultState: 'NonCompliant' }), storage()).outcome, 'nonCompliant');
-    assert.equal(one(manual(), storage()).outcome, 'unknown');
+    assert.equal(one(manual({ defaultState: 'NonCompliant' }), storage()).awaitingAttestation, undefined);
+    const unattested = one(manual(), storage());
+    assert.equal(unattested.outcome, 'unknown');
+    assert.equal(unattested.awaitingAttestation, true, "the service's own Unknown, not a limit of the evaluator");
+    assert.deepEqual(evaluationJson([{ resource: storage(), results: [unattested] }]).results[0].awaitingAttestation, true);
+    // A manual member whose rule the evaluator cannot decide is unknown for that reason, not awaiting an attestation.
+    const undecided = one(
+      definition({
+        if: { field: 'Microsoft.Storage/storageAccounts/minimumTlsVersion', equals: "[parameters('missing')]" },
+        then: { effect: 'manual' },
+      }),
+      storage(),
+    );
+    assert.equal(undecided.outcome, 'unknown');
+    assert.equal(undecided.awaitingAttestation, undefined);
+    assert.equal(evaluationJson([{ resource: storage(), results: [undecided] }]).results[0].awaitingAttestation, undefined);
     const deny = one(
       definition({
         if: { field: 'type', equals: 'Microsoft.Storage/storageAccounts' },
@@ -461,5 +484,34 @@ describe('inputs: resource files and alias catalogues', () => {
     ];
     assert.equal(aliasCatalogue(providers).get('microsoft.compute/imagepublisher'), 'properties.storageProfile.imageReference.publisher');
     assert.equal(aliasCatalogue({ 'Microsoft.X/y/z': 'properties.z' }).get('microsoft.x/y/z'), 'properties.z');
+  });
+  test("the service's list names an alias under each of its types: each type reads its own path", () => {
+    const publisher = (path: string) => ({
+      name: 'Microsoft.Compute/imagePublisher',
+      paths: [{ path, apiVersions: ['2023-03-01'] }],
+      defaultPath: path,
+    });
+    // The scale set listed last: a catalogue by name alone would read its path on a virtual machine too.
+    const aliases = aliasCatalogue([
+      {
+        namespace: 'Microsoft.Compute',
+        resourceTypes: [
+          { resourceType: 'virtualMachines', aliases: [publisher('properties.custom.vmPublisher')] },
+          { resourceType: 'virtualMachineScaleSets', aliases: [publisher('properties.custom.setPublisher')] },
+        ],
+      },
+    ]);
+    const rule = definition({ if: { field: 'Microsoft.Compute/imagePublisher', equals: 'Canonical' }, then: { effect: 'audit' } });
+    const machine = (type: string, custom: JsonObject): JsonObject => ({ ...vm(), type, properties: { custom } });
+    const vmType = 'Microsoft.Compute/virtualMachines';
+    const setType = 'Microsoft.Compute/virtualMachineScaleSets';
+    assert.equal(one(rule, machine(vmType, { vmPublisher: 'Canonical' }), { context: { aliases } }).outcome, 'nonCompliant');
+    assert.equal(one(rule, machine(vmType, { setPublisher: 'Canonical' }), { context: { aliases } }).outcome, 'compliant');
+    assert.equal(one(rule, machine(setType, { setPublisher: 'Canonical' }), { context: { aliases } }).outcome, 'nonCompliant');
+    // A type the list does not name reads the path of the alias's name alone (here the last listed).
+    assert.equal(
+      one(rule, machine('Microsoft.Compute/disks', { setPublisher: 'Canonical' }), { context: { aliases } }).outcome,
+      'nonCompliant',
+    );
   });
 });

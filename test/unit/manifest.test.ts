@@ -92,7 +92,15 @@ test('the .vsix holds the bundles, the manifest, the licence and the icon, and n
   })
     .trim()
     .split('\n');
-  for (const file of ['package.json', 'LICENSE', 'CHANGELOG.md', manifest.icon as string, readme, 'docs/rules/README.md'])
+  for (const file of [
+    'package.json',
+    'LICENSE',
+    'THIRD-PARTY-NOTICES.md',
+    'CHANGELOG.md',
+    manifest.icon as string,
+    readme,
+    'docs/rules/README.md',
+  ])
     assert.ok(files.includes(file), `${file} in the .vsix`);
   assert.ok(!files.includes('README.md'), "the team's README is not the Marketplace page (vsce would refuse two readme files)");
   const unwanted = files.filter(

@@ -1,7 +1,9 @@
 // What a `field` reads of a resource: the top-level fields the service names (name, fullName, kind, type,
 // location, id, identity.type, tags, tags['x']), or an alias. An alias resolves through the caller's alias
-// catalogue, else by the mechanical rule (`<type>/<a.b>` -> `properties.a.b`, `[*]` for every member, a
-// member's own `properties` looked into). An alias neither resolves is reported, never read as a raw path.
+// catalogue, else the bundled one (bundledAliases.json: the aliases of a resource type whose path the
+// mechanical rule does not give), else by the mechanical rule (`<type>/<a.b>` -> `properties.a.b`, `[*]` for
+// every member, a member's own `properties` looked into). An alias none resolves is reported, never read as a
+// raw path.
 import { isExpression } from './expression';
 import { Unknown, getIgnoreCase, isObject, type Json, type JsonObject, type Resource } from './types';
 
@@ -13,7 +15,29 @@ export interface ResolvedField {
   path?: Path;
   computed?: Json | undefined;
   /** How it was resolved, for the trace. */
-  how: 'top-level' | 'catalogue' | 'mechanical';
+  how: 'top-level' | 'catalogue' | 'bundled' | 'mechanical';
+}
+
+interface BundledCatalogue {
+  types: Record<string, Record<string, string>>;
+}
+
+let bundled: Map<string, Map<string, string>> | undefined;
+
+/** The bundled catalogue's path of an alias on a resource type (the same alias reads another path on another type). */
+export function bundledAliasPath(type: string, alias: string): string | undefined {
+  if (!bundled) {
+    // Loaded on first use: the data is inlined in the bundles (and the web worker's), parsed only when an alias is read.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON data, read when first asked for
+    const data = require('./bundledAliases.json') as BundledCatalogue;
+    bundled = new Map(
+      Object.entries(data.types).map(([t, aliases]) => [
+        t.toLowerCase(),
+        new Map(Object.entries(aliases).map(([name, path]) => [name.toLowerCase(), path])),
+      ]),
+    );
+  }
+  return bundled.get(type.toLowerCase())?.get(alias.toLowerCase());
 }
 
 const TOP_LEVEL_ALIAS_ROOTS = new Set(['sku', 'identity', 'plan', 'zones', 'extendedlocation', 'managedby', 'kind', 'location', 'tags']);
@@ -59,13 +83,23 @@ export function resolveField(field: string, resource: Resource, aliases?: Map<st
   if (lower.startsWith('identity.')) return { path: splitPath(field), how: 'top-level' };
   const tag = tagField(field);
   if (tag !== undefined) return { path: ['tags', tag], how: 'top-level' };
-  const fromCatalogue = aliases?.get(lower);
-  if (fromCatalogue !== undefined) return { path: splitPath(fromCatalogue), how: 'catalogue' };
   const type = typeof resource.type === 'string' ? resource.type : '';
+  const fromCatalogue = aliases?.get(typedKey(type, lower)) ?? aliases?.get(lower);
+  if (fromCatalogue !== undefined) return { path: splitPath(fromCatalogue), how: 'catalogue' };
   if (!field.includes('/')) throw new Unknown(`'${field}' is neither a field the service names nor an alias`);
-  const rest = type && lower.startsWith(type.toLowerCase() + '/') ? field.slice(type.length + 1) : undefined;
+  const fromBundled = type ? bundledAliasPath(type, field) : undefined;
+  if (fromBundled !== undefined) return { path: splitPath(fromBundled), how: 'bundled' };
+  return mechanicalField(field, resource);
+}
+
+/** The mechanical rule alone: `<type>/<a.b>` -> `properties.a.b` (top-level `sku.*`, ... when the resource has them). */
+export function mechanicalField(field: string, resource: Resource): ResolvedField {
+  const type = typeof resource.type === 'string' ? resource.type : '';
+  const rest = type && field.toLowerCase().startsWith(type.toLowerCase() + '/') ? field.slice(type.length + 1) : undefined;
   if (rest === undefined || rest.includes('/') || rest === '') {
-    throw new Unknown(`the alias '${field}' is not of the resource's type '${type || '(none)'}' and no alias catalogue names it`);
+    throw new Unknown(
+      `the alias '${field}' is not of the resource's type '${type || '(none)'}' and no alias catalogue (given or bundled) names it`,
+    );
   }
   const path = splitPath(rest);
   if (TOP_LEVEL_ALIAS_ROOTS.has(path[0].toLowerCase()) && getIgnoreCase(resource, path[0]) !== undefined)
@@ -115,11 +149,20 @@ export function readField(resolved: ResolvedField, resource: JsonObject): Read {
   return readPath(resource, resolved.path, resolved.how === 'top-level' ? Infinity : 1);
 }
 
-/** Reads an alias catalogue: `az provider list --expand resourceTypes/aliases` output, or `{ alias: path }`. */
+/** A catalogue's key for an alias on one resource type (the same alias reads another path on another type). */
+const typedKey = (type: string, alias: string) => `${type.toLowerCase()}|${alias.toLowerCase()}`;
+
+/**
+ * Reads an alias catalogue: `az provider list --expand resourceTypes/aliases` output, or `{ alias: path }`.
+ * The service's list names each alias under its resource type: those are kept by type (`<type>|<alias>`), and by
+ * name alone (the last type listed) for a resource of a type the list does not name.
+ */
 export function aliasCatalogue(document: unknown): Map<string, string> {
   const map = new Map<string, string>();
-  const add = (alias: unknown, path: unknown) => {
-    if (typeof alias === 'string' && typeof path === 'string') map.set(alias.toLowerCase(), path);
+  const add = (alias: unknown, path: unknown, type?: string) => {
+    if (typeof alias !== 'string' || typeof path !== 'string') return;
+    map.set(alias.toLowerCase(), path);
+    if (type) map.set(typedKey(type, alias), path);
   };
   const providers = Array.isArray(document) ? document : isObject(document) && Array.isArray(document.value) ? document.value : undefined;
   if (!providers) {
@@ -128,13 +171,16 @@ export function aliasCatalogue(document: unknown): Map<string, string> {
   }
   for (const provider of providers) {
     const types = isObject(provider) && Array.isArray(provider.resourceTypes) ? provider.resourceTypes : [];
+    const namespace = isObject(provider) && typeof provider.namespace === 'string' ? provider.namespace : undefined;
     for (const type of types) {
       const aliases = isObject(type) && Array.isArray(type.aliases) ? type.aliases : [];
+      const typeName =
+        namespace && isObject(type) && typeof type.resourceType === 'string' ? `${namespace}/${type.resourceType}` : undefined;
       for (const alias of aliases) {
         if (!isObject(alias)) continue;
         const paths = Array.isArray(alias.paths) ? alias.paths : [];
         const first = paths.find(isObject);
-        add(alias.name, typeof alias.defaultPath === 'string' ? alias.defaultPath : first?.path);
+        add(alias.name, typeof alias.defaultPath === 'string' ? alias.defaultPath : first?.path, typeName);
       }
     }
   }

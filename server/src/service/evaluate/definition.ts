@@ -31,6 +31,11 @@ export interface MemberResult {
   /** false when the assignment's enforcementMode is DoNotEnforce: deny, modify, append, deployIfNotExists do not act. */
   enforced?: boolean;
   note?: string;
+  /**
+   * manual with the default state Unknown: the rule was evaluated and the member applies; its outcome `unknown` is
+   * the compliance state the service itself reports until an attestation, not something the evaluator could not decide.
+   */
+  awaitingAttestation?: true;
 }
 
 export interface DefinitionInput {
@@ -162,7 +167,14 @@ export function evaluateDefinition(input: DefinitionInput, resource: Resource, c
           trace,
           note: 'manual: the default state until an attestation says otherwise',
         };
-      return { ...base, effect, outcome: 'unknown', reason: 'manual: compliance comes from attestations (default state Unknown)', trace };
+      return {
+        ...base,
+        effect,
+        outcome: 'unknown',
+        reason: 'manual: compliance comes from attestations (default state Unknown)',
+        awaitingAttestation: true,
+        trace,
+      };
     }
     if (effect === 'denyAction')
       return {

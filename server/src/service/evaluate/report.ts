@@ -22,6 +22,7 @@ export function evaluationJson(all: ResourceResults[]): { results: Array<Record<
         ...(r.patch ? { patch: r.patch } : {}),
         ...(r.relatedResourcesFound !== undefined ? { relatedResourcesFound: r.relatedResourcesFound } : {}),
         ...(r.note ? { note: r.note } : {}),
+        ...(r.awaitingAttestation ? { awaitingAttestation: true } : {}),
         trace: r.trace,
       })),
     ),

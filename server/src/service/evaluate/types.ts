@@ -34,7 +34,7 @@ export interface EvaluationContext {
   apiVersion?: string;
   /** Resources that auditIfNotExists/deployIfNotExists look for; undefined: none given (unknown outcome). */
   relatedResources?: Resource[];
-  /** The alias catalogue: alias name (lowercased) -> the resource path it reads. */
+  /** The given alias catalogue (aliasCatalogue): alias name, or `<type>|<alias>` for one resource type (lowercased) -> the path it reads. */
   aliases?: Map<string, string>;
 }
 

@@ -160,7 +160,12 @@ export interface LintTask {
 }
 
 /** Lints a task; a file that cannot be read any more gives a result with the error. */
-export function lintTask(task: LintTask, catalog: DefinitionCatalog | undefined, settings: LintSettings): FileResult {
+export function lintTask(
+  task: LintTask,
+  catalog: DefinitionCatalog | undefined,
+  settings: LintSettings,
+  extra: Pick<ValidateOptions, 'libraryAssignments' | 'assignments'> = {},
+): FileResult {
   let bytes: Uint8Array;
   try {
     bytes = task.read();
@@ -175,7 +180,7 @@ export function lintTask(task: LintTask, catalog: DefinitionCatalog | undefined,
       identities: [],
     };
   }
-  return lintBytes(task.file, bytes, task.explicit, catalog, settings);
+  return lintBytes(task.file, bytes, task.explicit, catalog, settings, extra);
 }
 
 export function lintBytes(

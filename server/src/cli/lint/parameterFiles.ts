@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { decodeText, validateText, cloudOfPath, parsePolicyDocument, type DefinitionCatalog } from '../../service';
 import { parameterFilesNamedBy } from '../../service/consumers';
 import type { FileReader } from '../../node/files';
-import { diagnosticIdentities, lintBytes, type FileResult, type LintSettings, type LintTask } from './lintFile';
+import { diagnosticIdentities, lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
 
 /** The landing-zone library's default values file (the library's tooling reads it by this name). */
 export const LIBRARY_DEFAULTS_FILE = /(^|[\\/])alz_policy_default_values\.json$/i;
@@ -46,21 +46,7 @@ export function lintLibraryDefaults(
         complete = false; // Reported where the file is linted.
       }
     }
-    let bytes: Uint8Array;
-    try {
-      bytes = Buffer.from(task.read());
-    } catch (error) {
-      return {
-        file: task.file,
-        kind: 'unknown',
-        diagnostics: [],
-        skipped: false,
-        error: (error as Error).message,
-        internalErrors: [],
-        identities: [],
-      };
-    }
-    return lintBytes(task.file, bytes, task.explicit, catalog, settings, { libraryAssignments: { files, complete } });
+    return lintTask(task, catalog, settings, { libraryAssignments: { files, complete } });
   });
 }
 
@@ -196,20 +182,6 @@ export function lintWithAssignments(
   }
   const assignments = { files };
   return tasks.map((task) => {
-    let bytes: Uint8Array;
-    try {
-      bytes = Buffer.from(task.read());
-    } catch (error) {
-      return {
-        file: task.file,
-        kind: 'unknown',
-        diagnostics: [],
-        skipped: false,
-        error: (error as Error).message,
-        internalErrors: [],
-        identities: [],
-      };
-    }
-    return lintBytes(task.file, bytes, task.explicit, catalog, settings, { assignments });
+    return lintTask(task, catalog, settings, { assignments });
   });
 }

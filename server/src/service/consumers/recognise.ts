@@ -119,11 +119,7 @@ function resourceConsumer(resource: Node, variables: Node | undefined, inTemplat
     ? EXEMPTION_TYPE.test(type)
     : !!property(properties, 'policyAssignmentId') && !!property(properties, 'exemptionCategory');
   if (!isExemption) return undefined;
-  const referenceIds: ReferenceIdUse[] = [];
-  for (const value of items(property(properties, 'policyDefinitionReferenceIds'))) {
-    const id = stringValue(value);
-    if (id !== undefined) referenceIds.push({ value: id, node: value, where: 'exemption' });
-  }
+  const referenceIds = referenceIdsOf(properties, 'exemption');
   return {
     shape: 'exemption',
     node: resource,
@@ -278,13 +274,19 @@ function libraryDefaults(root: Node, list: Node | undefined): ConsumerModel {
   };
 }
 
-/** An enrollment (the resource, or the policy-as-code framework's file): it names its assignment and members of its set. */
-function enrollment(node: Node, fields: Node): ConsumerModel {
+/** The `policyDefinitionReferenceIds` an exemption or an enrollment lists. */
+function referenceIdsOf(fields: Node | undefined, where: 'exemption' | 'enrollment'): ReferenceIdUse[] {
   const referenceIds: ReferenceIdUse[] = [];
   for (const value of items(property(fields, 'policyDefinitionReferenceIds'))) {
     const id = stringValue(value);
-    if (id !== undefined) referenceIds.push({ value: id, node: value, where: 'enrollment' });
+    if (id !== undefined) referenceIds.push({ value: id, node: value, where });
   }
+  return referenceIds;
+}
+
+/** An enrollment (the resource, or the policy-as-code framework's file): it names its assignment and members of its set. */
+function enrollment(node: Node, fields: Node): ConsumerModel {
+  const referenceIds = referenceIdsOf(fields, 'enrollment');
   return {
     shape: 'enrollment',
     node,

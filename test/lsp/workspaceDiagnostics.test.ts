@@ -150,7 +150,7 @@ describe('workspace/diagnostic: the files the CLI checks with others, as policys
     fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'consumer-documents'), dir, { recursive: true });
     const csv = path.join(dir, 'policyAssignments', 'tagging-parameters.csv');
     // A second displayName column (PS9210); the row of 96670d01 names no member of tagging-set (PS9211).
-    const [header, ...rows] = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
+    const [header, ...rows] = fs.readFileSync(csv, 'utf8').trimEnd().split(/\r?\n/);
     fs.writeFileSync(csv, [`${header},displayName`, ...rows.map((row) => `${row},x`)].join('\n') + '\n');
     fs.mkdirSync(path.join(dir, 'exemptions'));
     fs.writeFileSync(

@@ -139,6 +139,110 @@ describe('workspace/diagnostic: the same findings as policyset lint <folder>', (
   });
 });
 
+describe('workspace/diagnostic: the files the CLI checks with others, as policyset lint <folder> checks them', () => {
+  /**
+   * The consumer documents (test/fixtures/consumer-documents): the framework's assignment naming a CSV parameter
+   * file (here with a duplicate column and a row naming no member), an enrollment and an exemption resource
+   * naming an assignment with a wrong reference ID, the library's default values naming an unknown assignment.
+   */
+  function consumerWorkspace(): string {
+    const dir = tempDir('policyset-wsd-consumers-');
+    fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'consumer-documents'), dir, { recursive: true });
+    const csv = path.join(dir, 'policyAssignments', 'tagging-parameters.csv');
+    // A second displayName column (PS9210); the row of 96670d01 names no member of tagging-set (PS9211).
+    const [header, ...rows] = fs.readFileSync(csv, 'utf8').trimEnd().split(/\r?\n/);
+    fs.writeFileSync(csv, [`${header},displayName`, ...rows.map((row) => `${row},x`)].join('\n') + '\n');
+    fs.mkdirSync(path.join(dir, 'exemptions'));
+    fs.writeFileSync(
+      path.join(dir, 'exemptions', 'waiver.json'),
+      JSON.stringify(
+        {
+          type: 'Microsoft.Authorization/policyExemptions',
+          apiVersion: '2022-07-01-preview',
+          name: 'waiver',
+          properties: {
+            exemptionCategory: 'Waiver',
+            policyAssignmentId:
+              '/providers/Microsoft.Management/managementGroups/contoso/providers/Microsoft.Authorization/policyAssignments/Enforce-Tagging',
+            policyDefinitionReferenceIds: ['requireTag', 'requireTags'],
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    return dir;
+  }
+
+  async function settled(client: LspProcess, before: Stats): Promise<void> {
+    let now = await stats(client);
+    for (const deadline = Date.now() + 60_000; now.checked === before.checked || now.pending > 0; now = await stats(client)) {
+      assert.ok(Date.now() < deadline, `the change was not checked: ${JSON.stringify(now)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  test("the CSV parameter file, the exemption and enrollment, the library's default values: the CLI's diagnostics, kept current", async () => {
+    const dir = consumerWorkspace();
+    const [client, cli] = await Promise.all([start(dir), cliFindings(dir)]);
+    const codes = (file: string) => (cli.get(path.join(dir, file)) ?? []).map((d) => d.code).sort();
+    // The oracle holds each planted problem.
+    assert.ok(
+      codes('policyAssignments/tagging-parameters.csv').includes('PS9210'),
+      JSON.stringify(codes('policyAssignments/tagging-parameters.csv')),
+    );
+    assert.ok(codes('policyAssignments/tagging-parameters.csv').includes('PS9211'));
+    assert.deepEqual(codes('exemptions/waiver.json'), ['PS9205']);
+    assert.deepEqual(codes('policyEnrollments/tenant/team.jsonc'), ['PS9205']);
+    assert.ok(codes('library/alz_policy_default_values.json').includes('PS9216'));
+    const first = await pull(client);
+    assertSameFindings(first, cli);
+    const csv = path.join(dir, 'policyAssignments', 'tagging-parameters.csv');
+    const csvUri = pathToFileURL(csv).href;
+    assert.ok(!first.some((r) => r.uri.endsWith('/other.csv') && r.items?.length), 'a CSV file nothing names says nothing');
+
+    // The CSV file fixed on disk: its diagnostics change, as the CLI's do.
+    let before = await stats(client);
+    fs.writeFileSync(
+      csv,
+      'name,referencePath,displayName,prodEffect,prodParameters\n871b6d14-10aa-478d-b590-94f262ecfa99,,Require a tag,Deny,\ncd3aa116-8754-49c9-a813-ad46512ece54,,Inherit a tag,Audit,\n',
+    );
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: csvUri, type: 2 }] });
+    await settled(client, before);
+    const second = await pull(client);
+    const csvCodes = (reports: Report[]) => (reports.find((r) => r.uri === csvUri)?.items ?? []).map((d) => d.code).sort();
+    assert.notDeepEqual(csvCodes(second), csvCodes(first));
+    assert.ok(!csvCodes(second).includes('PS9210') && !csvCodes(second).includes('PS9211'), JSON.stringify(csvCodes(second)));
+    assertSameFindings(second, await cliFindings(dir));
+
+    // The assignment file no longer names it: the CSV file is not checked, and what was said of it is cleared.
+    before = await stats(client);
+    const tree = path.join(dir, 'policyAssignments', 'tagging.jsonc');
+    fs.writeFileSync(tree, fs.readFileSync(tree, 'utf8').replace('"parameterFile": "tagging-parameters.csv",', ''));
+    fs.writeFileSync(csv, fs.readFileSync(csv, 'utf8') + '00000000-0000-0000-0000-000000000000,,Not a member,Audit,\n');
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(tree).href, type: 2 }] });
+    await settled(client, before);
+    const third = await pull(client);
+    assert.deepEqual(csvCodes(third), []);
+    const cliNow = await cliFindings(dir);
+    assert.ok(!cliNow.has(csv));
+    assertSameFindings(third, cliNow);
+
+    // The assignment an exemption names renamed: the exemption and the enrollment say so, as the CLI does.
+    before = await stats(client);
+    const library = path.join(dir, 'library', 'policy_assignments', 'Enforce-Tagging.alz_policy_assignment.json');
+    fs.writeFileSync(library, fs.readFileSync(library, 'utf8').replace('"name": "Enforce-Tagging"', '"name": "Enforce-Tagging-2"'));
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(library).href, type: 2 }] });
+    await settled(client, before);
+    const fourth = await pull(client);
+    const waiverUri = pathToFileURL(path.join(dir, 'exemptions', 'waiver.json')).href;
+    const waiverCodes = (reports: Report[]) => (reports.find((r) => r.uri === waiverUri)?.items ?? []).map((d) => d.code);
+    assert.deepEqual(waiverCodes(first), ['PS9205']);
+    assert.deepEqual(waiverCodes(fourth), [], 'the exemption names an assignment no file holds now');
+    assertSameFindings(fourth, await cliFindings(dir));
+  });
+});
+
 describe('workspace/diagnostic: result ids, partial results, progress', () => {
   test('previousResultIds: the reports the client holds are unchanged, others full', async () => {
     const folder = path.join(REPO_ROOT, 'examples');

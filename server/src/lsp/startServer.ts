@@ -185,7 +185,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     await readSettings();
     if (canWatch)
       void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: '**/*.{json,jsonc}' }, { globPattern: '**/.policysetrc.json' }],
+        watchers: [{ globPattern: '**/*.{json,jsonc,csv}' }, { globPattern: '**/.policysetrc.json' }],
       });
     if (hasWorkspaceFolders)
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
@@ -207,6 +207,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     workspaceDiagnostics?.settingsChanged(workspaceCheckSettings() !== before);
   });
   connection.onDidChangeWatchedFiles((params) => {
+    // .csv files are watched for the workspace check alone (parameter files: lsp/node/workspacePasses.ts).
+    if (params.changes.every((c) => /\.csv$/i.test(c.uri))) return void workspaceDiagnostics?.filesChanged(params.changes);
     refreshLenses?.();
     workspace.filesChanged(params.changes);
     checks.fixtures?.filesChanged();

@@ -10,7 +10,7 @@ import { diagnosticIdentities, lintTask, type FileResult, type LintSettings, typ
 
 /** The landing-zone library's default values file (the library's tooling reads it by this name). */
 export const LIBRARY_DEFAULTS_FILE = /(^|[\\/])alz_policy_default_values\.json$/i;
-const LIBRARY_ASSIGNMENT_FILE = /\.alz_policy_assignment\.json$/i;
+export const LIBRARY_ASSIGNMENT_FILE = /\.alz_policy_assignment\.json$/i;
 
 /**
  * Lints the library's default values files, each with the assignment files linted under its folder and under
@@ -21,7 +21,7 @@ const LIBRARY_ASSIGNMENT_FILE = /\.alz_policy_assignment\.json$/i;
 export function lintLibraryDefaults(
   tasks: LintTask[],
   linted: string[],
-  reader: FileReader,
+  reader: Pick<FileReader, 'read'>,
   catalog: DefinitionCatalog | undefined,
   settings: LintSettings,
 ): FileResult[] {
@@ -51,7 +51,7 @@ export function lintLibraryDefaults(
 }
 
 /** The folders of the libraries a library depends on (undefined for one that cannot be found), from its metadata file. */
-function dependenciesOf(dir: string, reader: FileReader): Array<string | undefined> {
+function dependenciesOf(dir: string, reader: Pick<FileReader, 'read'>): Array<string | undefined> {
   let metadata: unknown;
   try {
     metadata = JSON.parse(decodeText(reader.read(path.join(dir, 'alz_library_metadata.json'))).text);
@@ -77,7 +77,7 @@ export const NAMES_PARAMETER_FILE = Buffer.from('"parameterFile"');
 export function lintParameterFiles(
   csvFiles: Array<{ path: string; explicit: boolean }>,
   assignmentFiles: string[],
-  reader: FileReader,
+  reader: Pick<FileReader, 'read'>,
   catalog: DefinitionCatalog | undefined,
   settings: LintSettings,
 ): FileResult[] {
@@ -167,7 +167,7 @@ export const HOLDS_ASSIGNMENT = Buffer.from('/policyAssignments"');
 export function lintWithAssignments(
   tasks: LintTask[],
   assignmentFiles: string[],
-  reader: FileReader,
+  reader: Pick<FileReader, 'read'>,
   catalog: DefinitionCatalog | undefined,
   settings: LintSettings,
 ): FileResult[] {

@@ -26,6 +26,8 @@ export interface FileState {
   contribution?: Contribution;
   /** It imports the groups of other sets, or assigns a set (scanForDefinitions): the folder's sets are then known. */
   importsGroups: boolean;
+  /** What it is to the checks made with other files (workspacePasses.ts: ROLE_*); 0 for most files. */
+  roles?: number;
   /** Its diagnostics as JSON text (a fraction of the objects' memory); undefined until checked. */
   diagnostics?: string;
   resultId?: string;
@@ -116,19 +118,23 @@ export function shapeOf(catalog: DefinitionCatalog | undefined): string {
  * What a file's bytes add to its folder's known definitions (as the lint engine's scan sorts them out), and
  * whether it imports the groups of other sets or assigns a set (a consumer): the folder's sets are then known.
  */
-export function contributionOf(bytes: Uint8Array, file: string): { contribution?: Contribution; importsGroups: boolean } {
+export function contributionOf(
+  bytes: Uint8Array,
+  file: string,
+): { contribution?: Contribution; importsGroups: boolean; consumer: boolean } {
   const scan = scanForDefinitions(bytes);
   const importsGroups = scan.importsGroups || scan.consumer;
+  const consumer = scan.consumer;
   const text = scan.ruleText ?? (scan.policyDefinitions ? decodeText(bytes).text : undefined);
-  if (text === undefined) return { importsGroups };
+  if (text === undefined) return { importsGroups, consumer };
   const fromRule = scan.ruleText !== undefined;
   try {
     const value = parseDocumentText(text);
     if (isPolicyDefinition(value))
-      return { contribution: { definition: DefinitionCatalog.definitionOf(value, file), fromRule }, importsGroups };
-    if (isPolicySet(value)) return { contribution: { set: DefinitionCatalog.setOf(value, file), fromRule }, importsGroups };
+      return { contribution: { definition: DefinitionCatalog.definitionOf(value, file), fromRule }, importsGroups, consumer };
+    if (isPolicySet(value)) return { contribution: { set: DefinitionCatalog.setOf(value, file), fromRule }, importsGroups, consumer };
   } catch {
     // Not JSON: no definition (the check reports it).
   }
-  return { importsGroups };
+  return { importsGroups, consumer };
 }

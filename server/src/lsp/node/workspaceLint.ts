@@ -12,13 +12,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
-import { DefinitionCatalog, siblingsOf, splitPartOf, type SeveritySetting } from '../../service';
+import { DefinitionCatalog, siblingsOf, type SeveritySetting } from '../../service';
 import { hashText } from '../../service/text';
 import { discover, readUserFileSync } from '../../node/files';
 import { configDefinitions, lintSettings, toPath, type FolderState } from './workspaceFolders';
 import { contributionJson, contributionOf, keysOfContribution, recordingCatalog, shapeOf, type FileState } from './workspaceDependencies';
-import { lintTask, type FileResult } from '../../cli/lint/lintFile';
-import { lintSplitSets } from '../../cli/lint/splitSets';
+import type { FileResult } from '../../cli/lint/lintFile';
+import { checkWith, dependents, isCsv, rolesOf, ROLE_CSV, type PassFiles } from './workspacePasses';
 import type { FileChange, FolderConfigView, WorkspaceLinter, WorkspaceFileReport, WorkspaceLintStats } from '../serverHost';
 
 const DELETED = 3;
@@ -42,6 +42,13 @@ export class WorkspaceLint implements WorkspaceLinter {
   private readonly removed = new Set<string>();
   /** Open documents (their text, not the disk's, is what the dependents are checked against), by path. */
   private readonly open = new Map<string, () => string>();
+  /** What the checks made with other files read (workspacePasses.ts). */
+  private readonly passFiles: PassFiles = {
+    files: this.files,
+    dirty: this.dirty,
+    isOpen: (file) => this.open.has(file),
+    bytesOf: (file) => this.bytesOf(file),
+  };
   readonly stats: WorkspaceLintStats = { files: 0, checked: 0, batches: 0, lastBatch: 0, pending: 0 };
   /**
    * One string per key read: the checks of a repository's sets look up the same built-in definitions, and
@@ -68,15 +75,16 @@ export class WorkspaceLint implements WorkspaceLinter {
     for (const dir of dirs.sort((a, b) => b.length - a.length)) {
       const folder = await this.loadFolder(dir);
       this.folders.push(folder);
-      const { files, problems } = await discover([dir]);
+      const { files, parameterFiles, problems } = await discover([dir]);
       for (const problem of problems) this.options.log(`workspace diagnostics: ${problem}`);
       const ignored = this.options.configOf(pathToFileURL(dir).href);
       let n = 0;
-      for (const { path: file } of files) {
+      // The .csv files too: parameter files when an assignment file names them (workspacePasses.ts).
+      for (const file of [...files.map((f) => f.path), ...parameterFiles]) {
         if (this.files.has(file) || ignored?.ignores(pathToFileURL(file).href)) continue;
         if (this.files.size >= MAX_WORKSPACE_FILES) {
           this.options.log(
-            `workspace diagnostics: more than ${MAX_WORKSPACE_FILES} .json and .jsonc files in ${dir}: only the first ${MAX_WORKSPACE_FILES} (in path order) are checked; the others when they are opened, and by policyset lint`,
+            `workspace diagnostics: more than ${MAX_WORKSPACE_FILES} .json, .jsonc and .csv files in ${dir}: only the first ${MAX_WORKSPACE_FILES} (in path order) are checked; the others when they are opened, and by policyset lint`,
           );
           break;
         }
@@ -122,7 +130,8 @@ export class WorkspaceLint implements WorkspaceLinter {
     let stat: { size: number; mtimeMs: number } = { size: 0, mtimeMs: 0 };
     try {
       if (!this.open.has(file)) stat = fs.statSync(file);
-      bytes = this.bytesOf(file);
+      // A .csv file is read only when an assignment file names it (as by the CLI): known by its size and time.
+      bytes = isCsv(file) && !this.open.has(file) ? Buffer.from(`${stat.size}:${stat.mtimeMs}`) : this.bytesOf(file);
     } catch {
       // Unreadable: checked all the same (the check reports it, as the CLI does).
       const state: FileState = {
@@ -132,6 +141,7 @@ export class WorkspaceLint implements WorkspaceLinter {
         mtimeMs: -1,
         hash: '',
         contribution: undefined,
+        roles: isCsv(file) ? ROLE_CSV : 0,
       };
       this.files.set(file, state);
       return state;
@@ -142,7 +152,9 @@ export class WorkspaceLint implements WorkspaceLinter {
       previous.mtimeMs = stat.mtimeMs;
       return undefined;
     }
-    const { contribution, importsGroups } = contributionOf(bytes, file);
+    const { contribution, importsGroups, consumer } = isCsv(file)
+      ? { contribution: undefined, importsGroups: false, consumer: false }
+      : contributionOf(bytes, file);
     const state: FileState = {
       ...(previous ?? { readsShape: false }),
       folder,
@@ -151,6 +163,7 @@ export class WorkspaceLint implements WorkspaceLinter {
       hash,
       contribution,
       importsGroups,
+      roles: isCsv(file) ? ROLE_CSV : rolesOf(file, bytes, consumer),
     };
     this.files.set(file, state);
     return state;
@@ -218,6 +231,10 @@ export class WorkspaceLint implements WorkspaceLinter {
     const changedKeys = new Set<string>();
     const foldersChanged = new Set<FolderState>();
     const importsBefore = new Map(this.folders.map((f) => [f, [...this.files.values()].some((s) => s.folder === f && s.importsGroups)]));
+    /** Per folder, the roles of the files changed (workspacePasses.ts): the checks made with them are made again. */
+    const touched = new Map<FolderState, number>();
+    const touch = (state: FileState | undefined) =>
+      state?.roles && touched.set(state.folder, (touched.get(state.folder) ?? 0) | state.roles);
     for (const change of changes) {
       const file = toPath(change.uri);
       if (!file) continue;
@@ -232,6 +249,7 @@ export class WorkspaceLint implements WorkspaceLinter {
           if (known !== file && !known.startsWith(prefix)) continue;
           for (const key of keysOfContribution(state.contribution)) changedKeys.add(key);
           if (state.contribution) foldersChanged.add(state.folder);
+          touch(state);
           this.files.delete(known);
           this.dirty.delete(known);
           this.removed.add(known);
@@ -247,7 +265,7 @@ export class WorkspaceLint implements WorkspaceLinter {
       }
       if (
         !isFile ||
-        !/\.jsonc?$/i.test(file) ||
+        !/\.(jsonc?|csv)$/i.test(file) ||
         file.split(path.sep).some((part) => part === 'node_modules' || part === '.git' || part === '.hg' || part === '.svn')
       )
         continue;
@@ -256,6 +274,8 @@ export class WorkspaceLint implements WorkspaceLinter {
       const after = this.readState(file, folder, before);
       if (!after) continue; // Same bytes as last read.
       affected.add(file);
+      touch(before);
+      touch(after);
       if (contributionJson(before?.contribution) !== contributionJson(after.contribution)) {
         for (const key of [...keysOfContribution(before?.contribution), ...keysOfContribution(after.contribution)]) changedKeys.add(key);
         foldersChanged.add(folder);
@@ -276,6 +296,7 @@ export class WorkspaceLint implements WorkspaceLinter {
           affected.add(file);
       }
     }
+    for (const [folder, roles] of touched) for (const file of dependents(this.files, folder, roles)) affected.add(file);
     for (const file of affected) this.dirty.add(file);
     this.stats.files = this.files.size;
     this.stats.pending = this.dirty.size;
@@ -315,20 +336,12 @@ export class WorkspaceLint implements WorkspaceLinter {
       const reads = new Set<string>();
       let readsShape = false;
       const catalog = folder.catalog && recordingCatalog(folder.catalog, reads, () => (readsShape = true));
-      let results: FileResult[];
-      if (splitPartOf(file)) {
-        // The parts of its set that are workspace files are checked with it (as the CLI checks them, together).
-        const parts = [file, ...siblingsOf(file).filter((s) => this.files.has(s) && !this.open.has(s))];
-        const tasks = parts.map((p) => ({ file: p, read: () => this.bytesOf(p), size: 0, explicit: false }));
-        const split = lintSplitSets(tasks, catalog, folder.settings);
-        results = [...split.results, ...split.rest.map((t) => lintTask(t, catalog, folder.settings))];
-      } else {
-        results = [lintTask({ file, read: () => this.bytesOf(file), size: 0, explicit: false }, catalog, folder.settings)];
-      }
+      // With the files it is checked with: a split set's other parts, the CSV files, ... (workspacePasses.ts).
+      const results: FileResult[] = checkWith(file, state, this.passFiles, catalog, folder.settings);
       const keys = [...reads].map((key) => this.intern(key));
       for (const result of results) {
         const target = this.files.get(result.file);
-        if (!target) continue;
+        if (!target || this.open.has(result.file)) continue;
         this.dirty.delete(result.file);
         target.reads = keys;
         target.readsShape = readsShape;

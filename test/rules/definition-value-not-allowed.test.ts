@@ -1,5 +1,5 @@
 // PS8004 definition-value-not-allowed: the documents it must pass (valid) and the ones it must report, with the code and the exact range (invalid).
-import { run, DEF, type InvalidCase, type ValidCase } from '../support/ruleTester';
+import { run, DEF, template, type InvalidCase, type ValidCase } from '../support/ruleTester';
 import { withCatalog, ref, LOCATIONS, MULTI, withVariants, withVariantsUntyped } from '../support/ruleDocuments/definitions';
 
 const invalid: InvalidCase[] = [
@@ -26,6 +26,23 @@ const invalid: InvalidCase[] = [
 ];
 
 const valid: ValidCase[] = [
+  {
+    name: "PS8004: in a template, '[[[parameters(...)]' is not compared as written (its escapes are the host pipeline's: the monitoring baseline passes the set's own parameter this way)",
+    text: template(`{
+      "type": "Microsoft.Authorization/policySetDefinitions",
+      "apiVersion": "2021-06-01",
+      "name": "net",
+      "properties": {
+        "displayName": "Net",
+        "parameters": { "effect": { "type": "String" } },
+        "policyDefinitions": [
+          { "policyDefinitionId": "${DEF.main}", "parameters": { ${LOCATIONS}, "effect": { "value": "[[[parameters('effect')]" } } }
+        ]
+      }
+    }`),
+    options: withCatalog,
+    notCodes: ['PS8004', 'PS8003', 'PS7004'],
+  },
   {
     name: 'PS8004: a variant that declares no allowed values allows any value',
     text: ref(`${MULTI}mixed`, `"parameters": { "p": { "value": "Z" } }`),

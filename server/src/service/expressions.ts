@@ -54,7 +54,9 @@ class StringSource {
 /** Whether a string value is evaluated as an expression at the given level. */
 export function expressionLevelOf(value: string, inTemplate: boolean): ExpressionLevel | undefined {
   if (value.length < 2 || value[0] !== '[' || value[value.length - 1] !== ']') return undefined;
-  if (value[1] === '[') return inTemplate ? 'policy' : undefined;
+  // In a template '[[' is the policy expression '[...]', unless it escapes again: '[[[x]' reaches the service as
+  // the literal '[[x]' (a nested deployment's own expression, evaluated later, as the monitoring baseline's sets pass them).
+  if (value[1] === '[') return inTemplate && value[2] !== '[' ? 'policy' : undefined;
   return inTemplate ? 'template' : 'policy';
 }
 

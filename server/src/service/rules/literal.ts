@@ -5,7 +5,11 @@ import type { SetModel } from '../model/policySet';
 /** A value known as written: not an expression (of the template, or of the policy engine). */
 export function isLiteral(set: SetModel, node: Node): boolean {
   if (node.type !== 'string') return !containsExpression(set, node);
-  return expressionLevelOf(node.value as string, set.inTemplate) === undefined;
+  const value = node.value as string;
+  // '[[[...]' in a template escapes twice: what the definition finally receives depends on how many times the
+  // host's pipeline unescapes it (the monitoring baseline's sets pass their own parameters this way): unknown here.
+  if (set.inTemplate && value.startsWith('[[[') && value.endsWith(']')) return false;
+  return expressionLevelOf(value, set.inTemplate) === undefined;
 }
 
 function containsExpression(set: SetModel, node: Node): boolean {

@@ -1,6 +1,6 @@
 // A lint process: receives its settings, then file paths, and answers with one result per file.
 import { loadCatalog, type DefinitionSources } from '../node/definitions';
-import { lintBytes, type FileResult, type LintSettings } from './lint/lintFile';
+import { lintBytes, unreadableResult, type FileResult, type LintSettings } from './lint/lintFile';
 import { readBytes } from '../node/files';
 
 export interface ChildInit {
@@ -36,15 +36,7 @@ process.on('message', (message: ChildInit | ChildTask) => {
     try {
       result = lintBytes(message.file, await readBytes(message.file), message.explicit, catalog, settings!);
     } catch (error) {
-      result = {
-        file: message.file,
-        kind: 'unknown',
-        diagnostics: [],
-        skipped: false,
-        error: (error as Error).message,
-        internalErrors: [],
-        identities: [],
-      };
+      result = unreadableResult(message.file, error);
     }
     send({ type: 'result', index: message.index, result });
   });

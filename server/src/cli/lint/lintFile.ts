@@ -170,17 +170,22 @@ export function lintTask(
   try {
     bytes = task.read();
   } catch (error) {
-    return {
-      file: task.file,
-      kind: 'unknown',
-      diagnostics: [],
-      skipped: false,
-      error: (error as Error).message,
-      internalErrors: [],
-      identities: [],
-    };
+    return unreadableResult(task.file, error);
   }
   return lintBytes(task.file, bytes, task.explicit, catalog, settings, extra);
+}
+
+/** The result of a file that could not be read (or linted): the error, nothing checked. */
+export function unreadableResult(file: string, error: unknown): FileResult {
+  return {
+    file,
+    kind: 'unknown',
+    diagnostics: [],
+    skipped: false,
+    error: (error as Error).message,
+    internalErrors: [],
+    identities: [],
+  };
 }
 
 export function lintBytes(

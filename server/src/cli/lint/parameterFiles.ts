@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { decodeText, validateText, cloudOfPath, parsePolicyDocument, type DefinitionCatalog } from '../../service';
 import { parameterFilesNamedBy } from '../../service/consumers';
 import type { FileReader } from '../../node/files';
-import { diagnosticIdentities, lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
+import { diagnosticIdentities, lintTask, unreadableResult, type FileResult, type LintSettings, type LintTask } from './lintFile';
 
 /** The landing-zone library's default values file (the library's tooling reads it by this name). */
 export const LIBRARY_DEFAULTS_FILE = /(^|[\\/])alz_policy_default_values\.json$/i;
@@ -124,15 +124,7 @@ export function lintParameterFiles(
     try {
       text = decodeText(reader.read(csv.path)).text;
     } catch (error) {
-      results.push({
-        file: csv.path,
-        kind: 'unknown',
-        diagnostics: [],
-        skipped: false,
-        error: (error as Error).message,
-        internalErrors: [],
-        identities: [],
-      });
+      results.push(unreadableResult(csv.path, error));
       continue;
     }
     const result = validateText(text, {

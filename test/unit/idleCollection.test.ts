@@ -37,6 +37,24 @@ describe('IdleCollection: garbage collected once quiet after bulk work', () => {
     await until(() => collections === 1, 'the collection once quiet');
   });
 
+  test('a little work between the two collections makes them both come again, once quiet: the second is not dropped', async () => {
+    let collections = 0;
+    const idle = new IdleCollection(100, 20, 200, () => collections++);
+    idle.note(200);
+    await until(() => collections === 1, 'the first collection');
+    // A re-check of one small file, or a status request, after the first: far below the threshold.
+    idle.note(1);
+    await sleep(10);
+    idle.note();
+    assert.equal(collections, 1, 'not while work goes on');
+    await until(() => collections === 3, 'the first again once quiet, then the second');
+    await sleep(400);
+    assert.equal(collections, 3, 'and no more until more work');
+    idle.note(1);
+    await sleep(400);
+    assert.equal(collections, 3, 'once both are done, a little work owes nothing');
+  });
+
   test('V8 full collection is available without --expose-gc', () => {
     assert.equal(typeof exposedGc(), 'function');
   });

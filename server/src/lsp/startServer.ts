@@ -101,6 +101,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     logError,
   );
   const idleCollection = host.idleCollection(IDLE_COLLECTION_WORK, IDLE_COLLECTION_QUIET_MS, IDLE_COLLECTION_LOW_RATE_MS);
+  workspace.definitionsRead = () => idleCollection.note();
   const handle = documentRunner({
     documents,
     parsed: (document, model) => parses.parsed(document, model),

@@ -63,6 +63,12 @@ export class Workspace {
   /** Each open document's workspace symbols, for the version they were made of (a few names and ranges: kept until it closes). */
   private readonly symbolsByUri = new Map<string, { version: number; symbols: DocumentWorkspaceSymbols }>();
 
+  /**
+   * Called when the known definitions were read again (a scan, changed files, an open definition edited):
+   * work that allocates megabytes outside any document's check (the server's idle collection counts it).
+   */
+  definitionsRead: () => void = () => undefined;
+
   constructor(
     private readonly connection: Connection,
     private readonly host: ServerHost,
@@ -211,7 +217,8 @@ export class Workspace {
           this.openDefinitionTexts(),
         )
         .then((current) => current && this.recheckIfChanged())
-        .catch((error: Error) => this.connection.console.error(`loading policy definitions failed: ${error.message}`));
+        .catch((error: Error) => this.connection.console.error(`loading policy definitions failed: ${error.message}`))
+        .finally(() => this.definitionsRead());
     }, delay);
   }
 
@@ -242,7 +249,8 @@ export class Workspace {
       this.definitions
         .applyChanges(gathered, this.openDefinitionTexts())
         .then((changed) => changed && this.recheckIfChanged())
-        .catch((error: Error) => this.connection.console.error(`reading changed policy definitions failed: ${error.message}`));
+        .catch((error: Error) => this.connection.console.error(`reading changed policy definitions failed: ${error.message}`))
+        .finally(() => this.definitionsRead());
     }, WATCH_DEBOUNCE_MS);
   }
 
@@ -253,6 +261,7 @@ export class Workspace {
     this.openTimer = setTimeout(() => {
       this.definitions.refreshOpen(this.openDefinitionTexts());
       this.recheckIfChanged();
+      this.definitionsRead();
     }, WATCH_DEBOUNCE_MS);
   }
 

@@ -12,6 +12,8 @@ import * as vm from 'node:vm';
 export class IdleCollection {
   private timer: NodeJS.Timeout | undefined;
   private work = 0;
+  /** The first collection ran and the second is still owed: work meanwhile postpones it, never drops it. */
+  private secondOwed = false;
   /** Obtained when first needed (it costs a context): undefined until then, null when it cannot be had. */
   private collect: (() => void) | null | undefined;
 
@@ -36,20 +38,32 @@ export class IdleCollection {
     this.work += work;
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.work < this.threshold) return;
+    // Owed: a request or a small check came after the first collection (a set changed on disk re-reads the
+    // known definitions: megabytes). V8 shrinks the young generation (32 MB after a burst) only at a
+    // collection that finds the allocation rate since the one before it low, so both are done again.
+    if (this.work < this.threshold && !this.secondOwed) return;
     // The first frees the burst's garbage; the second, once V8 sees the allocation rate low, shrinks the
-    // young generation (32 MB after a burst) and hands back the pages the first one freed.
-    this.timer = setTimeout(() => {
+    // young generation and hands back the pages the first one freed.
+    this.schedule(this.quietMs, () => {
       this.work = 0;
       // Obtained here, once quiet, not in the middle of the work: it costs a context (20-40 ms).
       this.collect ??= exposedGc() ?? null;
       this.collect?.();
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.collect?.();
-      }, this.lowRateMs);
-      this.timer.unref();
-    }, this.quietMs);
+      this.secondOwed = true;
+      this.schedule(this.lowRateMs, () => this.second());
+    });
+  }
+
+  private second(): void {
+    this.secondOwed = false;
+    this.collect?.();
+  }
+
+  private schedule(ms: number, run: () => void): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      run();
+    }, ms);
     this.timer.unref();
   }
 }

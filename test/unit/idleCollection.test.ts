@@ -14,7 +14,13 @@ async function until(condition: () => boolean, what: string) {
 describe('IdleCollection: garbage collected once quiet after bulk work', () => {
   test('nothing below the threshold; above it, one collection when quiet and one more later, then none', async () => {
     let collections = 0;
-    const idle = new IdleCollection(100, 20, 40, () => collections++);
+    const idle = new IdleCollection(
+      100,
+      20,
+      40,
+      () => collections++,
+      () => 0,
+    );
     idle.note(60);
     await sleep(150);
     assert.equal(collections, 0, 'below the threshold');
@@ -27,7 +33,13 @@ describe('IdleCollection: garbage collected once quiet after bulk work', () => {
 
   test('work meanwhile postpones the collection', async () => {
     let collections = 0;
-    const idle = new IdleCollection(100, 2000, 100000, () => collections++);
+    const idle = new IdleCollection(
+      100,
+      2000,
+      100000,
+      () => collections++,
+      () => 0,
+    );
     idle.note(200);
     for (let i = 0; i < 5; i++) {
       await sleep(10);
@@ -39,7 +51,13 @@ describe('IdleCollection: garbage collected once quiet after bulk work', () => {
 
   test('a little work between the two collections makes them both come again, once quiet: the second is not dropped', async () => {
     let collections = 0;
-    const idle = new IdleCollection(100, 20, 200, () => collections++);
+    const idle = new IdleCollection(
+      100,
+      20,
+      200,
+      () => collections++,
+      () => 0,
+    );
     idle.note(200);
     await until(() => collections === 1, 'the first collection');
     // A re-check of one small file, or a status request, after the first: far below the threshold.
@@ -53,6 +71,36 @@ describe('IdleCollection: garbage collected once quiet after bulk work', () => {
     idle.note(1);
     await sleep(400);
     assert.equal(collections, 3, 'once both are done, a little work owes nothing');
+  });
+
+  test('while the young generation has not shrunk the second is tried again, a bounded number of times', async () => {
+    let collections = 0;
+    // Shrunk at the fourth collection (the first, the second, and two more tries).
+    const shrinksAt = 4;
+    const idle = new IdleCollection(
+      100,
+      20,
+      30,
+      () => collections++,
+      () => (collections >= shrinksAt ? 1 << 20 : 32 << 20),
+    );
+    idle.note(200);
+    await until(() => collections === shrinksAt, 'the tries until it shrank');
+    await sleep(300);
+    assert.equal(collections, shrinksAt, 'none once it shrank');
+
+    let stubborn = 0;
+    const never = new IdleCollection(
+      100,
+      20,
+      30,
+      () => stubborn++,
+      () => 32 << 20,
+    );
+    never.note(200);
+    await until(() => stubborn === 5, 'the first, the second and three more tries');
+    await sleep(300);
+    assert.equal(stubborn, 5, 'bounded: no more tries');
   });
 
   test('V8 full collection is available without --expose-gc', () => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DefinitionCatalog, decodeText, parsePolicyDocument, type DefinitionInfo, type SetInfo } from '../../service';
 import { indexCatalog } from './indexCatalogs';
 import { resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
+import { bytesHash, definedBy, type Defined } from './sharedInfos';
 import { POLICY_FILE, readUserFile } from '../../node/files';
 import type { DefinitionSettings, FileChange, KnownDefinitions } from '../serverHost';
 
@@ -228,20 +229,26 @@ export class WorkspaceDefinitions implements KnownDefinitions {
   }
 
   private async readFile(file: string, stat: { mtimeMs: number; size: number }): Promise<FileEntry | undefined> {
-    let value: unknown;
-    let text: string;
+    let text: string | undefined;
+    let defined: Defined;
     try {
-      text = decodeText(await readUserFile(file, 'definitions')).text;
-      value = parseDocumentText(text);
+      const bytes = await readUserFile(file, 'definitions');
+      // What the workspace check made of the same bytes, when it has (sharedInfos.ts); the text is decoded
+      // and parsed only when not.
+      defined = definedBy(file, bytesHash(bytes), () => parseDocumentText((text = decodeText(bytes).text)));
     } catch {
       // Unreadable, or not JSON: not a definition (linting reports it if asked).
       this.files.set(file, { mtimeMs: stat.mtimeMs, size: stat.size });
       return undefined;
     }
     const entry: FileEntry = { mtimeMs: stat.mtimeMs, size: stat.size };
-    if (isPolicyDefinition(value)) entry.definition = DefinitionCatalog.definitionOf(value, file);
-    else if (isPolicySet(value)) entry.set = DefinitionCatalog.setOf(value, file);
-    else if (CONSUMER_KEYS.some((key) => text.includes(key)) && parsePolicyDocument(text, { model: false }).consumers.length)
+    if ('definition' in defined) entry.definition = defined.definition;
+    else if ('set' in defined) entry.set = defined.set;
+    else if (
+      text !== undefined &&
+      CONSUMER_KEYS.some((key) => text!.includes(key)) &&
+      parsePolicyDocument(text, { model: false }).consumers.length
+    )
       entry.consumer = true;
     this.files.set(file, entry);
     return entry;

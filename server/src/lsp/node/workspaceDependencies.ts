@@ -2,7 +2,8 @@
 // looked up, and what a file adds to its folder's known definitions, so that a change re-checks only the files
 // that read what changed (see workspaceLint.ts).
 import { DefinitionCatalog, decodeText, type DefinitionInfo, type SetInfo } from '../../service';
-import { isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
+import { parseDocumentText } from '../../node/definitions';
+import { bytesHash, definedBy } from './sharedInfos';
 import { scanForDefinitions } from '../../cli/lint/engine';
 import type { FolderState } from './workspaceFolders';
 import { hashText } from '../../service/text';
@@ -121,18 +122,18 @@ export function shapeOf(catalog: DefinitionCatalog | undefined): string {
 export function contributionOf(
   bytes: Uint8Array,
   file: string,
+  hash: string = bytesHash(bytes),
 ): { contribution?: Contribution; importsGroups: boolean; consumer: boolean } {
   const scan = scanForDefinitions(bytes);
   const importsGroups = scan.importsGroups || scan.consumer;
   const consumer = scan.consumer;
-  const text = scan.ruleText ?? (scan.policyDefinitions ? decodeText(bytes).text : undefined);
-  if (text === undefined) return { importsGroups, consumer };
+  if (scan.ruleText === undefined && !scan.policyDefinitions) return { importsGroups, consumer };
   const fromRule = scan.ruleText !== undefined;
   try {
-    const value = parseDocumentText(text);
-    if (isPolicyDefinition(value))
-      return { contribution: { definition: DefinitionCatalog.definitionOf(value, file), fromRule }, importsGroups, consumer };
-    if (isPolicySet(value)) return { contribution: { set: DefinitionCatalog.setOf(value, file), fromRule }, importsGroups, consumer };
+    // What the workspace's known definitions made of the same bytes, when they have (sharedInfos.ts).
+    const defined = definedBy(file, hash, () => parseDocumentText(scan.ruleText ?? decodeText(bytes).text));
+    if ('definition' in defined) return { contribution: { definition: defined.definition, fromRule }, importsGroups, consumer };
+    if ('set' in defined) return { contribution: { set: defined.set, fromRule }, importsGroups, consumer };
   } catch {
     // Not JSON: no definition (the check reports it).
   }

@@ -7,7 +7,6 @@
 // on it, and that per unopened file only what the next check needs is kept: its diagnostics and their
 // result id, the definition keys its check looked up, what the file itself adds to the known definitions,
 // and its size, time and hash. Never its text or its tree.
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +15,7 @@ import { DefinitionCatalog, siblingsOf, type SeveritySetting } from '../../servi
 import { hashText } from '../../service/text';
 import { discover, readUserFileSync } from '../../node/files';
 import { configDefinitions, lintSettings, toPath, type FolderState } from './workspaceFolders';
+import { bytesHash } from './sharedInfos';
 import { contributionJson, contributionOf, keysOfContribution, recordingCatalog, shapeOf, type FileState } from './workspaceDependencies';
 import type { FileResult } from '../../cli/lint/lintFile';
 import { checkWith, dependents, isCsv, rolesOf, ROLE_CSV, type PassFiles } from './workspacePasses';
@@ -146,7 +146,7 @@ export class WorkspaceLint implements WorkspaceLinter {
       this.files.set(file, state);
       return state;
     }
-    const hash = createHash('sha1').update(bytes).digest('base64');
+    const hash = bytesHash(bytes);
     if (previous && previous.hash === hash) {
       previous.size = stat.size;
       previous.mtimeMs = stat.mtimeMs;
@@ -154,7 +154,7 @@ export class WorkspaceLint implements WorkspaceLinter {
     }
     const { contribution, importsGroups, consumer } = isCsv(file)
       ? { contribution: undefined, importsGroups: false, consumer: false }
-      : contributionOf(bytes, file);
+      : contributionOf(bytes, file, hash);
     const state: FileState = {
       ...(previous ?? { readsShape: false }),
       folder,

@@ -63,7 +63,20 @@ async function heldRss(client: LspProcess): Promise<number> {
   for (;;) {
     const parts = client.stderr.split('POLICYSET_MEMORY ');
     const tail = parts[parts.length - 1];
-    if (parts.length > before && tail.includes('\n')) return (JSON.parse(tail.slice(0, tail.indexOf('\n'))) as { rss: number }).rss;
+    if (parts.length > before && tail.includes('\n')) {
+      const probe = JSON.parse(tail.slice(0, tail.indexOf('\n'))) as {
+        rss: number;
+        rssAfterGc: number;
+        heapTotal: number;
+        heapUsed: number;
+      };
+      // What the held memory is made of: after the probe's own collection, and the V8 heap in it.
+      if (process.env.BENCH_MEMORY_DETAIL)
+        console.log(
+          `    ${client.name}: held ${mib(probe.rss)}; after a full collection ${mib(probe.rssAfterGc)}, V8 heap ${mib(probe.heapUsed)} used of ${mib(probe.heapTotal)}`,
+        );
+      return probe.rss;
+    }
     if (Date.now() > deadline) throw new Error(`${client.name} did not report its memory`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

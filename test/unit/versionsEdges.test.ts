@@ -479,19 +479,16 @@ describe('split sets', () => {
     assert.ok(parts(1, [], 'x', '\uFEFF{}').ok, 'a part with a byte order mark');
   });
 
-  test("a change in the definitions or groups part is located in that part, by a pointer inside it", () => {
+  test('a change in the definitions or groups part is located in that part, by a pointer inside it', () => {
     const oldRead = parts(1, ['g1'], 'old');
     const newRead = parts(2, ['g1', 'g2'], 'new');
     assert.ok(oldRead.ok && newRead.ok);
     if (!oldRead.ok || !newRead.ok) return;
     const report = compareSets(oldRead.sides[0], newRead.sides[0]);
-    assert.deepEqual(
-      report.changes.map((c) => [c.kind, c.location.file, c.location.pointer]).sort(),
-      [
-        ['group-added', 'new/s.groups.json', '/1'],
-        ['reference-added', 'new/s.definitions.json', '/1'],
-      ],
-    );
+    assert.deepEqual(report.changes.map((c) => [c.kind, c.location.file, c.location.pointer]).sort(), [
+      ['group-added', 'new/s.groups.json', '/1'],
+      ['reference-added', 'new/s.definitions.json', '/1'],
+    ]);
     const added = report.changes.find((c) => c.kind === 'reference-added')!;
     // The second reference of the definitions part starts on its line 6 (0-based 5): '[', '{', 2 properties, '},'.
     assert.equal(added.location.range.start.line, 5);

@@ -494,3 +494,217 @@ describe('split sets', () => {
     assert.equal(added.location.range.start.line, 5);
   });
 });
+
+describe('reading the sides: what the first run left', () => {
+  const DEF = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
+  const SCHEMA = 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#';
+  const plain = (properties: Record<string, unknown> = {}) => ({
+    name: 'plain',
+    properties: { displayName: 'Plain', policyDefinitions: [{ policyDefinitionId: DEF }], ...properties },
+  });
+  const read = (text: string) => compareTexts({ file: 'old.json', text }, { file: 'new.json', text });
+
+  test('comments and trailing commas are read, as the service tolerates them', () => {
+    const text =
+      '{ // a set\n "name": "c", /* its words */ "properties": { "displayName": "C", "policyDefinitions": [ { "policyDefinitionId": "' +
+      DEF +
+      '" }, ], }, }';
+    const result = read(text);
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+  });
+
+  test('a range is the key of an object or a list, and the value itself otherwise', () => {
+    const oldText = JSON.stringify(plain({ parameters: { p: { type: 'String', allowedValues: ['a', 'b'] } } }), null, 2);
+    const newText = JSON.stringify(plain({ displayName: 'Plainer', parameters: { p: { type: 'String', allowedValues: ['a'] } } }), null, 2);
+    const lines = newText.split('\n');
+    const where = (needle: string) => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      return { line, character: lines[line].indexOf(needle) };
+    };
+    const result = compareTexts({ file: 'old.json', text: oldText }, { file: 'new.json', text: newText });
+    assert.ok(result.ok);
+    if (!result.ok) return;
+    const range = (kind: string) => result.reports[0].changes.find((c) => c.kind === kind)?.location.range;
+    const key = where('"allowedValues"');
+    assert.deepEqual(range('allowed-values-narrowed'), {
+      start: key,
+      end: { line: key.line, character: key.character + '"allowedValues"'.length },
+    });
+    const value = where('"Plainer"');
+    assert.deepEqual(range('display-name-changed'), {
+      start: value,
+      end: { line: value.line, character: value.character + '"Plainer"'.length },
+    });
+  });
+
+  test('deep nesting after a string, and objects nested as deep as lists, are refused', () => {
+    const afterString = read('{"a": ' + '['.repeat(600) + ']'.repeat(600) + '}');
+    assert.equal(afterString.ok, false);
+    if (!afterString.ok) assert.equal(afterString.problem, 'old.json:1:518: nested deeper than 512 levels: not compared');
+    const afterStrings = read('{"a": "xy", "b": "\\\\", "c": ' + '['.repeat(600) + ']'.repeat(600) + '}');
+    assert.equal(afterStrings.ok, false);
+    if (!afterStrings.ok) assert.match(afterStrings.problem, /: nested deeper than 512 levels: not compared$/);
+    const objects = read('{"a":'.repeat(513) + '1' + '}'.repeat(513));
+    assert.equal(objects.ok, false);
+    if (!objects.ok) assert.equal(objects.problem, 'old.json:1:2561: nested deeper than 512 levels: not compared');
+  });
+
+  test('a line break inside a string is read as one only in a template, whatever the spacing of its $schema', () => {
+    const set = JSON.stringify(plain({ description: 'one LINEBREAK two' }), null, 2).replace('LINEBREAK', '\n');
+    const refused = read(set);
+    assert.equal(refused.ok, false, 'not a template: a line break in a string is not JSON');
+    if (!refused.ok) assert.match(refused.problem, /^old\.json:\d+:\d+: not valid JSON/);
+    const template = (schema: string) =>
+      `{ ${schema}, "contentVersion": "1.0.0.0", "resources": [ { "type": "Microsoft.Authorization/policySetDefinitions", "apiVersion": "2021-06-01", "name": "t", "properties": { "description": "one\ntwo", "policyDefinitions": [ { "policyDefinitionId": "${DEF}" } ] } } ] }`;
+    for (const schema of [`"$schema" :"${SCHEMA}"`, `"$schema":"${SCHEMA}"`, `"$schema":  "${SCHEMA}"`]) {
+      const result = read(template(schema));
+      assert.ok(result.ok, `${schema}: ${result.ok ? '' : result.problem}`);
+    }
+  });
+
+  test('a template with a line break in a string and another error: the error named is the first in the text', () => {
+    // Line 1: '{ "$schema": ..., "resources": [ { ... "description": "one' / line 2: 'two" } ...' and no closing brace.
+    const text = `{ "$schema": "${SCHEMA}", "resources": [ { "type": "Microsoft.Authorization/policySetDefinitions", "name": "t", "properties": { "description": "one\ntwo", "policyDefinitions": [] } } ]`;
+    const result = read(text);
+    assert.equal(result.ok, false);
+    if (!result.ok) assert.match(result.problem, /^old\.json:1:\d+: not valid JSON/);
+  });
+
+  test('a template holding a set resource beside one built from a variable that holds none: both are read', () => {
+    const text = JSON.stringify({
+      $schema: SCHEMA,
+      contentVersion: '1.0.0.0',
+      variables: { none: 'nothing' },
+      resources: [
+        { type: 'Microsoft.Authorization/policySetDefinitions', apiVersion: '2021-06-01', name: 'direct', properties: plain().properties },
+        {
+          type: 'Microsoft.Authorization/policySetDefinitions',
+          apiVersion: '2021-06-01',
+          name: 'built',
+          properties: { displayName: 'Built', policyDefinitions: "[variables('none')]" },
+        },
+      ],
+    });
+    const sides = readSides('t.json', text);
+    assert.ok(sides.ok, sides.ok ? '' : sides.problem);
+    if (sides.ok)
+      assert.deepEqual(
+        sides.sides.map((s) => s.name),
+        ['direct', 'built'],
+      );
+  });
+
+  test('the version from a name: a digit first, never an expression, never a name without one', () => {
+    const version = (resource: Record<string, unknown>) => {
+      const sides = readSides('v.json', JSON.stringify({ type: 'Microsoft.Authorization/policySetDefinitions/versions', ...resource }));
+      assert.ok(sides.ok, sides.ok ? '' : sides.problem);
+      return sides.ok ? sides.sides[0].version?.text : undefined;
+    };
+    const properties = { policyDefinitions: [{ policyDefinitionId: DEF }], metadata: { version: '9.9.9' } };
+    assert.equal(version({ name: 'v1.2.3', properties }), '9.9.9');
+    assert.equal(version({ name: 'x.1.2', properties }), '9.9.9');
+    const inTemplate = readSides(
+      't.json',
+      JSON.stringify({
+        $schema: SCHEMA,
+        contentVersion: '1.0.0.0',
+        resources: [
+          {
+            type: 'Microsoft.Authorization/policySetDefinitions/versions',
+            apiVersion: '2024-05-01',
+            name: "[concat(parameters('set'), '/1.2.3')]",
+            properties,
+          },
+        ],
+      }),
+    );
+    assert.ok(inTemplate.ok, inTemplate.ok ? '' : inTemplate.problem);
+    if (inTemplate.ok) assert.equal(inTemplate.sides[0].version?.text, '9.9.9', 'a name built by an expression');
+    assert.equal(version({ properties }), '9.9.9', 'no name');
+  });
+
+  test('split sets: the definitions part alone; a definitions part nested too deep; a place outside every part', () => {
+    const definitions = { uri: 'd/s.definitions.json', text: JSON.stringify([{ policyDefinitionId: DEF }]) };
+    const alone = readSplitSide({ definitions });
+    assert.ok(alone.ok, alone.ok ? '' : alone.problem);
+    const deep = readSplitSide({ definitions: { uri: 'd/s.definitions.json', text: '['.repeat(600) + ']'.repeat(600) } });
+    assert.equal(deep.ok, false);
+    if (!deep.ok) assert.match(deep.problem, /^d\/s\.definitions\.json:\d+:\d+: nested deeper than 512 levels: not compared$/);
+    // A parameter removed with the whole parameters part: in the new set it was taken from no part.
+    const before = readSplitSide({ definitions, parameters: { uri: 'd/s.parameters.json', text: '{ "p": { "type": "String" } }' } });
+    assert.ok(before.ok && alone.ok);
+    if (!before.ok || !alone.ok) return;
+    const [removed] = compareSets(before.sides[0], alone.sides[0]).changes;
+    assert.equal(removed.kind, 'parameter-removed');
+    assert.equal(removed.inNew?.file, 'd/s.definitions.json');
+    assert.deepEqual(removed.inNew?.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+  });
+});
+
+describe('sets embedded in template variables', () => {
+  const DEF = '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d';
+  const SCHEMA = 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#';
+  const set = (parameters: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({
+    name: 'embedded',
+    type: 'Microsoft.Authorization/policySetDefinitions',
+    properties: { displayName: 'E', parameters, metadata, policyDefinitions: [{ policyDefinitionId: DEF }] },
+  });
+  /** A template whose one set resource reads variables('$fxv#0'), which holds the set as a string or as an object. */
+  const template = (variable: unknown) =>
+    JSON.stringify({
+      $schema: SCHEMA,
+      contentVersion: '1.0.0.0',
+      variables: { $fxv$0: variable },
+      resources: [
+        {
+          type: 'Microsoft.Authorization/policySetDefinitions',
+          apiVersion: '2021-06-01',
+          name: 'embedded',
+          properties: "[json(variables('$fxv$0')).properties]",
+        },
+      ],
+    }).replace(/\$fxv\$0/g, '$fxv#0');
+
+  test('a change inside a string is shown on the string', () => {
+    const oldText = template(JSON.stringify(set({ p: { type: 'String' } })));
+    const newText = template(JSON.stringify(set({})));
+    const result = compareTexts({ file: 'old.json', text: oldText }, { file: 'new.json', text: newText });
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+    if (!result.ok) return;
+    const [removed] = result.reports[0].changes;
+    assert.equal(removed.kind, 'parameter-removed');
+    assert.equal(removed.location.pointer, '/variables/$fxv#0/properties/parameters/p');
+    // The string: from its opening quote after '"$fxv#0":' to its closing quote, on the one line of the text.
+    const start = oldText.indexOf('"$fxv#0":') + '"$fxv#0":'.length;
+    const end = oldText.indexOf('"},"resources"') + 1;
+    assert.deepEqual(removed.location.range, { start: { line: 0, character: start }, end: { line: 0, character: end } });
+  });
+
+  test('a change inside an object variable is shown where it is', () => {
+    const oldText = template(set({ p: { type: 'String' } }));
+    const newText = template(set({}));
+    const result = compareTexts({ file: 'old.json', text: oldText }, { file: 'new.json', text: newText });
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+    if (!result.ok) return;
+    const [removed] = result.reports[0].changes;
+    assert.equal(removed.kind, 'parameter-removed');
+    assert.equal(removed.location.pointer, '/variables/$fxv#0/properties/parameters/p');
+    // The declaration's value, {"type":"String"}, in the old text.
+    const start = oldText.indexOf('{"type":"String"}');
+    assert.deepEqual(removed.location.range, {
+      start: { line: 0, character: start },
+      end: { line: 0, character: start + '{"type":"String"}'.length },
+    });
+  });
+
+  test('a string that holds a set that cannot be read: the template is refused, the string named', () => {
+    const deep = JSON.stringify(set({}, { deep: JSON.parse('['.repeat(600) + ']'.repeat(600)) }));
+    const result = readSides('t.json', template(deep));
+    assert.equal(result.ok, false);
+    if (!result.ok)
+      assert.match(
+        result.problem,
+        /^t\.json: variables\('\$fxv#0'\) holds a set that cannot be read \(the string:1:\d+: nested deeper than 512 levels: not compared\)$/,
+      );
+  });
+});

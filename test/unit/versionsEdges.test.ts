@@ -17,7 +17,7 @@ import {
 } from '#server/service/versions/version';
 import { compareTexts } from '#server/service/versions/compare';
 import { readSides, readSplitSide } from '#server/service/versions/side';
-import { compareSets } from '#server/service/versions/changes';
+import { compareSets, showPair } from '#server/service/versions/changes';
 
 const v = (major: number, minor: number, patch: number) => ({ major, minor, patch });
 
@@ -706,5 +706,210 @@ describe('sets embedded in template variables', () => {
         result.problem,
         /^t\.json: variables\('\$fxv#0'\) holds a set that cannot be read \(the string:1:\d+: nested deeper than 512 levels: not compared\)$/,
       );
+  });
+});
+
+describe('the change model: what the first run of changes.ts left', () => {
+  const DEF = '/providers/Microsoft.Authorization/policyDefinitions/';
+  type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const setOf = (properties: Json): Json => ({ name: 's', properties: { displayName: 'S', policyDefinitions: [], ...properties } });
+  const report = (oldSet: Json, newSet: Json) => {
+    const result = compareTexts(
+      { file: 'old.json', text: JSON.stringify(oldSet, null, 2) },
+      { file: 'new.json', text: JSON.stringify(newSet, null, 2) },
+    );
+    assert.ok(result.ok, result.ok ? '' : result.problem);
+    return result.ok ? result.reports[0] : (undefined as never);
+  };
+  const kinds = (oldSet: Json, newSet: Json) => report(oldSet, newSet).changes.map((c) => c.kind);
+
+  test('showPair: short values whole; long ones cut to a window around the first difference', () => {
+    const x = (n: number) => 'x'.repeat(n);
+    assert.deepEqual(showPair(x(78), 'y'.repeat(78)), [`"${x(78)}"`, `"${'y'.repeat(78)}"`], '80 characters each: whole');
+    assert.deepEqual(showPair(x(79), 'y'.repeat(79)), [`"${x(73)}...`, `"${'y'.repeat(73)}...`], '81: cut');
+    assert.deepEqual(showPair(x(100) + 'A', x(100) + 'B'), [`...${x(30)}A"`, `...${x(30)}B"`]);
+    assert.deepEqual(showPair('A' + x(100), 'B' + x(100)), [`"A${x(72)}...`, `"B${x(72)}...`]);
+    assert.deepEqual(showPair('short', x(100)), ['"short"', `"${x(73)}...`]);
+    assert.deepEqual(showPair(x(40) + 'A' + x(100), x(40) + 'B' + x(100)), [`...${x(30)}A${x(43)}...`, `...${x(30)}B${x(43)}...`]);
+  });
+
+  test('a value longer than 80 characters is shown cut to 77 and "..."', () => {
+    const values = Array.from({ length: 20 }, (_, i) => `v${i}`);
+    const [change] = report(
+      setOf({ parameters: { p: { type: 'String' } } }),
+      setOf({ parameters: { p: { type: 'String', allowedValues: values } } }),
+    ).changes;
+    const shown = JSON.stringify(values).slice(0, 77) + '...';
+    assert.equal(change.message, `Parameter 'p' now restricts its values to ${shown}: assignments that pass other values fail`);
+    const short = ['a'.repeat(74)]; // ["aaa…"]: exactly 80 characters
+    const [whole] = report(
+      setOf({ parameters: { p: { type: 'String' } } }),
+      setOf({ parameters: { p: { type: 'String', allowedValues: short } } }),
+    ).changes;
+    assert.equal(
+      whole.message,
+      `Parameter 'p' now restricts its values to ${JSON.stringify(short)}: assignments that pass other values fail`,
+    );
+  });
+
+  test('numbers and key order inside values: 5 to 6 is a change, keys reordered are not', () => {
+    assert.deepEqual(
+      kinds(
+        setOf({ parameters: { n: { type: 'Integer', defaultValue: 5 } } }),
+        setOf({ parameters: { n: { type: 'Integer', defaultValue: 6 } } }),
+      ),
+      ['default-value-changed'],
+    );
+    assert.deepEqual(
+      kinds(
+        setOf({ parameters: { n: { type: 'String', metadata: { displayName: 'N', description: 'd' } } } }),
+        setOf({ parameters: { n: { type: 'String', metadata: { description: 'd', displayName: 'N' } } } }),
+      ),
+      [],
+    );
+  });
+
+  test('a reference is named by its reference ID, else the last segment of what it references, else its place', () => {
+    const messages = (oldRefs: Json[]) =>
+      report(setOf({ policyDefinitions: oldRefs }), setOf({ policyDefinitions: [] })).changes.map((c) => c.message);
+    const tail = ": assignments' overrides, exemptions and non-compliance messages that name it lose it";
+    assert.deepEqual(messages([{ policyDefinitionReferenceId: 'r1', policyDefinitionId: `${DEF}d1` }]), [
+      `Reference 'r1' is removed${tail}`,
+    ]);
+    assert.deepEqual(messages([{ policyDefinitionId: `${DEF}d1` }]), [`Reference of 'd1' is removed${tail}`]);
+    assert.deepEqual(messages([{ policyDefinitionName: 'pac-name' }]), [`Reference of 'pac-name' is removed${tail}`]);
+    assert.deepEqual(messages([{ parameters: {} }, { parameters: {} }]), [
+      `Reference #1 is removed${tail}`,
+      `Reference #2 is removed${tail}`,
+    ]);
+  });
+
+  test('references that name no definition and are known by no other: one removed, one added (no throw)', () => {
+    assert.deepEqual(
+      kinds(
+        setOf({ policyDefinitions: [{ policyDefinitionReferenceId: 'a' }] }),
+        setOf({ policyDefinitions: [{ policyDefinitionReferenceId: 'b' }] }),
+      ),
+      ['reference-removed', 'reference-added'],
+    );
+  });
+
+  test('a rename: the same uses, in any order and spacing of the call; not when the other parameters of the expression differ', () => {
+    const withUses = (name: string, other: string, call = (p: string) => `[parameters('${p}')]`) =>
+      setOf({
+        parameters: { [name]: { type: 'String' }, [other]: { type: 'String' } },
+        policyDefinitions: [
+          { policyDefinitionReferenceId: 'r1', policyDefinitionId: `${DEF}d1`, parameters: { effect: { value: call(name) } } },
+          { policyDefinitionReferenceId: 'r2', policyDefinitionId: `${DEF}d2`, parameters: { effect: { value: call(name) } } },
+          {
+            policyDefinitionReferenceId: 'r3',
+            policyDefinitionId: `${DEF}d3`,
+            parameters: { both: { value: `[concat(parameters('${name}'), parameters('${other}'))]` } },
+          },
+        ],
+      });
+    assert.deepEqual(kinds(withUses('a', 'o'), withUses('b', 'o')), ['parameter-renamed']);
+    const reordered = withUses('b', 'o');
+    reordered.properties.policyDefinitions.reverse();
+    assert.deepEqual(kinds(withUses('a', 'o'), reordered), ['parameter-renamed'], 'references reordered');
+    // Spaces in the call: still a rename (the calls of the renamed parameter are rewritten without them, so the
+    // references that pass it are also reported as passing other values: a minor change beside the major one).
+    assert.ok(
+      kinds(
+        withUses('a', 'o', (p) => `[parameters( '${p}')]`),
+        withUses('b', 'o', (p) => `[parameters( '${p}')]`),
+      ).includes('parameter-renamed'),
+    );
+    // Spaces in the call: still a rename (the calls of the renamed parameter are rewritten without them, so the
+    // references that pass it are also reported as passing other values: a minor change beside the major one).
+    assert.ok(
+      kinds(
+        withUses('a', 'o', (p) => `[parameters('${p}' )]`),
+        withUses('b', 'o', (p) => `[parameters('${p}' )]`),
+      ).includes('parameter-renamed'),
+    );
+    const another = kinds(withUses('a', 'o'), withUses('b', 'q'));
+    assert.ok(!another.includes('parameter-renamed'), `another parameter beside it: ${another}`);
+  });
+
+  test('a parameter that now feeds another definition parameter is removed and added, not renamed', () => {
+    const feeding = (name: string, holder: string) =>
+      setOf({
+        parameters: { [name]: { type: 'String' } },
+        policyDefinitions: [
+          {
+            policyDefinitionReferenceId: 'r1',
+            policyDefinitionId: `${DEF}d1`,
+            parameters: { [holder]: { value: `[parameters('${name}')]` } },
+          },
+        ],
+      });
+    assert.deepEqual(kinds(feeding('a', 'effect'), feeding('b', 'effect')), ['parameter-renamed']);
+    assert.ok(!kinds(feeding('a', 'effect'), feeding('b', 'tagName')).includes('parameter-renamed'));
+  });
+
+  test('each change says where it shows in the new file, what it takes away, and its other end', () => {
+    const old = setOf({
+      parameters: { gone: { type: 'String' }, kept: { type: 'String' } },
+      policyDefinitionGroups: [{ name: 'g' }],
+      policyDefinitions: [{ policyDefinitionReferenceId: 'r1', policyDefinitionId: `${DEF}d1` }],
+    });
+    const next = setOf({ parameters: { kept: { type: 'String' } }, policyDefinitionGroups: [], policyDefinitions: [] });
+    const byKind = Object.fromEntries(report(old, next).changes.map((c) => [c.kind, c]));
+    assert.deepEqual(Object.keys(byKind).sort(), ['group-removed', 'parameter-removed', 'reference-removed']);
+    assert.equal(byKind['parameter-removed'].side, 'old');
+    assert.equal(byKind['parameter-removed'].location.pointer, '/properties/parameters/gone');
+    assert.equal(byKind['parameter-removed'].inNew?.pointer, '/properties/parameters');
+    assert.deepEqual(byKind['parameter-removed'].subject, { what: 'parameter', name: 'gone' });
+    assert.equal(byKind['reference-removed'].inNew?.pointer, '/properties/policyDefinitions');
+    assert.deepEqual(byKind['reference-removed'].subject, { what: 'referenceId', name: 'r1' });
+    assert.equal(byKind['group-removed'].inNew?.pointer, '/properties/policyDefinitionGroups');
+    // Without a parameters object in the new set: the set's properties.
+    const bare = setOf({ policyDefinitions: [] });
+    const [removed] = report(setOf({ parameters: { gone: { type: 'String' } } }), bare).changes;
+    assert.equal(removed.inNew?.pointer, '/properties');
+    // A change on the new side shows where it is; a rename names its old end.
+    const renamedFrom = setOf({
+      parameters: { a: { type: 'String' } },
+      policyDefinitions: [
+        { policyDefinitionReferenceId: 'r1', policyDefinitionId: `${DEF}d1`, parameters: { effect: { value: "[parameters('a')]" } } },
+      ],
+    });
+    const renamedTo = structuredClone(renamedFrom);
+    renamedTo.properties.parameters = { b: { type: 'String' } };
+    renamedTo.properties.policyDefinitions[0].parameters.effect.value = "[parameters('b')]";
+    const [renamed] = report(renamedFrom, renamedTo).changes;
+    assert.equal(renamed.kind, 'parameter-renamed');
+    assert.equal(renamed.inNew?.pointer, '/properties/parameters/b');
+    assert.equal(renamed.previous?.pointer, '/properties/parameters/a');
+    assert.deepEqual(renamed.subject, { what: 'parameter', name: 'a' });
+    const [added] = report(setOf({}), setOf({ parameters: { p: { type: 'String', defaultValue: 'x' } } })).changes;
+    assert.deepEqual(
+      [added.side, added.inNew?.pointer, added.previous, added.subject],
+      ['new', '/properties/parameters/p', undefined, undefined],
+    );
+  });
+
+  test('changes of one bump: those in the new file first, each side by line', () => {
+    const old = setOf({ parameters: { q: { type: 'String' }, p1: { type: 'String' }, p2: { type: 'String' } } });
+    const next = setOf({ parameters: { p1: { type: 'Integer' }, p2: { type: 'Integer' } } });
+    assert.deepEqual(
+      report(old, next).changes.map((c) => `${c.kind} ${c.location.pointer}`),
+      [
+        'parameter-type-changed /properties/parameters/p1/type',
+        'parameter-type-changed /properties/parameters/p2/type',
+        'parameter-removed /properties/parameters/q',
+      ],
+    );
+  });
+
+  test('a set new in the change: no check made', () => {
+    const result = compareTexts(undefined, { file: 'new.json', text: JSON.stringify(setOf({ version: '1.0.0' })) });
+    assert.ok(result.ok);
+    if (result.ok) {
+      assert.strictEqual(result.reports[0].versionOk, null);
+      assert.strictEqual(result.reports[0].versionProblem, undefined);
+      assert.ok(!('versionNote' in result.reports[0]));
+    }
   });
 });

@@ -104,11 +104,13 @@ const TARGETS = {
   versions: {
     what: 'the version model (the change model of two versions of a set, the version check)',
     mutate: ['server/src/service/versions/**/*.ts'],
+    // The fast in-process files first (versionsEdges loads the version model alone); the CLI's diff last.
     tests: [
+      'test/out/unit/versionsEdges.test.js',
       'test/out/unit/versions.test.js',
       'test/out/rules/version-not-bumped.test.js',
-      'test/out/cli/diff.test.js',
       'test/out/api/deployAgainst.test.js',
+      'test/out/cli/diff.test.js',
     ],
   },
   cli: {

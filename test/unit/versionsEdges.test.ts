@@ -741,7 +741,7 @@ describe('the change model: what the first run of changes.ts left', () => {
     ).changes;
     const shown = JSON.stringify(values).slice(0, 77) + '...';
     assert.equal(change.message, `Parameter 'p' now restricts its values to ${shown}: assignments that pass other values fail`);
-    const short = ['a'.repeat(74)]; // ["aaa…"]: exactly 80 characters
+    const short = ['a'.repeat(76)]; // ["aaa…"]: exactly 80 characters
     const [whole] = report(
       setOf({ parameters: { p: { type: 'String' } } }),
       setOf({ parameters: { p: { type: 'String', allowedValues: short } } }),

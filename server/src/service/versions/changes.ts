@@ -760,21 +760,23 @@ function diffReferences(
         );
       }
     }
-    const rename = (value: unknown): unknown =>
+    // Each parameter call is compared as `parameters('<name>')`, lowercased (names are case-insensitive), and the old
+    // set's calls of a renamed parameter as calls of its new name: spacing, casing and a rename alone pass the same values.
+    const calls = (value: unknown, renamed: boolean): unknown =>
       typeof value === 'string'
-        ? value.replace(PARAMETER_CALL, (all, p: string) =>
-            renames.has(p.toLowerCase()) ? `parameters('${renames.get(p.toLowerCase())}')` : all,
-          )
+        ? value.replace(PARAMETER_CALL, (_all, p: string) => {
+            const name = p.toLowerCase();
+            return `parameters('${((renamed ? renames.get(name) : undefined) ?? name).toLowerCase()}')`;
+          })
         : Array.isArray(value)
-          ? value.map(rename)
+          ? value.map((v) => calls(v, renamed))
           : value && typeof value === 'object'
-            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(v)]))
+            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, calls(v, renamed)]))
             : value;
     const valuesOf = (side: SetSide, reference: ReferenceModel, renamed: boolean) => {
       const map: Record<string, unknown> = {};
       for (const entry of entries(reference.parametersNode)) {
-        const value = canonical(valueOf(entry.valueNode), side.set.inTemplate);
-        map[entry.key.toLowerCase()] = renamed ? rename(value) : value;
+        map[entry.key.toLowerCase()] = calls(canonical(valueOf(entry.valueNode), side.set.inTemplate), renamed);
       }
       return canonical(map, false);
     };

@@ -116,7 +116,9 @@ const TARGETS = {
   cli: {
     what: 'the CLI (commands, formatters, git, the lint engine)',
     mutate: ['server/src/cli/**/*.ts'],
+    // The in-process formatter tests first (about a second a mutant); the CLI's process tests after.
     tests: [
+      'test/out/unit/cliFormatters.test.js',
       'test/out/cli/cli.test.js',
       'test/out/cli/config.test.js',
       'test/out/cli/diff.test.js',

@@ -813,7 +813,11 @@ describe('the change model: what the first run of changes.ts left', () => {
     reordered.properties.policyDefinitions.reverse();
     assert.deepEqual(kinds(withUses('a', 'o'), reordered), ['parameter-renamed'], 'references reordered');
     // Spaces in the call: still a rename, and nothing else (the references that pass it pass the same values).
-    for (const call of [(p: string) => `[parameters( '${p}')]`, (p: string) => `[parameters('${p}' )]`, (p: string) => `[Parameters(  '${p}'\t)]`]) {
+    for (const call of [
+      (p: string) => `[parameters( '${p}')]`,
+      (p: string) => `[parameters('${p}' )]`,
+      (p: string) => `[Parameters(  '${p}'\t)]`,
+    ]) {
       assert.deepEqual(kinds(withUses('a', 'o', call), withUses('b', 'o', call)), ['parameter-renamed'], call('x'));
     }
     // The call's spacing and casing changed too: the references pass the same values, written differently.

@@ -96,11 +96,12 @@ export function formatText(
   failure?: string,
 ): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  // Padded before painting: the colour codes differ in length (a hint's is shorter), the columns must not.
   const severityLabel: Record<number, string> = {
-    1: paint('31', 'error'),
+    1: paint('31', 'error'.padEnd(7)),
     2: paint('33', 'warning'),
-    3: paint('36', 'info'),
-    4: paint('2', 'hint'),
+    3: paint('36', 'info'.padEnd(7)),
+    4: paint('2', 'hint'.padEnd(7)),
   };
   const lines: string[] = [];
   for (const result of results) {
@@ -108,9 +109,7 @@ export function formatText(
     lines.push(paint('4', untrusted(path.relative(cwd, result.file) || result.file)));
     for (const d of result.diagnostics) {
       const where = `${d.range.start.line + 1}:${d.range.start.character + 1}`;
-      lines.push(
-        `  ${where.padEnd(9)} ${severityLabel[d.severity].padEnd(color ? 16 : 7)}  ${untrusted(d.message)}  ${paint('2', d.code)}`,
-      );
+      lines.push(`  ${where.padEnd(9)} ${severityLabel[d.severity]}  ${untrusted(d.message)}  ${paint('2', d.code)}`);
     }
     lines.push('');
   }

@@ -119,6 +119,7 @@ const TARGETS = {
     // The in-process formatter tests first (about a second a mutant); the CLI's process tests after.
     tests: [
       'test/out/unit/cliFormatters.test.js',
+      'test/out/unit/lintArgs.test.js',
       'test/out/cli/cli.test.js',
       'test/out/cli/config.test.js',
       'test/out/cli/diff.test.js',

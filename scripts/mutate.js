@@ -120,6 +120,7 @@ const TARGETS = {
     tests: [
       'test/out/unit/cliFormatters.test.js',
       'test/out/unit/lintArgs.test.js',
+      'test/out/unit/cliService.test.js',
       'test/out/cli/cli.test.js',
       'test/out/cli/config.test.js',
       'test/out/cli/diff.test.js',

@@ -96,7 +96,8 @@ export function formatDiffText(reports: ChangeReport[], cwd: string, color: bool
   return lines.join('\n') + '\n';
 }
 
-const escapeCell = (text: string) => safe(text).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+// Line breaks become spaces before the sanitiser, which would otherwise show them as \u000a in the cell.
+const escapeCell = (text: string) => safe(text.replace(/\r\n?|\n/g, ' ')).replace(/\|/g, '\\|');
 
 /** A set worth a section: something changed, the version fails, or the set is new or gone. */
 const listed = (report: ChangeReport) => report.changes.length > 0 || report.versionOk === false || !report.old || !report.new;

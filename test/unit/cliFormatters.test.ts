@@ -4,7 +4,9 @@
 // the same through `policyset lint`; these let the `cli` mutation target run in about a second per mutant.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { formatJson, formatSarif, formatText, summarize, untrusted } from '#server/cli/formatters';
 import { shortMessage } from '#server/cli/messages';
 import type { FileResult } from '#server/cli/lint/lintFile';
@@ -356,11 +358,27 @@ describe('SARIF', () => {
       formatSarif([result(at('a.json'), { diagnostics: [diagnostic(1, 0, 0, 'm', 'PS0000')], identities: ['i'] })], CWD, {}, '1'),
     );
     assert.equal(unknown.runs[0].results[0].ruleIndex, undefined);
+    assert.deepEqual(
+      run.results.map((r: { message: { text: string } }) => r.message.text),
+      ['Bad name \u001b[31mred\u001b[0m', 'Two\nlines', 'an info', 'a hint'],
+      'SARIF carries the message as it is (JSON escapes it)',
+    );
     const fingerprints = run.results.map(
       (r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints['policysetFingerprint/v1'],
     );
     assert.equal(new Set(fingerprints).size, 4);
     for (const f of fingerprints) assert.match(f, /^[0-9a-f]{64}$/);
+    // A fingerprint is the SHA-256 of the file (relative, '/') and the diagnostic's identity; without one, its code.
+    assert.equal(fingerprints[0], createHash('sha256').update('sets/a.json\u0000PS1001\u0000"x"\u00000').digest('hex'));
+    const twins = [diagnostic(1, 0, 0, 'm', 'PS1001'), diagnostic(1, 5, 0, 'm', 'PS1001')];
+    const twinRun = JSON.parse(formatSarif([result(at('t.json'), { diagnostics: twins, identities: ['one'] })], CWD, {}, '1')).runs[0];
+    const twinPrints = twinRun.results.map(
+      (r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints['policysetFingerprint/v1'],
+    );
+    assert.deepEqual(twinPrints, [
+      createHash('sha256').update('t.json\u0000one').digest('hex'),
+      createHash('sha256').update('t.json\u0000PS1001').digest('hex'),
+    ]);
     // Lines moved: the same fingerprints (they are made of the file and the identity, not the place).
     const moved = mixed();
     moved[0].diagnostics = moved[0].diagnostics.map((d) => ({
@@ -392,6 +410,7 @@ describe('SARIF', () => {
         ],
       ],
     );
+    assert.deepEqual(invocation.toolExecutionNotifications[3].descriptor, { id: 'unchecked-references' });
     assert.deepEqual(invocation.toolExecutionNotifications[3].properties.uncheckedReferences, {
       total: 3,
       builtIn: { noDefinitions: 2, notFound: 0 },
@@ -418,6 +437,12 @@ describe('SARIF', () => {
     const byName = Object.fromEntries(run.tool.driver.rules.map((r: { name: string }) => [r.name, r]));
     const rule = run.tool.driver.rules.find((r: { id: string }) => r.id === 'PS1002');
     assert.ok(rule, 'PS1002 is a rule');
+    // The rule's page and its first sentence, as docs/rules writes them.
+    assert.equal(rule.name, 'duplicate-key');
+    assert.equal(rule.shortDescription.text, 'An object has the same key twice.');
+    assert.equal(rule.help.markdown, fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'rules', 'duplicate-key.md'), 'utf8'));
+    assert.equal(rule.help.text, rule.fullDescription.text);
+    assert.deepEqual(rule.properties, { tags: ['policy-set'] });
     assert.equal(rule.helpUri, `https://example.test/rules/${rule.name}.md`);
     assert.equal(rule.defaultConfiguration.level, 'warning');
     assert.equal(byName['duplicate-reference-id'].defaultConfiguration.level, 'none');
@@ -458,6 +483,9 @@ describe('SARIF', () => {
 describe('messages', () => {
   test('one line, long runs cut with their length, control characters escaped', () => {
     assert.equal(shortMessage('a\r\n  b\n\nc'), 'a b c');
+    assert.equal(shortMessage('a\nb\rc'), 'a b c');
+    const long = 'word '.repeat(3000).trim();
+    assert.equal(shortMessage(long), long, 'a long message of short words is kept whole');
     const run = 'x'.repeat(130);
     assert.equal(shortMessage(`see ${run} here`), `see ${'x'.repeat(60)}… (130 characters) here`);
     assert.equal(shortMessage(`'${'y'.repeat(119)}'`), `'${'y'.repeat(119)}'`, 'a run under 120 is kept');

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { parseLintArgs } from '#server/cli/commands/lint';
 import { UsageError, InputError } from '#server/node/files';
 
@@ -185,6 +186,8 @@ describe('values', () => {
     assert.equal(args.errorOnUnmatched, false);
     assert.equal(args.quiet, true);
     assert.equal(args.docsBaseUrl, 'https://example.test/r');
+    assert.equal(inFolder(undefined, () => parseLintArgs(['a', '-f', 'json'])).format, 'json');
+    assert.equal(inFolder(undefined, () => parseLintArgs(['a', '--format', 'text'])).format, 'text');
     assert.equal(inFolder(undefined, () => parseLintArgs(['a', '--jobs', '1'])).jobs, 1);
     assert.equal(inFolder(undefined, () => parseLintArgs(['a', '--max-warnings=-1'])).maxWarnings, undefined);
     assert.equal(inFolder(undefined, () => parseLintArgs(['a', '--max-warnings', '12'])).maxWarnings, 12);
@@ -276,6 +279,82 @@ describe('the config file and the flags', () => {
       assert.equal(parseLintArgs(['a', '--strict']).strict, true);
     });
     inFolder({ strict: false }, () => assert.equal(parseLintArgs(['a', '--strict']).strict, true));
+  });
+
+  test('colour: on a terminal unless --no-color, -o or NO_COLOR', () => {
+    const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+    const noColor = process.env.NO_COLOR;
+    Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true, writable: true });
+    delete process.env.NO_COLOR;
+    try {
+      inFolder(undefined, () => {
+        assert.equal(parseLintArgs(['a']).color, true);
+        assert.equal(parseLintArgs(['a', '--no-color']).color, false);
+        assert.equal(parseLintArgs(['a', '-o', 'report.txt']).color, false);
+        process.env.NO_COLOR = '1';
+        assert.equal(parseLintArgs(['a']).color, false);
+      });
+    } finally {
+      if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+      else delete (process.stdout as { isTTY?: boolean }).isTTY;
+      if (noColor === undefined) delete process.env.NO_COLOR;
+      else process.env.NO_COLOR = noColor;
+    }
+  });
+
+  test('a config file without ignore patterns is not named as their source', () => {
+    inFolder({ cloud: 'AzureCloud' }, (folder) => {
+      const args = parseLintArgs(['a', '--ignore-pattern', 'gen/**']);
+      assert.equal(args.ignoreSources, '--ignore-pattern');
+      assert.equal(args.ignored?.(path.join(folder, 'src', 'x.json')), false);
+      assert.equal(parseLintArgs(['a']).ignored, undefined);
+    });
+  });
+
+  test('--against: a commit of the repository, with what a reference added or removed asks for and the consumers', () => {
+    inFolder(undefined, (folder) => {
+      const refused = (args: string[], message: string) =>
+        assert.throws(
+          () => parseLintArgs(args),
+          (e: unknown) => e instanceof UsageError && e.message === message,
+          message,
+        );
+      refused(['a', '--against', 'HEAD'], `--against HEAD: ${folder} is not in a git repository`);
+      const git = (...args: string[]) => {
+        const result = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', ...args], {
+          cwd: folder,
+          encoding: 'utf8',
+        });
+        assert.equal(result.status, 0, result.stderr);
+      };
+      git('init', '-q');
+      fs.writeFileSync(path.join(folder, 'a.json'), '{}');
+      git('add', 'a.json');
+      git('commit', '-q', '-m', 'one');
+      assert.deepEqual(parseLintArgs(['a', '--against', 'HEAD']).against, {
+        revision: 'HEAD',
+        referenceAdded: 'minor',
+        referenceRemoved: 'major',
+      });
+      assert.deepEqual(
+        parseLintArgs([
+          'a',
+          '--against',
+          'HEAD',
+          '--reference-added',
+          'major',
+          '--reference-removed',
+          'minor',
+          '--consumers',
+          'x',
+          '--consumers',
+          'y',
+        ]).against,
+        { revision: 'HEAD', referenceAdded: 'major', referenceRemoved: 'minor', consumerPaths: ['x', 'y'] },
+      );
+      refused(['a', '--against', 'no-such-branch'], '--against no-such-branch: no such commit in this repository');
+      assert.equal(parseLintArgs(['a', '--reference-added', 'major']).against, undefined, 'without --against: checked, not used');
+    });
   });
 
   test('only --ignore-pattern: the flag alone is the source', () => {

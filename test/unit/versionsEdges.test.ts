@@ -890,6 +890,40 @@ describe('the change model: what the first run of changes.ts left', () => {
     );
   });
 
+  test('showPair: a short value ending exactly at the window is shown whole beside a long one', () => {
+    const x = (n: number) => 'x'.repeat(n);
+    // The window is 74 characters from the start: a 74-character text fits it, so no '...' after it.
+    assert.deepEqual(showPair(x(100), 'y'.repeat(72)), [`"${x(73)}...`, `"${'y'.repeat(72)}"`]);
+    assert.deepEqual(showPair(x(100), 'y'.repeat(73)), [`"${x(73)}...`, `"${'y'.repeat(73)}...`]);
+  });
+
+  test("references without reference IDs: matched by the policy-as-code framework's name, and a rename seen through a reorder", () => {
+    const byName = (...names: string[]) =>
+      setOf({ policyDefinitions: names.map((name) => ({ policyDefinitionName: name, parameters: {} })) });
+    assert.deepEqual(kinds(byName('alpha', 'beta'), byName('beta', 'alpha')), [], 'reordered: nothing changed');
+    assert.deepEqual(kinds(byName('alpha', 'beta'), byName('beta', 'Alpha')), [], 'a name in another casing is the same name');
+    const uses = (name: string, reversed: boolean) => {
+      const references = [
+        { policyDefinitionId: `${DEF}d1`, parameters: { effect: { value: `[parameters('${name}')]` } } },
+        { policyDefinitionId: `${DEF}d2` },
+      ];
+      return setOf({ parameters: { [name]: { type: 'String' } }, policyDefinitions: reversed ? references.reverse() : references });
+    };
+    assert.deepEqual(kinds(uses('effectOld', false), uses('effectNew', true)), ['parameter-renamed'], 'matched by what they reference');
+  });
+
+  test("a group removed while the new references name it shows on the new file's groups, as a group removed does", () => {
+    const grouped = (groups: Json[]) =>
+      setOf({
+        policyDefinitionGroups: groups,
+        policyDefinitions: [{ policyDefinitionReferenceId: 'r1', policyDefinitionId: `${DEF}d1`, groupNames: ['g'] }],
+      });
+    const [change] = report(grouped([{ name: 'g' }, { name: 'h' }]), grouped([{ name: 'h' }])).changes;
+    assert.equal(change.kind, 'group-removed-while-named');
+    assert.equal(change.location.pointer, '/properties/policyDefinitionGroups/0');
+    assert.equal(change.inNew?.pointer, '/properties/policyDefinitionGroups');
+  });
+
   test('changes of one bump: those in the new file first, each side by line', () => {
     const old = setOf({ parameters: { q: { type: 'String' }, p1: { type: 'String' }, p2: { type: 'String' } } });
     const next = setOf({ parameters: { p1: { type: 'Integer' }, p2: { type: 'Integer' } } });

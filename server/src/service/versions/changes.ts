@@ -252,7 +252,7 @@ export function compareSets(oldSide: SetSide | undefined, newSide: SetSide | und
         ? n.parametersNode
         : kind === 'reference-removed'
           ? n.referencesNode
-          : kind === 'group-removed'
+          : kind === 'group-removed' || kind === 'group-removed-while-named'
             ? n.groupsNode
             : undefined;
     return newSide.locate(node ?? n.properties ?? n.resource);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { formatJson, formatSarif, formatText, summarize, untrusted } from '#server/cli/formatters';
+import { formatJson, formatSarif, formatText, ruleHelp, summarize, untrusted } from '#server/cli/formatters';
 import { shortMessage } from '#server/cli/messages';
 import type { FileResult } from '#server/cli/lint/lintFile';
 
@@ -443,6 +443,7 @@ describe('SARIF', () => {
     assert.equal(rule.help.markdown, fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'rules', 'duplicate-key.md'), 'utf8'));
     assert.equal(rule.help.text, rule.fullDescription.text);
     assert.deepEqual(rule.properties, { tags: ['policy-set'] });
+    assert.equal(ruleHelp('no-such-rule'), undefined, 'a rule without a page has no help');
     assert.equal(rule.helpUri, `https://example.test/rules/${rule.name}.md`);
     assert.equal(rule.defaultConfiguration.level, 'warning');
     assert.equal(byName['duplicate-reference-id'].defaultConfiguration.level, 'none');

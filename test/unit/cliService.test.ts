@@ -24,6 +24,7 @@ const BASE = { 'base-url': 'http://127.0.0.1:9' };
 const TOKEN = 'tok-SECRET-1234';
 const written: string[] = [];
 let recording = false;
+let firstContext: ReturnType<typeof serviceContext>;
 
 before(() => {
   // Installed before the first service context, so the output guard wraps this recorder: what the guard lets
@@ -39,7 +40,7 @@ before(() => {
   // The guard covers standard output too, which the test runner's child process speaks its protocol on: the
   // first context installs the guard, then standard output gets its own write back (standard error is tested).
   const stdoutWrite = process.stdout.write;
-  serviceContext(BASE, {});
+  firstContext = serviceContext(BASE, { POLICYSET_ACCESS_TOKEN: '  first-ONLY-1111 \n' });
   process.stdout.write = stdoutWrite;
 });
 
@@ -110,6 +111,11 @@ describe('the token', () => {
     assert.equal(fs.readFileSync(log, 'utf8'), 'run\n');
     assert.ok(context.secrets.includes('cmd-TOKEN-9876'), 'the token is a secret to keep out of output');
     assert.equal(await serviceContext({ ...BASE, 'token-command': 'true' }, {}).token(signal), undefined);
+    assert.equal(
+      await serviceContext({ ...BASE, 'token-command': "printf 'tok-5\\n   \\n\\t\\n'" }, {}).token(signal),
+      'tok-5',
+      'lines of spaces are no lines',
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -131,6 +137,11 @@ describe('the token', () => {
       `the --token-command could not be run: the shell found no program 'no-such-program-policyset-test' (check the name and PATH)${hidden}`,
     );
     assert.equal(
+      await failure('  no-such-program-policyset-test'),
+      `the --token-command could not be run: the shell found no program 'no-such-program-policyset-test' (check the name and PATH)${hidden}`,
+      'spaces before the program',
+    );
+    assert.equal(
       await failure('TOKEN=leaked-SECRET no-such-program-policyset-test'),
       `the --token-command could not be run: the shell found no program (check the name and PATH)${hidden}`,
       'an assignment is not named: it may hold a secret',
@@ -150,6 +161,11 @@ describe('the token', () => {
 });
 
 describe('the output guard', () => {
+  test('the first service context of the process installs it, with the token of the environment (trimmed) as a secret', async () => {
+    assert.equal(await stderrOf(() => process.stderr.write('a first-ONLY-1111 b\u0007\n')), 'a [redacted] b\\u0007\n');
+    assert.deepEqual(firstContext.secrets, ['first-ONLY-1111']);
+  });
+
   test('standard error: secrets known now or later, and control characters, never reach the terminal', async () => {
     const context = serviceContext(BASE, { POLICYSET_ACCESS_TOKEN: TOKEN });
     const out = await stderrOf(() => {
@@ -206,5 +222,27 @@ describe('errors and confirmation', () => {
     const out = await stderrOf(async () => (answer = await confirm('Deploy?', false, 'not deployed')));
     assert.equal(answer, false);
     assert.equal(out, 'policyset: not deployed: no terminal to confirm on; pass --yes to go ahead without asking\n');
+    // A terminal on one side only is not one to ask on (the pseudo-terminal test, api/prompt, asks on both).
+    for (const [stdin, stderr] of [
+      [true, false],
+      [false, true],
+    ]) {
+      const saved = [Object.getOwnPropertyDescriptor(process.stdin, 'isTTY'), Object.getOwnPropertyDescriptor(process.stderr, 'isTTY')];
+      Object.defineProperty(process.stdin, 'isTTY', { value: stdin, configurable: true, writable: true });
+      Object.defineProperty(process.stderr, 'isTTY', { value: stderr, configurable: true, writable: true });
+      try {
+        const said = await stderrOf(async () => (answer = await confirm('Delete?', false, 'not deleted')));
+        assert.equal(answer, false);
+        assert.equal(said, 'policyset: not deleted: no terminal to confirm on; pass --yes to go ahead without asking\n');
+      } finally {
+        for (const [stream, descriptor] of [
+          [process.stdin, saved[0]],
+          [process.stderr, saved[1]],
+        ] as const) {
+          if (descriptor) Object.defineProperty(stream, 'isTTY', descriptor);
+          else delete (stream as { isTTY?: boolean }).isTTY;
+        }
+      }
+    }
   });
 });

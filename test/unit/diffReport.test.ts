@@ -232,6 +232,26 @@ describe('summary and markdown', () => {
       text.includes('### sets/b.json (1.0.0) -> (none)\n\n➖ **none** change: removed\n\nNo changes that assignments can see.\n'),
       text,
     );
+    // A set without changes whose version fails has a section; two changes in one table, one breaking consumers.
+    const failing = { ...unchanged, versionOk: false, versionProblem: 'version went down' };
+    const twoInTable = {
+      ...changed,
+      versionNote: undefined,
+      changes: [changed.changes[0], { ...changed.changes[0], message: 'another', breaks: undefined }],
+    };
+    const more = formatDiffMarkdown([failing, twoInTable], CWD);
+    assert.ok(
+      more.includes(
+        '### sets/b.json (1.0.0) -> sets/b.json (1.0.0)\n\n❌ **none** change: version went down\n\nNo changes that assignments can see.\n',
+      ),
+      more,
+    );
+    assert.ok(
+      more.includes(
+        "| Change | Kind | Where | Breaks |\n|---|---|---|---|\n| Parameter 'effect' is removed | `parameter-removed` | sets/a.json:5 `/properties/parameters/effect` | assign/x.json:7 |\n| another | `parameter-removed` | sets/a.json:5 `/properties/parameters/effect` |  |\n",
+      ),
+      more,
+    );
   });
 });
 
@@ -254,6 +274,7 @@ describe('SARIF and JSON', () => {
     const rules = run.tool.driver.rules;
     assert.equal(rules.at(-1).id, 'version-not-bumped');
     assert.equal(rules.at(-1).defaultConfiguration.level, 'error');
+    assert.deepEqual(rules.at(-1).shortDescription, { text: 'The version is not bumped as far as the change requires' });
     const removed = rules.find((r: { id: string }) => r.id === 'parameter-removed');
     assert.deepEqual(removed, {
       id: 'parameter-removed',

@@ -216,8 +216,14 @@ function expandBraces(glob: string): string[] {
       i++;
       try {
         const alternatives = parseAlternatives();
-        // A single alternative `{a}` is a literal in picomatch and bash.
-        results = alternatives.length < 2 ? results.map((s) => s + text.slice(start, i)) : cross(results, alternatives.flat());
+        // A single alternative `{a}` is a literal in picomatch and bash, unless it is a range (`{1..3}`, `{a..c}`).
+        const range = alternatives.length === 1 && alternatives[0].length === 1 ? braceRange(alternatives[0][0]) : undefined;
+        results =
+          range !== undefined
+            ? cross(results, range)
+            : alternatives.length < 2
+              ? results.map((s) => s + text.slice(start, i))
+              : cross(results, alternatives.flat());
       } catch (error) {
         if (!(error instanceof UnclosedBrace)) throw error;
         results = results.map((s) => s + '\\{');
@@ -232,6 +238,31 @@ function expandBraces(glob: string): string[] {
 }
 
 class UnclosedBrace extends Error {}
+
+/**
+ * The items of a brace range as bash and picomatch expand it: `1..3` (either way round, zero-padded to the
+ * wider bound when a bound is written with leading zeros) or `a..e` (letters of one case); undefined for any
+ * other text. Ranges count towards MAX_GLOB_ALTERNATIVES like any other alternatives.
+ */
+function braceRange(body: string): string[] | undefined {
+  const numbers = /^(-?\d+)\.\.(-?\d+)$/.exec(body);
+  const letters = /^([a-z])\.\.([a-z])$/.exec(body) ?? /^([A-Z])\.\.([A-Z])$/.exec(body);
+  if (!numbers && !letters) return undefined;
+  const [, from, to] = (numbers ?? letters)!;
+  const low = numbers ? Number(from) : from.charCodeAt(0);
+  const high = numbers ? Number(to) : to.charCodeAt(0);
+  const count = Math.abs(high - low) + 1;
+  if (count > MAX_GLOB_ALTERNATIVES)
+    throw new PatternError(`the pattern's brace groups expand to more than ${MAX_GLOB_ALTERNATIVES} alternatives`);
+  const width = numbers && (/^-?0\d/.test(from) || /^-?0\d/.test(to)) ? Math.max(from.length, to.length) : 0;
+  const step = high >= low ? 1 : -1;
+  const items: string[] = [];
+  for (let n = low; items.length < count; n += step) {
+    if (!numbers) items.push(String.fromCharCode(n));
+    else items.push(n < 0 ? `-${String(-n).padStart(width - 1, '0')}` : String(n).padStart(width, '0'));
+  }
+  return items;
+}
 
 function cross(left: string[], right: string[]): string[] {
   if (left.length * right.length > MAX_GLOB_ALTERNATIVES)
@@ -422,7 +453,7 @@ function pathMatches(segments: Segment[], parts: string[], dot: boolean): boolea
 
 /**
  * A glob pattern compiled to a matcher of '/'-separated relative paths: `*` and `?` within a name, `[...]`
- * (with `!` or `^` to negate), `**` for any number of folders, `{a,b}` alternatives, `\` escapes, a leading
+ * (with `!` or `^` to negate), `**` for any number of folders, `{a,b}` alternatives and `{1..3}`, `{a..c}` ranges, `\` escapes, a leading
  * `!` negates. Throws PatternError for a pattern over 64 KB, an unsupported extended glob, or brace groups
  * with too many alternatives.
  */

@@ -220,6 +220,30 @@ test('globs and regular expressions: a pattern over 64 KB is a PatternError, nev
   assert.throws(() => ignoreMatcher(['ok.json', '*'.repeat(MAX_PATTERN_CHARS + 1)], '/repo'), /'ignore' pattern 2 .*longer than 64 KB/);
 });
 
+// Random expressions (seeded) in the syntax RE2 and JavaScript share: the same answers as a JavaScript RegExp.
+test('regular expressions: the same answers as JavaScript on 3,000 random expressions', () => {
+  let seed = 7;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x80000000;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const atoms = ['a', 'b', '.', '[ab]', '[^a]', 'a*', '(a|b)', 'b+', 'a?', 'x{2}', '[a-c]{1,3}', '^', '$', '\\d', '\\w', '\\s'];
+  const more = ['(?:ab)*', '(a|bc|d)+', '[0-9]{2,4}', '(?:a{2}){3}', '\\.', '-', 'a{0,2}?', '(?i)A'];
+  const characters = ['a', 'b', 'c', '1', '2', ' ', '.', '-', 'x', 'd', 'A'];
+  let compared = 0;
+  for (let i = 0; i < 3000; i++) {
+    let pattern = '';
+    for (let k = 1 + Math.floor(random() * 6); k > 0; k--) pattern += random() < 0.7 ? pick(atoms) : pick(more);
+    if (pattern.lastIndexOf('(?i)') > 0) continue;
+    const ours = boundedRegExp(pattern);
+    const theirs = pattern.startsWith('(?i)') ? new RegExp(pattern.slice(4), 'i') : new RegExp(pattern);
+    for (let k = 0; k < 10; k++) {
+      const input = Array.from({ length: Math.floor(random() * 12) }, () => pick(characters)).join('');
+      assert.equal(ours.test(input), theirs.test(input), `/${pattern}/ on ${JSON.stringify(input)}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 25_000, `${compared} compared`);
+});
+
 test('regular expressions: the program size counts counted repetitions, nested ones multiplied', () => {
   assert.ok(regexProgramSize('^[a-z]{1,63}$') >= 63);
   assert.ok(regexProgramSize('^[a-z]{1,63}$') < 100);

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import picomatch from 'picomatch';
+import { RE2JS } from 're2js';
 import { boundedRegExp, globMatcher, MAX_PATTERN_CHARS, PatternError, regexProgramSize } from '#server/service/patterns';
 import { compileParameterSchema, firstSchemaError } from '#server/service/schema/parameterSchema';
 import { ignoreMatcher } from '#server/node/config';
@@ -242,6 +243,34 @@ test('regular expressions: the same answers as JavaScript on 3,000 random expres
     }
   }
   assert.ok(compared > 25_000, `${compared} compared`);
+});
+
+// The size bound against what re2js really builds (its program's instructions), on random expressions: never
+// so low that re2js builds a program four times larger than the bound thinks, never so high that an expression
+// of ordinary size is refused.
+test('regular expressions: the program size stays within a factor of the program re2js builds', () => {
+  let seed = 11;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x80000000;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const parts = ['a', 'b', '.', '[ab]', '[^a]', '*', '+', '?', 'x{2}', '{3,5}', '[a-c]{1,3}', '^', '$', '\\d', '\\w', '\\p{L}'];
+  const more = ['(?:', '(', '(?P<n>', ')', '|', '[\\]a]', '{2}', '\\.', 'abc', '{0,9}', '*?', '{2,}'];
+  let compared = 0;
+  for (let i = 0; i < 8000; i++) {
+    let pattern = '';
+    for (let k = 1 + Math.floor(random() * 10); k > 0; k--) pattern += random() < 0.6 ? pick(parts) : pick(more);
+    let instructions: number;
+    try {
+      // The compiled program is re2js's own (not its public interface): read here as the measure to compare with.
+      instructions = (RE2JS.compile(pattern) as unknown as { re2Input: { prog: { inst: unknown[] } } }).re2Input.prog.inst.length;
+    } catch {
+      continue; // not an expression RE2 takes
+    }
+    const size = regexProgramSize(pattern);
+    assert.ok(instructions <= 4 * size + 8, `/${pattern}/: re2js builds ${instructions} instructions, the bound counts ${size}`);
+    assert.ok(size <= 2 * instructions + 8, `/${pattern}/: the bound counts ${size}, re2js builds only ${instructions}`);
+    compared++;
+  }
+  assert.ok(compared > 1500, `${compared} compared`);
 });
 
 test('regular expressions: the program size counts counted repetitions, nested ones multiplied', () => {

@@ -138,6 +138,7 @@ const TARGETS = {
     mutate: ['server/src/node/**/*.ts', 'server/src/service/patterns.ts'],
     tests: [
       'test/out/unit/patterns.test.js',
+      'test/out/unit/patternsDifferential.test.js',
       'test/out/unit/config.test.js',
       'test/out/unit/compileCache.test.js',
       'test/out/cli/hostile.test.js',

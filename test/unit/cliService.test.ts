@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
 import {
   confirm,
   redactForOutput,
@@ -25,6 +26,7 @@ const TOKEN = 'tok-SECRET-1234';
 const written: string[] = [];
 let recording = false;
 let firstContext: ReturnType<typeof serviceContext>;
+let guardedByFirst = '';
 
 before(() => {
   // Installed before the first service context, so the output guard wraps this recorder: what the guard lets
@@ -33,6 +35,8 @@ before(() => {
   process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
     if (recording) {
       written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      const callback = rest.at(-1);
+      if (typeof callback === 'function') process.nextTick(callback);
       return true;
     }
     return (original as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
@@ -42,6 +46,11 @@ before(() => {
   const stdoutWrite = process.stdout.write;
   firstContext = serviceContext(BASE, { POLICYSET_ACCESS_TOKEN: '  first-ONLY-1111 \n' });
   process.stdout.write = stdoutWrite;
+  // Before any other context: the first one alone guards the output (a command makes one).
+  recording = true;
+  process.stderr.write('first-ONLY-1111 \u001b\n');
+  recording = false;
+  guardedByFirst = written.splice(0).join('');
 });
 
 /** What the code wrote to standard error while `run` ran, after the guard. */
@@ -164,6 +173,7 @@ describe('the output guard', () => {
   test('the first service context of the process installs it, with the token of the environment (trimmed) as a secret', async () => {
     assert.equal(await stderrOf(() => process.stderr.write('a first-ONLY-1111 b\u0007\n')), 'a [redacted] b\\u0007\n');
     assert.deepEqual(firstContext.secrets, ['first-ONLY-1111']);
+    assert.equal(guardedByFirst, '[redacted] \\u001b\n');
   });
 
   test('standard error: secrets known now or later, and control characters, never reach the terminal', async () => {
@@ -187,6 +197,30 @@ describe('the output guard', () => {
     assert.equal(whole, 'policyset: busy; retrying in 20.0 s (attempt 1)\n');
   });
 });
+
+/** Runs `run` with standard input a terminal that types `typed`, and standard error a terminal. */
+async function onTerminal<T>(typed: string, run: () => Promise<T>): Promise<{ result: T; screen: string }> {
+  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
+  const saved = {
+    stdin: Object.getOwnPropertyDescriptor(process, 'stdin')!,
+    tty: Object.getOwnPropertyDescriptor(process.stderr, 'isTTY'),
+  };
+  Object.defineProperty(process, 'stdin', { value: input, configurable: true });
+  Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true, writable: true });
+  try {
+    let result: T | undefined;
+    const screen = await stderrOf(async () => {
+      const pending = run();
+      setImmediate(() => input.write(typed));
+      result = await pending;
+    });
+    return { result: result as T, screen };
+  } finally {
+    Object.defineProperty(process, 'stdin', saved.stdin);
+    if (saved.tty) Object.defineProperty(process.stderr, 'isTTY', saved.tty);
+    else delete (process.stderr as { isTTY?: boolean }).isTTY;
+  }
+}
 
 describe('errors and confirmation', () => {
   test('an api error: its message without secrets, exit 2; sign-in says where a token comes from; others are thrown on', async () => {
@@ -214,6 +248,25 @@ describe('errors and confirmation', () => {
       `; the service's answer could not be read (not JSON: "<html>\\u001b[31m"), but it accepted the request`,
     );
     assert.ok(unreadable('x'.repeat(500)).includes(`${'x'.repeat(200)}… (300 more characters not shown)`));
+  });
+
+  test('confirmation on a terminal: y or yes (any case, spaces around) goes ahead; anything else does not', async () => {
+    for (const [typed, expected] of [
+      ['y\r', true],
+      ['YES\r', true],
+      [' yes \r', true],
+      ['\r', false],
+      ['n\r', false],
+      ['nay\r', false],
+      ['yesterday\r', false],
+      ['ye\r', false],
+    ] as const) {
+      const { result, screen } = await onTerminal(typed, () => confirm(`Deploy ${TOKEN} \u001b[2J?`, false, 'not deployed'));
+      assert.equal(result, expected, JSON.stringify(typed));
+      // The question is cleaned of secrets and control characters; the terminal's own codes pass (not escaped).
+      assert.ok(screen.includes('Deploy [redacted] \\u001b[2J? [y/N] '), JSON.stringify(screen));
+      assert.equal(screen.endsWith('policyset: not deployed\n'), !expected, JSON.stringify(screen));
+    }
   });
 
   test('confirmation: --yes goes ahead; without a terminal nothing is done and the reason is said', async () => {

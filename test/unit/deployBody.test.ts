@@ -68,6 +68,8 @@ describe('a set in the service’s shape', () => {
       notes: [],
     });
     assert.deepEqual(deploy({ properties: [] }), { document: { properties: [] }, notes: [] });
+    assert.deepEqual(deployableDocument('null', null, { scope: SUB, namespace: 'Microsoft' }), { document: null, notes: [] });
+    assert.deepEqual(deployableDocument('"x"', 'x', { scope: SUB, namespace: 'Microsoft' }), { document: 'x', notes: [] });
   });
 });
 
@@ -99,6 +101,13 @@ describe('a set read as its template reads it', () => {
     assert.deepEqual(deploy(two).notes, [
       `read as its template reads it: 2 escaped strings sent as the template sends them ("[[parameters('x')]" as "[parameters('x')]")`,
     ]);
+  });
+
+  test('a fragment without escapes: sent as it is, nothing said', () => {
+    const plain = fragment('Audit');
+    const sent = deploy(plain);
+    assert.deepEqual(sent.document, plain);
+    assert.deepEqual(sent.notes, []);
   });
 
   test('a template expression only the template evaluates: refused, with the first', () => {
@@ -205,7 +214,18 @@ describe("the policy-as-code framework's policyDefinitionName", () => {
   });
 
   test('entries that are not objects are sent as they are', () => {
-    const sent = deploy(framework('x', { policyDefinitionName: 'n' }));
-    assert.deepEqual((sent.document as { properties: { policyDefinitions: unknown[] } }).properties.policyDefinitions[0], 'x');
+    const sent = deploy(framework('x', ['y'], null, { policyDefinitionName: 'n' }));
+    assert.deepEqual((sent.document as { properties: { policyDefinitions: unknown[] } }).properties.policyDefinitions.slice(0, 3), [
+      'x',
+      ['y'],
+      null,
+    ]);
+  });
+
+  test('a policyDefinitionId that is no string is no ID: the name decides', () => {
+    const sent = deploy(framework({ policyDefinitionId: 42, policyDefinitionName: 'n' }));
+    assert.deepEqual((sent.document as { properties: { policyDefinitions: unknown[] } }).properties.policyDefinitions[0], {
+      policyDefinitionId: '/subscriptions/00000000-0000-0000-0000-000000000001/providers/Microsoft.Authorization/policyDefinitions/n',
+    });
   });
 });

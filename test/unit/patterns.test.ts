@@ -162,6 +162,73 @@ test('globs and regular expressions: a pattern over 64 KB is a PatternError, nev
   assert.throws(() => ignoreMatcher(['ok.json', '*'.repeat(MAX_PATTERN_CHARS + 1)], '/repo'), /'ignore' pattern 2 .*longer than 64 KB/);
 });
 
+// The size estimate as its comment defines it, worked out by hand: an atom (a character, a class, an escape, a
+// `\\p{...}`) counts 1, a quantifier 1 more, a counted repetition repeats what it follows up to its larger bound
+// (plus 1), a group its content plus 1, each alternative its own size plus 1; counting stops past a million.
+test('regular expressions: the program size of each construct, by hand', () => {
+  const cases: Array<[string, number]> = [
+    ['', 0],
+    ['abc', 3],
+    ['a|b', 3],
+    ['a|b|c', 5],
+    ['a|', 2],
+    ['|', 1],
+    ['(ab)', 3],
+    ['(a|b)', 4],
+    ['a{3}', 4],
+    ['a{2,5}', 6],
+    ['a{2,5}?', 6],
+    ['a{1,}', 2],
+    ['a{0}', 2],
+    ['(ab){3}', 10],
+    ['(?:a{10}){10}', 121],
+    ['((a{2}){3}){4}', 57],
+    ['.{0,1000}', 1001],
+    ['a*b+c?', 6],
+    ['a*?', 2],
+    ['a+?b', 3],
+    ['[abc]', 1],
+    ['[^]a]x', 2],
+    ['[a\\]b]c', 2],
+    ['\\d\\w', 2],
+    ['\\p{Greek}a', 2],
+    ['\\P{L}', 1],
+    ['\\x41', 3],
+    ['(?<name>a)', 2],
+    ['(?P<n>a)', 3], // '(?P' is not skipped as a head: '>' counts as a character
+    ['(?i)ab', 3],
+    ['(?=a)', 2],
+    ['(?!ab)', 3],
+    ['(?<=a)', 2],
+    ['a)b', 4],
+    ['(a', 1],
+    ['a{x}', 4],
+    ['a{', 2],
+  ];
+  for (const [pattern, size] of cases) assert.equal(regexProgramSize(pattern), size, pattern);
+  // Past a million the count stops (the pattern is refused whatever the rest adds): 1,000 repetitions of 1,001.
+  assert.equal(regexProgramSize('.{0,1000}'.repeat(5000)), 1_001_000);
+});
+
+test('regular expressions: the bounds, each at its edge', () => {
+  // Exactly 64 KB is not too long (it is too large, which is said so); one character more is too long.
+  assert.throws(() => boundedRegExp('a'.repeat(MAX_PATTERN_CHARS)), /expands to more than 1000 states/);
+  assert.throws(() => boundedRegExp('a'.repeat(MAX_PATTERN_CHARS + 1)), /longer than 64 KB/);
+  // A program of exactly 1,000 runs; 1,001 does not.
+  assert.equal(boundedRegExp('a'.repeat(1000)).test('a'.repeat(1000)), true);
+  assert.throws(() => boundedRegExp('a'.repeat(1001)), /more than 1000 states/);
+  // The work of one test is the program size times the input's length, at most a million.
+  const three = boundedRegExp('abc');
+  assert.equal(three.test('x'.repeat(333_333)), false, '999,999');
+  assert.equal(three.test('x'.repeat(333_334)), undefined, '1,000,002: not tested');
+  const one = boundedRegExp('a');
+  assert.equal(one.test('x'.repeat(1_000_000)), false, 'exactly a million');
+  assert.equal(one.test('x'.repeat(1_000_001)), undefined);
+  assert.equal(boundedRegExp('').test('x'.repeat(1_000_000)), true, 'an empty pattern counts as 1');
+  assert.equal(boundedRegExp('').test('x'.repeat(1_000_001)), undefined);
+  assert.equal(boundedRegExp('a.c').source, 'a.c');
+});
+
 test('regular expressions: the program size counts counted repetitions, nested ones multiplied', () => {
   assert.ok(regexProgramSize('^[a-z]{1,63}$') >= 63);
   assert.ok(regexProgramSize('^[a-z]{1,63}$') < 100);

@@ -204,10 +204,23 @@ test('regular expressions: the program size of each construct, by hand', () => {
     ['(a', 1],
     ['a{x}', 4],
     ['a{', 2],
+    ['\\d{3}', 4],
+    ['\\da', 2],
+    ['\\p{L', 1],
+    ['[a]]', 2],
+    ['[\\]]', 1],
+    ['[ab', 1],
+    ['(?<name', 0],
+    ['(?i', 0],
+    ['a|{3}', 3],
+    ['a??', 2],
+    ['a{x}bc{9}', 15],
+    ['a{2}{3}', 8],
   ];
   for (const [pattern, size] of cases) assert.equal(regexProgramSize(pattern), size, pattern);
   // Past a million the count stops (the pattern is refused whatever the rest adds): 1,000 repetitions of 1,001.
   assert.equal(regexProgramSize('.{0,1000}'.repeat(5000)), 1_001_000);
+  assert.equal(regexProgramSize('a|'.repeat(600_000)), 1_000_001, 'alternatives count towards the million too');
 });
 
 test('regular expressions: the bounds, each at its edge', () => {

@@ -206,6 +206,7 @@ test('regular expressions: the program size of each construct, by hand', () => {
     ['a{', 2],
     ['\\d{3}', 4],
     ['\\da', 2],
+    ['\\pLa}b', 5],
     ['\\p{L', 1],
     ['[a]]', 2],
     ['[\\]]', 1],

@@ -133,6 +133,7 @@ const TARGETS = {
     what: 'the Node helpers both faces share (bounded reader, config, globs, output guard, compile cache) and the pattern engine',
     mutate: ['server/src/node/**/*.ts', 'server/src/service/patterns.ts'],
     tests: [
+      'test/out/unit/nodeHelpers.test.js',
       'test/out/unit/patterns.test.js',
       'test/out/unit/config.test.js',
       'test/out/unit/compileCache.test.js',

@@ -39,6 +39,7 @@ test('a plain path is not a pattern, and saying so does not load picomatch', () 
   const loaded = () => Object.keys(require.cache).some((file) => file.includes(`${path.sep}picomatch${path.sep}`));
   assert.equal(loaded(), false, 'picomatch was loaded before the test');
   assert.equal(isGlobPattern('sets/a.json'), false);
+  assert.equal(loaded(), false, 'a path without any glob character is not shown to picomatch');
   assert.equal(isGlobPattern('a+b.json'), false);
   assert.equal(loaded(), true, 'a path holding a glob character asks picomatch');
 });
@@ -418,6 +419,13 @@ for (const { name, read } of READERS) {
       assert.ok(bytes.buffer.byteLength < 64 * 1024, `a buffer of ${bytes.buffer.byteLength} bytes`);
     });
 
+    test('a file is read into one buffer of its size and one byte more (the byte that would show it grew)', async () => {
+      // One byte under the cap: the buffer is the cap exactly, allocated once (not grown to the cap and one).
+      const bytes = await read(write(path.join(dir, 'under.json'), Buffer.alloc(MiB - 1, 'u')), 'config');
+      assert.equal(bytes.length, 1048575);
+      assert.equal(bytes.buffer.byteLength, 1048576);
+    });
+
     test('no file is left open, whether the read succeeds or is refused', { skip: !LINUX && 'counts /proc/self/fd' }, async () => {
       const file = write(path.join(dir, 'fd.json'), '{}');
       const before = openFds();
@@ -655,21 +663,36 @@ describe('isGlobPattern and expandGlob', () => {
   let dir: string;
   before(() => {
     dir = folder('glob');
-    for (const name of ['b.json', 'a.json', 'C.json', '.hidden.json', 'x.txt', 'folder.json/inner.json', 'sub/d.json', 'sub/.dot/e.json'])
-      write(path.join(dir, name));
+    // sub.json sorts before sub/d.json ('.' before '/'), though the walk meets sub/ first.
+    const names = [
+      'b.json',
+      'a.json',
+      'C.json',
+      '.hidden.json',
+      'x.txt',
+      'folder.json/inner.json',
+      'sub.json',
+      'sub/d.json',
+      'sub/.dot/e.json',
+      'v1./f.json',
+    ];
+    for (const name of names) write(path.join(dir, name));
     for (const skipped of ['node_modules', '.git', '.hg', '.svn']) write(path.join(dir, skipped, 'n.json'));
     fs.symlinkSync(path.join(dir, 'a.json'), path.join(dir, 'link.json'));
   });
 
   test('the files a pattern matches under its static base, sorted by code unit; dot files and skipped folders left out', () => {
-    assert.deepEqual(expandGlob(`${dir}/*.json`), [`${dir}/C.json`, `${dir}/a.json`, `${dir}/b.json`]);
+    assert.deepEqual(expandGlob(`${dir}/*.json`), [`${dir}/C.json`, `${dir}/a.json`, `${dir}/b.json`, `${dir}/sub.json`]);
     assert.deepEqual(expandGlob(`${dir}/**/*.json`), [
       `${dir}/C.json`,
       `${dir}/a.json`,
       `${dir}/b.json`,
       `${dir}/folder.json/inner.json`,
+      `${dir}/sub.json`,
       `${dir}/sub/d.json`,
+      `${dir}/v1./f.json`,
     ]);
+    assert.deepEqual(expandGlob(`${dir}/v1./*.json`), [`${dir}/v1./f.json`]);
     assert.deepEqual(expandGlob(`${dir}/sub/*`), [`${dir}/sub/d.json`]);
   });
 
@@ -687,9 +710,10 @@ describe('isGlobPattern and expandGlob', () => {
     const saved = process.cwd();
     try {
       process.chdir(dir);
-      assert.deepEqual(expandGlob('*.json'), ['C.json', 'a.json', 'b.json']);
-      assert.deepEqual(expandGlob('./*.json'), ['C.json', 'a.json', 'b.json']);
+      assert.deepEqual(expandGlob('*.json'), ['C.json', 'a.json', 'b.json', 'sub.json']);
+      assert.deepEqual(expandGlob('./*.json'), ['C.json', 'a.json', 'b.json', 'sub.json']);
       assert.deepEqual(expandGlob('sub/*.json'), ['sub/d.json']);
+      assert.deepEqual(expandGlob('v1./*.json'), ['v1./f.json']);
     } finally {
       process.chdir(saved);
     }

@@ -719,6 +719,34 @@ describe('isGlobPattern and expandGlob', () => {
     }
   });
 
+  test('a folder spelled otherwise (a doubled slash, `.`, `..`) matches the files it names, spelled as a walk spells them', () => {
+    assert.deepEqual(expandGlob(`${dir}//sub/*.json`), [`${dir}/sub/d.json`]);
+    assert.deepEqual(expandGlob(`${dir}/sub//*.json`), [`${dir}/sub/d.json`]);
+    assert.deepEqual(expandGlob(`${dir}/sub/./*.json`), [`${dir}/sub/d.json`]);
+    assert.deepEqual(expandGlob(`${dir}/folder.json/../sub/*.json`), [`${dir}/sub/d.json`]);
+    const saved = process.cwd();
+    try {
+      process.chdir(path.join(dir, 'sub'));
+      assert.deepEqual(expandGlob('.//*.json'), ['d.json']);
+      assert.deepEqual(expandGlob('../sub/*.json'), ['../sub/d.json']);
+      assert.deepEqual(expandGlob('..//sub/*.json'), ['../sub/d.json']);
+    } finally {
+      process.chdir(saved);
+    }
+  });
+
+  test('a negated pattern: the files under its base that it does not match', () => {
+    assert.deepEqual(expandGlob(`!${dir}/sub/*.json`), [`${dir}/sub/.dot/e.json`]);
+    const saved = process.cwd();
+    try {
+      process.chdir(dir);
+      assert.deepEqual(expandGlob('!./sub/*.json'), ['sub/.dot/e.json']);
+      assert.deepEqual(expandGlob('!sub/*.json'), ['sub/.dot/e.json']);
+    } finally {
+      process.chdir(saved);
+    }
+  });
+
   test('a base folder that is not there matches nothing', () => {
     assert.deepEqual(expandGlob(`${dir}/missing/*.json`), []);
   });

@@ -772,6 +772,7 @@ describe('isGlobPattern and expandGlob', () => {
     usage(sixty, `the pattern '${sixty}': ${unsupported}`);
     usage(`${'x'.repeat(52)}+(a).json`, `the pattern '${'x'.repeat(52)}+(a).jso…': ${unsupported}`);
     usage(`*${'a'.repeat(65536)}`, `the pattern '*${'a'.repeat(59)}…': the pattern is longer than 64 KB`);
+    usage(`${'{a,'.repeat(20000)}*`, `the pattern '${'{a,'.repeat(20)}…': the pattern's brace groups nest more than 32 deep`);
   });
 });
 

@@ -134,6 +134,7 @@ const TARGETS = {
     mutate: ['server/src/node/**/*.ts', 'server/src/service/patterns.ts'],
     tests: [
       'test/out/unit/nodeHelpers.test.js',
+      'test/out/unit/nodeDefinitions.test.js',
       'test/out/unit/patterns.test.js',
       'test/out/unit/config.test.js',
       'test/out/unit/compileCache.test.js',

@@ -177,14 +177,19 @@ describe('loadCatalog', () => {
     );
     const plain = write(path.join(dir, 'walked', 'plain.json'), '{ "name": "plain", ');
     const unnamed = write(path.join(dir, 'walked', 'unnamed.json'), '{ "properties": { "policyRule": } }');
+    // Spaces around the colon; '.json' also inside the file name (only the extension is dropped).
+    const spaced = write(path.join(dir, 'walked', 'v1.json.old.json'), '{ "name" :  "spaced-def", "properties": { "policyRule": } }');
     const gone = path.join(dir, 'walked', 'gone.json');
-    const catalog = await loadCatalog({ indexFiles: [], definitionFiles: [broken, plain, unnamed, gone] });
+    const catalog = await loadCatalog({ indexFiles: [], definitionFiles: [broken, plain, unnamed, spaced, gone] });
     const recorded = { source: broken, problem: 'ValueExpected at line 3, column 33' };
     assert.deepEqual(catalog.unreadable('broken-def'), recorded);
     assert.deepEqual(catalog.unreadable('broken-file'), recorded);
     assert.deepEqual(catalog.unreadable('unnamed'), { source: unnamed, problem: 'ValueExpected at line 1, column 33' });
+    const spacedRecord = { source: spaced, problem: 'ValueExpected at line 1, column 57' };
+    assert.deepEqual(catalog.unreadable('spaced-def'), spacedRecord);
+    assert.deepEqual(catalog.unreadable('v1.json.old'), spacedRecord);
     assert.equal(catalog.unreadable('plain'), undefined, 'no policy rule: not taken for a definition');
-    assert.equal(catalog.unreadableCount, 2);
+    assert.equal(catalog.unreadableCount, 3);
     assert.equal(catalog.size, 0);
   });
 

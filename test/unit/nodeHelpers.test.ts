@@ -75,6 +75,14 @@ function sparse(file: string, size: number): string {
   return file;
 }
 
+/**
+ * Removes a large file as soon as it has been read: a run under Stryker ends a test file at its first
+ * failure, before after() removes the temporary folder, and hundreds of killed mutants would leave megabytes each.
+ */
+function removeLarge(file: string): void {
+  fs.rmSync(file, { force: true });
+}
+
 function errorWith(code: string | undefined, message = 'the raw message'): Error {
   return Object.assign(new Error(message), code === undefined ? {} : { code });
 }
@@ -356,10 +364,14 @@ for (const { name, read } of READERS) {
 
     test('a file of exactly the cap is read whole; one byte more is refused, before reading', async () => {
       const exact = write(path.join(dir, 'exact.json'), Buffer.alloc(MiB, 'a'));
-      const bytes = await read(exact, 'config');
-      assert.equal(bytes.length, 1048576);
-      assert.equal(bytes.toString('latin1'), 'a'.repeat(1048576));
-      const over = write(path.join(dir, 'over.json'), Buffer.alloc(MiB + 1, 'a'));
+      try {
+        const bytes = await read(exact, 'config');
+        assert.equal(bytes.length, 1048576);
+        assert.equal(bytes.toString('latin1'), 'a'.repeat(1048576));
+      } finally {
+        removeLarge(exact);
+      }
+      const over = sparse(path.join(dir, 'over.json'), MiB + 1);
       await refused(read(over, 'config'), `'${over}' is too large to read (1 MiB; configuration files are read up to 1 MiB)`);
     });
 
@@ -421,9 +433,14 @@ for (const { name, read } of READERS) {
 
     test('a file is read into one buffer of its size and one byte more (the byte that would show it grew)', async () => {
       // One byte under the cap: the buffer is the cap exactly, allocated once (not grown to the cap and one).
-      const bytes = await read(write(path.join(dir, 'under.json'), Buffer.alloc(MiB - 1, 'u')), 'config');
-      assert.equal(bytes.length, 1048575);
-      assert.equal(bytes.buffer.byteLength, 1048576);
+      const under = write(path.join(dir, 'under.json'), Buffer.alloc(MiB - 1, 'u'));
+      try {
+        const bytes = await read(under, 'config');
+        assert.equal(bytes.length, 1048575);
+        assert.equal(bytes.buffer.byteLength, 1048576);
+      } finally {
+        removeLarge(under);
+      }
     });
 
     test('no file is left open, whether the read succeeds or is refused', { skip: !LINUX && 'counts /proc/self/fd' }, async () => {
@@ -451,28 +468,32 @@ describe('readBytes and FileReader', () => {
     const first = write(path.join(dir, 'first.json'), 'first file');
     const second = write(path.join(dir, 'second.json'), 'second');
     const large = write(path.join(dir, 'large.json'), Buffer.alloc(1572864, 'b'));
-    const reader = new FileReader();
-    const a = reader.read(first);
-    assert.equal(a.toString(), 'first file');
-    const b = reader.read(second);
-    assert.equal(b.toString(), 'second');
-    assert.equal(b.buffer, a.buffer, 'the same memory');
-    assert.equal(a.subarray(0, 6).toString(), 'second', 'the earlier view now shows the later read');
-    const c = reader.read(large);
-    assert.equal(c.length, 1572864);
-    assert.equal(c.toString('latin1'), 'b'.repeat(1572864));
-    assert.notEqual(c.buffer, a.buffer, 'grown past 1 MiB');
-    const d = reader.read(large);
-    assert.equal(d.length, 1572864);
-    assert.equal(d.buffer, c.buffer, 'the same file again: the grown buffer is big enough');
-    const e = reader.read(first);
-    assert.equal(e.toString(), 'first file');
-    assert.equal(e.buffer, c.buffer);
-    assert.throws(
-      () => reader.read(path.join(dir, 'missing.json')),
-      (error: unknown) =>
-        error instanceof InputError && error.message === `cannot read '${path.join(dir, 'missing.json')}': no such file or directory`,
-    );
+    try {
+      const reader = new FileReader();
+      const a = reader.read(first);
+      assert.equal(a.toString(), 'first file');
+      const b = reader.read(second);
+      assert.equal(b.toString(), 'second');
+      assert.equal(b.buffer, a.buffer, 'the same memory');
+      assert.equal(a.subarray(0, 6).toString(), 'second', 'the earlier view now shows the later read');
+      const c = reader.read(large);
+      assert.equal(c.length, 1572864);
+      assert.equal(c.toString('latin1'), 'b'.repeat(1572864));
+      assert.notEqual(c.buffer, a.buffer, 'grown past 1 MiB');
+      const d = reader.read(large);
+      assert.equal(d.length, 1572864);
+      assert.equal(d.buffer, c.buffer, 'the same file again: the grown buffer is big enough');
+      const e = reader.read(first);
+      assert.equal(e.toString(), 'first file');
+      assert.equal(e.buffer, c.buffer);
+      assert.throws(
+        () => reader.read(path.join(dir, 'missing.json')),
+        (error: unknown) =>
+          error instanceof InputError && error.message === `cannot read '${path.join(dir, 'missing.json')}': no such file or directory`,
+      );
+    } finally {
+      removeLarge(large);
+    }
   });
 });
 

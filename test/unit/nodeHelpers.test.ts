@@ -12,7 +12,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EventEmitter } from 'node:events';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   describeFsError,
   discover,
@@ -660,6 +660,83 @@ describe('writeOutputFile and writeAtomically: through a temporary file, renamed
       () => writeOutputFile(nowhere, 'report'),
       (error: unknown) => error instanceof InputError && error.message === `cannot write '${nowhere}': ENOENT`,
     );
+  });
+});
+
+describe('writeOutputFile: a device, a FIFO or a socket at the target', () => {
+  /** A device node made here (needs root, or CAP_MKNOD): never one of the system's, which a regression would replace. */
+  function mknod(file: string, kind: 'c' | 'b', major: number, minor: number): boolean {
+    return POSIX && spawnSync('mknod', [file, kind, String(major), String(minor)]).status === 0;
+  }
+
+  test('a character device is written into, and stays a device', (t) => {
+    const sub = folder('devices/char');
+    const device = path.join(sub, 'null');
+    if (!mknod(device, 'c', 1, 3)) {
+      t.skip('mknod is not permitted here (not root): no device of our own to write to');
+      return;
+    }
+    writeOutputFile(device, 'report\n', [write(path.join(sub, 'in.json'), 'input')]);
+    assert.equal(fs.lstatSync(device).isCharacterDevice(), true);
+    assert.deepEqual(fs.readdirSync(sub).sort(), ['in.json', 'null'], 'no temporary file');
+  });
+
+  test('a device that cannot be opened: the code', (t) => {
+    const device = path.join(folder('devices/dead'), 'nothing');
+    // Major 240 is kept for local use: no driver answers it here.
+    if (!mknod(device, 'c', 240, 0)) {
+      t.skip('mknod is not permitted here (not root)');
+      return;
+    }
+    assert.throws(
+      () => writeOutputFile(device, 'report'),
+      (error: unknown) => error instanceof InputError && error.message === `cannot write '${device}': ENXIO`,
+    );
+    assert.equal(fs.lstatSync(device).isCharacterDevice(), true);
+  });
+
+  test('a FIFO is written into: the program reading it gets the report', { skip: !HAS_MKFIFO && 'no mkfifo (not POSIX)' }, async () => {
+    const fifo = mkfifo(path.join(folder('devices/fifo'), 'report.pipe'));
+    const reader = spawn('cat', [fifo]);
+    let read = '';
+    reader.stdout.on('data', (chunk: Buffer) => (read += chunk.toString()));
+    const ended = new Promise((resolve) => reader.on('close', resolve));
+    try {
+      // Opening waits for the reader to open its end, as a shell's `>` does.
+      writeOutputFile(fifo, 'report\n');
+      assert.equal(fs.lstatSync(fifo).isFIFO(), true);
+      // A FIFO replaced by a file would leave cat waiting for a writer: 10 s is the bound.
+      const timedOut = await Promise.race([ended.then(() => false), new Promise((resolve) => setTimeout(resolve, 10_000, true))]);
+      assert.equal(timedOut, false, 'cat did not end');
+      assert.equal(read, 'report\n');
+    } finally {
+      reader.kill();
+    }
+  });
+
+  test('a block device and a socket are refused', async (t) => {
+    const sub = folder('devices/refused');
+    const socket = path.join(sub, 'service.sock');
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      assert.throws(
+        () => writeOutputFile(socket, 'report'),
+        (error: unknown) => error instanceof InputError && error.message === `cannot write '${socket}': it is a socket`,
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const block = path.join(sub, 'disk');
+    if (!mknod(block, 'b', 7, 200)) {
+      t.diagnostic('mknod is not permitted here (not root): the block device case is not run');
+      return;
+    }
+    assert.throws(
+      () => writeOutputFile(block, 'report'),
+      (error: unknown) => error instanceof InputError && error.message === `cannot write '${block}': it is a block device`,
+    );
+    assert.equal(fs.lstatSync(block).isBlockDevice(), true);
   });
 });
 

@@ -3,8 +3,9 @@
 // (output.ts), glob expansion (globs.ts) and the closed-pipe handler (pipes.ts). The CLI tests reach them too,
 // but through processes that take seconds each, which makes a mutation run of these files take hours. Every
 // expected message, size, file content and sorted list below is written out by hand.
-// Real file system objects throughout: temporary folders, FIFOs (mkfifo), a Unix socket, hard and symbolic
-// links, /dev/zero; a few Linux-only cases (/proc, PATH_MAX) are skipped elsewhere, saying why.
+// Real file system objects throughout: temporary folders, FIFOs (mkfifo), Unix sockets, hard and symbolic
+// links, /dev/zero, device nodes of the test's own (mknod, where permitted: root); the cases that need
+// Linux (/proc, PATH_MAX) or root are skipped elsewhere, saying why.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -9,6 +9,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -714,6 +715,62 @@ describe('writeOutputFile: a device, a FIFO or a socket at the target', () => {
       reader.kill();
     }
   });
+
+  test(
+    'a FIFO swapped for a file or a link after it was looked at is not written through',
+    { skip: !HAS_MKFIFO && 'no mkfifo (not POSIX)' },
+    () => {
+      // The swap is made inside fs.openSync, between the target's lstat and its opening: the race a
+      // test cannot win otherwise.
+      const sub = folder('devices/swapped');
+      const swapping = (target: string, swap: () => void, body: () => void) => {
+        const original = Object.getOwnPropertyDescriptor(nodeFs, 'openSync')!;
+        const open = nodeFs.openSync;
+        Object.defineProperty(nodeFs, 'openSync', {
+          ...original,
+          value: (file: fs.PathLike, ...rest: unknown[]) => {
+            if (file === target) swap();
+            return (open as (...args: unknown[]) => number)(file, ...rest);
+          },
+        });
+        try {
+          body();
+        } finally {
+          Object.defineProperty(nodeFs, 'openSync', original);
+        }
+      };
+      const becameFile = mkfifo(path.join(sub, 'becomes-a-file.pipe'));
+      swapping(
+        becameFile,
+        () => {
+          fs.rmSync(becameFile);
+          fs.writeFileSync(becameFile, 'a file now');
+        },
+        () =>
+          assert.throws(
+            () => writeOutputFile(becameFile, 'report'),
+            (error: unknown) =>
+              error instanceof InputError && error.message === `cannot write '${becameFile}': it is no longer a device or a FIFO`,
+          ),
+      );
+      assert.equal(fs.readFileSync(becameFile, 'utf8'), 'a file now');
+      const elsewhere = write(path.join(sub, 'elsewhere.txt'), 'kept');
+      const becameLink = mkfifo(path.join(sub, 'becomes-a-link.pipe'));
+      swapping(
+        becameLink,
+        () => {
+          fs.rmSync(becameLink);
+          fs.symlinkSync(elsewhere, becameLink);
+        },
+        () =>
+          assert.throws(
+            () => writeOutputFile(becameLink, 'report'),
+            (error: unknown) => error instanceof InputError && error.message === `cannot write '${becameLink}': ELOOP`,
+          ),
+      );
+      assert.equal(fs.readFileSync(elsewhere, 'utf8'), 'kept');
+    },
+  );
 
   test('a block device and a socket are refused', async (t) => {
     const sub = folder('devices/refused');

@@ -708,7 +708,9 @@ describe('writeOutputFile: a device, a FIFO or a socket at the target', () => {
       writeOutputFile(fifo, 'report\n');
       assert.equal(fs.lstatSync(fifo).isFIFO(), true);
       // A FIFO replaced by a file would leave cat waiting for a writer: 10 s is the bound.
-      const timedOut = await Promise.race([ended.then(() => false), new Promise((resolve) => setTimeout(resolve, 10_000, true))]);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([ended.then(() => false), new Promise((resolve) => (timer = setTimeout(resolve, 10_000, true)))]);
+      clearTimeout(timer);
       assert.equal(timedOut, false, 'cat did not end');
       assert.equal(read, 'report\n');
     } finally {

@@ -156,6 +156,18 @@ test('globs: many ** and brace groups stay bounded; too many alternatives is an 
   assert.throws(() => globMatcher('{a,b}'.repeat(20), { dot: true }), PatternError);
 });
 
+test('globs: brace groups nested more than 32 deep are a PatternError, not a stack overflow', () => {
+  // 20,000 nested groups (60 KB, under the length cap) threw RangeError: Maximum call stack size exceeded.
+  const tooDeep = (error: unknown) =>
+    error instanceof PatternError && error.message === "the pattern's brace groups nest more than 32 deep";
+  assert.throws(() => globMatcher(`${'{a,'.repeat(20000)}*`, { dot: true }), tooDeep);
+  assert.throws(() => globMatcher(`${'{'.repeat(20000)}*`, { dot: true }), tooDeep);
+  assert.throws(() => globMatcher(`${'{a,'.repeat(33)}b${'}'.repeat(33)}`, { dot: true }), tooDeep);
+  // 32 deep is taken: {a,{a,…{a,b}…}} is the alternatives a and b.
+  const deepest = globMatcher(`${'{a,'.repeat(32)}b${'}'.repeat(32)}`, { dot: true });
+  assert.deepEqual(['a', 'b', 'c'].map(deepest), [true, true, false]);
+});
+
 test('globs and regular expressions: a pattern over 64 KB is a PatternError, never skipped', () => {
   assert.throws(() => globMatcher('a'.repeat(MAX_PATTERN_CHARS + 1), { dot: true }), /longer than 64 KB/);
   assert.throws(() => boundedRegExp('a'.repeat(MAX_PATTERN_CHARS + 1)), /longer than 64 KB/);

@@ -23,17 +23,22 @@ export function isGlobPattern(input: string): boolean {
 /** The files a pattern matches, sorted; dot files only when the pattern names them. */
 export function expandGlob(pattern: string): string[] {
   const normalized = pattern.replace(/\\/g, '/');
-  const { base } = picomatch().scan(normalized);
+  const { prefix, base, glob } = picomatch().scan(normalized);
+  // The static base folder, spelled as path.join spells the files found under it ('sets//', 'sets/.',
+  // 'a/../sets' and './/sets' are all 'sets'; '.' is ''), and the pattern matched against those files spelled
+  // the same way: else a pattern whose folder is written otherwise would match nothing. A leading `!` stays.
+  const negation = /^!*/.exec(prefix)![0];
+  const root = path.join(prefix.slice(negation.length), base, '.'); // '.': without a trailing separator
+  const spelled = root === '.' ? '' : root.split(path.sep).join('/');
   let isMatch: (file: string) => boolean;
   try {
     // The one bounded pattern engine (picomatch only finds the static base folder).
-    isMatch = globMatcher(normalized.replace(/^\.\//, ''), { dot: false });
+    isMatch = globMatcher(`${negation}${spelled}${spelled && !spelled.endsWith('/') ? '/' : ''}${glob}`, { dot: false });
   } catch (error) {
     if (error instanceof PatternError)
       throw new UsageError(`the pattern '${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}': ${error.message}`);
     throw error;
   }
-  const root = base || '.';
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {
     let entries: fs.Dirent[];
@@ -46,7 +51,7 @@ export function expandGlob(pattern: string): string[] {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRECTORIES.has(entry.name) && depth < MAX_DEPTH) walk(full, depth + 1);
-      } else if (entry.isFile() && isMatch(full.split(path.sep).join('/').replace(/^\.\//, ''))) {
+      } else if (entry.isFile() && isMatch(full.split(path.sep).join('/'))) {
         found.push(full);
       }
     }

@@ -8,15 +8,39 @@ import { InputError, UsageError } from './files';
  * error, exit 2), never half-written (a temporary file beside the target, renamed over it), and never
  * through a symbolic link: a link at `target` is replaced by the file, the file it points to is left as it
  * is. `inputs` are the files the run read (each compared by device and inode, so a hard link or another
- * spelling of the same path counts too).
+ * spelling of the same path counts too). A character device or a FIFO at `target` (/dev/null, a named pipe
+ * another program reads) is written into, as a shell's `>` writes: a file renamed over it would replace it
+ * (run as root, `-o /dev/null` replaced the system's /dev/null with the report).
  */
 export function writeOutputFile(target: string, text: string, inputs: readonly string[] = []): void {
-  writeAtomically(target, text, refuseInputs(target, inputs));
+  const existing = refuseInputs(target, inputs);
+  if (existing?.isCharacterDevice() || existing?.isFIFO()) writeInto(target, text);
+  else writeAtomically(target, text, existing);
+}
+
+/**
+ * Writes into the character device or FIFO at `target`: opened without following a link and without
+ * creating a file, and checked again once open, so nothing is written if it was swapped since its lstat.
+ */
+function writeInto(target: string, text: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(target, fs.constants.O_WRONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const stat = fs.fstatSync(fd);
+    if (!stat.isCharacterDevice() && !stat.isFIFO()) throw new InputError(`cannot write '${target}': it is no longer a device or a FIFO`);
+    fs.writeFileSync(fd, text);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`cannot write '${target}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 /**
  * Throws a usage error when `target` (-o) is one of `inputs` (the same path, or the same file by device and
- * inode: a hard link or another spelling; a link named like an input too), or a folder; else its lstat.
+ * inode: a hard link or another spelling; a link named like an input too), or a folder, a block device or a
+ * socket (none takes a report, and a file renamed over one would replace it); else its lstat.
  */
 export function refuseInputs(target: string, inputs: readonly string[]): fs.Stats | undefined {
   const resolved = path.resolve(target);
@@ -27,6 +51,8 @@ export function refuseInputs(target: string, inputs: readonly string[]): fs.Stat
     // Not there yet.
   }
   if (existing?.isDirectory()) throw new InputError(`cannot write '${target}': it is a folder`);
+  if (existing?.isBlockDevice()) throw new InputError(`cannot write '${target}': it is a block device`);
+  if (existing?.isSocket()) throw new InputError(`cannot write '${target}': it is a socket`);
   // The file a link points to matters for the input check: writing would not touch it, but a link named
   // like an input is refused all the same (the user meant the input).
   let followed: fs.Stats | undefined;

@@ -15,6 +15,8 @@ export const MAX_REGEX_PROGRAM = 1000;
 export const MAX_REGEX_WORK = 1_000_000;
 /** The most alternatives brace groups in one glob may expand to. */
 export const MAX_GLOB_ALTERNATIVES = 1024;
+/** The deepest brace groups may nest in one glob (each level is a call: 20,000 of them overflowed the stack). */
+export const MAX_GLOB_BRACE_DEPTH = 32;
 
 /** A pattern that cannot be taken: too long, malformed or too costly. The message says why, without the pattern. */
 export class PatternError extends Error {}
@@ -176,8 +178,9 @@ function expandBraces(glob: string): string[] {
   );
   let results = [''];
   let i = 0;
-  const parseAlternatives = (): string[][] => {
+  const parseAlternatives = (depth: number): string[][] => {
     // At text[i] just after '{': returns the alternatives (each a list of expansions) up to the matching '}'.
+    if (depth > MAX_GLOB_BRACE_DEPTH) throw new PatternError(`the pattern's brace groups nest more than ${MAX_GLOB_BRACE_DEPTH} deep`);
     const alternatives: string[][] = [];
     let current = [''];
     while (i < text.length) {
@@ -187,7 +190,7 @@ function expandBraces(glob: string): string[] {
         i += 2;
       } else if (c === '{') {
         i++;
-        const inner = parseAlternatives();
+        const inner = parseAlternatives(depth + 1);
         const flat = inner.flat();
         current = cross(current, flat);
       } else if (c === ',') {
@@ -215,7 +218,7 @@ function expandBraces(glob: string): string[] {
       const start = i;
       i++;
       try {
-        const alternatives = parseAlternatives();
+        const alternatives = parseAlternatives(1);
         // A single alternative `{a}` is a literal in picomatch and bash, unless it is a range (`{1..3}`, `{a..c}`).
         const range = alternatives.length === 1 && alternatives[0].length === 1 ? braceRange(alternatives[0][0]) : undefined;
         results =

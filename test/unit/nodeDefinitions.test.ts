@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { loadCatalog, readJsonFileSync, resolveDefinitionSources } from '#server/node/definitions';
 import { InputError } from '#server/node/files';
+import { foldersBeyondPathMax } from '../support/longPaths';
 
 const LINUX = process.platform === 'linux';
 
@@ -82,19 +83,7 @@ describe('resolveDefinitionSources: files are indexes, folders are walked for de
     // 4096 bytes cannot be listed (ENAMETOOLONG), even by root.
     const dir = path.join(root, 'long');
     fs.mkdirSync(dir);
-    const name = 'n'.repeat(200);
-    const saved = process.cwd();
-    try {
-      process.chdir(dir);
-      for (let i = 0; i < 24; i++) {
-        fs.mkdirSync(name);
-        process.chdir(name);
-      }
-    } finally {
-      process.chdir(saved);
-    }
-    let tooLong = dir;
-    while (Buffer.byteLength(tooLong) < 4096) tooLong = `${tooLong}/${name}`;
+    const tooLong = foldersBeyondPathMax(dir);
     await assert.rejects(
       resolveDefinitionSources([dir]),
       inputError(`cannot read '${tooLong}': ENAMETOOLONG: name too long, scandir '${tooLong}'`),

@@ -30,6 +30,7 @@ import {
 import { refuseInputs, writeAtomically, writeOutputFile } from '#server/node/output';
 import { expandGlob, isGlobPattern } from '#server/node/globs';
 import { endQuietlyOnClosedPipes } from '#server/node/pipes';
+import { foldersBeyondPathMax } from '../support/longPaths';
 
 const MiB = 1024 * 1024;
 const LINUX = process.platform === 'linux';
@@ -258,19 +259,7 @@ describe('discover: the files to lint in the files and folders named', () => {
       // 4096 bytes): listing the first whose full path is longer fails with ENAMETOOLONG, even for root.
       const dir = folder('discover-long');
       write(path.join(dir, 'top.json'));
-      const name = 'n'.repeat(200);
-      const saved = process.cwd();
-      try {
-        process.chdir(dir);
-        for (let i = 0; i < 24; i++) {
-          fs.mkdirSync(name);
-          process.chdir(name);
-        }
-      } finally {
-        process.chdir(saved);
-      }
-      let tooLong = dir;
-      while (Buffer.byteLength(tooLong) < 4096) tooLong = `${tooLong}/${name}`;
+      const tooLong = foldersBeyondPathMax(dir);
       const found = await discover([dir]);
       assert.deepEqual(found.problems, [`cannot read '${tooLong}': ENAMETOOLONG: name too long, scandir '${tooLong}'`]);
       assert.deepEqual(found.files, [{ path: path.join(dir, 'top.json'), explicit: false }]);

@@ -142,6 +142,97 @@ test('globs: [!a] is a negated class (as in .gitignore and bash)', () => {
   assert.equal(match('a.json'), false);
 });
 
+// Each answer below is bash's (`echo` of the brace expansion, `[[ file == pattern ]]`) or git's wildmatch, worked
+// out by hand; where picomatch agrees it is said, where it differs the rule followed is named.
+const matching = (pattern: string, files: string[], options = { dot: false }) => {
+  const match = globMatcher(pattern, options);
+  return files.filter((file) => match(file));
+};
+
+test('globs: brace groups at their edges (literals, nesting, unclosed braces, lists beside ranges)', () => {
+  // One alternative is no choice: the group is a literal with its braces, at any depth (bash and picomatch).
+  assert.deepEqual(matching('x{a}y', ['x{a}y', 'xay', 'xx{a}yy']), ['x{a}y']);
+  assert.deepEqual(matching('x{a{b,c}}y', ['x{ab}y', 'x{ac}y', 'xaby', 'x{a{b,c}}y']), ['x{ab}y', 'x{ac}y']);
+  assert.deepEqual(matching('x{a,{b}}', ['xa', 'x{b}', 'xb']), ['xa', 'x{b}']);
+  assert.deepEqual(matching('x{{a}}', ['x{{a}}', 'x{a}', 'xa']), ['x{{a}}']);
+  // A range nested in a list is expanded; a list inside a range's braces makes it no range (bash: x1..2 x1..3).
+  assert.deepEqual(matching('x{y,{1..2}}', ['xy', 'x1', 'x2', 'x1..2']), ['xy', 'x1', 'x2']);
+  assert.deepEqual(matching('x{1..{2,3}}', ['x1', 'x2', 'x3']), []);
+  // A range beside other alternatives is a literal alternative (bash: f1..2 fx; picomatch reads 1..2 as a range).
+  assert.deepEqual(matching('f{1..2,x}', ['f1..2', 'fx', 'f1', 'f2']), ['f1..2', 'fx']);
+  // An unclosed brace is a literal, and a closed group after it still expands.
+  assert.deepEqual(matching('{a.json', ['{a.json', 'a.json']), ['{a.json']);
+  assert.deepEqual(matching('{a,{b}', ['{a,{b}', 'a', '{b}']), ['{a,{b}']);
+  assert.deepEqual(matching('{a,b', ['{a,b', 'a', 'b']), ['{a,b']);
+  assert.deepEqual(matching('x{{a,b}', ['x{a', 'x{b', 'xa']), ['x{a', 'x{b']);
+  // Texts that only look like ranges are literals: anchored at both ends, letters of one case.
+  for (const literal of ['{xa..c}', '{a..cx}', '{XA..C}', '{A..CX}'])
+    assert.deepEqual(matching(literal, [literal, 'a', 'b', 'c', 'A', 'B', 'C']), [literal], literal);
+  // Zero padding when either bound is written with one (bash: {1..05} is 01…05), and only then.
+  assert.deepEqual(matching('{1..05}', ['1', '01', '5', '05']), ['01', '05']);
+  assert.deepEqual(matching('{-1..-03}', ['-1', '-01', '-03', '-3']), ['-01', '-03']);
+  assert.deepEqual(matching('x{102..98}', ['x99', 'x099', 'x98', 'x100']), ['x99', 'x98', 'x100']);
+  assert.deepEqual(matching('x{98..102}', ['x99', 'x099', 'x102']), ['x99', 'x102']);
+  assert.deepEqual(matching('{5..5}', ['5', '4', '6']), ['5']);
+  // A huge range is refused before a single item is made (the cross product's check would come after 4e9 of them).
+  assert.throws(() => globMatcher('{0..4000000000}', { dot: false }), /more than 1024 alternatives/);
+});
+
+test('globs: extended globs: @(…) and ?(…) are read as braces anywhere, the others refused anywhere', () => {
+  assert.deepEqual(matching('x@(a|b).json', ['xa.json', 'xb.json', 'x.json']), ['xa.json', 'xb.json']);
+  assert.deepEqual(matching('x?(a).json', ['x.json', 'xa.json', 'xb.json']), ['x.json', 'xa.json']);
+  // @(ab) is ab (not the literal {ab} a one-alternative brace group would be).
+  assert.deepEqual(matching('@(ab).json', ['ab.json', '{ab}.json']), ['ab.json']);
+  // Escaped, the @ is a literal and so are the parentheses.
+  assert.deepEqual(matching('\\@(a|b)', ['@(a|b)', 'a', '\\{a,b}', '{a,b}']), ['@(a|b)']);
+  for (const refused of ['+(a).json', '*(a)', '!(a).json', 'x+(a|b)', 'x*(a)', 'x!(a)', '!!(a)']) {
+    assert.throws(
+      () => globMatcher(refused, { dot: false }),
+      (error: unknown) => error instanceof PatternError && /the extended glob '[+*!]\(\.\.\.\)' is not supported/.test(error.message),
+      refused,
+    );
+  }
+  // Escaped, the same characters are literals, not refused.
+  assert.deepEqual(matching('\\+(a)', ['+(a)', 'a']), ['+(a)']);
+  assert.deepEqual(matching('\\!(a)', ['!(a)', 'b']), ['!(a)']);
+  // A leading ! negates; !! negates twice.
+  assert.deepEqual(matching('!a.json', ['a.json', 'b.json']), ['b.json']);
+  assert.deepEqual(matching('!!a.json', ['a.json', 'b.json']), ['a.json']);
+});
+
+test('globs: classes and escapes at their edges', () => {
+  // An unclosed class is a literal '[' (bash, picomatch).
+  assert.deepEqual(matching('[ab.json', ['[ab.json', 'a.json', 'ab.json']), ['[ab.json']);
+  assert.deepEqual(matching('x[', ['x[', 'x']), ['x[']);
+  // ^ negates as ! does; the negation's mark is not itself in the class.
+  assert.deepEqual(matching('[^a].json', ['a.json', 'b.json', '^.json']), ['b.json', '^.json']);
+  assert.deepEqual(matching('[!a]', ['a', '!', '[', 'b']), ['!', '[', 'b']);
+  // A ']' first in the class is a member; '-' last is a member.
+  assert.deepEqual(matching('[]a]', [']', 'a', 'b']), [']', 'a']);
+  assert.deepEqual(matching('[a-]', ['a', '-', 'b']), ['a', '-']);
+  // An escaped range end: [+-\-] is + to - (',' between them), not + to \.
+  assert.deepEqual(matching('[+-\\-]', ['+', ',', '-', 'A', '\\']), ['+', ',', '-']);
+  // A range written high to low is empty (git's wildmatch), its escaped end included.
+  assert.deepEqual(matching('x[z-\\a]', ['xa', 'xz', 'xm']), []);
+  // POSIX classes: every member, tab to carriage return in space, both cases in xdigit.
+  assert.deepEqual(matching('a[[:space:]]b', ['a b', 'a\tb', 'a\nb', 'a\rb', 'axb']), ['a b', 'a\tb', 'a\nb', 'a\rb']);
+  assert.deepEqual(matching('[[:xdigit:]]', ['a', 'F', 'B', '9', 'g', 'G']), ['a', 'F', 'B', '9']);
+  // A trailing backslash is a literal backslash (picomatch too).
+  assert.deepEqual(matching('a\\', ['a\\', 'a']), ['a\\']);
+  // An escaped dot starts a dot name as a dot does: matched without the dot option.
+  assert.deepEqual(matching('\\.github', ['.github', 'github']), ['.github']);
+});
+
+test('globs: stars: the chunks between them never overlap each other or the ends', () => {
+  assert.deepEqual(matching('*b*b', ['b', 'bb', 'xbyb']), ['bb', 'xbyb']);
+  assert.deepEqual(matching('*ab*b*', ['xab', 'xabb', 'abxb']), ['xabb', 'abxb']);
+  assert.deepEqual(matching('a*a', ['a', 'aa', 'aba']), ['aa', 'aba']);
+  assert.deepEqual(matching('*aba*', ['ab', 'aba', 'xabay']), ['aba', 'xabay']);
+  assert.deepEqual(matching('a**b', ['ab', 'axyb', 'a/b']), ['ab', 'axyb']);
+  // A pattern of exactly 64 KB is taken; one more character is refused (above).
+  assert.equal(globMatcher('a'.repeat(MAX_PATTERN_CHARS), { dot: false })('a'.repeat(MAX_PATTERN_CHARS)), true);
+});
+
 test('globs: a hostile ignore pattern (*a*a…*ab) against long file names ends at once', { timeout: 120_000 }, () => {
   const ignored = ignoreMatcher(['*a'.repeat(2000) + 'b', `**/${'*a'.repeat(30000)}b`], '/repo');
   for (let i = 0; i < 50; i++) assert.equal(ignored(`/repo/${'x/'.repeat(i)}${'a'.repeat(255)}`), false);

@@ -190,9 +190,7 @@ function expandBraces(glob: string): string[] {
         i += 2;
       } else if (c === '{') {
         i++;
-        const inner = parseAlternatives(depth + 1);
-        const flat = inner.flat();
-        current = cross(current, flat);
+        current = cross(current, groupItems(parseAlternatives(depth + 1)));
       } else if (c === ',') {
         alternatives.push(current);
         current = [''];
@@ -218,15 +216,7 @@ function expandBraces(glob: string): string[] {
       const start = i;
       i++;
       try {
-        const alternatives = parseAlternatives(1);
-        // A single alternative `{a}` is a literal in picomatch and bash, unless it is a range (`{1..3}`, `{a..c}`).
-        const range = alternatives.length === 1 && alternatives[0].length === 1 ? braceRange(alternatives[0][0]) : undefined;
-        results =
-          range !== undefined
-            ? cross(results, range)
-            : alternatives.length < 2
-              ? results.map((s) => s + text.slice(start, i))
-              : cross(results, alternatives.flat());
+        results = cross(results, groupItems(parseAlternatives(1)));
       } catch (error) {
         if (!(error instanceof UnclosedBrace)) throw error;
         results = results.map((s) => s + '\\{');
@@ -241,6 +231,17 @@ function expandBraces(glob: string): string[] {
 }
 
 class UnclosedBrace extends Error {}
+
+/**
+ * What one brace group stands for, at any depth: the expansions of each alternative; a range's items; or, for a
+ * group of one alternative that is no range, that alternative with its braces, a literal (`{a}` is `{a}`, and
+ * `{a{b,c}}` is `{ab}` or `{ac}`, as bash and picomatch read them).
+ */
+function groupItems(alternatives: string[][]): string[] {
+  if (alternatives.length > 1) return alternatives.flat();
+  const [only] = alternatives;
+  return (only.length === 1 ? braceRange(only[0]) : undefined) ?? only.map((s) => `{${s}}`);
+}
 
 /**
  * The items of a brace range as bash and picomatch expand it: `1..3` (either way round, zero-padded to the

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { runCli, isCleanMessage } from '../support/run';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { CLI, runCli, isCleanMessage } from '../support/run';
 
 let dir: string;
 before(() => {
@@ -218,6 +218,49 @@ describe(
       assert.match(result.stderr, /would replace an input|is one of the inputs/);
       assert.equal(fs.readFileSync(newFile, 'utf8'), SET.replace('Kept', 'Kept too'));
     });
+
+    test(
+      '-o /dev/stdout and /dev/stderr: the report on that stream wherever it goes, the links in /dev left as they are',
+      { skip: process.platform !== 'linux' && "/dev/stdout as a link into /proc is Linux's" },
+      async () => {
+        const oldFile = write('fd/old.json', SET);
+        const newFile = write('fd/new.json', SET.replace('Kept', 'Kept too'));
+        const args = ['diff', oldFile, newFile, '--format', 'json'];
+        const plain = await runCli(args);
+        assert.match(plain.stdout, /"changes"/);
+        const links = ['/dev/stdout', '/dev/stderr'].map((link) => [link, fs.lstatSync(link).isSymbolicLink()] as const);
+        // A pipe: the report on the stream, the same bytes as without -o (as root the link was replaced by a file).
+        const toStdout = await runCli([...args, '-o', '/dev/stdout']);
+        assert.equal(toStdout.code, plain.code, toStdout.stderr);
+        assert.equal(toStdout.stdout, plain.stdout);
+        const toStderr = await runCli([...args, '-o', '/dev/fd/2']);
+        assert.equal(toStderr.code, plain.code, toStderr.stderr);
+        assert.equal(toStderr.stdout, '');
+        assert.ok(toStderr.stderr.includes(plain.stdout), toStderr.stderr);
+        for (const [link, wasLink] of links) assert.equal(fs.lstatSync(link).isSymbolicLink(), wasLink, `${link} kept as it was`);
+        // Standard output redirected onto a file: the report lands in it.
+        const out = path.join(dir, 'fd', 'out.json');
+        const outFd = fs.openSync(out, 'w');
+        const toFile = spawnSync(process.execPath, [CLI, ...args, '-o', '/dev/stdout'], { stdio: ['ignore', outFd, 'pipe'] });
+        fs.closeSync(outFd);
+        assert.equal(toFile.status, plain.code, String(toFile.stderr));
+        assert.equal(fs.readFileSync(out, 'utf8'), plain.stdout);
+        // Standard output redirected onto an input (>> new.json): refused, the input kept.
+        const inputFd = fs.openSync(newFile, 'a');
+        const ontoInput = spawnSync(process.execPath, [CLI, ...args, '-o', '/dev/stdout'], { stdio: ['ignore', inputFd, 'pipe'] });
+        fs.closeSync(inputFd);
+        assert.equal(ontoInput.status, 2, String(ontoInput.stderr));
+        assert.match(String(ontoInput.stderr), /-o '?\/dev\/stdout'? (would replace an input|is one of the inputs)/);
+        assert.equal(fs.readFileSync(newFile, 'utf8'), SET.replace('Kept', 'Kept too'));
+        // Any other descriptor is refused (past 2 they are Node's own), nothing written or replaced.
+        for (const other of ['/dev/stdin', '/dev/fd/3', '/proc/self/fd/7']) {
+          const refused = await runCli([...args, '-o', other]);
+          assert.equal(refused.code, 2, `${other}: ${refused.stderr}`);
+          assert.match(refused.stderr, /only standard output and standard error take a report/);
+          assert.equal(refused.stdout, '');
+        }
+      },
+    );
 
     test('12: an --against folder, or a -d definitions file, given as the output: exit 2, nothing replaced', async () => {
       const folder = await runCli(['diff', '--against', 'HEAD', 'sets', '-o', 'sets'], { cwd: repo });

@@ -672,6 +672,32 @@ describe('writeOutputFile: a device, a FIFO or a socket at the target', () => {
     assert.deepEqual(fs.readdirSync(sub).sort(), ['in.json', 'null'], 'no temporary file');
   });
 
+  // Writing to standard output itself is tested through the CLI (test/cli/hostile32): here it would mix the
+  // report into the test runner's own output. What is refused writes nothing, so it is tested here.
+  test("the process's other descriptors are refused; paths that only look like them are files", { skip: !POSIX && 'POSIX paths' }, () => {
+    const refusedAsDescriptor = (target: string) => (error: unknown) =>
+      error instanceof InputError &&
+      error.message === `cannot write '${target}': of this process's descriptors only standard output and standard error take a report`;
+    for (const target of ['/dev/stdin', '/dev/fd/0', '/dev/fd/3', '/proc/self/fd/12', '/dev/fd/../fd/4'])
+      assert.throws(() => writeOutputFile(target, 'report'), refusedAsDescriptor(target), target);
+    // Under another folder, or another name, it is an ordinary output file.
+    const sub = folder('descriptors/lookalikes');
+    for (const name of ['dev/stdout', 'dev/fd/3', 'proc/self/fd/1']) {
+      const target = path.join(sub, name);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      writeOutputFile(target, 'report');
+      assert.equal(fs.readFileSync(target, 'utf8'), 'report', name);
+    }
+    for (const target of ['/dev/fd/1x', '/proc/self/fd/2x']) {
+      assert.throws(
+        () => writeOutputFile(target, 'report'),
+        (error: unknown) => error instanceof InputError && !/descriptors/.test(error.message),
+        target,
+      );
+      assert.equal(fs.existsSync(target), false, target);
+    }
+  });
+
   test('a device that cannot be opened: the code', (t) => {
     const device = path.join(folder('devices/dead'), 'nothing');
     // Major 240 is kept for local use: no driver answers it here.

@@ -10,12 +10,52 @@ import { InputError, UsageError } from './files';
  * is. `inputs` are the files the run read (each compared by device and inode, so a hard link or another
  * spelling of the same path counts too). A character device or a FIFO at `target` (/dev/null, a named pipe
  * another program reads) is written into, as a shell's `>` writes: a file renamed over it would replace it
- * (run as root, `-o /dev/null` replaced the system's /dev/null with the report).
+ * (run as root, `-o /dev/null` replaced the system's /dev/null with the report). `/dev/stdout` and
+ * `/dev/stderr` are the process's own streams.
  */
 export function writeOutputFile(target: string, text: string, inputs: readonly string[] = []): void {
+  const descriptor = ownDescriptor(target);
+  if (descriptor !== undefined) return writeDescriptor(target, descriptor, text, inputs);
   const existing = refuseInputs(target, inputs);
   if (existing?.isCharacterDevice() || existing?.isFIFO()) writeInto(target, text);
   else writeAtomically(target, text, existing);
+}
+
+/**
+ * The descriptor of this process that `target` names: `/dev/stdin`, `/dev/stdout`, `/dev/stderr`,
+ * `/dev/fd/N`, `/proc/self/fd/N` (links into /proc on Linux, whose own link would be replaced by a file renamed
+ * over it: run as root, `-o /dev/stdout` replaced the system's /dev/stdout). Undefined for any other path.
+ */
+function ownDescriptor(target: string): number | undefined {
+  if (process.platform === 'win32') return undefined;
+  const resolved = path.resolve(target);
+  const named = /^\/dev\/std(in|out|err)$/.exec(resolved);
+  if (named) return ['in', 'out', 'err'].indexOf(named[1]);
+  const numbered = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(resolved);
+  return numbered ? Number(numbered[1]) : undefined;
+}
+
+/**
+ * Writes the report to standard output or standard error, wherever the shell sent them (`-o /dev/stdout` is
+ * the report on standard output, as without -o), never onto an input (standard output redirected onto a file
+ * linted). Any other descriptor is refused: past 2 they are Node's own (its event loop's pipes), not one the
+ * caller can be known to have opened.
+ */
+function writeDescriptor(target: string, fd: number, text: string, inputs: readonly string[]): void {
+  if (fd !== 1 && fd !== 2)
+    throw new InputError(`cannot write '${target}': of this process's descriptors only standard output and standard error take a report`);
+  let stat: fs.Stats;
+  try {
+    stat = fs.fstatSync(fd);
+  } catch (error) {
+    throw new InputError(
+      `cannot write '${target}': ${fd === 1 ? 'standard output' : 'standard error'} is closed (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  const input = inputs.find((file) => sameFile(file, stat));
+  if (input !== undefined)
+    throw new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
+  (fd === 1 ? process.stdout : process.stderr).write(text);
 }
 
 /**

@@ -147,6 +147,19 @@ describe('3: -o never replaces an input, never half-writes, never writes through
     assert.equal(result.code, 2, result.stderr);
     assert.equal(fs.readFileSync(file, 'utf8'), SET);
   });
+
+  test('links inside a folder linted are not followed, and said: a link to / walks nothing', async () => {
+    const file = write('walk-links/sets/set.json', SET);
+    fs.symlinkSync('/', path.join(dir, 'walk-links', 'sets', 'root'));
+    fs.symlinkSync(file, path.join(dir, 'walk-links', 'sets', 'again.json'));
+    const result = await runCli(['lint', path.join(dir, 'walk-links', 'sets')]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /in 1 policy document/);
+    assert.match(
+      result.stderr,
+      /^policyset: 2 symbolic links in the folders walked not followed \('.*again\.json', '.*root'\): name a linked file on the command line to include it$/m,
+    );
+  });
 });
 
 describe('7: numbers checked before anything is sent', { concurrency: 3 }, () => {

@@ -20,6 +20,7 @@ import {
   discover,
   FileReader,
   InputError,
+  notWalkedNotes,
   readBytes,
   readUserFile,
   readUserFileSync,
@@ -165,6 +166,48 @@ describe('discover: the files to lint in the files and folders named', () => {
     // localeCompare: p before Q whatever the case (a plain sort would put Q first).
     assert.deepEqual(found.parameterFiles, [path.join(dir, 'p.csv'), path.join(dir, 'Q.CSV'), path.join(dir, 'sub', 'deeper', 'i.csv')]);
     assert.deepEqual(found.problems, []);
+    // The links left out are said, sorted: the two named like policy and parameter files.
+    assert.deepEqual(found.notWalked.links, [path.join(dir, 'link.csv'), path.join(dir, 'link.json')]);
+    assert.deepEqual(found.notWalked.tooDeep, []);
+  });
+
+  test('the links passed over: named like a policy or parameter file (dangling too) or a folder; other names not said', async () => {
+    const dir = folder('discover-links');
+    write(path.join(dir, 'real', 'set.json'));
+    write(path.join(dir, 'README.md'), '# r');
+    fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'folder-link'));
+    fs.symlinkSync(path.join(dir, 'nowhere.json'), path.join(dir, 'dangling.json'));
+    fs.symlinkSync(path.join(dir, 'README.md'), path.join(dir, 'NOTES.md'));
+    fs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'dangling-other'));
+    write(path.join(dir, 'node_modules', 'x.json'));
+    fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'node_modules', 'linked'));
+    const found = await discover([dir]);
+    assert.deepEqual(found.files, [{ path: path.join(dir, 'real', 'set.json'), explicit: false }]);
+    assert.deepEqual(found.notWalked.links, [path.join(dir, 'dangling.json'), path.join(dir, 'folder-link')]);
+    // A link named on the command line is followed (the user chose it).
+    const named = await discover([path.join(dir, 'folder-link')]);
+    assert.deepEqual(named.files, [{ path: path.join(dir, 'folder-link', 'set.json'), explicit: false }]);
+  });
+
+  test('the notes of what was passed over: counted, three named, what to do in each face, ignored paths left out', () => {
+    const links = ['/r/a.json', '/r/b', '/r/c.csv', '/r/d.json', '/r/e.json'];
+    assert.deepEqual(notWalkedNotes({ links: [], tooDeep: [] }, 'cli'), []);
+    assert.deepEqual(notWalkedNotes({ links: links.slice(0, 1), tooDeep: ['/r/deep'] }, 'cli'), [
+      "1 symbolic link in the folders walked not followed ('/r/a.json'): name a linked file on the command line to include it",
+      "1 folder nested more than 64 deep not walked ('/r/deep'): name it on the command line to include its files",
+    ]);
+    assert.deepEqual(notWalkedNotes({ links: links.slice(0, 3), tooDeep: ['/r/x', '/r/y'] }, 'cli'), [
+      "3 symbolic links in the folders walked not followed ('/r/a.json', '/r/b', '/r/c.csv'): name a linked file on the command line to include it",
+      "2 folders nested more than 64 deep not walked ('/r/x', '/r/y'): name them on the command line to include their files",
+    ]);
+    assert.deepEqual(notWalkedNotes({ links, tooDeep: ['/r/x'] }, 'editor'), [
+      "5 symbolic links in the folders walked not followed ('/r/a.json', '/r/b', '/r/c.csv' and 2 more): open a linked file to check it",
+      "1 folder nested more than 64 deep not walked ('/r/x'): open a file there to check it",
+    ]);
+    const ignored = (file: string) => file.endsWith('.json') || file === '/r/x';
+    assert.deepEqual(notWalkedNotes({ links, tooDeep: ['/r/x'] }, 'cli', ignored), [
+      "2 symbolic links in the folders walked not followed ('/r/b', '/r/c.csv'): name a linked file on the command line to include it",
+    ]);
   });
 
   test('files named are explicit whatever their name, their path normalised, and stay explicit when a folder named after them holds them', async () => {
@@ -206,6 +249,7 @@ describe('discover: the files to lint in the files and folders named', () => {
     write(path.join(at64, 'd', 'at65.json'));
     const found = await discover([dir]);
     assert.deepEqual(found.files, [{ path: path.join(at64, 'at64.json'), explicit: false }]);
+    assert.deepEqual(found.notWalked.tooDeep, [path.join(at64, 'd')], 'the folder not walked is said');
   });
 
   test('paths that cannot be read are problems, in the order given, and the others are still walked', async () => {

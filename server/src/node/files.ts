@@ -29,6 +29,12 @@ export interface Discovery {
   parameterFiles: string[];
   /** Paths that could not be read: the run ends with exit code 2. */
   problems: string[];
+  /**
+   * What the walk of the folders passed over, to be said: symbolic links (never followed inside a folder: a
+   * cloned repository's link to `/` would walk the disk; a link named on the command line is read) and
+   * folders nested more than 64 deep.
+   */
+  notWalked: { links: string[]; tooDeep: string[] };
 }
 
 function describeFsError(error: unknown, target: string): string {
@@ -46,11 +52,23 @@ function describeFsError(error: unknown, target: string): string {
   return `cannot read '${target}': ${reason}`;
 }
 
+async function isFolder(file: string): Promise<boolean> {
+  try {
+    return (await fs.stat(file)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** How deep the walk of a folder goes: folders below are said, not walked. */
+export const MAX_WALK_DEPTH = 64;
+
 /** Expands files and folders into the JSON files to lint, sorted; folders are walked for .json and .jsonc files. */
 export async function discover(inputs: string[]): Promise<Discovery> {
   const files = new Map<string, InputFile>();
   const parameterFiles = new Set<string>();
   const problems: string[] = [];
+  const notWalked = { links: [] as string[], tooDeep: [] as string[] };
   const walk = async (dir: string, depth: number) => {
     let entries;
     try {
@@ -62,7 +80,12 @@ export async function discover(inputs: string[]): Promise<Discovery> {
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!IGNORED_DIRECTORIES.has(entry.name) && depth < 64) await walk(full, depth + 1);
+        if (IGNORED_DIRECTORIES.has(entry.name)) continue;
+        if (depth < MAX_WALK_DEPTH) await walk(full, depth + 1);
+        else notWalked.tooDeep.push(full);
+      } else if (entry.isSymbolicLink()) {
+        // Said when it would have been walked or linted: named like a policy or parameter file, or a folder.
+        if (POLICY_FILE.test(entry.name) || PARAMETER_FILE.test(entry.name) || (await isFolder(full))) notWalked.links.push(full);
       } else if (entry.isFile() && POLICY_FILE.test(entry.name) && !files.has(full)) {
         files.set(full, { path: full, explicit: false });
       } else if (entry.isFile() && PARAMETER_FILE.test(entry.name)) {
@@ -85,7 +108,31 @@ export async function discover(inputs: string[]): Promise<Discovery> {
     files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)),
     parameterFiles: [...parameterFiles].sort((a, b) => a.localeCompare(b)),
     problems,
+    notWalked: { links: notWalked.links.sort((a, b) => a.localeCompare(b)), tooDeep: notWalked.tooDeep.sort((a, b) => a.localeCompare(b)) },
   };
+}
+
+/**
+ * What the walk passed over, said in a note each (a path an ignore pattern leaves out is not said), with what
+ * to do about it in the CLI (name the file or folder) or the editor (open the file).
+ */
+export function notWalkedNotes(notWalked: Discovery['notWalked'], face: 'cli' | 'editor', ignored?: (file: string) => boolean): string[] {
+  const listed = (paths: string[]) => {
+    const shown = paths.slice(0, 3).map((p) => `'${p}'`);
+    return paths.length > 3 ? `${shown.join(', ')} and ${paths.length - 3} more` : shown.join(', ');
+  };
+  const links = notWalked.links.filter((file) => !ignored?.(file));
+  const tooDeep = notWalked.tooDeep.filter((file) => !ignored?.(file));
+  const notes: string[] = [];
+  if (links.length)
+    notes.push(
+      `${links.length} symbolic link${links.length === 1 ? '' : 's'} in the folders walked not followed (${listed(links)}): ${face === 'cli' ? 'name a linked file on the command line to include it' : 'open a linked file to check it'}`,
+    );
+  if (tooDeep.length)
+    notes.push(
+      `${tooDeep.length} folder${tooDeep.length === 1 ? '' : 's'} nested more than ${MAX_WALK_DEPTH} deep not walked (${listed(tooDeep)}): ${face === 'cli' ? `name ${tooDeep.length === 1 ? 'it' : 'them'} on the command line to include ${tooDeep.length === 1 ? 'its' : 'their'} files` : 'open a file there to check it'}`,
+    );
+  return notes;
 }
 
 /** A file named by the user, read whole through the bounded reader (see readUserFile). */

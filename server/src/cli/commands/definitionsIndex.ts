@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { decodeText } from '../../service';
 import { indexEntryOf, sortIndex, type IndexEntry } from '../../service/definitionIndex';
 import { parseDocumentText } from '../../service/json/documentValue';
-import { discover, InputError, readUserFile, UsageError } from '../../node/files';
+import { discover, InputError, notWalkedNotes, readUserFile, UsageError } from '../../node/files';
+import { shortMessage } from '../messages';
 import type { ExitStatuses } from '../command';
 
 export const usage = `Usage: policyset definitions index <folder or file>... [-o index.json]
@@ -86,11 +87,13 @@ export async function run(args: string[]): Promise<number> {
       .join(', ')})${output ? ` in ${output}` : ''}\n`,
   );
   const list = (files: string[]) => files.slice(0, 5).join(', ') + (files.length > 5 ? `, and ${files.length - 5} more` : '');
-  if (notJson.length)
-    process.stderr.write(`policyset: ${notJson.length} file${notJson.length === 1 ? '' : 's'} not read (not JSON): ${list(notJson)}\n`);
+  // File names come from the folder walked: through the one sanitiser, as every message.
+  const notes = notWalkedNotes(found.notWalked, 'cli');
+  if (notJson.length) notes.push(`${notJson.length} file${notJson.length === 1 ? '' : 's'} not read (not JSON): ${list(notJson)}`);
   if (notDefinitions.length)
-    process.stderr.write(
-      `policyset: ${notDefinitions.length} file${notDefinitions.length === 1 ? '' : 's'} left out (JSON, not a policy definition): ${list(notDefinitions)}\n`,
+    notes.push(
+      `${notDefinitions.length} file${notDefinitions.length === 1 ? '' : 's'} left out (JSON, not a policy definition): ${list(notDefinitions)}`,
     );
+  for (const note of notes) process.stderr.write(`policyset: ${shortMessage(note)}\n`);
   return 0;
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { addUnchecked, decodeText, describeUnchecked, encodingOf, noUnchecked } from '../../service';
-import { discover, FileReader, POLICY_FILE, PARAMETER_FILE } from '../../node/files';
+import { discover, FileReader, notWalkedNotes, POLICY_FILE, PARAMETER_FILE } from '../../node/files';
 import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { expandGlob, isGlobPattern } from '../../node/globs';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
@@ -177,7 +177,9 @@ export function scanForDefinitions(data: Uint8Array): DefinitionScan {
 
 async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<LintRun> {
   const expanded = expandInputs(args.inputs);
-  const discovered = args.stdin ? { files: [], parameterFiles: [], problems: [] } : await discover(expanded.inputs);
+  const discovered = args.stdin
+    ? { files: [], parameterFiles: [], problems: [], notWalked: { links: [], tooDeep: [] } }
+    : await discover(expanded.inputs);
   const problems = [...expanded.problems, ...discovered.problems];
   // Files a glob pattern matched are found like the files of a folder: a JSON file of another kind is skipped.
   let files = discovered.files.map((f) => (f.explicit && expanded.globbed.has(f.path) ? { ...f, explicit: false } : f));
@@ -206,6 +208,7 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       return false;
     });
   }
+  notes.push(...notWalkedNotes(discovered.notWalked, 'cli', args.ignored));
   // Each file is read to find the definitions among them, and again when it is linted (see FileReader).
   const reader = new FileReader();
   const readable: LintTask[] = [];

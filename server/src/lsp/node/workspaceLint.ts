@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
 import { DefinitionCatalog, siblingsOf, type SeveritySetting } from '../../service';
 import { hashText } from '../../service/text';
-import { discover, readUserFileSync } from '../../node/files';
+import { discover, notWalkedNotes, readUserFileSync } from '../../node/files';
 import { configDefinitions, lintSettings, toPath, type FolderState } from './workspaceFolders';
 import { bytesHash } from './sharedInfos';
 import { contributionJson, contributionOf, keysOfContribution, recordingCatalog, shapeOf, type FileState } from './workspaceDependencies';
@@ -75,9 +75,11 @@ export class WorkspaceLint implements WorkspaceLinter {
     for (const dir of dirs.sort((a, b) => b.length - a.length)) {
       const folder = await this.loadFolder(dir);
       this.folders.push(folder);
-      const { files, parameterFiles, problems } = await discover([dir]);
+      const { files, parameterFiles, problems, notWalked } = await discover([dir]);
       for (const problem of problems) this.options.log(`workspace diagnostics: ${problem}`);
       const ignored = this.options.configOf(pathToFileURL(dir).href);
+      for (const note of notWalkedNotes(notWalked, 'editor', (file) => ignored?.ignores(pathToFileURL(file).href) ?? false))
+        this.options.log(`workspace diagnostics: ${note}`);
       let n = 0;
       // The .csv files too: parameter files when an assignment file names them (workspacePasses.ts).
       for (const file of [...files.map((f) => f.path), ...parameterFiles]) {

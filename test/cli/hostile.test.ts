@@ -159,6 +159,11 @@ describe('3: -o never replaces an input, never half-writes, never writes through
       result.stderr,
       /^policyset: 2 symbolic links in the folders walked not followed \('.*again\.json', '.*root'\): name a linked file on the command line to include it$/m,
     );
+    // diff --consumers walks its folders the same way, and says so too.
+    const renamed = write('walk-links/new.json', SET.replace('Kept', 'Renamed'));
+    const diff = await runCli(['diff', file, renamed, '--consumers', path.join(dir, 'walk-links', 'sets')]);
+    assert.equal(diff.code, 0, diff.stderr);
+    assert.match(diff.stderr, /^policyset: --consumers: 2 symbolic links in the folders walked not followed \(/m);
   });
 });
 

@@ -2,7 +2,7 @@
 // removed or renamed, a reference ID removed or changed), the consumer files and lines it breaks.
 import { decodeText, parsePolicyDocument, type ChangeReport } from '../../service';
 import { siteOf, usesOfName, type ConsumerSite } from '../../service/consumers';
-import { discover, FileReader } from '../../node/files';
+import { discover, FileReader, notWalkedNotes } from '../../node/files';
 
 /** Keys only consumers have: a file without any is not parsed. */
 const CONSUMER_KEYS = [
@@ -24,7 +24,9 @@ export interface ConsumerScan {
 export async function addConsumerBreaks(reports: ChangeReport[], paths: string[]): Promise<ConsumerScan> {
   const wanted = reports.filter((r) => r.old?.name && r.changes.some((c) => c.subject));
   for (const report of wanted) for (const change of report.changes) if (change.subject) change.breaks = [];
-  const { files, problems } = await discover(paths);
+  const { files, problems, notWalked } = await discover(paths);
+  // Said with the problems (as notes: --consumers reads what it can).
+  problems.push(...notWalkedNotes(notWalked, 'cli'));
   if (!wanted.length) return { consumerFiles: 0, problems };
   const reader = new FileReader();
   let consumerFiles = 0;

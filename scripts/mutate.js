@@ -123,6 +123,7 @@ const TARGETS = {
       'test/out/unit/cliService.test.js',
       'test/out/unit/diffReport.test.js',
       'test/out/unit/deployBody.test.js',
+      'test/out/unit/writeFixes.test.js',
       'test/out/api/prompt.test.js',
       'test/out/cli/cli.test.js',
       'test/out/cli/config.test.js',

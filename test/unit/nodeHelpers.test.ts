@@ -707,6 +707,19 @@ describe('writeOutputFile and writeAtomically: through a temporary file, renamed
       (error: unknown) => error instanceof InputError && error.message === `cannot write '${nowhere}': ENOENT`,
     );
   });
+
+  test('a target whose name is as long as a name can be: the temporary name is cut, not refused (ENAMETOOLONG)', () => {
+    const sub = folder('write/long-names');
+    // 255 bytes: the longest name ext4, XFS and tmpfs take; the temporary name was '.<name>.<pid>.<hex>.tmp'.
+    for (const name of ['a'.repeat(251) + '.txt', 'é'.repeat(125) + '.txt']) {
+      const target = path.join(sub, name);
+      writeOutputFile(target, 'report');
+      assert.equal(fs.readFileSync(target, 'utf8'), 'report', `${Buffer.byteLength(name)} bytes`);
+      writeOutputFile(target, 'again');
+      assert.equal(fs.readFileSync(target, 'utf8'), 'again');
+    }
+    assert.equal(fs.readdirSync(sub).length, 2, 'no temporary file left');
+  });
 });
 
 describe('writeOutputFile: a device, a FIFO or a socket at the target', () => {

@@ -119,7 +119,14 @@ export function refuseInputs(target: string, inputs: readonly string[]): fs.Stat
  */
 export function writeAtomically(target: string, data: string | Uint8Array, existing: fs.Stats | undefined, keepMode = false): void {
   const resolved = path.resolve(target);
-  const temporary = path.join(path.dirname(resolved), `.${path.basename(resolved)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // Named after the target, cut so that it stays within a name's 255 bytes whatever the target's length.
+  const temporary = path.join(
+    path.dirname(resolved),
+    `.${Buffer.from(path.basename(resolved))
+      .subarray(0, 200)
+      .toString()
+      .replace(/\uFFFD+$/, '')}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   try {
     // 'wx': created here, never an existing file or a link someone placed.
     fs.writeFileSync(temporary, data, { flag: 'wx', mode: existing?.isFile() ? existing.mode & 0o777 : 0o666 });

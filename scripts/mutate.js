@@ -126,6 +126,7 @@ const TARGETS = {
       'test/out/unit/writeFixes.test.js',
       'test/out/unit/splitSets.test.js',
       'test/out/unit/lintCompanions.test.js',
+      'test/out/unit/lintEngine.test.js',
       'test/out/api/prompt.test.js',
       'test/out/cli/cli.test.js',
       'test/out/cli/config.test.js',

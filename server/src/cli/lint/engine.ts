@@ -334,7 +334,8 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       `no policy document in ${args.stdin ? 'standard input' : args.inputs.map((i) => `'${i}'`).join(', ')}${files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} of other kinds)` : ' (no .json or .jsonc file)'}; pass --no-error-on-unmatched-pattern to allow this`,
     );
   }
-  const otherInputs = [...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])];
+  // Each once: a file given with --definitions is also one of the index files read.
+  const otherInputs = [...new Set([...args.definitions, ...(sources?.definitionFiles ?? []), ...(sources?.indexFiles ?? [])])];
   return {
     results,
     problems,

@@ -11,7 +11,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { lintLibraryDefaults, lintParameterFiles, lintWithAssignments } from '#server/cli/lint/parameterFiles';
+import {
+  LIBRARY_ASSIGNMENT_FILE,
+  LIBRARY_DEFAULTS_FILE,
+  lintLibraryDefaults,
+  lintParameterFiles,
+  lintWithAssignments,
+} from '#server/cli/lint/parameterFiles';
 import type { LintSettings, LintTask } from '#server/cli/lint/lintFile';
 import { loadCatalog } from '#server/node/definitions';
 import type { DefinitionCatalog } from '#service';
@@ -198,8 +204,36 @@ describe('the landing-zone libraryâ€™s default values: checked with the libraryâ
     fs.mkdirSync(path.dirname(base));
     fs.writeFileSync(base, fs.readFileSync(assignment, 'utf8').replace('"name": "Enforce-Tagging"', '"name": "Enforce-Tags"'));
     assert.deepEqual(codes(lintLibraryDefaults([lintTaskOf(defaults)], [assignment, base], reader, catalog, SETTINGS)[0]), ['PS9217']);
+    // Its assignments linted, but not 'Enforce-Tags': every library was read, so the missing one is said.
+    const other = path.join(root, 'base', 'Other.alz_policy_assignment.json');
+    fs.renameSync(base, other);
+    fs.writeFileSync(other, fs.readFileSync(other, 'utf8').replace('"name": "Enforce-Tags"', '"name": "Other"'));
+    assert.deepEqual(codes(lintLibraryDefaults([lintTaskOf(defaults)], [assignment, other], reader, catalog, SETTINGS)[0]), [
+      'PS9216',
+      'PS9217',
+    ]);
+    // A library whose own path has several segments, placed by its last ones: library at <root>/platform/alz.
+    const nested = path.join(root, 'platform', 'alz');
+    fs.mkdirSync(path.dirname(nested), { recursive: true });
+    fs.cpSync(library, nested, { recursive: true });
+    const nestedDefaults = path.join(nested, 'alz_policy_default_values.json');
+    const nestedAssignment = path.join(nested, 'policy_assignments', 'Enforce-Tagging.alz_policy_assignment.json');
+    const nestedRun = (own: string) => {
+      fs.writeFileSync(path.join(nested, 'alz_library_metadata.json'), JSON.stringify({ path: own, dependencies: [{ path: 'base' }] }));
+      return codes(lintLibraryDefaults([lintTaskOf(nestedDefaults)], [nestedAssignment, other], reader, catalog, SETTINGS)[0]);
+    };
+    assert.deepEqual(nestedRun('platform/alz'), ['PS9216', 'PS9217'], 'placed: <root>/base read');
+    assert.deepEqual(nestedRun('/platform/alz/'), ['PS9216', 'PS9217'], 'slashes around it are no segments');
+    for (const own of ['alz/platform', 'other/alz', 'platform/alz/x', ''])
+      assert.deepEqual(nestedRun(own), ['PS9217'], `'${own}' does not place it: the dependency is not found`);
     // A dependency without a path, or metadata without dependencies, or not JSON: a library of its own.
     metadata({ path: 'library', dependencies: [{}] });
+    assert.deepEqual(run(), ['PS9217']);
+    metadata({ dependencies: [{ path: 'base' }] });
+    assert.deepEqual(run(), ['PS9217'], 'no path of its own: its dependencies cannot be placed');
+    metadata({ path: 7, dependencies: [{ path: 'base' }] });
+    assert.deepEqual(run(), ['PS9217']);
+    metadata({ path: 'library', dependencies: [null, { path: 'base' }] });
     assert.deepEqual(run(), ['PS9217']);
     for (const text of ['{"path": "library"}', '{"path": "library", "dependencies": "base"}', 'not json']) {
       fs.writeFileSync(path.join(library, 'alz_library_metadata.json'), text);
@@ -219,6 +253,30 @@ describe('the landing-zone libraryâ€™s default values: checked with the libraryâ
     };
     assert.deepEqual(codes(lintLibraryDefaults([lintTaskOf(defaults)], [assignment], failing, catalog, SETTINGS)[0]), []);
   });
+});
+
+test('the libraryâ€™s file names: the default values by their name in any folder, assignment files by their suffix', () => {
+  for (const name of ['alz_policy_default_values.json', 'lib/alz_policy_default_values.json', 'lib\\ALZ_Policy_Default_Values.JSON'])
+    assert.equal(LIBRARY_DEFAULTS_FILE.test(name), true, name);
+  for (const name of ['my_alz_policy_default_values.json', 'lib/xalz_policy_default_values.json', 'alz_policy_default_values.json.bak'])
+    assert.equal(LIBRARY_DEFAULTS_FILE.test(name), false, name);
+  for (const name of ['a.alz_policy_assignment.json', 'lib/B.ALZ_POLICY_ASSIGNMENT.JSON'])
+    assert.equal(LIBRARY_ASSIGNMENT_FILE.test(name), true, name);
+  for (const name of ['alz_policy_assignment.json', 'a.alz_policy_assignment.json.bak', 'a.alz_policy_assignments.json'])
+    assert.equal(LIBRARY_ASSIGNMENT_FILE.test(name), false, name);
+});
+
+test('only files named as the library names assignment files are its assignments', () => {
+  const root = copy();
+  const defaults = path.join(root, 'library', 'alz_policy_default_values.json');
+  const assignment = path.join(root, 'library', 'policy_assignments', 'Enforce-Tagging.alz_policy_assignment.json');
+  // An assignment named 'Enforce-Tags' in a file without the suffix: not one of the library's.
+  const plain = path.join(root, 'library', 'policy_assignments', 'enforce-tags.json');
+  fs.writeFileSync(plain, fs.readFileSync(assignment, 'utf8').replace('"name": "Enforce-Tagging"', '"name": "Enforce-Tags"'));
+  assert.deepEqual(codes(lintLibraryDefaults([lintTaskOf(defaults)], [assignment, plain], reader, catalog, SETTINGS)[0]), [
+    'PS9216',
+    'PS9217',
+  ]);
 });
 
 describe('enrollments and exemptions: checked with the assignment files', () => {

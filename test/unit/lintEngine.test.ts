@@ -310,3 +310,105 @@ describe('lintFiles: what is known as definitions', () => {
     ]);
   });
 });
+
+describe('lintFiles: the files checked with others (the consumer documents fixture)', () => {
+  const FIXTURE = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'consumer-documents');
+  const copy = () => {
+    const root = path.join(dir, `consumers-${++counter}`);
+    fs.cpSync(FIXTURE, root, { recursive: true });
+    return root;
+  };
+  // Each file's planted problem, as README.md of the fixture says (and `policyset lint` reports it).
+  const EXPECTED: Record<string, string[]> = {
+    'policyAssignments/tagging.jsonc': ['PS9215'],
+    'policyAssignments/tagging-parameters.csv': ['PS9211', 'PS9213', 'PS9214'],
+    'policyEnrollments/tenant/team.jsonc': ['PS9205'],
+    'library/alz_policy_default_values.json': ['PS9216', 'PS9217'],
+  };
+  const byFile = (root: string, run: Awaited<ReturnType<typeof lintFiles>>) =>
+    Object.fromEntries(
+      run.results
+        .filter((r) => r.diagnostics.some((d) => d.severity <= 2))
+        .map((r) => [path.relative(root, r.file).split(path.sep).join('/'), codesOf(run, r.file)?.filter((c) => c.startsWith('PS92'))]),
+    );
+
+  test('a folder: the CSV with the assignment naming it, the enrollment with the assignments, the default values with the library', async () => {
+    const root = copy();
+    const run = await lintFiles(options([root]));
+    assert.deepEqual(run.problems, []);
+    assert.deepEqual(byFile(root, run), EXPECTED);
+    // The CSV nothing names is not linted (found in a folder: not said); each file has one result.
+    assert.equal(
+      run.results.some((r) => r.file.endsWith('other.csv')),
+      false,
+    );
+    assert.equal(new Set(run.results.map((r) => r.file)).size, run.results.length);
+    // The CSV files are inputs too: a report must not replace one.
+    assert.ok(run.inputFiles.includes(path.join(root, 'data', 'other.csv')));
+    assert.ok(run.inputFiles.includes(path.join(root, 'policyAssignments', 'tagging-parameters.csv')));
+  });
+
+  test('a CSV named on the command line is linted with the assignment files named beside it; one the ignore patterns leave out is not', async () => {
+    const root = copy();
+    const csv = path.join(root, 'policyAssignments', 'tagging-parameters.csv');
+    const assignment = path.join(root, 'policyAssignments', 'tagging.jsonc');
+    const set = path.join(root, 'tagging-set.json');
+    const run = await lintFiles(options([csv, assignment, set]));
+    assert.deepEqual(codesOf(run, csv), ['PS9211', 'PS9213', 'PS9214']);
+    const ignored = await lintFiles(options([csv, assignment, set], { ignored: (file) => file.endsWith('.csv') }));
+    assert.equal(
+      ignored.results.some((r) => r.file === csv),
+      false,
+    );
+    // Without an assignment naming it, a CSV named is said not checked.
+    const alone = await lintFiles(options([path.join(root, 'data', 'other.csv'), set]));
+    assert.equal(
+      alone.results.find((r) => r.file.endsWith('other.csv'))?.notChecked,
+      'a .csv file that no assignment file among the files linted names as its parameterFile',
+    );
+  });
+
+  test('an enrollment is checked with the assignment only when one is among the files; the default values never as an enrollment', async () => {
+    const root = copy();
+    const enrollment = path.join(root, 'policyEnrollments', 'tenant', 'team.jsonc');
+    const library = path.join(root, 'library');
+    assert.deepEqual(codesOf(await lintFiles(options([enrollment, library])), enrollment), ['PS9205']);
+    assert.deepEqual(
+      (codesOf(await lintFiles(options([enrollment])), enrollment) ?? []).filter((c) => c === 'PS9205'),
+      [],
+    );
+    // Default values that also name an assignment ID are still checked as default values, once.
+    const defaults = path.join(library, 'alz_policy_default_values.json');
+    fs.writeFileSync(
+      defaults,
+      fs
+        .readFileSync(defaults, 'utf8')
+        .replace('"defaults"', '"policyAssignmentId": "/providers/Microsoft.Authorization/policyAssignments/Enforce-Tagging", "defaults"'),
+    );
+    const run = await lintFiles(options([library, enrollment]));
+    assert.equal(run.results.filter((r) => r.file === defaults).length, 1);
+    assert.ok((codesOf(run, defaults) ?? []).includes('PS9217'));
+  });
+});
+
+describe('lintFiles: helper processes for large inputs give the same results', () => {
+  test('--jobs 2 over more than 4 MB: linted by a helper, the same results as in one process', { timeout: 120_000 }, async () => {
+    // Two sets of about 2.5 MB each (a long description), one with a problem: more than BYTES_PER_HELPER in all.
+    const padded = (name: string, extra: object) =>
+      JSON.stringify({ name, properties: { displayName: name, description: 'x'.repeat(2_500_000), policyDefinitions: [], ...extra } });
+    const root = tree({
+      'a.json': padded('a', {}),
+      'b.json': padded('b', { policyDefinitionGroups: [{ name: 'unused' }] }),
+      'c.json': SET,
+    });
+    const one = await lintFiles(options([root], { jobs: 1 }));
+    const two = await lintFiles(options([root], { jobs: 2 }));
+    const summary = (run: typeof one) => run.results.map((r) => [path.basename(r.file), r.diagnostics.map((d) => d.code).sort()]);
+    assert.deepEqual(summary(two), summary(one));
+    assert.ok(
+      summary(one).some(([, codes]) => codes.length > 0),
+      'a problem to compare',
+    );
+    assert.deepEqual(two.problems, one.problems);
+  });
+});

@@ -152,3 +152,19 @@ test('files whose names only look like parts are no parts', () => {
   assert.deepEqual(results, []);
   assert.deepEqual(rest, tasks);
 });
+
+test('the settings reach the check of the assembled set: rule severities, the lowest severity, the rule pages', () => {
+  const parts = copy();
+  const run = (settings: Partial<LintSettings>) =>
+    lintSplitSets([task(parts.definitions)], undefined, { ...SETTINGS, ...settings }).results;
+  assert.deepEqual(
+    run({ severities: { PS7003: 'off' } }).map((r) => r.diagnostics.map(where)),
+    [['PS5001@6:31', 'PS7001@11:57'], [], ['PS5003@3:13']],
+  );
+  assert.deepEqual(
+    run({ minSeverity: 'warning' }).map((r) => r.diagnostics.map(where)),
+    [['PS5001@6:31', 'PS7001@11:57'], ['PS7003@3:3'], []],
+  );
+  const [definitions] = run({ docsBaseUrl: 'https://docs.example.test/rules/' });
+  assert.match(String(definitions.diagnostics[0].codeDescription?.href), /^https:\/\/docs\.example\.test\/rules\//);
+});

@@ -83,9 +83,12 @@ function gitPath(file: string, cwd: string): string {
   return relative;
 }
 
-/** The text of a file at a revision; undefined when the file is not there at that revision. */
+/**
+ * The text of a file at a revision; undefined when the file is not there at that revision. `--end-of-options`:
+ * a revision shaped like an option (`--output=x`) is not one, whoever calls.
+ */
 export function showAtRevision(revision: string, file: string, cwd = process.cwd()): string | undefined {
-  const result = git(['show', `${revision}:./${gitPath(file, cwd)}`], cwd, `${file} at ${revision}`);
+  const result = git(['show', '--end-of-options', `${revision}:./${gitPath(file, cwd)}`], cwd, `${file} at ${revision}`);
   if (result.status !== 0) {
     if (/does not exist in|exists on disk, but not in|path '.*' does not exist/i.test(result.stderr)) return undefined;
     throw new InputError(`git show ${revision}:${gitPath(file, cwd)} failed: ${gitSaid(result.stderr)}`);
@@ -102,8 +105,10 @@ export function showAtRevision(revision: string, file: string, cwd = process.cwd
  * text: showAtRevision says it is too large.
  */
 export function textsAtRevision(revision: string, paths: string[], cwd = process.cwd()): { names: string[]; texts: Map<string, string> } {
+  // git ls-tree takes no '--' before its paths: after --end-of-options it would be a path, and a folder named
+  // '--' at the revision would be listed whatever paths were asked for.
   const listed = git(
-    ['ls-tree', '-r', '-z', '-l', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')],
+    ['ls-tree', '-r', '-z', '-l', '--end-of-options', revision, ...paths.map((p) => gitPath(p, cwd) || '.')],
     cwd,
     `the files at ${revision}`,
   );
@@ -142,7 +147,7 @@ export function textsAtRevision(revision: string, paths: string[], cwd = process
 /** The .json and .jsonc files under the paths at a revision (relative to the current folder). */
 export function filesAtRevision(revision: string, paths: string[], cwd = process.cwd()): string[] {
   const result = git(
-    ['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')],
+    ['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, ...paths.map((p) => gitPath(p, cwd) || '.')],
     cwd,
     `the files at ${revision}`,
   );

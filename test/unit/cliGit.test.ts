@@ -6,13 +6,13 @@
 // documented wording; where only a git that answers otherwise than this one can show a case (its messages, a
 // copy in `git diff`'s list, a broken `cat-file` answer), a small script named git comes first on the PATH and
 // answers that one command, leaving the others to the real git. The time limit is read when the module is
-// loaded: those cases run in a node process of their own (the mutation runner's switch reaches it too).
+// loaded: those cases load a fresh copy of it, with POLICYSET_GIT_TIMEOUT_MS set for the load.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { filesAtRevision, renamesSince, showAtRevision, textsAtRevision, verifyRevision } from '#server/cli/versions/git';
 import { InputError, UsageError } from '#server/node/files';
 
@@ -26,8 +26,8 @@ const SAVED_ENV = { ...process.env };
 let dir: string;
 /** sets/a.json, sets/B.JSON, sets/c.jsonc, sets/notes.txt, sets/a.json.bak, ..dots.json, sub/x.json, a name with a newline, '--output=o.json', '--/dashes.json'. */
 let repo: string;
-/** Four files of exactly 8 MB (e1..e4.json), one a byte over (over.json), one of 33 MB (huge.json). */
-let big: string;
+/** Four files of exactly 8 MB (e1..e4.json) and one a byte over (over.json): made by the first test that reads it. */
+let bigMade: string | undefined;
 let realGit: string;
 let fakeBin: string;
 
@@ -66,7 +66,10 @@ function throwsExactly(run: () => unknown, kind: typeof UsageError | typeof Inpu
 }
 
 /** Runs `body` with a git first on the PATH that answers `command` as given, and leaves the rest to the real git. */
-function withFakeGit<T>(answer: { command: string; status: number; stderr?: string; stdout?: string | Buffer }, body: () => T): T {
+function withFakeGit<T>(
+  answer: { command: string; status: number; stderr?: string; stdout?: string | Buffer; bytes?: number },
+  body: () => T,
+): T {
   const stdoutFile = path.join(dir, 'fake-stdout');
   fs.writeFileSync(stdoutFile, answer.stdout ?? '');
   Object.assign(process.env, {
@@ -75,12 +78,14 @@ function withFakeGit<T>(answer: { command: string; status: number; stderr?: stri
     FAKE_GIT_STATUS: String(answer.status),
     FAKE_GIT_STDERR: answer.stderr ?? '',
     FAKE_GIT_STDOUT: stdoutFile,
+    FAKE_GIT_BYTES: answer.bytes === undefined ? '' : String(answer.bytes),
   });
   try {
     return body();
   } finally {
     process.env.PATH = SAVED_ENV.PATH;
-    for (const name of ['FAKE_GIT_COMMAND', 'FAKE_GIT_STATUS', 'FAKE_GIT_STDERR', 'FAKE_GIT_STDOUT']) delete process.env[name];
+    for (const name of ['FAKE_GIT_COMMAND', 'FAKE_GIT_STATUS', 'FAKE_GIT_STDERR', 'FAKE_GIT_STDOUT', 'FAKE_GIT_BYTES'])
+      delete process.env[name];
   }
 }
 
@@ -94,19 +99,28 @@ function withPath<T>(value: string, body: () => T): T {
   }
 }
 
-/** What a fresh node process gets from the module: `code` runs with `git` the module, and prints its answer. */
-function inChild(env: NodeJS.ProcessEnv, code: string): string {
-  const result = spawnSync(
-    process.execPath,
-    [
-      '-e',
-      `const git = require(${JSON.stringify(GIT_MODULE)});
-       try { console.log(String(${code})); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }`,
-    ],
-    { env, encoding: 'utf8', timeout: 120_000 },
-  );
-  assert.equal(result.status, 0, result.stderr);
-  return result.stdout.trim();
+/** A copy of the module loaded with POLICYSET_GIT_TIMEOUT_MS set to `value` (unset when undefined). */
+function loadedWith(value: string | undefined): typeof import('#server/cli/versions/git') {
+  if (value === undefined) delete process.env.POLICYSET_GIT_TIMEOUT_MS;
+  else process.env.POLICYSET_GIT_TIMEOUT_MS = value;
+  delete require.cache[GIT_MODULE];
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh load, the time limit read again
+    return require(GIT_MODULE) as typeof import('#server/cli/versions/git');
+  } finally {
+    delete require.cache[GIT_MODULE];
+    delete process.env.POLICYSET_GIT_TIMEOUT_MS;
+  }
+}
+
+/** The repository of large files, made once. */
+function big(): string {
+  if (bigMade) return bigMade;
+  const root = newRepo('big');
+  for (const n of [1, 2, 3, 4]) write(root, `e${n}.json`, Buffer.alloc(LARGE, 48 + n));
+  write(root, 'over.json', Buffer.alloc(LARGE + 1, 'o'));
+  commitAll(root, 'big');
+  return (bigMade = root);
 }
 
 before(() => {
@@ -122,6 +136,7 @@ before(() => {
     path.join(fakeBin, 'git'),
     `#!/bin/sh
 if [ "$1" = "$FAKE_GIT_COMMAND" ]; then
+  if [ -n "$FAKE_GIT_BYTES" ]; then head -c "$FAKE_GIT_BYTES" /dev/zero; fi
   cat "$FAKE_GIT_STDOUT"
   printf '%s' "$FAKE_GIT_STDERR" >&2
   exit "$FAKE_GIT_STATUS"
@@ -147,12 +162,6 @@ exec ${JSON.stringify(realGit)} "$@"
   write(repo, '--/dashes.json', '{"dashes":2}');
   commitAll(repo, 'second');
   git(repo, 'branch', 'release-');
-
-  big = newRepo('big');
-  for (const n of [1, 2, 3, 4]) write(big, `e${n}.json`, Buffer.alloc(LARGE, 48 + n));
-  write(big, 'over.json', Buffer.alloc(LARGE + 1, 'o'));
-  write(big, 'huge.json', Buffer.alloc(33 * MB, 'h'));
-  commitAll(big, 'big');
 });
 
 after(() => {
@@ -299,17 +308,11 @@ describe('every git call: git missing, not runnable, or stopped at the time limi
   });
 
   test('POLICYSET_GIT_TIMEOUT_MS: a positive number of milliseconds, else 30 s (docs/cli.md)', () => {
-    const env = { ...SAVED_ENV };
-    delete env.POLICYSET_GIT_TIMEOUT_MS;
-    assert.equal(inChild(env, 'git.GIT_TIMEOUT_MS'), '30000');
-    assert.equal(inChild({ ...env, POLICYSET_GIT_TIMEOUT_MS: '1500' }, 'git.GIT_TIMEOUT_MS'), '1500');
-    assert.equal(inChild({ ...env, POLICYSET_GIT_TIMEOUT_MS: '1' }, 'git.GIT_TIMEOUT_MS'), '1');
+    assert.equal(loadedWith(undefined).GIT_TIMEOUT_MS, 30_000);
+    assert.equal(loadedWith('1500').GIT_TIMEOUT_MS, 1500);
+    assert.equal(loadedWith('1').GIT_TIMEOUT_MS, 1);
     for (const value of ['0', '-5', 'soon', ''])
-      assert.equal(
-        inChild({ ...env, POLICYSET_GIT_TIMEOUT_MS: value }, 'git.GIT_TIMEOUT_MS'),
-        '30000',
-        `POLICYSET_GIT_TIMEOUT_MS=${value}`,
-      );
+      assert.equal(loadedWith(value).GIT_TIMEOUT_MS, 30_000, `POLICYSET_GIT_TIMEOUT_MS=${value}`);
   });
 
   test('a repository whose config is a FIFO: git is stopped at the time limit, one clear line', { skip: !POSIX && 'needs mkfifo' }, () => {
@@ -317,13 +320,21 @@ describe('every git call: git missing, not runnable, or stopped at the time limi
     fs.rmSync(path.join(blocked, '.git', 'config'));
     execFileSync('mkfifo', [path.join(blocked, '.git', 'config')]);
     const started = Date.now();
-    const answer = inChild({ ...SAVED_ENV, POLICYSET_GIT_TIMEOUT_MS: '1000' }, `git.verifyRevision('HEAD', ${JSON.stringify(blocked)})`);
-    assert.equal(
-      answer,
-      'InputError: --against HEAD: git did not finish within 1 s and was stopped (a repository file that blocks, such as a FIFO in .git?)',
+    throwsExactly(
+      () => loadedWith('1000').verifyRevision('HEAD', blocked),
+      InputError,
+      '--against HEAD: git did not finish within 1 s and was stopped (a repository file that blocks, such as a FIFO in .git?)',
     );
     // Stopped, not waited for: far less than the 30 s default (and git would have waited for ever).
     assert.ok(Date.now() - started < 25_000, `${Date.now() - started} ms`);
+  });
+
+  test("an output over 32 MB is not read: one line, not 'spawnSync git ENOBUFS'", () => {
+    throwsExactly(
+      () => withFakeGit({ command: 'show', status: 0, bytes: 32 * MB + 1 }, () => showAtRevision('HEAD', 'sets/a.json', repo)),
+      InputError,
+      "sets/a.json at HEAD: git's output is larger than 32 MB: not read",
+    );
   });
 });
 
@@ -403,14 +414,9 @@ describe('showAtRevision', () => {
     }
   });
 
-  test('up to 8 MB is read; a byte more is not compared; over 32 MB git’s output is not read', () => {
-    assert.ok(showAtRevision('HEAD', 'e1.json', big) === '1'.repeat(LARGE), 'e1.json at HEAD: its 8 MB');
-    throwsExactly(() => showAtRevision('HEAD', 'over.json', big), InputError, 'over.json at HEAD is larger than 8 MB: not compared');
-    throwsExactly(
-      () => showAtRevision('HEAD', 'huge.json', big),
-      InputError,
-      "huge.json at HEAD: git's output is larger than 32 MB: not read",
-    );
+  test('up to 8 MB is read; a byte more is not compared', () => {
+    assert.ok(showAtRevision('HEAD', 'e1.json', big()) === '1'.repeat(LARGE), 'e1.json at HEAD: its 8 MB');
+    throwsExactly(() => showAtRevision('HEAD', 'over.json', big()), InputError, 'over.json at HEAD is larger than 8 MB: not compared');
   });
 });
 
@@ -478,8 +484,8 @@ describe('textsAtRevision and filesAtRevision', () => {
   });
 
   test('8 MB files have their texts, a larger one only its name; 32 MB of them read in more than one git call', () => {
-    const { names, texts } = textsAtRevision('HEAD', ['.'], big);
-    assert.deepEqual(names, ['e1.json', 'e2.json', 'e3.json', 'e4.json', 'huge.json', 'over.json']);
+    const { names, texts } = textsAtRevision('HEAD', ['.'], big());
+    assert.deepEqual(names, ['e1.json', 'e2.json', 'e3.json', 'e4.json', 'over.json']);
     assert.deepEqual([...texts.keys()], ['e1.json', 'e2.json', 'e3.json', 'e4.json']);
     for (const n of [1, 2, 3, 4]) assert.ok(texts.get(`e${n}.json`) === String(n).repeat(LARGE), `e${n}.json: its 8 MB`);
   });

@@ -124,6 +124,8 @@ const TARGETS = {
       'test/out/unit/diffReport.test.js',
       'test/out/unit/deployBody.test.js',
       'test/out/api/prompt.test.js',
+      'test/out/unit/cliHelp.test.js',
+      'test/out/unit/cliGit.test.js',
       'test/out/cli/cli.test.js',
       'test/out/cli/config.test.js',
       'test/out/cli/diff.test.js',

@@ -379,6 +379,23 @@ describe('showAtRevision', () => {
       UsageError,
       '../elsewhere.json is outside the current folder: run policyset from the repository that holds it',
     );
+    // The folder above itself too: from the repository's root it is no path of the repository (git would show
+    // the commit), from a subfolder its files would be listed where their texts are refused.
+    throwsExactly(
+      () => showAtRevision('HEAD', '..', repo),
+      UsageError,
+      '.. is outside the current folder: run policyset from the repository that holds it',
+    );
+    throwsExactly(
+      () => filesAtRevision('HEAD', ['..'], path.join(repo, 'sets')),
+      UsageError,
+      '.. is outside the current folder: run policyset from the repository that holds it',
+    );
+    throwsExactly(
+      () => textsAtRevision('HEAD', ['a/../..'], path.join(repo, 'sets')),
+      UsageError,
+      'a/../.. is outside the current folder: run policyset from the repository that holds it',
+    );
     throwsExactly(
       () => showAtRevision('HEAD', path.join(dir, 'elsewhere.json'), repo),
       UsageError,

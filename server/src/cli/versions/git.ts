@@ -78,7 +78,7 @@ export function verifyRevision(revision: string, cwd = process.cwd()): void {
 /** The path git knows a file by, relative to the current folder, with '/' separators. */
 function gitPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join('/');
-  if (relative.startsWith('../'))
+  if (relative === '..' || relative.startsWith('../'))
     throw new UsageError(`${file} is outside the current folder: run policyset from the repository that holds it`);
   return relative;
 }

@@ -26,7 +26,7 @@ const SAVED_ENV = { ...process.env };
 let dir: string;
 /** sets/a.json, sets/B.JSON, sets/c.jsonc, sets/notes.txt, sets/a.json.bak, ..dots.json, sub/x.json, a name with a newline, '--output=o.json', '--/dashes.json'. */
 let repo: string;
-/** Four files of exactly 8 MB (e1..e4.json) and one a byte over (over.json): made by the first test that reads it. */
+/** Four files of exactly 8 MB (e1..e4.json), one a byte over (over.json), one 64 bytes short (d.json): made by the first test that reads it. */
 let bigMade: string | undefined;
 let realGit: string;
 let fakeBin: string;
@@ -89,6 +89,20 @@ function withFakeGit<T>(
   }
 }
 
+/** The git commands `body` ran (their first word), and what it returned. */
+function gitCallsOf<T>(body: () => T): { calls: string[]; value: T } {
+  const log = path.join(dir, 'fake-log');
+  fs.writeFileSync(log, '');
+  Object.assign(process.env, { PATH: `${fakeBin}${path.delimiter}${SAVED_ENV.PATH}`, FAKE_GIT_LOG: log });
+  try {
+    const value = body();
+    return { calls: fs.readFileSync(log, 'utf8').split('\n').filter(Boolean), value };
+  } finally {
+    process.env.PATH = SAVED_ENV.PATH;
+    delete process.env.FAKE_GIT_LOG;
+  }
+}
+
 /** Runs `body` with PATH set to `value` only. */
 function withPath<T>(value: string, body: () => T): T {
   process.env.PATH = value;
@@ -119,6 +133,9 @@ function big(): string {
   const root = newRepo('big');
   for (const n of [1, 2, 3, 4]) write(root, `e${n}.json`, Buffer.alloc(LARGE, 48 + n));
   write(root, 'over.json', Buffer.alloc(LARGE + 1, 'o'));
+  // 64 bytes short of 8 MB: with the 64 bytes allowed for its answer's header, it and an 8 MB file make half
+  // the output bound exactly, one byte too many for one call.
+  write(root, 'd.json', Buffer.alloc(LARGE - 64, 'd'));
   commitAll(root, 'big');
   return (bigMade = root);
 }
@@ -135,6 +152,7 @@ before(() => {
   fs.writeFileSync(
     path.join(fakeBin, 'git'),
     `#!/bin/sh
+if [ -n "$FAKE_GIT_LOG" ]; then echo "$1" >> "$FAKE_GIT_LOG"; fi
 if [ "$1" = "$FAKE_GIT_COMMAND" ]; then
   if [ -n "$FAKE_GIT_BYTES" ]; then head -c "$FAKE_GIT_BYTES" /dev/zero; fi
   cat "$FAKE_GIT_STDOUT"
@@ -500,11 +518,24 @@ describe('textsAtRevision and filesAtRevision', () => {
     );
   });
 
-  test('8 MB files have their texts, a larger one only its name; 32 MB of them read in more than one git call', () => {
+  test('8 MB files have their texts, a larger one only its name; 40 MB of them read in more than one git call', () => {
     const { names, texts } = textsAtRevision('HEAD', ['.'], big());
-    assert.deepEqual(names, ['e1.json', 'e2.json', 'e3.json', 'e4.json', 'over.json']);
-    assert.deepEqual([...texts.keys()], ['e1.json', 'e2.json', 'e3.json', 'e4.json']);
+    assert.deepEqual(names, ['d.json', 'e1.json', 'e2.json', 'e3.json', 'e4.json', 'over.json']);
+    assert.deepEqual([...texts.keys()], ['d.json', 'e1.json', 'e2.json', 'e3.json', 'e4.json']);
+    assert.ok(texts.get('d.json') === 'd'.repeat(LARGE - 64), 'd.json: its 8 MB less 64 bytes');
     for (const n of [1, 2, 3, 4]) assert.ok(texts.get(`e${n}.json`) === String(n).repeat(LARGE), `e${n}.json: its 8 MB`);
+  });
+
+  test('one git cat-file for each half of the output bound (32 MB) of texts, counting 64 bytes for each answer’s header', () => {
+    // Three small files: one call.
+    const small = gitCallsOf(() => textsAtRevision('HEAD', ['sets'], repo));
+    assert.deepEqual(small.calls, ['ls-tree', 'cat-file']);
+    assert.equal(small.value.texts.size, 3);
+    // No two of the large ones fit in 16 MB with their headers (d.json and e1.json make 16 MB exactly): one call each.
+    const root = big();
+    const large = gitCallsOf(() => textsAtRevision('HEAD', ['.'], root));
+    assert.deepEqual(large.calls, ['ls-tree', 'cat-file', 'cat-file', 'cat-file', 'cat-file', 'cat-file']);
+    assert.equal(large.value.texts.size, 5);
   });
 
   test('a git cat-file that fails, or answers with no blob: one clear line that names the file', () => {
@@ -515,7 +546,8 @@ describe('textsAtRevision and filesAtRevision', () => {
       'git cat-file at HEAD failed: fatal: broken',
     );
     const oid = git(repo, 'rev-parse', 'HEAD:sets/a.json').trim();
-    for (const stdout of [`${oid} missing\n`, `${oid} blob 8`, ''])
+    // No line end after the header: not read as a header short of its last character (`blob 1`).
+    for (const stdout of [`${oid} missing\n`, `${oid} blob 12`, ''])
       throwsExactly(
         () => withFakeGit({ command: 'cat-file', status: 0, stdout }, () => textsAtRevision('HEAD', ['sets/a.json'], repo)),
         InputError,

@@ -183,6 +183,15 @@ describe('subcommandsOf and usageOf', () => {
     );
   });
 
+  test("a group's subcommands are its own, whatever its usage says", () => {
+    const leaf = (usage: string): CommandModule => ({ usage, run: async () => 0 });
+    const subcommands = { one: () => leaf('Usage: policyset bogus one'), two: () => leaf('') };
+    assert.deepEqual(
+      withBogus({ usage: 'Usage: policyset bogus three', subcommands }, () => subcommandsOf('bogus')),
+      ['one', 'two'],
+    );
+  });
+
   test("the usage of words: the subcommand's own, else the command's; lint's is the top usage; none for an unknown command", () => {
     assert.equal(usageOf(['lint']), topUsage());
     assert.equal(usageOf(['lint', 'x.json']), topUsage());

@@ -128,6 +128,8 @@ const TARGETS = {
       'test/out/unit/lintCompanions.test.js',
       'test/out/unit/lintEngine.test.js',
       'test/out/api/prompt.test.js',
+      'test/out/unit/cliHelp.test.js',
+      'test/out/unit/cliGit.test.js',
       'test/out/cli/cli.test.js',
       'test/out/cli/config.test.js',
       'test/out/cli/diff.test.js',

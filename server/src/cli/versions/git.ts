@@ -78,14 +78,17 @@ export function verifyRevision(revision: string, cwd = process.cwd()): void {
 /** The path git knows a file by, relative to the current folder, with '/' separators. */
 function gitPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join('/');
-  if (relative.startsWith('../'))
+  if (relative === '..' || relative.startsWith('../'))
     throw new UsageError(`${file} is outside the current folder: run policyset from the repository that holds it`);
   return relative;
 }
 
-/** The text of a file at a revision; undefined when the file is not there at that revision. */
+/**
+ * The text of a file at a revision; undefined when the file is not there at that revision. `--end-of-options`:
+ * a revision shaped like an option (`--output=x`) is not one, whoever calls.
+ */
 export function showAtRevision(revision: string, file: string, cwd = process.cwd()): string | undefined {
-  const result = git(['show', `${revision}:./${gitPath(file, cwd)}`], cwd, `${file} at ${revision}`);
+  const result = git(['show', '--end-of-options', `${revision}:./${gitPath(file, cwd)}`], cwd, `${file} at ${revision}`);
   if (result.status !== 0) {
     if (/does not exist in|exists on disk, but not in|path '.*' does not exist/i.test(result.stderr)) return undefined;
     throw new InputError(`git show ${revision}:${gitPath(file, cwd)} failed: ${gitSaid(result.stderr)}`);
@@ -102,8 +105,10 @@ export function showAtRevision(revision: string, file: string, cwd = process.cwd
  * text: showAtRevision says it is too large.
  */
 export function textsAtRevision(revision: string, paths: string[], cwd = process.cwd()): { names: string[]; texts: Map<string, string> } {
+  // git ls-tree takes no '--' before its paths: after --end-of-options it would be a path, and a folder named
+  // '--' at the revision would be listed whatever paths were asked for.
   const listed = git(
-    ['ls-tree', '-r', '-z', '-l', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')],
+    ['ls-tree', '-r', '-z', '-l', '--end-of-options', revision, ...paths.map((p) => gitPath(p, cwd) || '.')],
     cwd,
     `the files at ${revision}`,
   );
@@ -142,7 +147,7 @@ export function textsAtRevision(revision: string, paths: string[], cwd = process
 /** The .json and .jsonc files under the paths at a revision (relative to the current folder). */
 export function filesAtRevision(revision: string, paths: string[], cwd = process.cwd()): string[] {
   const result = git(
-    ['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, '--', ...paths.map((p) => gitPath(p, cwd) || '.')],
+    ['ls-tree', '-r', '-z', '--name-only', '--end-of-options', revision, ...paths.map((p) => gitPath(p, cwd) || '.')],
     cwd,
     `the files at ${revision}`,
   );

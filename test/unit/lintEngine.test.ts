@@ -355,6 +355,8 @@ describe('lintFiles: the files checked with others (the consumer documents fixtu
     const set = path.join(root, 'tagging-set.json');
     const run = await lintFiles(options([csv, assignment, set]));
     assert.deepEqual(codesOf(run, csv), ['PS9211', 'PS9213', 'PS9214']);
+    const otherIgnored = await lintFiles(options([csv, assignment, set], { ignored: (file) => file.endsWith('.md') }));
+    assert.deepEqual(codesOf(otherIgnored, csv), ['PS9211', 'PS9213', 'PS9214'], 'patterns that leave out other files keep it');
     const ignored = await lintFiles(options([csv, assignment, set], { ignored: (file) => file.endsWith('.csv') }));
     assert.equal(
       ignored.results.some((r) => r.file === csv),

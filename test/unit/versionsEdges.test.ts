@@ -947,3 +947,52 @@ describe('the change model: what the first run of changes.ts left', () => {
     }
   });
 });
+
+describe("what changes.ts's second half reports: the set's metadata, a parameter's allowed values", () => {
+  const REF = { policyDefinitionId: '/providers/Microsoft.Authorization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d' };
+  const text = (properties: Record<string, unknown>) =>
+    JSON.stringify({ name: 's', properties: { displayName: 'S', policyDefinitions: [REF], ...properties } });
+  const changes = (before: Record<string, unknown>, after: Record<string, unknown>) => {
+    const result = compareTexts({ file: 'old.json', text: text(before) }, { file: 'new.json', text: text(after) });
+    assert.ok(result.ok);
+    return result.ok ? result.reports[0].changes.map((c) => [c.kind, c.message]) : [];
+  };
+
+  test("the set's metadata: the keys that changed are named, its version key (in any case) is not a change", () => {
+    assert.deepEqual(changes({ metadata: { category: 'A', keep: 1 } }, { metadata: { category: 'B', keep: 1, added: true } }), [
+      ['metadata-changed', "The set's metadata changed ('category', 'added')"],
+    ]);
+    assert.deepEqual(changes({ metadata: { gone: 1 } }, {}), [['metadata-changed', "The set's metadata changed ('gone')"]]);
+    assert.deepEqual(changes({}, { metadata: { new: 1 } }), [['metadata-changed', "The set's metadata changed ('new')"]]);
+    for (const key of ['version', 'Version', 'VERSION'])
+      assert.deepEqual(
+        changes({ metadata: { [key]: '1.0.0', a: 1 } }, { metadata: { [key]: '2.0.0', a: 1 } }).filter(([k]) => k === 'metadata-changed'),
+        [],
+        key,
+      );
+    assert.deepEqual(changes({ metadata: {} }, {}), [], 'an empty object and none are the same');
+  });
+
+  test('allowed values: one value removed or several, a list added, the list removed, values added (no definitions known)', () => {
+    const parameter = (allowedValues?: unknown[]) => ({
+      parameters: { effect: { type: 'String', ...(allowedValues ? { allowedValues } : {}) } },
+    });
+    assert.deepEqual(changes(parameter(['Audit', 'Deny']), parameter(['Audit'])), [
+      ['allowed-values-narrowed', `Parameter 'effect' no longer allows "Deny": assignments that pass it fail`],
+    ]);
+    assert.deepEqual(changes(parameter(['Audit', 'Deny', 'Disabled']), parameter(['Audit'])), [
+      ['allowed-values-narrowed', `Parameter 'effect' no longer allows "Deny", "Disabled": assignments that pass them fail`],
+    ]);
+    assert.deepEqual(changes(parameter(), parameter(['Audit'])), [
+      ['allowed-values-narrowed', `Parameter 'effect' now restricts its values to ["Audit"]: assignments that pass other values fail`],
+    ]);
+    assert.deepEqual(changes(parameter(['Audit']), parameter()), [
+      ['allowed-values-widened', "Parameter 'effect' no longer restricts its values"],
+    ]);
+    assert.deepEqual(
+      changes(parameter(['Audit']), parameter(['Audit', 'Deny'])).map(([kind]) => kind),
+      ['allowed-values-widened'],
+    );
+    assert.deepEqual(changes(parameter(['Audit', 'Deny']), parameter(['Deny', 'Audit'])), [], 'the same values in another order');
+  });
+});

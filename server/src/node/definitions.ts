@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DefinitionCatalog, decodeText } from '../service';
-import { describeFsError, InputError, POLICY_FILE, readUserFile, readUserFileSync, type FileKind } from './files';
+import { describeFsError, InputError, MAX_WALK_DEPTH, POLICY_FILE, readUserFile, readUserFileSync, type FileKind } from './files';
 import { parseDocumentText } from '../service/json/documentValue';
 import { isPolicyDefinition, isPolicySet } from '../service/model/documentKind';
 
@@ -26,7 +26,7 @@ export async function resolveDefinitionSources(paths: string[]): Promise<Definit
     }
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && entry.name !== 'node_modules' && depth < 64) await walk(full, depth + 1);
+      if (entry.isDirectory() && entry.name !== 'node_modules' && depth < MAX_WALK_DEPTH) await walk(full, depth + 1);
       else if (entry.isFile() && POLICY_FILE.test(entry.name)) sources.definitionFiles.push(full);
     }
   };

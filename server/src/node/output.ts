@@ -53,8 +53,7 @@ function writeDescriptor(target: string, fd: number, text: string, inputs: reado
     );
   }
   const input = inputs.find((file) => sameFile(file, stat));
-  if (input !== undefined)
-    throw new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
+  if (input !== undefined) throw inputAsOutput(target, input);
   (fd === 1 ? process.stdout : process.stderr).write(text);
 }
 
@@ -106,8 +105,7 @@ export function refuseInputs(target: string, inputs: readonly string[]): fs.Stat
       path.resolve(input) === resolved ||
       (followed !== undefined && sameFile(input, followed)) ||
       (existing !== undefined && sameFile(input, existing));
-    if (same)
-      throw new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
+    if (same) throw inputAsOutput(target, input);
   }
   return existing;
 }
@@ -149,4 +147,9 @@ function sameFile(file: string, stat: fs.Stats): boolean {
   } catch {
     return false;
   }
+}
+
+/** The usage error of an -o that is one of the run's inputs. */
+function inputAsOutput(target: string, input: string): UsageError {
+  return new UsageError(`-o '${target}' is one of the inputs ('${input}'): the report would replace it; write the report elsewhere`);
 }

@@ -971,6 +971,19 @@ describe("what changes.ts's second half reports: the set's metadata, a parameter
         key,
       );
     assert.deepEqual(changes({ metadata: {} }, {}), [], 'an empty object and none are the same');
+    assert.deepEqual(changes({ metadata: { null: null } }, { metadata: { null: null } }), [], 'the same on both sides');
+  });
+
+  test("the set's metadata that is no object: what it was and is, never the keys of a string", () => {
+    assert.deepEqual(changes({ metadata: 'ab' }, { metadata: { category: 'A' } }), [
+      ['metadata-changed', `The set's metadata changed from "ab" to {"category":"A"}`],
+    ]);
+    assert.deepEqual(changes({ metadata: { category: 'A' } }, { metadata: ['x'] }), [
+      ['metadata-changed', `The set's metadata changed from {"category":"A"} to ["x"]`],
+    ]);
+    assert.deepEqual(changes({}, { metadata: 7 }), [['metadata-changed', "The set's metadata changed from undefined to 7"]]);
+    assert.deepEqual(changes({ metadata: 'same' }, { metadata: 'same' }), [], 'the same string on both sides');
+    assert.deepEqual(changes({ metadata: null }, {}), [], 'null and none are the same');
   });
 
   test('allowed values: one value removed or several, a list added, the list removed, values added (no definitions known)', () => {

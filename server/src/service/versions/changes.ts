@@ -344,11 +344,19 @@ function diffSets(oldSide: SetSide, newSide: SetSide, add: Add, referenceAddedBu
   };
   const oldMetadata = metadataOf(oldSide);
   const newMetadata = metadataOf(newSide);
-  if (!same(oldMetadata.value ?? {}, newMetadata.value ?? {})) {
-    const keys = new Set([...Object.keys((oldMetadata.value as object) ?? {}), ...Object.keys((newMetadata.value as object) ?? {})]);
-    const changed = [...keys].filter(
-      (k) => !same((oldMetadata.value as Record<string, unknown>)?.[k], (newMetadata.value as Record<string, unknown>)?.[k]),
-    );
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const oldValue = oldMetadata.value ?? {};
+  const newValue = newMetadata.value ?? {};
+  if (!isObject(oldValue) || !isObject(newValue)) {
+    // Metadata that is no object (a string, a list) has no keys to name: say what it was and is.
+    if (!same(oldValue, newValue)) {
+      const [before, after] = showPair(oldMetadata.value, newMetadata.value);
+      add('metadata-changed', 'new', at(newSide, newMetadata.node), `The set's metadata changed from ${before} to ${after}`);
+    }
+  } else if (!same(oldValue, newValue)) {
+    const before = oldValue as Record<string, unknown>;
+    const after = newValue as Record<string, unknown>;
+    const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !same(before[k], after[k]));
     add(
       'metadata-changed',
       'new',

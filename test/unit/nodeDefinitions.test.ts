@@ -8,8 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { loadCatalog, readJsonFileSync, resolveDefinitionSources } from '#server/node/definitions';
+import { definitionNotes, loadCatalog, readJsonFileSync, resolveDefinitionSources } from '#server/node/definitions';
 import { InputError } from '#server/node/files';
+import { configDefinitions } from '#server/lsp/node/workspaceFolders';
 import { foldersBeyondPathMax } from '../support/longPaths';
 
 const LINUX = process.platform === 'linux';
@@ -70,6 +71,41 @@ describe('resolveDefinitionSources: files are indexes, folders are walked for de
     assert.deepEqual((await resolveDefinitionSources([dir])).definitionFiles, [path.join(at64, 'at64.json')]);
   });
 
+  test("a repository's .git, .hg and .svn are left out; links are not followed and are said, with a folder too deep", async () => {
+    const dir = path.join(root, 'repository');
+    for (const name of ['.git/objects/info.json', '.hg/x.json', '.svn/y.json', '.github/z.json', 'policies/p.json'])
+      write(path.join(dir, name), definition('p'));
+    const outside = write(path.join(root, 'outside', 'linked.json'), definition('linked'));
+    fs.symlinkSync(outside, path.join(dir, 'policies', 'link.json'));
+    fs.symlinkSync(path.dirname(outside), path.join(dir, 'folder-link'));
+    fs.symlinkSync(outside, path.join(dir, 'not-json.txt'));
+    const sources = await resolveDefinitionSources([dir]);
+    assert.deepEqual(sources.definitionFiles, [path.join(dir, '.github', 'z.json'), path.join(dir, 'policies', 'p.json')]);
+    assert.deepEqual(sources.notWalked, { links: [path.join(dir, 'folder-link'), path.join(dir, 'policies', 'link.json')], tooDeep: [] });
+    assert.deepEqual(definitionNotes(sources), [
+      `--definitions: 2 symbolic links in the folders walked not followed ('${path.join(dir, 'folder-link')}', '${path.join(dir, 'policies', 'link.json')}'): name a linked file among the definitions to include it`,
+    ]);
+    const deep = await resolveDefinitionSources([path.join(root, 'deep')]);
+    assert.deepEqual(definitionNotes(deep), [
+      `--definitions: 1 folder nested more than 64 deep not walked ('${path.join(root, 'deep', ...Array<string>(65).fill('d'))}'): name it among the definitions to include its files`,
+    ]);
+    assert.deepEqual(definitionNotes(await resolveDefinitionSources([outside])), [], 'a file named: nothing walked, nothing said');
+    assert.deepEqual(definitionNotes(undefined), []);
+  });
+
+  test("the editor: a folder in a config's definitions is walked the same way, what it passed over said in its log", async () => {
+    const dir = path.join(root, 'repository');
+    const said: string[] = [];
+    const catalog = await configDefinitions([path.join(dir, 'policies')], (message) => said.push(message));
+    assert.ok(catalog);
+    assert.deepEqual(said, [
+      `1 symbolic link in the folders walked not followed ('${path.join(dir, 'policies', 'link.json')}'): name a linked file among the definitions to include it`,
+    ]);
+    said.length = 0;
+    assert.equal(await configDefinitions([path.join(root, 'missing')], (message) => said.push(message)), undefined);
+    assert.deepEqual(said, [`--definitions: cannot read '${path.join(root, 'missing')}': no such file or directory`]);
+  });
+
   test('a path that is not there ends the run, saying which option named it', async () => {
     const missing = path.join(root, 'missing');
     await assert.rejects(
@@ -86,7 +122,7 @@ describe('resolveDefinitionSources: files are indexes, folders are walked for de
     const tooLong = foldersBeyondPathMax(dir);
     await assert.rejects(
       resolveDefinitionSources([dir]),
-      inputError(`cannot read '${tooLong}': ENAMETOOLONG: name too long, scandir '${tooLong}'`),
+      inputError(`--definitions: cannot read '${tooLong}': ENAMETOOLONG: name too long, scandir '${tooLong}'`),
     );
   });
 });

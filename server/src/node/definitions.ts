@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DefinitionCatalog, decodeText } from '../service';
-import { describeFsError, InputError, MAX_WALK_DEPTH, POLICY_FILE, readUserFile, readUserFileSync, type FileKind } from './files';
+import { describeFsError, discover, InputError, notWalkedNotes, readUserFile, readUserFileSync, type Discovery, type FileKind } from './files';
 import { parseDocumentText } from '../service/json/documentValue';
 import { isPolicyDefinition, isPolicySet } from '../service/model/documentKind';
 
@@ -12,24 +12,16 @@ export { parseDocumentText, isPolicyDefinition, isPolicySet };
 export interface DefinitionSources {
   indexFiles: string[];
   definitionFiles: string[];
+  /** What the walk of the folders passed over (links, folders too deep), to be said (definitionNotes). */
+  notWalked: Discovery['notWalked'];
 }
 
-/** Sorts `--definitions` paths into index files and policy definition files (folders are walked). */
+/**
+ * Sorts `--definitions` paths into index files and policy definition files. Folders are walked as the files to
+ * lint are (discover): `.git`, `node_modules` and the like left out, links not followed, 64 folders deep at most.
+ */
 export async function resolveDefinitionSources(paths: string[]): Promise<DefinitionSources> {
-  const sources: DefinitionSources = { indexFiles: [], definitionFiles: [] };
-  const walk = async (dir: string, depth: number) => {
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      throw new InputError(describeFsError(error, dir));
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && entry.name !== 'node_modules' && depth < MAX_WALK_DEPTH) await walk(full, depth + 1);
-      else if (entry.isFile() && POLICY_FILE.test(entry.name)) sources.definitionFiles.push(full);
-    }
-  };
+  const sources: DefinitionSources = { indexFiles: [], definitionFiles: [], notWalked: { links: [], tooDeep: [] } };
   for (const p of paths) {
     let stat;
     try {
@@ -37,11 +29,22 @@ export async function resolveDefinitionSources(paths: string[]): Promise<Definit
     } catch (error) {
       throw new InputError(`--definitions: ${describeFsError(error, p)}`);
     }
-    if (stat.isDirectory()) await walk(p, 0);
-    else sources.indexFiles.push(p);
+    if (!stat.isDirectory()) {
+      sources.indexFiles.push(p);
+      continue;
+    }
+    const found = await discover([p]);
+    if (found.problems.length) throw new InputError(`--definitions: ${found.problems[0]}`);
+    sources.definitionFiles.push(...found.files.map((f) => f.path));
+    sources.notWalked.links.push(...found.notWalked.links);
+    sources.notWalked.tooDeep.push(...found.notWalked.tooDeep);
   }
   return sources;
 }
+
+/** What the walk of the definitions' folders passed over, in a note each (none when it passed over nothing). */
+export const definitionNotes = (sources: DefinitionSources | undefined): string[] =>
+  sources ? notWalkedNotes(sources.notWalked, 'definitions').map((note) => `--definitions: ${note}`) : [];
 
 async function readJson(file: string): Promise<unknown> {
   let bytes;
@@ -93,7 +96,7 @@ function addDocument(catalog: DefinitionCatalog, value: unknown, file: string): 
  * files found in folders, or among the files being linted, count when they are policy definitions.
  */
 export async function loadCatalog(
-  sources: DefinitionSources,
+  sources: Pick<DefinitionSources, 'indexFiles' | 'definitionFiles'>,
   extraDefinitionTexts: Array<{ file: string; text: string }> = [],
 ): Promise<DefinitionCatalog> {
   const catalog = new DefinitionCatalog();

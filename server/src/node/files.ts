@@ -116,7 +116,17 @@ export async function discover(inputs: string[]): Promise<Discovery> {
  * What the walk passed over, said in a note each (a path an ignore pattern leaves out is not said), with what
  * to do about it in the CLI (name the file or folder) or the editor (open the file).
  */
-export function notWalkedNotes(notWalked: Discovery['notWalked'], face: 'cli' | 'editor', ignored?: (file: string) => boolean): string[] {
+export function notWalkedNotes(
+  notWalked: Discovery['notWalked'],
+  face: 'cli' | 'editor' | 'definitions',
+  ignored?: (file: string) => boolean,
+): string[] {
+  const advice = {
+    cli: ['name a linked file on the command line to include it', (n: number) => `name ${n === 1 ? 'it' : 'them'} on the command line to include ${n === 1 ? 'its' : 'their'} files`],
+    editor: ['open a linked file to check it', () => 'open a file there to check it'],
+    definitions: ['name a linked file among the definitions to include it', (n: number) => `name ${n === 1 ? 'it' : 'them'} among the definitions to include ${n === 1 ? 'its' : 'their'} files`],
+  } as const;
+  const [linkAdvice, deepAdvice] = advice[face];
   const listed = (paths: string[]) => {
     const shown = paths.slice(0, 3).map((p) => `'${p}'`);
     return paths.length > 3 ? `${shown.join(', ')} and ${paths.length - 3} more` : shown.join(', ');
@@ -126,11 +136,11 @@ export function notWalkedNotes(notWalked: Discovery['notWalked'], face: 'cli' | 
   const notes: string[] = [];
   if (links.length)
     notes.push(
-      `${links.length} symbolic link${links.length === 1 ? '' : 's'} in the folders walked not followed (${listed(links)}): ${face === 'cli' ? 'name a linked file on the command line to include it' : 'open a linked file to check it'}`,
+      `${links.length} symbolic link${links.length === 1 ? '' : 's'} in the folders walked not followed (${listed(links)}): ${linkAdvice}`,
     );
   if (tooDeep.length)
     notes.push(
-      `${tooDeep.length} folder${tooDeep.length === 1 ? '' : 's'} nested more than ${MAX_WALK_DEPTH} deep not walked (${listed(tooDeep)}): ${face === 'cli' ? `name ${tooDeep.length === 1 ? 'it' : 'them'} on the command line to include ${tooDeep.length === 1 ? 'its' : 'their'} files` : 'open a file there to check it'}`,
+      `${tooDeep.length} folder${tooDeep.length === 1 ? '' : 's'} nested more than ${MAX_WALK_DEPTH} deep not walked (${listed(tooDeep)}): ${deepAdvice(tooDeep.length)}`,
     );
   return notes;
 }

@@ -4,10 +4,10 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { describeScope, safeText, versionToDeploy, type DeploymentScope } from '#api';
 import { InputError, readBytes, UsageError } from '../../node/files';
 import { ConfigFileError, findConfigFile, loadConfigFile } from '../../node/config';
-import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
+import { definitionNotes, loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { decodeText } from '../../service';
 import { lintBytes } from '../lint/lintFile';
-import { formatText } from '../formatters';
+import { formatText, untrusted } from '../formatters';
 import { guardDeployment } from '../versions/deployGuard';
 import { deployableDocument, NotDeployable } from '../deploy/body';
 import { deployFolder } from '../deploy/folder';
@@ -123,7 +123,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     throw error;
   }
   const definitionPaths = [...(config?.definitions ?? []), ...(values.definitions as string[])];
-  const catalog = definitionPaths.length ? await loadCatalog(await resolveDefinitionSources(definitionPaths)) : undefined;
+  const sources = definitionPaths.length ? await resolveDefinitionSources(definitionPaths) : undefined;
+  for (const note of definitionNotes(sources)) process.stderr.write(`policyset: ${untrusted(note)}\n`);
+  const catalog = sources ? await loadCatalog(sources) : undefined;
   if (isFolder) {
     return deployFolder({
       folder: file,

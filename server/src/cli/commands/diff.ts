@@ -10,7 +10,7 @@ import { addConsumerBreaks } from '../versions/consumerBreaks';
 import { DIFF_FORMATS, formatDiffMarkdown, formatDiffSarif, formatDiffText, safe, toJson } from '../versions/diffReport';
 import { policySetClient, reportApiError, serviceContext, serviceOptions, SERVICE_OPTIONS_USAGE } from '../options/serviceOptions';
 import { versionSettings, VERSION_OPTIONS_USAGE } from '../options/versionOptions';
-import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
+import { definitionNotes, loadCatalog, resolveDefinitionSources } from '../../node/definitions';
 import { cliVersion } from '../version';
 import type { ExitStatuses } from '../command';
 
@@ -80,15 +80,13 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   const failOn = values['fail-on'] as string | undefined;
   if (failOn !== undefined && (!isBump(failOn) || failOn === 'none'))
     throw new UsageError(`--fail-on takes major, minor or patch, not '${failOn}'`);
-  const options: CompareOptions = {
-    ...versionSettings(values),
-    ...(await definitionOptions(values.definitions as string[], values.cloud as string | undefined)),
-  };
+  const definitions = await definitionOptions(values.definitions as string[], values.cloud as string | undefined);
+  const options: CompareOptions = { ...versionSettings(values), ...definitions.options };
   const output = values.output as string | undefined;
 
   let reports: ChangeReport[];
   let inputs: string[];
-  const notes: string[] = [];
+  const notes: string[] = [...definitions.notes];
   const against = values.against as string | undefined;
   if (against !== undefined) {
     inputs = positionals;
@@ -162,11 +160,14 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   return statusOf(reports, failOn as Bump | undefined);
 }
 
-/** The definitions given with --definitions, for the comparison; none given: none loaded. */
-async function definitionOptions(paths: string[], cloud: string | undefined): Promise<Pick<CompareOptions, 'definitions' | 'cloud'>> {
-  if (!paths.length) return cloud ? { cloud } : {};
+/** The definitions given with --definitions, for the comparison (none given: none loaded), and what their walk passed over. */
+async function definitionOptions(
+  paths: string[],
+  cloud: string | undefined,
+): Promise<{ options: Pick<CompareOptions, 'definitions' | 'cloud'>; notes: string[] }> {
+  if (!paths.length) return { options: cloud ? { cloud } : {}, notes: [] };
   const sources = await resolveDefinitionSources(paths);
-  return { definitions: await loadCatalog(sources), ...(cloud ? { cloud } : {}) };
+  return { options: { definitions: await loadCatalog(sources), ...(cloud ? { cloud } : {}) }, notes: definitionNotes(sources) };
 }
 
 /** The exit status of a comparison: 1 when a version is bumped too little or a change reaches --fail-on. */

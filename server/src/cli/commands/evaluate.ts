@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { untrusted } from '../formatters';
 import { evaluate, evaluationJson, type JsonObject } from '../../service';
 import { UsageError } from '../../node/files';
 import {
@@ -79,6 +80,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format takes text or json, not '${values.format}'`);
   const target = await readTarget(positionals[0]);
   const definitions = await readDefinitions(values.definitions ?? []);
+  for (const note of definitions.notes) process.stderr.write(`policyset: ${untrusted(note)}\n`);
   const files = await Promise.all(values.resource.map((f) => readResourceFile(f, '--resource')));
   const resources = files.flatMap((f) => f.resources);
   const assignment = values.assignment ? await readObject(values.assignment, '--assignment') : undefined;

@@ -6,7 +6,7 @@ import { decodeText, namedBy, relatedIn, resourcesOf, type EvaluationContext, ty
 import { aliasCatalogue } from '../../service';
 import { InputError, readUserFile, type FileKind } from '../../node/files';
 import { parseDocumentText } from '../../node/definitions';
-import { resolveDefinitionSources } from '../../node/definitions';
+import { definitionNotes, resolveDefinitionSources } from '../../node/definitions';
 import type { JsonObject } from '../../service';
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,13 +39,16 @@ export interface Definitions {
   documents: JsonObject[];
   /** Lowercased IDs and names of index entries: parameters only, no policy rule to evaluate. */
   indexOnly: Set<string>;
+  /** What the walk of the definitions' folders passed over, to be said. */
+  notes: string[];
 }
 
 /** The full definitions (with their rules) in the --definitions paths: files, folders, arrays of definitions. */
 export async function readDefinitions(paths: string[]): Promise<Definitions> {
-  const found: Definitions = { documents: [], indexOnly: new Set() };
+  const found: Definitions = { documents: [], indexOnly: new Set(), notes: [] };
   if (!paths.length) return found;
   const sources = await resolveDefinitionSources(paths);
+  found.notes.push(...definitionNotes(sources));
   for (const file of sources.indexFiles) {
     const value = await readJson(file, '--definitions', 'definitions');
     const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.definitions) ? value.definitions : [value];

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { addUnchecked, decodeText, describeUnchecked, encodingOf, noUnchecked } from '../../service';
 import { discover, FileReader, notWalkedNotes, POLICY_FILE, PARAMETER_FILE } from '../../node/files';
-import { loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
+import { definitionNotes, loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
 import { expandGlob, isGlobPattern } from '../../node/globs';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
 import { lintSplitSets } from './splitSets';
@@ -273,6 +273,7 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
     }
   });
   const sources = args.definitions.length || extraDefinitions.length ? await resolveDefinitionSources(args.definitions) : undefined;
+  notes.push(...definitionNotes(sources));
   let settings = args.settings;
   if (settings.against) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --against

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { DefinitionCatalog, type SeveritySetting } from '../../service';
 import { loadCatalog, resolveDefinitionSources } from '../../node/definitions';
+import { notWalkedNotes } from '../../node/files';
 import { indexCatalog } from './indexCatalogs';
 import type { LintSettings } from '../../cli/lint/lintFile';
 import type { PolicySetConfig } from '../../service/config';
@@ -33,11 +34,12 @@ export function lintSettings(
   };
 }
 
-/** The definitions a folder's config names (index files, folders); undefined when it names none or they fail (said through `problem`). */
+/** The definitions a folder's config names (index files, folders); undefined when it names none or they fail (said through `problem`, as is what the walk of a folder passed over). */
 export async function configDefinitions(definitions: string[], problem: (message: string) => void): Promise<DefinitionCatalog | undefined> {
   if (!definitions.length) return undefined;
   try {
     const sources = await resolveDefinitionSources(definitions);
+    for (const note of notWalkedNotes(sources.notWalked, 'definitions')) problem(note);
     if (sources.definitionFiles.length) return await loadCatalog(sources);
     // Index files only (the usual case): their definitions shared with the open documents' (indexCatalogs.ts).
     const base = new DefinitionCatalog();

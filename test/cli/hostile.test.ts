@@ -166,14 +166,18 @@ describe('3: -o never replaces an input, never half-writes, never writes through
     assert.match(diff.stderr, /^policyset: --consumers: 2 symbolic links in the folders walked not followed \(/m);
     // A folder of definitions: walked the same way, said by lint, diff and evaluate alike.
     const definitions = path.join(dir, 'walk-links', 'sets');
-    const said = /^policyset: --definitions: 2 symbolic links in the folders walked not followed \('.*again\.json', '.*root'\): name a linked file among the definitions to include it$/m;
+    const said =
+      /^policyset: --definitions: 2 symbolic links in the folders walked not followed \('.*again\.json', '.*root'\): name a linked file among the definitions to include it$/m;
     const linted = await runCli(['lint', file, '-d', definitions]);
     assert.equal(linted.code, 0, linted.stderr);
     assert.match(linted.stderr, said);
     const compared = await runCli(['diff', file, renamed, '-d', definitions]);
     assert.equal(compared.code, 0, compared.stderr);
     assert.match(compared.stderr, said);
-    const resource = write('walk-links/resource.json', '{ "type": "Microsoft.Storage/storageAccounts", "name": "s", "location": "westeurope" }');
+    const resource = write(
+      'walk-links/resource.json',
+      '{ "type": "Microsoft.Storage/storageAccounts", "name": "s", "location": "westeurope" }',
+    );
     const evaluated = await runCli(['evaluate', file, '--resource', resource, '-d', definitions]);
     assert.match(evaluated.stderr, said);
   });

@@ -251,6 +251,16 @@ describe('lintFiles: standard input', () => {
     assert.equal(notGiven.results.length, 1);
   });
 
+  test('standard input is named: a document of another kind is said not checked, a problem with --strict', async () => {
+    const run = await lintFiles(options([], { stdin: stdin(OTHER_JSON, 'settings.json', true), errorOnUnmatched: false, strict: true }));
+    assert.deepEqual(
+      run.results.map((r) => [r.file, r.skipped]),
+      [['settings.json', true]],
+    );
+    assert.equal(run.problems.length, 1);
+    assert.match(run.problems[0], /^settings\.json: not checked \(--strict\): /);
+  });
+
   test('a set on standard input is checked against the definitions given with --definitions', async () => {
     const root = tree({ 'my-def.json': DEFINITION });
     const run = await lintFiles(options([], { stdin: stdin(SET, 'set.json', true), definitions: [path.join(root, 'my-def.json')] }));
@@ -276,6 +286,31 @@ describe('lintFiles: what is known as definitions', () => {
       '1 reference not checked against its definition: 1 to custom definitions (1 with none loaded: lint their files alongside, or --definitions <folder>) (--strict)',
     ]);
     assert.deepEqual((await lintFiles(options([root], { strict: true }))).problems, []);
+  });
+
+  test('a definition file among the inputs that is not JSON: the set is told that file is broken, not that the definition is missing', async () => {
+    const broken = DEFINITION.slice(0, -20);
+    const root = tree({ 'set.json': SET, 'my-def.json': broken, 'other-def.json': DEFINITION.replace('my-def', 'other-def') });
+    const set = path.join(root, 'set.json');
+    const run = await lintFiles(options([root]));
+    const said = run.results.find((r) => r.file === set)?.diagnostics.filter((d) => d.code === 'PS8010');
+    assert.equal(said?.length, 1);
+    assert.match(said[0].message, /^Custom policy definition 'my-def' looks to be in '.*my-def\.json', which could not be read \(/);
+  });
+
+  test('a file that can be read when found and not when linted is an input problem', async () => {
+    const root = tree({ 'set.json': SET, 'going.json': SET.replace('my-set', 'going') });
+    const going = path.join(root, 'going.json');
+    // The engine reads --definitions after it has read every input once: the file goes then.
+    const run = await lintFiles({
+      ...options([root]),
+      get definitions() {
+        fs.rmSync(going, { force: true });
+        return [];
+      },
+    });
+    assert.deepEqual(run.problems, [`cannot read '${going}': no such file or directory`]);
+    assert.equal(run.results.find((r) => r.file === going)?.error, run.problems[0]);
   });
 
   test('--definitions: a folder of definitions is known, and its files are inputs a report must not replace', async () => {
@@ -390,6 +425,44 @@ describe('lintFiles: the files checked with others (the consumer documents fixtu
     const run = await lintFiles(options([library, enrollment]));
     assert.equal(run.results.filter((r) => r.file === defaults).length, 1);
     assert.ok((codesOf(run, defaults) ?? []).includes('PS9217'));
+  });
+});
+
+describe("lintFiles: the landing-zone library's dependencies", () => {
+  const defaults = JSON.stringify({
+    defaults: [{ default_name: 'tag', policy_assignments: [{ policy_assignment_name: 'Missing', parameter_names: ['tagName'] }] }],
+  });
+  const assignment = JSON.stringify({
+    type: 'Microsoft.Authorization/policyAssignments',
+    name: 'Present',
+    properties: { policyDefinitionId: '/providers/Microsoft.Authorization/policySetDefinitions/s', parameters: {} },
+  });
+  const missingSaid = async (root: string) => {
+    const run = await lintFiles(options([root]));
+    const file = run.results.find((r) => r.file.endsWith('alz_policy_default_values.json'));
+    assert.ok(file, 'the default values linted');
+    return file.diagnostics.some((d) => d.code === 'PS9216');
+  };
+
+  test('a dependency found from the path the metadata gives the library: every assignment known, one missing is said', async () => {
+    const root = tree({
+      'platform/lib/alz_library_metadata.json': JSON.stringify({ path: 'platform/lib', dependencies: [{ path: 'platform/dep' }] }),
+      'platform/lib/alz_policy_default_values.json': defaults,
+      'platform/dep/a.alz_policy_assignment.json': assignment,
+    });
+    assert.equal(await missingSaid(root), true);
+  });
+
+  test('metadata without a path of its own: its dependencies cannot be placed, so a missing assignment is not said', async () => {
+    for (const own of [{}, { path: '' }, { path: '/' }]) {
+      const root = tree({
+        'lib/alz_library_metadata.json': JSON.stringify({ ...own, dependencies: [{ path: 'dep' }] }),
+        'lib/alz_policy_default_values.json': defaults,
+        // Where the dependency would be if its path were read from the library's own folder.
+        'lib/dep/a.alz_policy_assignment.json': assignment,
+      });
+      assert.equal(await missingSaid(root), false, JSON.stringify(own));
+    }
   });
 });
 

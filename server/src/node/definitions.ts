@@ -1,7 +1,16 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DefinitionCatalog, decodeText } from '../service';
-import { describeFsError, discover, InputError, notWalkedNotes, readUserFile, readUserFileSync, type Discovery, type FileKind } from './files';
+import {
+  describeFsError,
+  discover,
+  InputError,
+  notWalkedNotes,
+  readUserFile,
+  readUserFileSync,
+  type Discovery,
+  type FileKind,
+} from './files';
 import { parseDocumentText } from '../service/json/documentValue';
 import { isPolicyDefinition, isPolicySet } from '../service/model/documentKind';
 

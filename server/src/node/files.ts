@@ -122,9 +122,15 @@ export function notWalkedNotes(
   ignored?: (file: string) => boolean,
 ): string[] {
   const advice = {
-    cli: ['name a linked file on the command line to include it', (n: number) => `name ${n === 1 ? 'it' : 'them'} on the command line to include ${n === 1 ? 'its' : 'their'} files`],
+    cli: [
+      'name a linked file on the command line to include it',
+      (n: number) => `name ${n === 1 ? 'it' : 'them'} on the command line to include ${n === 1 ? 'its' : 'their'} files`,
+    ],
     editor: ['open a linked file to check it', () => 'open a file there to check it'],
-    definitions: ['name a linked file among the definitions to include it', (n: number) => `name ${n === 1 ? 'it' : 'them'} among the definitions to include ${n === 1 ? 'its' : 'their'} files`],
+    definitions: [
+      'name a linked file among the definitions to include it',
+      (n: number) => `name ${n === 1 ? 'it' : 'them'} among the definitions to include ${n === 1 ? 'its' : 'their'} files`,
+    ],
   } as const;
   const [linkAdvice, deepAdvice] = advice[face];
   const listed = (paths: string[]) => {

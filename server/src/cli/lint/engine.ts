@@ -8,7 +8,14 @@ import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { addUnchecked, decodeText, describeUnchecked, encodingOf, noUnchecked } from '../../service';
 import { discover, FileReader, notWalkedNotes, POLICY_FILE, PARAMETER_FILE } from '../../node/files';
-import { definitionNotes, loadCatalog, resolveDefinitionSources, isPolicyDefinition, isPolicySet, parseDocumentText } from '../../node/definitions';
+import {
+  definitionNotes,
+  loadCatalog,
+  resolveDefinitionSources,
+  isPolicyDefinition,
+  isPolicySet,
+  parseDocumentText,
+} from '../../node/definitions';
 import { expandGlob, isGlobPattern } from '../../node/globs';
 import { lintTask, type FileResult, type LintSettings, type LintTask } from './lintFile';
 import { lintSplitSets } from './splitSets';
@@ -242,13 +249,9 @@ async function lintWith(args: LintOptions, started: ChildProcess[]): Promise<Lin
       stdinIgnored = true;
     } else {
       readable.push({ file: name, size: bytes.length, explicit: true, read: () => bytes });
-      const scan = scanForDefinitions(bytes);
-      importsGroups ||= scan.importsGroups || scan.consumer;
-      const rule = includesKey(bytes, POLICY_RULE_KEY, 6);
-      candidates.push({
-        ruleText: rule ? bytes.toString('utf8') : undefined,
-        policyDefinitions: !rule && bytes.includes('"policyDefinitions"'),
-      });
+      // Not scanned for definitions: what a file adds to the known definitions serves the other files linted,
+      // and there are none with standard input (the definitions given with --definitions are read as such).
+      candidates.push({ policyDefinitions: false });
     }
   }
   const extraDefinitions: Array<{ file: string; text: string }> = [];

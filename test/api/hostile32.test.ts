@@ -123,6 +123,60 @@ describe('4: a PUT answered 200 with provisioningState Failed is no success', { 
   });
 });
 
+describe('3: what a service or a plan says reaches the terminal made safe (model apply)', { concurrency: 2 }, () => {
+  const ESCAPES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+  test('a provisioningState with terminal escapes and a line break: printed escaped, no forged line', async () => {
+    const server = await standIn((s) =>
+      s.forPut(/\/deployments\/[^/?]+$/).thenJson(201, {
+        properties: { provisioningState: 'Succeeded\u001b[2J\u001b]0;owned\u0007\r\npolicyset: ✔ forged' },
+      }),
+    );
+    const result = await cli(server.url, ['model', 'apply', planFile('escape-plan.json', [{ name: 'one', capacity: 1 }]), '--yes']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stdout + result.stderr, ESCAPES);
+    assert.doesNotMatch(result.stderr, /^policyset: ✔ forged/m);
+    assert.match(result.stderr, /^policyset: {3}201 \(provisioningState Succeeded\\u001b\[2J/m);
+  });
+
+  test("a plan's model and SKU names with terminal escapes: printed escaped in the table, or refused", async () => {
+    const server = await standIn((s) =>
+      s.forPut(/\/deployments\/[^/?]+$/).thenJson(201, { properties: { provisioningState: 'Succeeded' } }),
+    );
+    const file = path.join(dir, 'escape-names.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        subscription: SUB,
+        resourceGroup: RG,
+        region: 'eastus',
+        account: 'ai-east',
+        deployments: [
+          { name: 'one', model: { format: 'OpenAI', name: 'gpt-4o\u001b[31m' }, sku: { name: 'Standard\u001b]0;x\u0007', capacity: 1 } },
+        ],
+      }),
+    );
+    const result = await cli(server.url, ['model', 'apply', file, '--dry-run']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.doesNotMatch(result.stdout + result.stderr, ESCAPES);
+    assert.match(result.stdout, /^ {2}ai-east\/one +eastus +gpt-4o\\u001b\[31m Standard\\u001b\]0;x\\u0007 +create /m);
+  });
+});
+
+test("fetch -o: the set's display name from the service is said made safe, the token in it redacted", async () => {
+  const server = await mock();
+  await server.forGet(/\/policySetDefinitions\/evil$/).thenJson(200, {
+    name: 'evil',
+    properties: { displayName: `Evil\u001b]0;owned\u0007\r\npolicyset: ✔ forged ${TOKEN}`, policyDefinitions: [] },
+  });
+  const out = path.join(dir, 'evil.json');
+  const result = await cli(server.url, ['fetch', 'evil', '-o', out]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.doesNotMatch(result.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  assert.doesNotMatch(result.stderr, /^policyset: ✔ forged/m);
+  assert.ok(!result.stderr.includes(TOKEN), result.stderr);
+  assert.match(result.stderr, /^policyset: saved 'Evil\\u001b\]0;owned\\u0007\\u000d\\u000apolicyset: ✔ forged \[redacted\]' to /m);
+});
+
 describe('15: a 101 Switching Protocols answer', { concurrency: 2 }, () => {
   /** A server that answers every request with 101 and then says nothing. */
   const switching = () =>

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseExpand, safeText, ServiceError } from '#api';
+import { parseExpand, redact, safeText, ServiceError } from '#api';
 import { UsageError } from '../../node/files';
 import {
   policySetClient,
@@ -61,7 +61,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
         process.stderr.write(`policyset: ${(error as Error).message}\n`);
         return 2;
       }
-      process.stderr.write(`policyset: saved '${response.body.properties.displayName ?? positionals[0]}' to ${values.output}\n`);
+      // The service's display name, made safe for a terminal and cleaned of the secrets.
+      const shown = safeText(redact(String(response.body.properties.displayName ?? positionals[0]), context.secrets), { max: 200 });
+      process.stderr.write(`policyset: saved '${shown}' to ${values.output}\n`);
       if (values.format === 'json') {
         const saved = {
           outcome: 'saved',

@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_MODEL_FORMAT, putOutcome, readDeploymentState, redact, type DeploymentTarget, type ModelDeploymentClient } from '#api';
+import {
+  DEFAULT_MODEL_FORMAT,
+  putOutcome,
+  readDeploymentState,
+  redact,
+  safeText,
+  type DeploymentTarget,
+  type ModelDeploymentClient,
+} from '#api';
 import { parseJson } from '../../service/json';
 import {
   applyRows,
@@ -268,8 +276,9 @@ async function sendInOrder(
     progress.inFlight = order[i];
     try {
       const response = await client.createOrUpdateDeployment(targetOf(entry), body);
+      // The service's words, made safe for a terminal (escapes and line breaks shown, not acted on).
       const state = response.body?.properties?.provisioningState;
-      say(`  ${response.status}${state ? ` (provisioningState ${state})` : ''}`);
+      say(`  ${response.status}${state ? ` (provisioningState ${safeText(String(state), { max: 200 })})` : ''}`);
       result.applied.push(order[i]);
       progress.applied.push(order[i]);
       progress.inFlight = undefined;

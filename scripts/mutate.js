@@ -137,9 +137,12 @@ const TARGETS = {
       'test/out/cli/wording.test.js',
       'test/out/cli/hostile.test.js',
       'test/out/cli/hostile32.test.js',
+      'test/out/cli/consumerImpact.test.js',
+      'test/out/cli/exitStatuses.test.js',
       'test/out/api/cliJson.test.js',
       'test/out/api/modelApply.test.js',
       'test/out/api/hostile32.test.js',
+      'test/out/api/quotaAgree.test.js',
     ],
   },
   node: {

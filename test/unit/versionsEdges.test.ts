@@ -17,7 +17,8 @@ import {
 } from '#server/service/versions/version';
 import { compareTexts } from '#server/service/versions/compare';
 import { readSides, readSplitSide } from '#server/service/versions/side';
-import { compareSets, showPair } from '#server/service/versions/changes';
+import { compareSets, showPair, type CompareOptions } from '#server/service/versions/changes';
+import { DefinitionCatalog } from '#server/service/definitions';
 
 const v = (major: number, minor: number, patch: number) => ({ major, minor, patch });
 
@@ -1007,5 +1008,308 @@ describe("what changes.ts's second half reports: the set's metadata, a parameter
       ['allowed-values-widened'],
     );
     assert.deepEqual(changes(parameter(['Audit', 'Deny']), parameter(['Deny', 'Audit'])), [], 'the same values in another order');
+  });
+});
+
+describe("what changes.ts's second half reports: references matched, definition versions, values passed, definitions replaced", () => {
+  const GUID = '06a78e20-9358-41c9-923c-fb736d382a4d';
+  const BUILT_IN = `/providers/Microsoft.Authorization/policyDefinitions/${GUID}`;
+  const OTHER = '/providers/Microsoft.Authorization/policyDefinitions/0a914e76-4921-4c19-b460-a2d36003525a';
+  // Printed two spaces deep: line 5 (0-based) opens the first reference, line 6 holds its first key.
+  const textOf = (properties: Record<string, unknown>) =>
+    JSON.stringify({ name: 's', properties: { displayName: 'S', ...properties } }, null, 2);
+  const compare = (before: Record<string, unknown>, after: Record<string, unknown>, options: CompareOptions = {}) => {
+    const result = compareTexts({ file: 'old.json', text: textOf(before) }, { file: 'new.json', text: textOf(after) }, options);
+    assert.ok(result.ok);
+    return result.ok ? result.reports[0].changes : [];
+  };
+  const refs = (...references: Array<Record<string, unknown>>) => ({ policyDefinitions: references });
+  const kinds = (changes: ReturnType<typeof compare>) => changes.map((c) => [c.kind, c.message]);
+  const catalog = (definitions: Array<{ id: string; parameters: Record<string, unknown> }>) => {
+    const known = new DefinitionCatalog();
+    known.addIndex(definitions.map((d) => ({ ...d, name: d.id.split('/').pop() })));
+    return known;
+  };
+
+  test('a reference matched by its definition gains, loses or renames its reference ID: what consumers lose, and where', () => {
+    const without = refs({ policyDefinitionId: BUILT_IN });
+    const withId = (id: string) => refs({ policyDefinitionReferenceId: id, policyDefinitionId: BUILT_IN });
+    const [gained] = compare(without, withId('r'));
+    assert.equal(
+      gained.message,
+      `The reference to '${GUID}' gains the reference ID 'r': the ID the service generated, which assignments' overrides, exemptions and non-compliance messages name, is replaced`,
+    );
+    assert.equal(gained.subject, undefined, 'no ID consumers could name was taken away');
+    assert.deepEqual([gained.location.range.start.line, gained.previous?.range.start.line], [6, 5]);
+    const [removed] = compare(withId('r'), without);
+    assert.equal(
+      removed.message,
+      "Reference ID 'r' is removed: the service generates another one, and assignments' overrides, exemptions and non-compliance messages that name 'r' lose it",
+    );
+    assert.deepEqual(removed.subject, { what: 'referenceId', name: 'r' });
+    assert.deepEqual([removed.location.range.start.line, removed.previous?.range.start.line], [5, 6]);
+    const [renamed] = compare(withId('r'), withId('q'));
+    assert.equal(
+      renamed.message,
+      "Reference ID 'r' is renamed to 'q': assignments' overrides, exemptions and non-compliance messages that name 'r' lose it",
+    );
+    assert.deepEqual(renamed.subject, { what: 'referenceId', name: 'r' });
+  });
+
+  test('a reference removed names its reference ID as what consumers lose, when it has one; a reference added says the setting', () => {
+    const kept = { policyDefinitionReferenceId: 'kept', policyDefinitionId: OTHER };
+    const [removedWithout] = compare(refs(kept, { policyDefinitionId: BUILT_IN }), refs(kept));
+    assert.deepEqual([removedWithout.kind, removedWithout.subject], ['reference-removed', undefined]);
+    const [removedWith] = compare(refs(kept, { policyDefinitionReferenceId: 'r', policyDefinitionId: BUILT_IN }), refs(kept));
+    assert.deepEqual(removedWith.subject, { what: 'referenceId', name: 'r' });
+    const added = (options: CompareOptions) =>
+      compare(refs(kept), refs(kept, { policyDefinitionReferenceId: 'new', policyDefinitionId: BUILT_IN }), options)[0];
+    assert.deepEqual(
+      [added({}).bump, added({}).message],
+      ['minor', "Reference 'new' is added: every assignment of the set now evaluates it"],
+    );
+    assert.deepEqual(
+      [added({ referenceAdded: 'major' }).bump, added({ referenceAdded: 'major' }).message],
+      ['major', "Reference 'new' is added: every assignment of the set now evaluates it (a major change by this project's setting)"],
+    );
+  });
+
+  test('definitionVersion: another major version, a change within one, one side without, and values that are no version', () => {
+    const at = (version?: string) =>
+      refs({
+        policyDefinitionReferenceId: 'r',
+        policyDefinitionId: BUILT_IN,
+        ...(version === undefined ? {} : { definitionVersion: version }),
+      });
+    const major = "Reference 'r' moves from definitionVersion";
+    assert.deepEqual(kinds(compare(at('1.*.*'), at('2.*.*'))), [
+      ['definition-version-major-changed', `${major} '1.*.*' to '2.*.*', another major version of the definition`],
+    ]);
+    assert.deepEqual(kinds(compare(at('10.*.*'), at('11.*.*'))), [
+      ['definition-version-major-changed', `${major} '10.*.*' to '11.*.*', another major version of the definition`],
+    ]);
+    assert.deepEqual(kinds(compare(at('1.0.*'), at('1.1.*'))), [
+      ['definition-version-changed', `Reference 'r' changes its definitionVersion from "1.0.*" to "1.1.*"`],
+    ]);
+    const gained = compare(at(), at('1.*.*'));
+    assert.deepEqual(kinds(gained), [['definition-version-changed', `Reference 'r' changes its definitionVersion from null to "1.*.*"`]]);
+    assert.equal(gained[0].location.range.start.line, 8, 'at the definitionVersion');
+    const lost = compare(at('1.*.*'), at());
+    assert.deepEqual(kinds(lost), [['definition-version-changed', `Reference 'r' changes its definitionVersion from "1.*.*" to null`]]);
+    assert.equal(lost[0].location.range.start.line, 5, 'at the reference, which no longer has one');
+    // No major version to read on one side: a change, not another major version (and no failure).
+    assert.deepEqual(kinds(compare(at('latest'), at('2.*.*'))), [
+      ['definition-version-changed', `Reference 'r' changes its definitionVersion from "latest" to "2.*.*"`],
+    ]);
+    assert.deepEqual(kinds(compare(at('1.*.*'), at('v2.*.*'))), [
+      ['definition-version-changed', `Reference 'r' changes its definitionVersion from "1.*.*" to "v2.*.*"`],
+    ]);
+  });
+
+  test('the values a reference passes: a number or a list changed is a change, the same list is not', () => {
+    const passing = (value: unknown) =>
+      refs({ policyDefinitionReferenceId: 'r', policyDefinitionId: BUILT_IN, parameters: { p: { value } } });
+    const changed = [['reference-parameters-changed', "Reference 'r' passes other parameter values to its definition"]];
+    assert.deepEqual(kinds(compare(passing(1), passing(2))), changed);
+    assert.deepEqual(kinds(compare(passing(['a']), passing(['b']))), changed);
+    assert.deepEqual(kinds(compare(passing(["[parameters('x')]"]), passing(['x']))), changed);
+    assert.deepEqual(kinds(compare(passing(['a', { b: 1 }]), passing(['a', { b: 1 }]))), []);
+  });
+
+  test('a reference with neither ID nor name paired by its reference ID, and one by policy-as-code name: no definition compared', () => {
+    const bare = refs({ policyDefinitionReferenceId: 'r' });
+    assert.deepEqual(kinds(compare(bare, refs({ policyDefinitionReferenceId: 'r', policyDefinitionId: BUILT_IN }))), []);
+    assert.deepEqual(kinds(compare(refs({ policyDefinitionReferenceId: 'r', policyDefinitionId: BUILT_IN }), bare)), []);
+    const byName = refs({ policyDefinitionReferenceId: 'r', policyDefinitionName: 'Deny-Public-IP' });
+    const byId = refs({ policyDefinitionReferenceId: 'r', policyDefinitionId: BUILT_IN });
+    assert.deepEqual(kinds(compare(byName, byId)), []);
+    assert.deepEqual(kinds(compare(byId, byName)), []);
+  });
+
+  describe('a definition replaced under a kept reference ID, with the definitions known', () => {
+    const pointing = (id: string, more: Record<string, unknown> = {}) => ({
+      parameters: { eff: { type: 'String', defaultValue: 'Deny' }, ...((more.setParameters as object) ?? {}) },
+      ...refs({ policyDefinitionReferenceId: 'r', policyDefinitionId: id, ...((more.reference as object) ?? {}) }),
+    });
+    // What the replacement is classified as (the values a reference passes, changed too in some cases, aside).
+    const replacing = (changes: ReturnType<typeof compare>) => kinds(changes).filter(([kind]) => kind !== 'reference-parameters-changed');
+    const effect = (defaultValue?: string) => ({ effect: { type: 'String', ...(defaultValue ? { defaultValue } : {}) } });
+    // Both IDs shown from 30 characters before where they differ (showPair), each cut to 74.
+    const base = () =>
+      `Reference 'r' now points at ...horization/policyDefinitions/0a914e76-4921-4c19-b460-a2d36003525a" instead of ...horization/policyDefinitions/06a78e20-9358-41c9-923c-fb736d382a4d": its compliance results are about another definition`;
+
+    test('one side not among the definitions: said which, the effect not compared; the old ID is where it was', () => {
+      const onlyOld = catalog([{ id: BUILT_IN, parameters: effect('Audit') }]);
+      const onlyNew = catalog([{ id: OTHER, parameters: effect('Deny') }]);
+      const [newMissing] = compare(pointing(BUILT_IN), pointing(OTHER), { definitions: onlyOld });
+      assert.deepEqual(
+        [newMissing.kind, newMissing.message],
+        [
+          'definition-id-changed',
+          `${base()} (a definition moved within the set; the new definition is not among those given, so its default effect was not compared)`,
+        ],
+      );
+      assert.equal(newMissing.previous?.range.start.line, 13, "the old reference's policyDefinitionId");
+      const [oldMissing] = compare(pointing(BUILT_IN), pointing(OTHER), { definitions: onlyNew });
+      assert.equal(
+        oldMissing.message,
+        `${base()} (a definition moved within the set; the old definition is not among those given, so its default effect was not compared)`,
+      );
+    });
+
+    test("the effect each side evaluates: the definition's default, a value passed, the set parameter it is passed", () => {
+      const both = (oldEffect?: string, newEffect?: string) =>
+        catalog([
+          { id: BUILT_IN, parameters: oldEffect === undefined ? {} : effect(oldEffect) },
+          { id: OTHER, parameters: newEffect === undefined ? {} : effect(newEffect) },
+        ]);
+      const added = (from: string, to: string) => [
+        'enforcement-default-added',
+        `${base()}, whose default effect is ${to} where it was ${from}: assignments start to enforce it (an enforcement effect added by default)`,
+      ];
+      const quiet = (to: string) => [
+        'definition-id-changed',
+        `${base()} (a definition moved within the set; its default effect ${to} adds no enforcement)`,
+      ];
+      assert.deepEqual(replacing(compare(pointing(BUILT_IN), pointing(OTHER), { definitions: both('Audit', 'Deny') })), [
+        added('"Audit"', '"Deny"'),
+      ]);
+      assert.deepEqual(replacing(compare(pointing(BUILT_IN), pointing(OTHER), { definitions: both('Deny', 'Deny') })), [quiet('"Deny"')]);
+      assert.deepEqual(replacing(compare(pointing(BUILT_IN), pointing(OTHER), { definitions: both('Audit', 'Audit') })), [
+        quiet('"Audit"'),
+      ]);
+      // A definition without an effect parameter evaluates none.
+      assert.deepEqual(replacing(compare(pointing(BUILT_IN), pointing(OTHER), { definitions: both(undefined, undefined) })), [
+        quiet('null'),
+      ]);
+      // A value passed decides over the definition's default: literally, or the set parameter it names (spaces, any case).
+      const passing = (value: unknown) => ({ reference: { parameters: { Effect: { value } } } });
+      assert.deepEqual(replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing('Audit')), { definitions: both('Audit', 'Deny') })), [
+        quiet('"Audit"'),
+      ]);
+      assert.deepEqual(
+        replacing(
+          compare(pointing(BUILT_IN), pointing(OTHER, passing("[ parameters( 'EFF' ) ]")), { definitions: both('Audit', 'Audit') }),
+        ),
+        [added('"Audit"', '"Deny"')],
+      );
+      // A set parameter it names that the set does not declare: no effect known.
+      assert.deepEqual(
+        replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing("[parameters('missing')]")), { definitions: both('Audit', 'Deny') })),
+        [quiet('null')],
+      );
+      // A value that is no string is the effect as it is (no call to read).
+      assert.deepEqual(
+        replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing(['Deny'])), { definitions: both('Audit', 'Audit') })),
+        [quiet('["Deny"]')],
+      );
+      // An expression around the call is not the call: the text itself.
+      assert.deepEqual(
+        replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing("[parameters('eff')] ")), { definitions: both('Audit', 'Audit') })),
+        [quiet(`"[parameters('eff')] "`)],
+      );
+      assert.deepEqual(
+        replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing("x[parameters('eff')]")), { definitions: both('Audit', 'Audit') })),
+        [quiet(`"x[parameters('eff')]"`)],
+      );
+    });
+  });
+
+  describe('allowed values removed or added, with the definitions the parameter feeds known', () => {
+    const setWith = (allowedValues: unknown[] | undefined, references: Array<Record<string, unknown>>) => ({
+      parameters: { eff: { type: 'String', ...(allowedValues ? { allowedValues } : {}) } },
+      policyDefinitions: references,
+    });
+    const feeding = (id: string, holder = 'effect', value: unknown = "[parameters('eff')]") => ({
+      policyDefinitionReferenceId: id.slice(-4),
+      policyDefinitionId: id,
+      parameters: { [holder]: { value } },
+    });
+    const accepting = (id: string, allowedValues?: unknown[], name = 'effect') => ({
+      id,
+      parameters: { [name]: { type: 'String', ...(allowedValues ? { allowedValues } : {}) } },
+    });
+    const kindOf = (
+      before: unknown[] | undefined,
+      after: unknown[] | undefined,
+      references: Array<Record<string, unknown>>,
+      definitions: DefinitionCatalog,
+    ) => compare(setWith(before, references), setWith(after, references), { definitions }).map((c) => [c.kind, c.bump]);
+    const NARROWED = [['allowed-values-narrowed', 'major']];
+    const UNUSABLE = [['allowed-values-unusable-removed', 'patch']];
+
+    test('values removed: unusable only when every definition fed refuses every value removed', () => {
+      const one = [feeding(BUILT_IN)];
+      const two = [feeding(BUILT_IN), feeding(OTHER)];
+      const known = catalog([accepting(BUILT_IN, ['Audit', 'Deny']), accepting(OTHER, ['Audit', 'Disabled'])]);
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], one, known), UNUSABLE);
+      assert.deepEqual(kindOf(['Audit', 'Deny', 'Bogus'], ['Audit'], one, known), NARROWED, 'Deny was accepted');
+      assert.deepEqual(kindOf(['Audit', 'Disabled'], ['Audit'], two, known), NARROWED, 'the second definition accepts it');
+      assert.deepEqual(kindOf(['Audit', 'bogus', 'BOGUS2'], ['Audit'], one, known), UNUSABLE);
+      assert.deepEqual(kindOf(['Audit', 'deny'], ['Audit'], one, known), NARROWED, 'compared in any case');
+      const numbers = catalog([accepting(BUILT_IN, [1, 2])]);
+      assert.deepEqual(kindOf([1, 2, 3], [1, 2], one, numbers), UNUSABLE);
+      assert.deepEqual(kindOf([1, 2, '2'], [1, 2], one, numbers), UNUSABLE, 'the string "2" is not the number 2');
+      const [single] = compare(setWith(['Audit', 'Bogus'], one), setWith(['Audit'], one), { definitions: known });
+      assert.equal(
+        single.message,
+        `Parameter 'eff' no longer allows "Bogus", which no definition it feeds accepts: no assignment could pass it and work`,
+      );
+      const [several] = compare(setWith(['Audit', 'X', 'Y'], one), setWith(['Audit'], one), { definitions: known });
+      assert.equal(
+        several.message,
+        `Parameter 'eff' no longer allows "X", "Y", which no definition it feeds accepts: no assignment could pass them and work`,
+      );
+    });
+
+    test('a list added: unusable-removed only when it holds every value each definition fed accepts', () => {
+      const one = [feeding(BUILT_IN)];
+      const two = [feeding(BUILT_IN), feeding(OTHER)];
+      const known = catalog([accepting(BUILT_IN, ['Audit', 'Deny']), accepting(OTHER, ['Audit', 'Disabled'])]);
+      assert.deepEqual(kindOf(undefined, ['Audit', 'Deny'], one, known), UNUSABLE);
+      assert.deepEqual(kindOf(undefined, ['Audit'], one, known), NARROWED);
+      assert.deepEqual(kindOf(undefined, ['Audit', 'Deny'], two, known), NARROWED, "the second definition's Disabled is left out");
+      assert.deepEqual(kindOf(undefined, ['Audit', 'Deny', 'Disabled'], two, known), UNUSABLE);
+    });
+
+    test('what the definitions accept is not known: a break as without definitions, never a failure', () => {
+      const known = catalog([accepting(BUILT_IN, ['Audit', 'Deny']), accepting(OTHER, undefined)]);
+      // Not among the definitions, no such parameter there, a parameter without allowedValues.
+      assert.deepEqual(
+        kindOf(['Audit', 'Bogus'], ['Audit'], [feeding('/providers/Microsoft.Authorization/policyDefinitions/unknown')], known),
+        NARROWED,
+      );
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'other')], known), NARROWED);
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(OTHER)], known), NARROWED);
+      // The call inside a list, with spaces, with an expression around it or text after it.
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', ["[parameters('eff')]"])], known), NARROWED);
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "[ parameters( 'eff' ) ]")], known), UNUSABLE);
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "[parameters('eff')] ")], known), NARROWED);
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "x[parameters('eff')]")], known), NARROWED);
+      // A reference by policy-as-code name only (no ID): looked up by that name.
+      const byName = [
+        { policyDefinitionReferenceId: 'n', policyDefinitionName: GUID, parameters: { effect: { value: "[parameters('eff')]" } } },
+      ];
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], byName, known), UNUSABLE);
+    });
+  });
+
+  test('names the set declares twice (in other cases) are compared once, and a group list given by an expression is not compared', () => {
+    const param = (type: string) => ({ type });
+    const member = refs({ policyDefinitionId: BUILT_IN });
+    const twice = compare(
+      { ...member, parameters: { p: param('String') } },
+      { ...member, parameters: { p: param('Integer'), P: param('Integer') } },
+    );
+    assert.deepEqual(twice.filter((c) => c.kind === 'parameter-type-changed').length, 1);
+    const groups = (...names: string[]) => ({ policyDefinitionGroups: names.map((name) => ({ name })) });
+    assert.deepEqual(
+      compare(groups('g', 'G', 'kept'), groups('kept')).map((c) => c.kind),
+      ['group-removed'],
+    );
+    assert.deepEqual(
+      compare(groups('kept'), groups('kept', 'n', 'N')).map((c) => c.kind),
+      ['group-added'],
+    );
   });
 });

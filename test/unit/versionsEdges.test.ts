@@ -1116,6 +1116,20 @@ describe("what changes.ts's second half reports: references matched, definition 
     assert.deepEqual(kinds(compare(passing(['a', { b: 1 }]), passing(['a', { b: 1 }]))), []);
   });
 
+  test('names are compared folded to lower case, as the service compares them: ß is not SS', () => {
+    // Upper-casing would fold 'ß' into 'SS' and call two names the same that the service keeps apart.
+    const ref = (more: Record<string, unknown>) => refs({ policyDefinitionReferenceId: 'r', policyDefinitionId: BUILT_IN, ...more });
+    const changed = (kind: string) => (changes: ReturnType<typeof compare>) => changes.some((c) => c.kind === kind);
+    assert.ok(changed('reference-groups-changed')(compare(ref({ groupNames: ['Straße'] }), ref({ groupNames: ['STRASSE'] }))));
+    assert.ok(!changed('reference-groups-changed')(compare(ref({ groupNames: ['Straße', 'b'] }), ref({ groupNames: ['B', 'STRAßE'] }))));
+    const passes = 'reference-parameters-changed';
+    assert.ok(changed(passes)(compare(ref({ parameters: { ß: { value: 1 } } }), ref({ parameters: { SS: { value: 1 } } }))));
+    assert.ok(!changed(passes)(compare(ref({ parameters: { ß: { value: 1 } } }), ref({ parameters: { ß: { value: 1 } } }))));
+    const calling = (name: string) => ref({ parameters: { p: { value: `[parameters('${name}')]` } } });
+    assert.ok(changed(passes)(compare(calling('ß'), calling('SS'))));
+    assert.ok(!changed(passes)(compare(calling('Straße'), calling('STRAßE'))));
+  });
+
   test('a reference with neither ID nor name paired by its reference ID, and one by policy-as-code name: no definition compared', () => {
     const bare = refs({ policyDefinitionReferenceId: 'r' });
     assert.deepEqual(kinds(compare(bare, refs({ policyDefinitionReferenceId: 'r', policyDefinitionId: BUILT_IN }))), []);

@@ -291,6 +291,67 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
     assert.equal(stand.puts().length, 0);
   });
 
+  test('--dry-run: the whole text report, column by column, as a person reads it', async () => {
+    const stand = await standIn();
+    const file = planFile([
+      { account: 'ai-east', name: 'chat-2', capacity: 50 },
+      { account: 'ai-east', name: 'chat', capacity: 50 },
+      { account: 'ai-west', name: 'chat', capacity: 100 },
+      { account: 'ai-west', name: 'mini', capacity: 10, model: 'gpt-4o-mini' },
+    ]);
+    const result = await cli(stand.url, ['model', 'apply', file, '--dry-run']);
+    assert.equal(result.code, 1, result.stderr);
+    // Worked out by hand: eastus 80 units held (80,000 TPM of 100,000), the plan takes it to 50 + 50; westus
+    // keeps its 100; gpt-4o-mini has no usage entry in westus, so its quota is not known and the plan is refused.
+    assert.equal(
+      result.stdout,
+      [
+        `${file}: 4 deployments, 3 to change`,
+        '',
+        '  entry           region  model                 action     capacity    TPM after  RPM after',
+        '  ai-east/chat-2  eastus  gpt-4o Standard       create     - -> 50        50,000  300 (5 per 1 s window, 50 per 10 s)',
+        '  ai-east/chat    eastus  gpt-4o Standard       resize     80 -> 50       50,000  300 (5 per 1 s window, 50 per 10 s)',
+        '  ai-west/chat    westus  gpt-4o Standard       unchanged  100 -> 100    100,000  600 (10 per 1 s window, 100 per 10 s)',
+        '  ai-west/mini    westus  gpt-4o-mini Standard  create     - -> 10        10,000  60 (1 per 1 s window, 10 per 10 s)',
+        '',
+        '  quota                           limit TPM  used now  used after',
+        '  gpt-4o Standard in eastus         100,000    80,000     100,000  fits',
+        '  gpt-4o Standard in westus         300,000   100,000     100,000  fits',
+        '  gpt-4o-mini Standard in westus          ?         ?           ?  not known',
+        '',
+        'Refused: the plan does not fit; nothing was sent.',
+        "  - 'gpt-4o-mini' (Standard) in 'westus': the region's usage has no entry for this model and deployment type (it may not be offered there); drawn on by ai-west/mini (new → 10)",
+        '',
+      ].join('\n'),
+    );
+    // Without the entry it cannot check: the order, each step with the quota before and after it.
+    const fits = await cli(stand.url, [
+      'model',
+      'apply',
+      planFile([
+        { account: 'ai-east', name: 'chat-2', capacity: 50 },
+        { account: 'ai-east', name: 'chat', capacity: 50 },
+      ]),
+      '--dry-run',
+    ]);
+    assert.equal(fits.code, 0, fits.stderr);
+    assert.equal(
+      fits.stdout.slice(fits.stdout.indexOf('\n  quota')),
+      [
+        '',
+        '  quota                      limit TPM  used now  used after',
+        '  gpt-4o Standard in eastus    100,000    80,000     100,000  fits',
+        '',
+        'Order (each PUT checked against the quota it draws on, as the service checks it):',
+        "  1. ai-east/chat: 'gpt-4o' (Standard) in 'eastus' 80,000 -> 50,000 of 100,000 TPM",
+        "  2. ai-east/chat-2: 'gpt-4o' (Standard) in 'eastus' 50,000 -> 100,000 of 100,000 TPM",
+        '',
+        'Dry run: nothing was sent.',
+        '',
+      ].join('\n'),
+    );
+  });
+
   test('model deploy --capacity max in westus asks for exactly the 200 free units', async () => {
     const stand = await standIn();
     const result = await cli(stand.url, [

@@ -429,6 +429,147 @@ describe("the issue's scenario against a stand-in (mockttp)", CONCURRENT, () => 
   });
 });
 
+describe('model apply: its refusals, its JSON and the bodies it sends (mockttp)', CONCURRENT, () => {
+  const rawPlan = (deployments: unknown[], extra: Record<string, unknown> = {}) => {
+    const file = path.join(dir, `raw-plan-${++planCount}.json`);
+    fs.writeFileSync(file, JSON.stringify({ subscription: SUB, resourceGroup: RG, deployments, ...extra }));
+    return file;
+  };
+  const entry = (account: string, name: string, model: Record<string, unknown>, capacity: number) => ({
+    account,
+    region: REGION_OF[account],
+    name,
+    model,
+    sku: { name: 'Standard', capacity },
+  });
+
+  test('usage and input errors: exit 2 before anything is read, each saying what is wrong', async () => {
+    const stand = await standIn();
+    const two = await cli(stand.url, ['model', 'apply', planFile([{ account: 'ai-east', name: 'chat', capacity: 50 }]), 'other.json']);
+    assert.equal(two.code, 2);
+    assert.match(two.stderr, /model apply takes one plan file/);
+    const format = await cli(stand.url, [
+      'model',
+      'apply',
+      planFile([{ account: 'ai-east', name: 'chat', capacity: 50 }]),
+      '--format',
+      'xml',
+    ]);
+    assert.equal(format.code, 2);
+    assert.match(format.stderr, /--format takes text or json, not 'xml'/);
+    const broken = path.join(dir, 'broken-plan.json');
+    fs.writeFileSync(broken, '{ "deployments": [1 2] }');
+    const one = await cli(stand.url, ['model', 'apply', broken]);
+    assert.equal(one.code, 2);
+    assert.match(one.stderr, /broken-plan\.json could not be read as a plan \(1 syntax error\): run policyset quota plan .* to see where/);
+    fs.writeFileSync(broken, '{ "deployments": [ } ] ,, ');
+    assert.match((await cli(stand.url, ['model', 'apply', broken])).stderr, /could not be read as a plan \([2-9] syntax errors\)/);
+    const empty = await cli(stand.url, ['model', 'apply', rawPlan([])]);
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /is not a deployment plan \(\{ "deployments": \[\.\.\.\] \}\); model deploy sends a single deployment/);
+    const badRegion = await cli(stand.url, [
+      'model',
+      'apply',
+      rawPlan([{ ...entry('ai-east', 'chat', { name: 'gpt-4o' }, 1), region: 'east/us' }]),
+    ]);
+    assert.equal(badRegion.code, 2);
+    assert.match(badRegion.stderr, /raw-plan-\d+\.json: /);
+    assert.equal(stand.seen.length, 0, 'nothing read');
+  });
+
+  test('a deployment the service describes without a model or capacity: nothing sent, said as such', async () => {
+    const server = mockttp.getLocal();
+    await server.start();
+    mocks.push(server);
+    await server.forGet(/\/usages$/).thenJson(200, { value: [] });
+    await server.forGet(/\/deployments\/[^/?]+$/).thenJson(200, { name: 'chat', properties: {} });
+    const result = await cli(server.url, ['model', 'apply', planFile([{ account: 'ai-east', name: 'chat', capacity: 50 }])]);
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /the service's answer for ai-east\/chat has no model name or capacity: cannot tell what would change; nothing sent/,
+    );
+  });
+
+  test('--format json: refused, nothing to do, a dry run and not confirmed each give their fields', async () => {
+    const stand = await standIn();
+    const json = async (file: string, ...more: string[]) => {
+      const result = await cli(stand.url, ['model', 'apply', file, '--format', 'json', ...more]);
+      return { code: result.code, report: JSON.parse(result.stdout) as Record<string, unknown>, stderr: result.stderr };
+    };
+    const over = await json(
+      planFile([
+        { account: 'ai-east', name: 'chat', capacity: 80 },
+        { account: 'ai-east', name: 'chat-2', capacity: 30 },
+      ]),
+    );
+    assert.deepEqual([over.code, over.report.refused], [1, true]);
+    const same = await json(planFile([{ account: 'ai-east', name: 'chat', capacity: 80 }]));
+    assert.deepEqual([same.code, same.report.applied], [0, []]);
+    const dry = await json(planFile([{ account: 'ai-east', name: 'chat', capacity: 50 }]), '--dry-run');
+    assert.deepEqual([dry.code, dry.report.dryRun], [0, true]);
+    // No --yes and no terminal to ask on: nothing sent, exit 1.
+    const asked = await json(planFile([{ account: 'ai-east', name: 'chat', capacity: 50 }]));
+    assert.deepEqual([asked.code, asked.report.confirmed], [1, false]);
+    assert.match(asked.stderr, /nothing was sent: no terminal to confirm on; pass --yes to go ahead without asking/);
+    assert.equal(stand.puts().length, 0);
+  });
+
+  test('what the text says: OVER by how much, a resize of more than capacity, no order when nothing is to do', async () => {
+    const stand = await standIn();
+    const over = await cli(stand.url, [
+      'model',
+      'apply',
+      planFile([
+        { account: 'ai-east', name: 'chat', capacity: 80 },
+        { account: 'ai-east', name: 'chat-2', capacity: 30 },
+      ]),
+      '--dry-run',
+    ]);
+    assert.match(over.stdout, /^ {2}gpt-4o Standard in eastus +100,000 +80,000 +110,000 +OVER by 10,000$/m);
+    const version = await cli(stand.url, [
+      'model',
+      'apply',
+      rawPlan([entry('ai-east', 'chat', { format: 'OpenAI', name: 'gpt-4o', version: '2024-11-20' }, 80)]),
+      '--dry-run',
+    ]);
+    assert.match(version.stdout, /^ {2}ai-east\/chat +eastus +gpt-4o Standard +resize \(version\) +80 -> 80 /m);
+    const nothing = await cli(stand.url, ['model', 'apply', planFile([{ account: 'ai-east', name: 'chat', capacity: 80 }])]);
+    assert.match(nothing.stdout, /Nothing to do/);
+    assert.doesNotMatch(nothing.stdout, /^Order/m);
+  });
+
+  test('the bodies sent: no format in the plan is the deployed one or OpenAI; the deployed version kept for the same model in any case', async () => {
+    const stand = await standIn();
+    const result = await cli(stand.url, [
+      'model',
+      'apply',
+      rawPlan([entry('ai-east', 'chat', { name: 'GPT-4o' }, 50), entry('ai-west', 'new', { name: 'gpt-4o' }, 10)]),
+      '--yes',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const bodies = stand.seen.filter((r) => r.method === 'PUT').map((r) => JSON.parse(r.body.buffer.toString('utf8')));
+    assert.deepEqual(
+      bodies.map((b) => b.properties.model),
+      [
+        { format: 'OpenAI', name: 'GPT-4o', version: '2024-08-06' },
+        { format: 'OpenAI', name: 'gpt-4o' },
+      ],
+    );
+  });
+
+  test('a PUT answered 201 with no body: applied, nothing read from what is not there', async () => {
+    const server = await standIn();
+    await server.server
+      .forPut(/\/deployments\/[^/?]+$/)
+      .asPriority(9)
+      .thenReply(201, '');
+    const result = await cli(server.url, ['model', 'apply', planFile([{ account: 'ai-west', name: 'bare', capacity: 10 }]), '--yes']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^applied {3}ai-west\/bare$/m);
+  });
+});
+
 describe('model apply when a PUT fails (mockttp)', CONCURRENT, () => {
   const threeChanges = () =>
     planFile([

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { interruptedSummary } from '#server/cli/commands/modelApply';
 import {
   confirm,
   redactForOutput,
@@ -297,5 +298,26 @@ describe('errors and confirmation', () => {
         }
       }
     }
+  });
+});
+
+describe('model apply at Ctrl-C: what was applied, what may have been, what was not sent', () => {
+  test('the PUT in flight is unknown, never "not sent"; without one, every key not answered is not sent', () => {
+    const order = ['a/one', 'a/two', 'a/three'];
+    assert.deepEqual(interruptedSummary({ applied: ['a/one'], inFlight: 'a/two', order }), {
+      applied: ['a/one'],
+      unknown: ['a/two'],
+      notSent: ['a/three'],
+    });
+    assert.deepEqual(interruptedSummary({ applied: ['a/one'], order }), { applied: ['a/one'], unknown: [], notSent: ['a/two', 'a/three'] });
+    assert.deepEqual(interruptedSummary({ applied: [], inFlight: 'a/one', order }), {
+      applied: [],
+      unknown: ['a/one'],
+      notSent: ['a/two', 'a/three'],
+    });
+    const applied = ['a/one'];
+    const summary = interruptedSummary({ applied, order });
+    summary.applied.push('changed');
+    assert.deepEqual(applied, ['a/one'], 'a copy: the progress is not changed by what reads it');
   });
 });

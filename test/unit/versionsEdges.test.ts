@@ -1085,6 +1085,7 @@ describe("what changes.ts's second half reports: references matched, definition 
     assert.deepEqual(kinds(compare(at('1.*.*'), at('2.*.*'))), [
       ['definition-version-major-changed', `${major} '1.*.*' to '2.*.*', another major version of the definition`],
     ]);
+    assert.equal(compare(at('1.*.*'), at('2.*.*'))[0].location.range.start.line, 8, 'at the new definitionVersion');
     assert.deepEqual(kinds(compare(at('10.*.*'), at('11.*.*'))), [
       ['definition-version-major-changed', `${major} '10.*.*' to '11.*.*', another major version of the definition`],
     ]);
@@ -1217,6 +1218,11 @@ describe("what changes.ts's second half reports: references matched, definition 
         replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing(['Deny'])), { definitions: both('Audit', 'Audit') })),
         [quiet('["Deny"]')],
       );
+      // A list holding the call is the list, not the call.
+      assert.deepEqual(
+        replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing(["[parameters('eff')]"])), { definitions: both('Audit', 'Audit') })),
+        [quiet(`["[parameters('eff')]"]`)],
+      );
       // An expression around the call is not the call: the text itself.
       assert.deepEqual(
         replacing(compare(pointing(BUILT_IN), pointing(OTHER, passing("[parameters('eff')] ")), { definitions: both('Audit', 'Audit') })),
@@ -1264,6 +1270,7 @@ describe("what changes.ts's second half reports: references matched, definition 
       const numbers = catalog([accepting(BUILT_IN, [1, 2])]);
       assert.deepEqual(kindOf([1, 2, 3], [1, 2], one, numbers), UNUSABLE);
       assert.deepEqual(kindOf([1, 2, '2'], [1, 2], one, numbers), UNUSABLE, 'the string "2" is not the number 2');
+      assert.deepEqual(kindOf(['Audit', 3], ['Audit'], one, known), UNUSABLE, 'a number removed, strings accepted');
       const [single] = compare(setWith(['Audit', 'Bogus'], one), setWith(['Audit'], one), { definitions: known });
       assert.equal(
         single.message,
@@ -1300,6 +1307,11 @@ describe("what changes.ts's second half reports: references matched, definition 
       assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "[ parameters( 'eff' ) ]")], known), UNUSABLE);
       assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "[parameters('eff')] ")], known), NARROWED);
       assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "x[parameters('eff')]")], known), NARROWED);
+      assert.deepEqual(
+        kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "[concat('a')][parameters('eff')]")], known),
+        NARROWED,
+      );
+      assert.deepEqual(kindOf(['Audit', 'Bogus'], ['Audit'], [feeding(BUILT_IN, 'effect', "[parameters('eff')][0]")], known), NARROWED);
       // A reference by policy-as-code name only (no ID): looked up by that name.
       const byName = [
         { policyDefinitionReferenceId: 'n', policyDefinitionName: GUID, parameters: { effect: { value: "[parameters('eff')]" } } },

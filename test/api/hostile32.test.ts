@@ -35,7 +35,7 @@ const mock = async () => {
 };
 const env = (url: string) => ({ ...process.env, POLICYSET_BASE_URL: url, POLICYSET_ACCESS_TOKEN: TOKEN });
 const cli = (url: string, args: string[]): Promise<RunResult> => runCli(args, { env: env(url), timeoutMs: 60_000 });
-const planFile = (name: string, deployments: Array<{ name: string; capacity: number }>) => {
+const planFile = (name: string, deployments: Array<{ name: string; capacity: number; model?: object; sku?: string }>) => {
   const file = path.join(dir, name);
   fs.writeFileSync(
     file,
@@ -46,8 +46,8 @@ const planFile = (name: string, deployments: Array<{ name: string; capacity: num
       account: 'ai-east',
       deployments: deployments.map((d) => ({
         name: d.name,
-        model: { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' },
-        sku: { name: 'Standard', capacity: d.capacity },
+        model: d.model ?? { format: 'OpenAI', name: 'gpt-4o', version: '2024-08-06' },
+        sku: { name: d.sku ?? 'Standard', capacity: d.capacity },
       })),
     }),
   );
@@ -142,19 +142,9 @@ describe('3: what a service or a plan says reaches the terminal made safe (model
     const server = await standIn((s) =>
       s.forPut(/\/deployments\/[^/?]+$/).thenJson(201, { properties: { provisioningState: 'Succeeded' } }),
     );
-    const file = path.join(dir, 'escape-names.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        subscription: SUB,
-        resourceGroup: RG,
-        region: 'eastus',
-        account: 'ai-east',
-        deployments: [
-          { name: 'one', model: { format: 'OpenAI', name: 'gpt-4o\u001b[31m' }, sku: { name: 'Standard\u001b]0;x\u0007', capacity: 1 } },
-        ],
-      }),
-    );
+    const file = planFile('escape-names.json', [
+      { name: 'one', capacity: 1, model: { format: 'OpenAI', name: 'gpt-4o\u001b[31m' }, sku: 'Standard\u001b]0;x\u0007' },
+    ]);
     const result = await cli(server.url, ['model', 'apply', file, '--dry-run']);
     assert.equal(result.code, 1, result.stderr);
     assert.doesNotMatch(result.stdout + result.stderr, ESCAPES);

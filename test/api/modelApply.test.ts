@@ -489,6 +489,7 @@ describe('model apply: its refusals, its JSON and the bodies it sends (mockttp)'
       result.stderr,
       /the service's answer for ai-east\/chat has no model name or capacity: cannot tell what would change; nothing sent/,
     );
+    assert.doesNotMatch(result.stderr, /a read failed/, 'the read succeeded: what it said is the problem');
   });
 
   test('--format json: refused, nothing to do, a dry run and not confirmed each give their fields', async () => {
@@ -534,6 +535,14 @@ describe('model apply: its refusals, its JSON and the bodies it sends (mockttp)'
       '--dry-run',
     ]);
     assert.match(version.stdout, /^ {2}ai-east\/chat +eastus +gpt-4o Standard +resize \(version\) +80 -> 80 /m);
+    const both = await cli(stand.url, [
+      'model',
+      'apply',
+      rawPlan([entry('ai-east', 'chat', { format: 'OpenAI', name: 'gpt-4o', version: '2024-11-20' }, 50)]),
+      '--dry-run',
+    ]);
+    assert.match(both.stdout, /^ {2}ai-east\/chat +eastus +gpt-4o Standard +resize \(capacity, version\) +80 -> 50 /m);
+    assert.match(both.stdout, /: 1 deployment, 1 to change$/m);
     const nothing = await cli(stand.url, ['model', 'apply', planFile([{ account: 'ai-east', name: 'chat', capacity: 80 }])]);
     assert.match(nothing.stdout, /Nothing to do/);
     assert.doesNotMatch(nothing.stdout, /^Order/m);

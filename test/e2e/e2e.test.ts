@@ -267,9 +267,19 @@ describe('e2e: the packaged extension in code-server', { timeout: 50 * 60_000 },
       await wb.squiggles().first().waitFor({ state: 'visible', timeout: 15_000 });
       const { line, column } = wb.positionAfter(UNDEFINED_GROUP_FIXTURE, '"Monitoring');
       await wb.goTo(line, column - 3);
-      await wb.page.keyboard.press('Control+.');
       const fix = wb.page.locator('.action-widget .monaco-list-row.action', { hasText: 'Monitoring' }).first();
-      await fix.waitFor({ state: 'visible', timeout: 10_000 });
+      // On a loaded machine the key can come before the code actions are ready ("no code actions"): asked
+      // again, as a person would, up to three times.
+      for (let attempt = 1; ; attempt++) {
+        await wb.page.keyboard.press('Control+.');
+        try {
+          await fix.waitFor({ state: 'visible', timeout: 10_000 });
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error;
+          await wb.page.keyboard.press('Escape');
+        }
+      }
       console.log(`# quick fix: ${(await fix.textContent())?.trim()}`);
       await fix.click();
       const text = await poll(
